@@ -1,0 +1,104 @@
+"""Cards and decks: the 52-card standard deck and the 36-card short deck.
+
+A card is written as rank then suit, as in PHH and most hand histories: ``As``, ``Td``, ``2c``.
+A card the record does not know (a hole card nobody saw) is written ``??`` and is ``None`` here:
+the engine never guesses it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+
+
+class Suit(StrEnum):
+    """Suits, listed from the highest to the lowest where a rulebook ranks them (bfsp 4.5.1)."""
+
+    SPADES = "s"
+    HEARTS = "h"
+    DIAMONDS = "d"
+    CLUBS = "c"
+
+
+RANK_CHARS = "23456789TJQKA"
+#: Suit seniority for the few places a rulebook uses it (stud bring-in, button draw): higher is senior.
+SUIT_SENIORITY: dict[Suit, int] = {Suit.SPADES: 3, Suit.HEARTS: 2, Suit.DIAMONDS: 1, Suit.CLUBS: 0}
+
+
+class CardParseError(ValueError):
+    """A card written in a way no deck knows."""
+
+
+@dataclass(frozen=True, slots=True, order=False)
+class Card:
+    """One playing card. ``rank`` runs 2..14 (ace high); ``suit`` is a :class:`Suit`."""
+
+    rank: int
+    suit: Suit
+
+    def __str__(self) -> str:
+        return RANK_CHARS[self.rank - 2] + self.suit.value
+
+    def __repr__(self) -> str:
+        return f"Card({str(self)!r})"
+
+    @classmethod
+    def parse(cls, text: str) -> Card:
+        return _parse_known(text)
+
+
+MaybeCard = Card | None
+
+
+def _build_cache() -> dict[str, Card]:
+    cache: dict[str, Card] = {}
+    for i, r in enumerate(RANK_CHARS):
+        for s in Suit:
+            card = Card(i + 2, s)
+            cache[r + s.value] = card
+            cache[r.lower() + s.value] = card
+    # "10h" is how people write it at a table.
+    for s in Suit:
+        cache["10" + s.value] = cache["T" + s.value]
+    return cache
+
+
+_CARDS = _build_cache()
+
+
+def _parse_known(text: str) -> Card:
+    card = _CARDS.get(text)
+    if card is None:
+        raise CardParseError(f"{text!r} is not a card: write rank (2-9, T, J, Q, K, A) then suit (s, h, d, c)")
+    return card
+
+
+def parse_card(text: str) -> MaybeCard:
+    """One card, or ``None`` for ``??`` (unknown)."""
+    if text == "??":
+        return None
+    return _parse_known(text)
+
+
+def parse_cards(text: str) -> tuple[MaybeCard, ...]:
+    """A run of cards without separators, as PHH writes them: ``"AsKd"``, ``"????"``, ``"Th9h8h"``."""
+    text = text.strip()
+    if "10" in text:
+        text = text.replace("10", "T")
+    if len(text) % 2:
+        raise CardParseError(f"{text!r} is not a run of two-character cards")
+    return tuple(parse_card(text[i : i + 2]) for i in range(0, len(text), 2))
+
+
+def format_cards(cards: tuple[MaybeCard, ...] | list[MaybeCard]) -> str:
+    return "".join("??" if c is None else str(c) for c in cards)
+
+
+def standard_deck() -> tuple[Card, ...]:
+    """The 52-card deck (bfsp 4.4)."""
+    return tuple(Card(r, s) for r in range(2, 15) for s in Suit)
+
+
+def short_deck() -> tuple[Card, ...]:
+    """The 36-card short deck: sixes to aces."""
+    return tuple(Card(r, s) for r in range(6, 15) for s in Suit)

@@ -1,0 +1,232 @@
+"""The Hand aggregate's event catalog: what a dealer terminal, a floor app or an importer reports.
+
+These are plain, immutable values: the engine (:mod:`domain.hand.state`) replays them one by one, refusing
+an illegal one with a :class:`domain.errors.HandError`, and answers each accepted one with the events that
+follow mechanically from it (an uncalled bet returned, pots awarded, the hand ended).
+
+Conventions:
+
+* Seats are the table's seat numbers (1-based), never positions (DESIGN decision 6).
+* Chip amounts are integers in the table's smallest chip unit. An importer whose source has fractional
+  amounts scales them (and says by how much) before they reach the domain.
+* Bets and raises are written as the player's **total** commitment on the street after the act ("raise to"),
+  the way a dealer announces them.
+* A card nobody saw is ``None``. The engine never guesses it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+
+from domain.cards import Card, MaybeCard
+
+
+class ForcedBetKind(StrEnum):
+    ANTE = "ante"
+    SMALL_BLIND = "small_blind"
+    BIG_BLIND = "big_blind"
+    STRADDLE = "straddle"
+    #: A blind owed by a seat out of its normal place (returning player, dead blind). It is dead money.
+    DEAD_BLIND = "dead_blind"
+
+
+class ActionKind(StrEnum):
+    FOLD = "fold"
+    CHECK = "check"
+    CALL = "call"
+    BET = "bet"
+    RAISE = "raise"
+    #: Stud: raising the bring-in to the full small bet.
+    COMPLETE = "complete"
+    #: Stud: the forced opening by the lowest (razz: highest) up-card.
+    BRING_IN = "bring_in"
+
+
+@dataclass(frozen=True, slots=True)
+class SeatEntry:
+    """Who sits in a seat at the start of a hand and with how many chips."""
+
+    seat: int
+    player: str
+    stack: int
+
+
+@dataclass(frozen=True, slots=True)
+class Stakes:
+    """The forced bets and bet sizes of a hand, as the level and the seating decide them.
+
+    ``antes`` and ``blinds`` map seat → amount owed this hand (blinds include straddles, in posting
+    order). ``bring_in``, ``small_bet`` and ``big_bet`` are for stud and fixed-limit games; ``min_bet`` is the
+    minimum opening bet in no-limit and pot-limit (normally the big blind, bfsp 4.9.3).
+    """
+
+    antes: tuple[tuple[int, int], ...] = ()
+    blinds: tuple[tuple[int, int], ...] = ()
+    bring_in: int = 0
+    small_bet: int = 0
+    big_bet: int = 0
+    min_bet: int = 0
+
+
+# --- events reported at the table -------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class HandStarted:
+    table_id: str
+    hand_number: int
+    variant: str  # a code of domain.variants (PHH's: "NT", "PO", "FT", "F7S", "F7S/8", "FR", "F2L3D", ...)
+    seats: tuple[SeatEntry, ...]
+    button: int | None  # None in stud, where no button decides the order of action
+    stakes: Stakes
+    rulebook: str = "bfsp"
+    level: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ForcedBetPosted:
+    seat: int
+    kind: ForcedBetKind
+    amount: int
+
+
+@dataclass(frozen=True, slots=True)
+class HoleCardsDealt:
+    """Cards dealt to one seat in one pass or street; ``face_up`` has one flag per card (stud up-cards)."""
+
+    seat: int
+    cards: tuple[MaybeCard, ...]
+    face_up: tuple[bool, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class CardBurned:
+    card: MaybeCard = None
+
+
+@dataclass(frozen=True, slots=True)
+class BoardDealt:
+    cards: tuple[MaybeCard, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerActed:
+    """An interpreted betting action. ``amount`` is the total on the street after the act (raise-to) for
+    bet, raise, complete and bring-in; for call it may be given (and is then checked) or left ``None``."""
+
+    seat: int
+    action: ActionKind
+    amount: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class CardsDiscarded:
+    """A draw: the seat throws ``discarded`` and is dealt ``drawn`` (both empty: standing pat)."""
+
+    seat: int
+    discarded: tuple[MaybeCard, ...] = ()
+    drawn: tuple[MaybeCard, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class HandShown:
+    seat: int
+    cards: tuple[MaybeCard, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class HandMucked:
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class MisdealDeclared:
+    reason: str
+    rule: str
+
+
+@dataclass(frozen=True, slots=True)
+class HandVoided:
+    reason: str
+    rule: str
+
+
+# --- events that follow mechanically from the ones above (the engine emits them) --------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class UncalledBetReturned:
+    seat: int
+    amount: int
+
+
+@dataclass(frozen=True, slots=True)
+class PotShare:
+    seat: int
+    amount: int
+
+
+@dataclass(frozen=True, slots=True)
+class PotAwarded:
+    """One pot (0 = main, then side pots in order) or one half of it (``half`` = "high"/"low")."""
+
+    pot_index: int
+    amount: int
+    eligible: tuple[int, ...]
+    shares: tuple[PotShare, ...]
+    half: str = ""
+    #: the hand that won, in words ("flush, ace high"), or "" when uncontested
+    winning_hand: str = ""
+    #: who received the odd chip(s) and why, or ""
+    odd_chip: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class HandEnded:
+    final_stacks: tuple[tuple[int, int], ...]  # (seat, chips)
+    #: True when a pot could not be decided because the record lacks cards (imported histories)
+    undetermined: bool = False
+
+
+ReportedEvent = (
+    HandStarted
+    | ForcedBetPosted
+    | HoleCardsDealt
+    | CardBurned
+    | BoardDealt
+    | PlayerActed
+    | CardsDiscarded
+    | HandShown
+    | HandMucked
+    | MisdealDeclared
+    | HandVoided
+)
+DerivedEvent = UncalledBetReturned | PotAwarded | HandEnded
+HandEvent = ReportedEvent | DerivedEvent
+
+__all__ = [
+    "ActionKind",
+    "BoardDealt",
+    "Card",
+    "CardBurned",
+    "CardsDiscarded",
+    "DerivedEvent",
+    "ForcedBetKind",
+    "ForcedBetPosted",
+    "HandEnded",
+    "HandEvent",
+    "HandMucked",
+    "HandShown",
+    "HandStarted",
+    "HandVoided",
+    "HoleCardsDealt",
+    "MisdealDeclared",
+    "PlayerActed",
+    "PotAwarded",
+    "PotShare",
+    "ReportedEvent",
+    "SeatEntry",
+    "Stakes",
+    "UncalledBetReturned",
+]
