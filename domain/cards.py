@@ -9,6 +9,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import Any
+
+from pydantic import GetCoreSchemaHandler
+from pydantic_core import core_schema
 
 
 class Suit(StrEnum):
@@ -45,6 +49,23 @@ class Card:
     @classmethod
     def parse(cls, text: str) -> Card:
         return _parse_known(text)
+
+    @classmethod
+    def __get_pydantic_core_schema__(cls, source: Any, handler: GetCoreSchemaHandler) -> core_schema.CoreSchema:
+        """On the wire a card is its two-character name (``"As"``), the way hand histories write it."""
+
+        def validate(value: object) -> Card:
+            if isinstance(value, Card):
+                return value
+            if isinstance(value, str):
+                return _parse_known(value)
+            raise CardParseError(f"{value!r} is not a card")
+
+        return core_schema.no_info_plain_validator_function(
+            validate,
+            json_schema_input_schema=core_schema.str_schema(pattern=r"^(10|[2-9TJQKAtjqka])[shdc]$"),
+            serialization=core_schema.plain_serializer_function_ser_schema(str),
+        )
 
 
 MaybeCard = Card | None
