@@ -1,0 +1,129 @@
+"""The log of record: one interface, two implementations (DESIGN decisions 1 and 3).
+
+Records are (key, value) byte pairs. The key is the competition id, so one competition's records share a
+partition and are totally ordered; the partition is chosen the way Kafka's default partitioner chooses
+it (murmur2 of the key), so the embedded log and Kafka place a record alike.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import threading
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Protocol
+
+from kafka.partitioner.default import murmur2
+
+
+@dataclass(frozen=True, slots=True)
+class LogRecord:
+    topic: str
+    partition: int
+    offset: int
+    key: bytes
+    value: bytes
+
+
+def partition_for(key: bytes, partitions: int) -> int:
+    """Kafka's default partitioner: murmur2 of the key, made positive, modulo the partition count."""
+    return int(murmur2(key) & 0x7FFFFFFF) % partitions
+
+
+class Log(Protocol):
+    """What the producers, the referee and the operators' commands need of a log."""
+
+    topic: str
+
+    def partitions(self) -> int: ...
+
+    def append(self, records: Sequence[tuple[bytes, bytes]]) -> list[tuple[int, int]]:
+        """Append (key, value) records durably; answer (partition, offset) for each, in order."""
+        ...
+
+    def read(self, partition: int, offset: int, max_records: int) -> list[LogRecord]:
+        """Records of one partition from ``offset`` on (at most ``max_records``)."""
+        ...
+
+    def end_offsets(self) -> dict[int, int]:
+        """Per partition, the offset the next appended record will get."""
+        ...
+
+    def close(self) -> None: ...
+
+
+class EmbeddedLog:
+    """An append-only SQLite file with Kafka's semantics: partitions, dense offsets from 0, order per key.
+
+    Used by the embedded default mode (``pokeraudit demo``). Appends are one transaction each batch, so a
+    crash leaves either the whole batch or none of it.
+    """
+
+    def __init__(self, path: Path, topic: str, partitions: int = 6) -> None:
+        self.topic = topic
+        self._lock = threading.Lock()
+        path.parent.mkdir(parents=True, exist_ok=True)
+        self._db = sqlite3.connect(path, check_same_thread=False, isolation_level=None)
+        self._db.execute("PRAGMA journal_mode=WAL")
+        self._db.execute("PRAGMA synchronous=NORMAL")
+        self._db.execute(
+            "CREATE TABLE IF NOT EXISTS topics (name TEXT PRIMARY KEY, partitions INTEGER NOT NULL)"
+        )
+        self._db.execute(
+            "CREATE TABLE IF NOT EXISTS records (topic TEXT NOT NULL, partition INTEGER NOT NULL,"
+            " offset INTEGER NOT NULL, key BLOB NOT NULL, value BLOB NOT NULL,"
+            " PRIMARY KEY (topic, partition, offset)) WITHOUT ROWID"
+        )
+        self._db.execute("INSERT OR IGNORE INTO topics VALUES (?, ?)", (topic, partitions))
+        (self._partitions,) = self._db.execute(
+            "SELECT partitions FROM topics WHERE name = ?", (topic,)
+        ).fetchone()
+        self._next = self._load_end_offsets()
+
+    def _load_end_offsets(self) -> dict[int, int]:
+        ends = dict.fromkeys(range(self._partitions), 0)
+        rows = self._db.execute(
+            "SELECT partition, MAX(offset) + 1 FROM records WHERE topic = ? GROUP BY partition", (self.topic,)
+        )
+        ends.update({p: o for p, o in rows})
+        return ends
+
+    def partitions(self) -> int:
+        return int(self._partitions)
+
+    def append(self, records: Sequence[tuple[bytes, bytes]]) -> list[tuple[int, int]]:
+        with self._lock:
+            placed: list[tuple[int, int]] = []
+            rows = []
+            ends = dict(self._next)
+            for key, value in records:
+                partition = partition_for(key, self._partitions)
+                offset = ends[partition]
+                ends[partition] = offset + 1
+                placed.append((partition, offset))
+                rows.append((self.topic, partition, offset, key, value))
+            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                self._db.executemany("INSERT INTO records VALUES (?, ?, ?, ?, ?)", rows)
+                self._db.execute("COMMIT")
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                raise
+            self._next = ends
+            return placed
+
+    def read(self, partition: int, offset: int, max_records: int) -> list[LogRecord]:
+        rows = self._db.execute(
+            "SELECT offset, key, value FROM records WHERE topic = ? AND partition = ? AND offset >= ?"
+            " ORDER BY offset LIMIT ?",
+            (self.topic, partition, offset, max_records),
+        ).fetchall()
+        return [LogRecord(self.topic, partition, o, bytes(k), bytes(v)) for o, k, v in rows]
+
+    def end_offsets(self) -> dict[int, int]:
+        with self._lock:
+            return dict(self._next)
+
+    def close(self) -> None:
+        self._db.close()
