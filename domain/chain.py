@@ -1,0 +1,53 @@
+"""Tamper evidence (DESIGN decision 7): every stored event carries a hash chained to its stream's previous one.
+
+``link(previous, body)`` is SHA-256 over the previous link and the event's canonical form, so changing
+any byte of any stored event, or removing, inserting or reordering one, breaks every link after it.
+The canonical form is JSON with sorted keys and no insignificant white space.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+#: The link before a stream's first event.
+GENESIS = "0" * 64
+
+
+def canonical(body: Mapping[str, Any]) -> bytes:
+    return json.dumps(body, sort_keys=True, separators=(",", ":"), ensure_ascii=False, default=str).encode()
+
+
+def link(previous: str, body: Mapping[str, Any]) -> str:
+    digest = hashlib.sha256()
+    digest.update(previous.encode("ascii"))
+    digest.update(canonical(body))
+    return digest.hexdigest()
+
+
+@dataclass(frozen=True, slots=True)
+class BrokenLink:
+    """Where a chain stops verifying: the position in the stream and what was expected."""
+
+    position: int
+    expected: str
+    found: str
+
+    def __str__(self) -> str:
+        return f"event {self.position}: expected link {self.expected[:16]}…, found {self.found[:16]}…"
+
+
+def first_broken_link(links: Iterable[tuple[Mapping[str, Any], str, str]]) -> BrokenLink | None:
+    """Walk a stream of (body, stored previous link, stored link); answer the first that does not verify."""
+    previous = GENESIS
+    for position, (body, stored_previous, stored_link) in enumerate(links):
+        if stored_previous != previous:
+            return BrokenLink(position, previous, stored_previous)
+        expected = link(previous, body)
+        if stored_link != expected:
+            return BrokenLink(position, expected, stored_link)
+        previous = stored_link
+    return None

@@ -1,0 +1,48 @@
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from domain.chain import GENESIS, canonical, first_broken_link, link
+
+pytestmark = pytest.mark.unit
+
+bodies = st.lists(
+    st.dictionaries(st.sampled_from(["seat", "amount", "cards", "type"]), st.integers(0, 10_000) | st.text(max_size=8)),
+    min_size=1,
+    max_size=12,
+)
+
+
+def chain(events: list[dict[str, object]]) -> list[tuple[dict[str, object], str, str]]:
+    out, previous = [], GENESIS
+    for body in events:
+        current = link(previous, body)
+        out.append((body, previous, current))
+        previous = current
+    return out
+
+
+def test_canonical_form_ignores_key_order() -> None:
+    assert canonical({"a": 1, "b": [1, 2]}) == canonical({"b": [1, 2], "a": 1})
+
+
+@given(bodies)
+def test_an_untouched_chain_verifies(events: list[dict[str, object]]) -> None:
+    assert first_broken_link(chain(events)) is None
+
+
+@given(bodies, st.data())
+def test_changing_any_event_breaks_the_chain_at_that_event(events: list[dict[str, object]], data: st.DataObject) -> None:
+    links = chain(events)
+    at = data.draw(st.integers(0, len(links) - 1))
+    body, previous, current = links[at]
+    links[at] = ({**body, "tampered": True}, previous, current)
+    broken = first_broken_link(links)
+    assert broken is not None and broken.position == at
+
+
+def test_removing_an_event_breaks_the_chain_where_it_was() -> None:
+    links = chain([{"seat": 1}, {"seat": 2}, {"seat": 3}])
+    del links[1]
+    broken = first_broken_link(links)
+    assert broken is not None and broken.position == 1
