@@ -1,0 +1,285 @@
+#!/usr/bin/env bash
+# One throw-away Apache Kafka broker (KRaft, combined broker+controller) on 127.0.0.1.
+#
+#   deploy/kafka/kafka.sh start    fetch the jars (once), format fresh storage, start, wait for metadata;
+#                                  prints the bootstrap address on stdout
+#   deploy/kafka/kafka.sh stop     SIGTERM, wait, SIGKILL if it will not go; removes the data
+#   deploy/kafka/kafka.sh status   prints the bootstrap address and exits 0 when running, else exits 1
+#
+# Environment:
+#   KAFKA_PORT         broker port (default: a free port); the controller port is always picked free
+#   KAFKA_CACHE_DIR    jar cache and default run folder (default: deploy/.cache/kafka)
+#   KAFKA_RUN_DIR      this instance's config, data, logs, pid and bootstrap files (default: $KAFKA_CACHE_DIR/run);
+#                      give each concurrent instance its own
+#   KAFKA_START_TIMEOUT  seconds to wait for metadata (default 90)
+#   POKERAUDIT_PYTHON  interpreter with kafka-python (default: .venv/bin/python)
+set -euo pipefail
+
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+root="$(cd "$here/../.." && pwd)"
+cache="${KAFKA_CACHE_DIR:-$root/deploy/.cache/kafka}"
+lib="$cache/lib"
+run="${KAFKA_RUN_DIR:-$cache/run}"
+pidfile="$run/kafka.pid"
+bootfile="$run/bootstrap"
+python="${POKERAUDIT_PYTHON:-$root/.venv/bin/python}"
+timeout="${KAFKA_START_TIMEOUT:-90}"
+
+die() { echo "kafka.sh: error: $*" >&2; exit 1; }
+say() { echo "kafka.sh: $*" >&2; }
+
+# The pid of our broker, if it is alive (not a zombie, and really kafka.Kafka with our config).
+running_pid() {
+    [[ -f "$pidfile" ]] || return 1
+    local pid state
+    pid="$(cat "$pidfile")"
+    [[ "$pid" =~ ^[0-9]+$ ]] || return 1
+    [[ -r "/proc/$pid/stat" ]] || return 1
+    state="$(sed -E 's/^[0-9]+ \(.*\) ([A-Za-z]).*/\1/' "/proc/$pid/stat" 2>/dev/null || echo X)"
+    [[ "$state" != Z && "$state" != X ]] || return 1
+    tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null | grep -q -- "kafka.Kafka $run/server.properties" || return 1
+    echo "$pid"
+}
+
+require_java() {
+    command -v java >/dev/null 2>&1 || die "java not found; install a Java 17+ runtime (Debian: apt-get install -y openjdk-17-jre-headless)"
+    local major
+    major="$(java -XshowSettings:properties -version 2>&1 | sed -n 's/^ *java.specification.version = //p' | cut -d. -f1)"
+    [[ "$major" =~ ^[0-9]+$ && "$major" -ge 17 ]] \
+        || die "java ${major:-?} is too old for Kafka 4; install Java 17+ (Debian: apt-get install -y openjdk-17-jre-headless)"
+}
+
+require_python() {
+    [[ -x "$python" ]] || die "no Python at $python; create the virtualenv first (make install) or set POKERAUDIT_PYTHON"
+}
+
+# Copy the runtime classpath once; a stamp of the pom's checksum marks the cache complete.
+fetch_jars() {
+    local want
+    want="$(sha256sum "$here/pom.xml" | cut -d' ' -f1)"
+    if [[ -f "$lib/.complete" && "$(cat "$lib/.complete")" == "$want" ]]; then
+        return 0
+    fi
+    mkdir -p "$cache"
+    exec 9>"$cache/lib.lock"
+    flock 9
+    if [[ -f "$lib/.complete" && "$(cat "$lib/.complete")" == "$want" ]]; then
+        exec 9>&-
+        return 0
+    fi
+    command -v mvn >/dev/null 2>&1 || die "mvn not found; install Apache Maven 3.6+ (Debian: apt-get install -y maven)"
+    say "fetching the Kafka jars into $lib (once)"
+    local tmp="$cache/lib.tmp.$$"
+    rm -rf "$tmp"
+    if ! mvn -q -B -f "$here/pom.xml" dependency:copy-dependencies -DoutputDirectory="$tmp" >"$cache/mvn.log" 2>&1; then
+        tail -n 20 "$cache/mvn.log" >&2
+        rm -rf "$tmp"
+        die "mvn could not fetch the Kafka jars (see $cache/mvn.log); check network access to Maven Central"
+    fi
+    echo "$want" >"$tmp/.complete"
+    rm -rf "$lib"
+    mv "$tmp" "$lib"
+    exec 9>&-
+}
+
+free_port() {
+    "$python" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
+}
+
+port_is_free() {
+    "$python" - "$1" <<'PY'
+import socket, sys
+s = socket.socket()
+s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+try:
+    s.bind(("127.0.0.1", int(sys.argv[1])))
+except OSError:
+    sys.exit(1)
+PY
+}
+
+# Kafka's Uuid text form: 16 random bytes, URL-safe base64 without padding, never starting with "-".
+cluster_id() {
+    "$python" -c '
+import base64, uuid
+while True:
+    s = base64.urlsafe_b64encode(uuid.uuid4().bytes).decode().rstrip("=")
+    if not s.startswith("-"):
+        print(s)
+        break'
+}
+
+write_config() {
+    local port="$1" cport="$2"
+    cat >"$run/server.properties" <<EOF
+# Written by deploy/kafka/kafka.sh: a throw-away single-node cluster for development and tests.
+process.roles=broker,controller
+node.id=1
+controller.quorum.bootstrap.servers=127.0.0.1:$cport
+listeners=PLAINTEXT://127.0.0.1:$port,CONTROLLER://127.0.0.1:$cport
+advertised.listeners=PLAINTEXT://127.0.0.1:$port
+controller.listener.names=CONTROLLER
+inter.broker.listener.name=PLAINTEXT
+listener.security.protocol.map=CONTROLLER:PLAINTEXT,PLAINTEXT:PLAINTEXT
+log.dirs=$run/data
+# The project creates its topics itself, with the admin client.
+auto.create.topics.enable=false
+num.partitions=1
+default.replication.factor=1
+min.insync.replicas=1
+offsets.topic.replication.factor=1
+offsets.topic.num.partitions=1
+transaction.state.log.replication.factor=1
+transaction.state.log.min.isr=1
+transaction.state.log.num.partitions=1
+share.coordinator.state.topic.replication.factor=1
+share.coordinator.state.topic.min.isr=1
+# 128 MiB by default; a test broker needs far less heap for compaction.
+log.cleaner.dedupe.buffer.size=8388608
+group.initial.rebalance.delay.ms=0
+EOF
+    cat >"$run/log4j2.properties" <<EOF
+status = warn
+appender.file.type = File
+appender.file.name = file
+appender.file.fileName = $run/logs/server.log
+appender.file.layout.type = PatternLayout
+appender.file.layout.pattern = [%d] %p %m (%c)%n
+rootLogger.level = info
+rootLogger.appenderRef.file.ref = file
+logger.kafka.name = kafka
+logger.kafka.level = info
+logger.apache.name = org.apache.kafka
+logger.apache.level = info
+EOF
+}
+
+wait_for_metadata() {
+    local pid="$1" bootstrap="$2"
+    "$python" - "$bootstrap" "$pid" "$timeout" <<'PY'
+import os, sys, time
+from kafka import KafkaAdminClient
+from kafka.errors import KafkaError
+
+bootstrap, pid, timeout = sys.argv[1], int(sys.argv[2]), float(sys.argv[3])
+deadline = time.monotonic() + timeout
+last = None
+while time.monotonic() < deadline:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        sys.exit("the broker exited during start-up")
+    try:
+        admin = KafkaAdminClient(bootstrap_servers=bootstrap, request_timeout_ms=3000,
+                                 bootstrap_timeout_ms=3000, client_id="pokeraudit-deploy")
+        try:
+            cluster = admin.describe_cluster()
+            if cluster.get("brokers"):
+                sys.exit(0)
+        finally:
+            admin.close()
+    except (KafkaError, OSError) as exc:  # the broker is not listening yet
+        last = exc
+    time.sleep(0.2)
+sys.exit(f"no metadata from {bootstrap} within {timeout:.0f}s (last error: {last!r})")
+PY
+}
+
+start() {
+    local pid
+    if pid="$(running_pid)"; then
+        say "already running (pid $pid)"
+        cat "$bootfile"
+        return 0
+    fi
+    require_java
+    require_python
+    local port cport
+    if [[ -n "${KAFKA_PORT:-}" ]]; then
+        [[ "$KAFKA_PORT" =~ ^[0-9]+$ ]] || die "KAFKA_PORT=$KAFKA_PORT is not a port number"
+        port_is_free "$KAFKA_PORT" || die "port $KAFKA_PORT on 127.0.0.1 is in use; free it or unset KAFKA_PORT"
+        port="$KAFKA_PORT"
+    else
+        port="$(free_port)"
+    fi
+    cport="$(free_port)"
+    while [[ "$cport" == "$port" ]]; do cport="$(free_port)"; done
+    fetch_jars
+
+    mkdir -p "$run"
+    rm -rf "$run/data" "$run/logs" "$pidfile" "$bootfile"
+    mkdir -p "$run/data" "$run/logs"
+    write_config "$port" "$cport"
+
+    local cid
+    cid="$(cluster_id)"
+    if ! java -Xmx256m -cp "$lib/*" -Dlog4j2.configurationFile="$run/log4j2.properties" \
+        kafka.tools.StorageTool format --standalone -t "$cid" -c "$run/server.properties" \
+        >"$run/logs/format.log" 2>&1; then
+        cat "$run/logs/format.log" >&2
+        die "formatting the KRaft storage failed (see $run/logs/format.log)"
+    fi
+
+    # setsid: the broker must not share the caller's process group (a Ctrl-C there would bypass `stop`).
+    setsid java -Xmx512m -Xms512m -Djava.awt.headless=true \
+        -Dlog4j2.configurationFile="$run/log4j2.properties" \
+        -cp "$lib/*" kafka.Kafka "$run/server.properties" \
+        </dev/null >"$run/logs/stdout.log" 2>&1 &
+    pid=$!
+    echo "$pid" >"$pidfile"
+
+    if ! wait_for_metadata "$pid" "127.0.0.1:$port"; then
+        tail -n 30 "$run/logs/server.log" "$run/logs/stdout.log" >&2 2>/dev/null || true
+        stop >/dev/null 2>&1 || true
+        die "the broker did not come up (logs in $run/logs)"
+    fi
+    echo "127.0.0.1:$port" >"$bootfile"
+    say "running (pid $pid) at 127.0.0.1:$port"
+    echo "127.0.0.1:$port"
+}
+
+stop() {
+    local pid
+    if ! pid="$(running_pid)"; then
+        rm -f "$pidfile" "$bootfile"
+        rm -rf "$run/data"
+        say "not running"
+        return 0
+    fi
+    kill -TERM "$pid" 2>/dev/null || true
+    local i
+    for ((i = 0; i < 300; i++)); do
+        running_pid >/dev/null || break
+        sleep 0.1
+    done
+    if running_pid >/dev/null; then
+        say "pid $pid ignored SIGTERM for 30s; sending SIGKILL"
+        kill -KILL "$pid" 2>/dev/null || true
+        for ((i = 0; i < 50; i++)); do
+            running_pid >/dev/null || break
+            sleep 0.1
+        done
+    fi
+    running_pid >/dev/null && die "could not stop pid $pid"
+    rm -f "$pidfile" "$bootfile"
+    rm -rf "$run/data"
+    say "stopped (pid $pid)"
+}
+
+status() {
+    local pid
+    if pid="$(running_pid)"; then
+        say "running (pid $pid)"
+        cat "$bootfile" 2>/dev/null || true
+        return 0
+    fi
+    say "not running"
+    return 1
+}
+
+case "${1:-}" in
+    start) start ;;
+    stop) stop ;;
+    status) status ;;
+    *) echo "usage: $0 start|stop|status" >&2; exit 2 ;;
+esac
