@@ -1,0 +1,200 @@
+#!/usr/bin/env bash
+# One throw-away PostgreSQL cluster on 127.0.0.1, for development and tests.
+#
+#   deploy/postgres/postgres.sh start    install the server from Debian's packages if absent, initdb a fresh
+#                                        cluster, start it, wait until it accepts connections; prints the
+#                                        DATABASE_URL on stdout
+#   deploy/postgres/postgres.sh stop     pg_ctl stop -m fast; removes the cluster
+#   deploy/postgres/postgres.sh status   prints the DATABASE_URL and exits 0 when running, else exits 1
+#
+# Environment:
+#   POSTGRES_LISTEN_PORT  port to listen on (default: a free port)
+#   POSTGRES_RUN_DIR      this instance's data, socket, log and state files (default: deploy/.cache/postgres);
+#                         give each concurrent instance its own
+#   POSTGRES_BINDIR       folder with initdb/pg_ctl/pg_isready (default: the newest /usr/lib/postgresql/*/bin)
+#
+# As root the server runs as the unprivileged `postgres` user (the Debian package creates it).
+set -euo pipefail
+
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+root="$(cd "$here/../.." && pwd)"
+run="${POSTGRES_RUN_DIR:-$root/deploy/.cache/postgres}"
+data="$run/data"
+sock="$run/socket"
+logfile="$run/postgres.log"
+urlfile="$run/database_url"
+portfile="$run/port"
+
+die() { echo "postgres.sh: error: $*" >&2; exit 1; }
+say() { echo "postgres.sh: $*" >&2; }
+
+find_bindir() {
+    if [[ -n "${POSTGRES_BINDIR:-}" ]]; then
+        [[ -x "$POSTGRES_BINDIR/initdb" ]] || die "POSTGRES_BINDIR=$POSTGRES_BINDIR has no initdb"
+        echo "$POSTGRES_BINDIR"
+        return 0
+    fi
+    local dir
+    dir="$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1 || true)"
+    if [[ -n "$dir" && -x "$dir/initdb" ]]; then
+        echo "$dir"
+        return 0
+    fi
+    if command -v initdb >/dev/null 2>&1 && command -v pg_ctl >/dev/null 2>&1; then
+        dirname "$(command -v initdb)"
+        return 0
+    fi
+    return 1
+}
+
+install_server() {
+    [[ "$(id -u)" == 0 ]] || die "no PostgreSQL server found; install it (Debian: sudo apt-get install -y postgresql)"
+    command -v apt-get >/dev/null 2>&1 || die "no PostgreSQL server found and no apt-get; install the PostgreSQL 13+ server"
+    say "installing PostgreSQL from Debian's packages (apt-get install -y postgresql)"
+    # Keep the package from starting its own cluster on 5432: we only want the binaries.
+    local policy=/usr/sbin/policy-rc.d made_policy=0
+    if [[ ! -e "$policy" ]]; then
+        printf '#!/bin/sh\nexit 101\n' >"$policy"
+        chmod +x "$policy"
+        made_policy=1
+    fi
+    local rc=0
+    { DEBIAN_FRONTEND=noninteractive apt-get update -q && \
+      DEBIAN_FRONTEND=noninteractive apt-get install -y -q postgresql; } >"/tmp/pokeraudit-apt.log" 2>&1 || rc=$?
+    [[ "$made_policy" == 1 ]] && rm -f "$policy"
+    if [[ "$rc" != 0 ]]; then
+        tail -n 20 /tmp/pokeraudit-apt.log >&2
+        die "apt-get install postgresql failed (see /tmp/pokeraudit-apt.log)"
+    fi
+}
+
+# Run a server binary as the unprivileged owner of the cluster.
+as_owner() {
+    if [[ "$(id -u)" == 0 ]]; then
+        runuser -u postgres -- "$@"
+    else
+        "$@"
+    fi
+}
+
+free_port() {
+    python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
+}
+
+port_is_free() {
+    python3 - "$1" <<'PY'
+import socket, sys
+s = socket.socket()
+s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+try:
+    s.bind(("127.0.0.1", int(sys.argv[1])))
+except OSError:
+    sys.exit(1)
+PY
+}
+
+is_running() {
+    [[ -f "$data/postmaster.pid" ]] || return 1
+    local bindir
+    bindir="$(find_bindir)" || return 1
+    as_owner "$bindir/pg_ctl" status -D "$data" >/dev/null 2>&1
+}
+
+start() {
+    if is_running; then
+        say "already running"
+        cat "$urlfile"
+        return 0
+    fi
+    command -v python3 >/dev/null 2>&1 || die "python3 not found; install Python 3.11"
+    local bindir
+    if ! bindir="$(find_bindir)"; then
+        install_server
+        bindir="$(find_bindir)" || die "PostgreSQL was installed but no initdb was found under /usr/lib/postgresql"
+    fi
+    if [[ "$(id -u)" == 0 ]]; then
+        id postgres >/dev/null 2>&1 \
+            || die "running as root needs the 'postgres' system user (Debian: apt-get install -y postgresql)"
+    fi
+    local port
+    if [[ -n "${POSTGRES_LISTEN_PORT:-}" ]]; then
+        [[ "$POSTGRES_LISTEN_PORT" =~ ^[0-9]+$ ]] || die "POSTGRES_LISTEN_PORT=$POSTGRES_LISTEN_PORT is not a port number"
+        port_is_free "$POSTGRES_LISTEN_PORT" \
+            || die "port $POSTGRES_LISTEN_PORT on 127.0.0.1 is in use; free it or unset POSTGRES_LISTEN_PORT"
+        port="$POSTGRES_LISTEN_PORT"
+    else
+        port="$(free_port)"
+    fi
+
+    rm -rf "$data" "$sock" "$urlfile" "$portfile" "$logfile"
+    mkdir -p "$data" "$sock"
+    chmod 700 "$data"
+    [[ "$(id -u)" == 0 ]] && chown -R postgres: "$run"
+
+    if ! as_owner "$bindir/initdb" -D "$data" -U postgres --auth-local=trust --auth-host=trust \
+        -E UTF8 --locale=C.UTF-8 -N >"$run/initdb.log" 2>&1; then
+        cat "$run/initdb.log" >&2
+        die "initdb failed (see $run/initdb.log)"
+    fi
+    # A throw-away cluster: durability is not wanted, speed is.
+    cat >>"$data/postgresql.conf" <<EOF
+
+# deploy/postgres/postgres.sh
+listen_addresses = '127.0.0.1'
+port = $port
+unix_socket_directories = '$sock'
+max_connections = 200
+fsync = off
+synchronous_commit = off
+full_page_writes = off
+EOF
+
+    if ! as_owner "$bindir/pg_ctl" start -D "$data" -l "$logfile" -w -t 60 >/dev/null 2>&1; then
+        tail -n 20 "$logfile" >&2 2>/dev/null || true
+        die "the server did not start (see $logfile)"
+    fi
+    local i
+    for ((i = 0; i < 100; i++)); do
+        "$bindir/pg_isready" -q -h 127.0.0.1 -p "$port" -U postgres && break
+        sleep 0.1
+    done
+    "$bindir/pg_isready" -q -h 127.0.0.1 -p "$port" -U postgres \
+        || { stop >/dev/null 2>&1 || true; die "the server does not accept connections on 127.0.0.1:$port (see $logfile)"; }
+
+    local url="postgresql://postgres@127.0.0.1:$port/postgres"
+    echo "$port" >"$portfile"
+    echo "$url" >"$urlfile"
+    say "running at 127.0.0.1:$port"
+    echo "$url"
+}
+
+stop() {
+    if ! is_running; then
+        rm -rf "$data" "$sock" "$urlfile" "$portfile"
+        say "not running"
+        return 0
+    fi
+    local bindir
+    bindir="$(find_bindir)"
+    as_owner "$bindir/pg_ctl" stop -D "$data" -m fast -w -t 60 >/dev/null \
+        || die "pg_ctl stop failed; the postmaster pid is in $data/postmaster.pid"
+    rm -rf "$data" "$sock" "$urlfile" "$portfile"
+    say "stopped"
+}
+
+status() {
+    if is_running; then
+        say "running"
+        cat "$urlfile" 2>/dev/null || true
+        return 0
+    fi
+    say "not running"
+    return 1
+}
+
+case "${1:-}" in
+    start) start ;;
+    stop) stop ;;
+    status) status ;;
+    *) echo "usage: $0 start|stop|status" >&2; exit 2 ;;
+esac
