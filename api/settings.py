@@ -1,0 +1,137 @@
+"""The one place the service reads its configuration from the environment.
+
+Every process (API, referee, projection runner, CLI) builds one `Settings()` at start-up and passes it on;
+nothing else reads environment variables. `deploy/docker-compose.yml` uses exactly these names.
+
+With neither KAFKA_BOOTSTRAP_SERVERS nor DATABASE_URL set, the service runs embedded on one machine: a local
+append-only log and SQLite under POKERAUDIT_DATA_DIR.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Literal
+
+from pydantic import Field, SecretStr, field_validator, model_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+Mode = Literal["embedded", "kafka+postgres"]
+
+
+class Settings(BaseSettings):
+    """Environment names are given per field; no prefix is applied, so KAFKA_BOOTSTRAP_SERVERS and
+    DATABASE_URL keep the names operators already use."""
+
+    model_config = SettingsConfigDict(
+        case_sensitive=True,
+        extra="ignore",
+        frozen=True,
+        validate_by_name=True,
+        validate_by_alias=True,
+    )
+
+    kafka_bootstrap_servers: str | None = Field(
+        default=None,
+        validation_alias="KAFKA_BOOTSTRAP_SERVERS",
+        description="host:port[,host:port...] of the Kafka log of record; unset means the embedded log",
+    )
+    database_url: str | None = Field(
+        default=None,
+        validation_alias="DATABASE_URL",
+        description="postgresql://user[:password]@host:port/dbname; unset means embedded SQLite",
+    )
+    data_dir: Path = Field(
+        default=Path("./var"),
+        validation_alias="POKERAUDIT_DATA_DIR",
+        description="where the embedded log and SQLite files live",
+    )
+    topic: str = Field(
+        default="pokeraudit.events",
+        min_length=1,
+        validation_alias="POKERAUDIT_TOPIC",
+        description="the Kafka topic of record",
+    )
+    rejections_topic: str = Field(
+        default="pokeraudit.rejections",
+        min_length=1,
+        validation_alias="POKERAUDIT_REJECTIONS_TOPIC",
+        description="where the referee publishes rejected events with their rule citations",
+    )
+    partitions: int = Field(
+        default=6,
+        ge=1,
+        validation_alias="POKERAUDIT_PARTITIONS",
+        description="partitions of the topic of record when the service creates it",
+    )
+    rulebook: str = Field(
+        default="bfsp",
+        min_length=1,
+        validation_alias="POKERAUDIT_RULEBOOK",
+        description="rulebook applied to events that do not name one",
+    )
+    jwt_secret: SecretStr | None = Field(
+        default=None,
+        validation_alias="POKERAUDIT_JWT_SECRET",
+        description="HMAC key for API tokens; the API refuses to serve kafka+postgres mode without it",
+    )
+    api_host: str = Field(
+        default="127.0.0.1",
+        validation_alias="POKERAUDIT_API_HOST",
+    )
+    api_port: int = Field(
+        default=8000,
+        ge=1,
+        le=65535,
+        validation_alias="POKERAUDIT_API_PORT",
+    )
+    referee_batch_max: int = Field(
+        default=500,
+        ge=1,
+        validation_alias="POKERAUDIT_REFEREE_BATCH_MAX",
+        description="most records the referee validates and commits in one PostgreSQL transaction",
+    )
+    referee_batch_ms: int = Field(
+        default=200,
+        ge=0,
+        validation_alias="POKERAUDIT_REFEREE_BATCH_MS",
+        description="longest the referee waits to fill a batch before committing it",
+    )
+
+    @field_validator("kafka_bootstrap_servers", "database_url", mode="before")
+    @classmethod
+    def _blank_is_unset(cls, value: object) -> object:
+        # `KAFKA_BOOTSTRAP_SERVERS=` in a compose file or shell means "not configured".
+        if isinstance(value, str) and not value.strip():
+            return None
+        return value
+
+    @field_validator("database_url")
+    @classmethod
+    def _postgres_url(cls, value: str | None) -> str | None:
+        if value is not None and not value.startswith(("postgresql://", "postgres://")):
+            raise ValueError("DATABASE_URL must be a postgresql:// URL")
+        return value
+
+    @model_validator(mode="after")
+    def _complete_pair(self) -> Settings:
+        # Half a production configuration would silently split the log from the store.
+        if (self.kafka_bootstrap_servers is None) != (self.database_url is None):
+            raise ValueError(
+                "set both KAFKA_BOOTSTRAP_SERVERS and DATABASE_URL (kafka+postgres mode) or neither (embedded mode)"
+            )
+        return self
+
+    @property
+    def mode(self) -> Mode:
+        return "embedded" if self.kafka_bootstrap_servers is None else "kafka+postgres"
+
+
+#: The environment variable each field is read from, e.g. ``ENV_NAMES["database_url"] == "DATABASE_URL"``.
+ENV_NAMES: dict[str, str] = {
+    name: field.validation_alias
+    for name, field in Settings.model_fields.items()
+    if isinstance(field.validation_alias, str)
+}
+
+#: What a production (kafka+postgres) deployment must set; everything else has a working default.
+REQUIRED_IN_PRODUCTION: tuple[str, ...] = ("KAFKA_BOOTSTRAP_SERVERS", "DATABASE_URL", "POKERAUDIT_JWT_SECRET")
