@@ -1,0 +1,196 @@
+"""High hands: the standard ranking, the short-deck ranking, and the 2-7 reading of it (no wheel).
+
+Each :class:`HighRules` keeps two lazily filled tables: strength by rank multiset (everything but flushes)
+and strength by the rank bitmask of one suit (flushes and straight flushes). A hand of n cards costs one
+pass over the cards and at most five dictionary lookups; the tables are filled the first time a multiset
+or suit pattern is seen, so nothing is computed at import.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from enum import IntEnum
+from itertools import combinations
+
+from domain.cards import Card
+from domain.evaluation.encoding import (
+    CATEGORY_SHIFT,
+    POW5,
+    SUIT_INDEX,
+    grouped,
+    pack_ranks,
+    ranks_of_key,
+)
+
+
+class Category(IntEnum):
+    """Poker combinations, standard order, weakest first (bfsp 4.6.1)."""
+
+    HIGH_CARD = 0
+    PAIR = 1
+    TWO_PAIR = 2
+    THREE_OF_A_KIND = 3
+    STRAIGHT = 4
+    FLUSH = 5
+    FULL_HOUSE = 6
+    FOUR_OF_A_KIND = 7
+    STRAIGHT_FLUSH = 8
+
+
+class HighRules:
+    """One way of ranking high hands: which five-card runs are straights and how categories order."""
+
+    def __init__(self, straights: Sequence[tuple[int, frozenset[int]]], order: Sequence[Category]) -> None:
+        # (high card named, ranks of the run), best first.
+        self._straights = [(high, sum(1 << r for r in run)) for high, run in straights]
+        self._ordinal = {category: i for i, category in enumerate(order)}
+        self._category = dict(enumerate(order))
+        self.by_ranks: dict[int, int] = {}
+        self.by_suit_mask: dict[int, int] = {}
+
+    def strength(self, category: Category, ranks: Sequence[int]) -> int:
+        return (self._ordinal[category] << CATEGORY_SHIFT) | pack_ranks(ranks)
+
+    def category_of(self, strength: int) -> Category:
+        return self._category[strength >> CATEGORY_SHIFT]
+
+    def straight_high(self, mask: int) -> int:
+        """The high card of the best straight in a rank bitmask, or 0."""
+        for high, run in self._straights:
+            if mask & run == run:
+                return high
+        return 0
+
+    def fill_ranks(self, key: int) -> int:
+        """Strength of the best five cards of a rank multiset, suits aside; remembered."""
+        value = self._best_of_ranks(ranks_of_key(key))
+        self.by_ranks[key] = value
+        return value
+
+    def fill_suit(self, mask: int) -> int:
+        """Strength of the best flush or straight flush in one suit's rank bitmask; remembered."""
+        high = self.straight_high(mask)
+        if high:
+            value = self.strength(Category.STRAIGHT_FLUSH, (high,))
+        else:
+            top = [r for r in range(14, 1, -1) if mask >> r & 1][:5]
+            value = self.strength(Category.FLUSH, top)
+        self.by_suit_mask[mask] = value
+        return value
+
+    def _best_of_ranks(self, ranks: list[int]) -> int:
+        groups = grouped(ranks)
+        distinct = sorted({r for _, r in groups}, reverse=True)
+        pairs = [r for n, r in groups if n >= 2]
+        trips = [r for n, r in groups if n >= 3]
+        candidates: list[int] = []
+
+        def others(*used: int) -> list[int]:
+            return [r for r in distinct if r not in used]
+
+        if len(distinct) >= 5:
+            candidates.append(self.strength(Category.HIGH_CARD, distinct[:5]))
+            high = self.straight_high(sum(1 << r for r in distinct))
+            if high:
+                candidates.append(self.strength(Category.STRAIGHT, (high,)))
+        if pairs and len(others(pairs[0])) >= 3:
+            candidates.append(self.strength(Category.PAIR, [pairs[0], *others(pairs[0])[:3]]))
+        if len(pairs) >= 2 and others(pairs[0], pairs[1]):
+            kicker = others(pairs[0], pairs[1])[0]
+            candidates.append(self.strength(Category.TWO_PAIR, [pairs[0], pairs[1], kicker]))
+        if trips and len(others(trips[0])) >= 2:
+            candidates.append(self.strength(Category.THREE_OF_A_KIND, [trips[0], *others(trips[0])[:2]]))
+        if trips and [p for p in pairs if p != trips[0]]:
+            pair = [p for p in pairs if p != trips[0]][0]
+            candidates.append(self.strength(Category.FULL_HOUSE, [trips[0], pair]))
+        quads = [r for n, r in groups if n >= 4]
+        if quads and others(quads[0]):
+            candidates.append(self.strength(Category.FOUR_OF_A_KIND, [quads[0], others(quads[0])[0]]))
+        return max(candidates)
+
+
+def _runs(highs: range) -> list[tuple[int, frozenset[int]]]:
+    return [(h, frozenset(range(h - 4, h + 1))) for h in highs]
+
+
+_STANDARD_ORDER = tuple(Category)
+_SHORT_DECK_ORDER = (
+    Category.HIGH_CARD,
+    Category.PAIR,
+    Category.TWO_PAIR,
+    Category.THREE_OF_A_KIND,
+    Category.STRAIGHT,
+    Category.FULL_HOUSE,
+    Category.FLUSH,
+    Category.FOUR_OF_A_KIND,
+    Category.STRAIGHT_FLUSH,
+)
+
+#: Ace high, and low in the wheel A-2-3-4-5 (a five-high straight).
+STANDARD = HighRules([*_runs(range(14, 5, -1)), (5, frozenset({14, 2, 3, 4, 5}))], _STANDARD_ORDER)
+#: Sixes to aces; A-6-7-8-9 is the lowest straight (nine high); a flush beats a full house.
+SHORT_DECK = HighRules([*_runs(range(14, 9, -1)), (9, frozenset({14, 6, 7, 8, 9}))], _SHORT_DECK_ORDER)
+#: Deuce-to-seven reads hands as high hands with the ace only high: A-2-3-4-5 is ace high, no straight.
+NO_WHEEL = HighRules(_runs(range(14, 5, -1)), _STANDARD_ORDER)
+
+SHORT_DECK_LOWEST_RANK = 6
+
+
+def best_high(cards: Sequence[Card], rules: HighRules) -> int:
+    """Strength of the best five of ``cards`` (five or more, all different) under ``rules``."""
+    key = 0
+    suit_masks = [0, 0, 0, 0]
+    for card in cards:
+        rank = card.rank
+        key += POW5[rank]
+        suit_masks[SUIT_INDEX[card.suit]] |= 1 << rank
+    value = rules.by_ranks.get(key)
+    if value is None:
+        value = rules.fill_ranks(key)
+    for mask in suit_masks:
+        if mask.bit_count() >= 5:
+            flush = rules.by_suit_mask.get(mask)
+            if flush is None:
+                flush = rules.fill_suit(mask)
+            if flush > value:
+                value = flush
+    return value
+
+
+def best_short_deck(cards: Sequence[Card]) -> int:
+    if any(card.rank < SHORT_DECK_LOWEST_RANK for card in cards):
+        bad = ", ".join(str(c) for c in cards if c.rank < SHORT_DECK_LOWEST_RANK)
+        raise ValueError(f"{bad} is not in the short deck (sixes to aces)")
+    return best_high(cards, SHORT_DECK)
+
+
+def best_omaha(hole: Sequence[Card], board: Sequence[Card], rules: HighRules) -> int:
+    """Strength of the best hand of exactly two hole cards and three board cards."""
+    # Each pair and triple is summarised once (rank key, its suit if all one suit, rank bitmask), so the
+    # 60 combinations of a 4-card hand on a 5-card board cost an addition and a lookup each.
+    pairs = [_summary(two) for two in combinations(hole, 2)]
+    triples = [_summary(three) for three in combinations(board, 3)]
+    by_ranks = rules.by_ranks
+    best = -1
+    for pair_key, pair_suit, pair_mask in pairs:
+        for triple_key, triple_suit, triple_mask in triples:
+            key = pair_key + triple_key
+            value = by_ranks.get(key)
+            if value is None:
+                value = rules.fill_ranks(key)
+            if pair_suit == triple_suit >= 0:
+                mask = pair_mask | triple_mask
+                flush = rules.by_suit_mask.get(mask)
+                if flush is None:
+                    flush = rules.fill_suit(mask)
+                if flush > value:
+                    value = flush
+            if value > best:
+                best = value
+    return best
+
+
+def _summary(cards: tuple[Card, ...]) -> tuple[int, int, int]:
+    suits = {SUIT_INDEX[c.suit] for c in cards}
+    suit = suits.pop() if len(suits) == 1 else -1 - len(cards)
+    return sum(POW5[c.rank] for c in cards), suit, sum(1 << c.rank for c in cards)
