@@ -1,0 +1,117 @@
+"""PHH action notation (phh-std, "Actions"), parsed into typed values before any chips move.
+
+``d db Jd7sKc``, ``d dh p3 ????``, ``p2 pb``, ``p1 f``, ``p4 cc``, ``p6 cbr 0.75``, ``p4 sd AsQs``, ``p1 sd``,
+``p3 sm JsAs``, ``p2 sm``, ``p1 sm -``; a ``# commentary`` may follow, and an empty or commentary-only
+string is a no-op. Amounts stay decimals here: the hand decides its chip scale once it has seen them all.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from decimal import Decimal, InvalidOperation
+from enum import StrEnum
+
+from domain.cards import CardParseError, MaybeCard, parse_cards
+
+
+class PhhVerb(StrEnum):
+    DEAL_BOARD = "db"
+    DEAL_HOLE = "dh"
+    BRING_IN = "pb"
+    FOLD = "f"
+    CHECK_OR_CALL = "cc"
+    COMPLETE_BET_OR_RAISE = "cbr"
+    STAND_PAT_OR_DISCARD = "sd"
+    SHOW_OR_MUCK = "sm"
+
+
+@dataclass(frozen=True, slots=True)
+class PhhAction:
+    """One action of the ``actions`` array. ``player`` is PHH's 1-based ``pN`` (``None`` for the dealer's
+    board deal); ``cards`` is ``None`` where the notation gave none (muck, stand pat) and ``show_dealt``
+    marks ``sm -`` (show the cards already dealt)."""
+
+    text: str
+    verb: PhhVerb
+    player: int | None = None
+    cards: tuple[MaybeCard, ...] | None = None
+    amount: Decimal | None = None
+    show_dealt: bool = False
+    line: int | None = None
+
+
+class ActionSyntaxError(ValueError):
+    """An action string that is not PHH notation (the reader adds file, hand and line)."""
+
+
+_PLAYER_VERBS = {PhhVerb.BRING_IN, PhhVerb.FOLD, PhhVerb.CHECK_OR_CALL}
+
+
+def parse_action(text: str, player_count: int, line: int | None = None) -> PhhAction | None:
+    """The action, or ``None`` for a no-op (empty or commentary only)."""
+    words = text.split("#", 1)[0].split()
+    if not words:
+        return None
+    if words[0] == "d":
+        return _dealer_action(text, words, player_count, line)
+    player = _player(words[0], player_count)
+    verb = _verb(words, 1)
+    args = words[2:]
+    if verb in _PLAYER_VERBS and not args:
+        return PhhAction(text, verb, player, line=line)
+    if verb is PhhVerb.COMPLETE_BET_OR_RAISE and len(args) == 1:
+        return PhhAction(text, verb, player, amount=_amount(args[0]), line=line)
+    if verb is PhhVerb.STAND_PAT_OR_DISCARD and len(args) <= 1:
+        return PhhAction(text, verb, player, cards=_cards(args[0]) if args else (), line=line)
+    if verb is PhhVerb.SHOW_OR_MUCK and not args:
+        return PhhAction(text, verb, player, line=line)
+    if verb is PhhVerb.SHOW_OR_MUCK and args == ["-"]:
+        return PhhAction(text, verb, player, show_dealt=True, line=line)
+    if verb is PhhVerb.SHOW_OR_MUCK and len(args) == 1:
+        return PhhAction(text, verb, player, cards=_cards(args[0]), line=line)
+    raise ActionSyntaxError(f"{text!r}: wrong arguments for {verb.value!r}")
+
+
+def _dealer_action(text: str, words: list[str], player_count: int, line: int | None) -> PhhAction:
+    verb = _verb(words, 1)
+    if verb is PhhVerb.DEAL_BOARD and len(words) == 3:
+        return PhhAction(text, verb, cards=_cards(words[2]), line=line)
+    if verb is PhhVerb.DEAL_HOLE and len(words) == 4:
+        return PhhAction(text, verb, _player(words[2], player_count), cards=_cards(words[3]), line=line)
+    raise ActionSyntaxError(f"{text!r}: the dealer writes 'd db CARDS' or 'd dh pN CARDS'")
+
+
+def _verb(words: list[str], at: int) -> PhhVerb:
+    if len(words) <= at:
+        raise ActionSyntaxError(f"{' '.join(words)!r} has no action")
+    try:
+        return PhhVerb(words[at])
+    except ValueError:
+        known = ", ".join(v.value for v in PhhVerb)
+        raise ActionSyntaxError(f"{words[at]!r} is not a PHH action ({known})") from None
+
+
+def _player(word: str, player_count: int) -> int:
+    if word[:1] != "p" or not word[1:].isdigit():
+        raise ActionSyntaxError(f"{word!r} is not an actor: write d for the dealer or p1..p{player_count}")
+    index = int(word[1:])
+    if not 1 <= index <= player_count:
+        raise ActionSyntaxError(f"{word!r} is not one of the {player_count} players")
+    return index
+
+
+def _amount(word: str) -> Decimal:
+    try:
+        amount = Decimal(word)
+    except InvalidOperation:
+        raise ActionSyntaxError(f"{word!r} is not an amount") from None
+    if not amount.is_finite() or amount <= 0:
+        raise ActionSyntaxError(f"{word!r} is not a positive amount")
+    return amount
+
+
+def _cards(word: str) -> tuple[MaybeCard, ...]:
+    try:
+        return parse_cards(word)
+    except CardParseError as error:
+        raise ActionSyntaxError(str(error)) from None
