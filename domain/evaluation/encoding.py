@@ -7,7 +7,7 @@ every kind is plain integer comparison.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 from domain.cards import SUIT_SENIORITY, Suit
 
@@ -60,3 +60,16 @@ def grouped(ranks: Iterable[int]) -> list[tuple[int, int]]:
     for rank in ranks:
         counts[rank] = counts.get(rank, 0) + 1
     return sorted(((n, r) for r, n in counts.items()), reverse=True)
+
+
+class LazyTable(dict[int, int]):
+    """A table that computes an entry the first time it is looked up, then remembers it."""
+
+    def __init__(self, compute: Callable[[int], int]) -> None:
+        super().__init__()
+        self._compute = compute
+
+    def __missing__(self, key: int) -> int:
+        value = self._compute(key)
+        self[key] = value
+        return value

@@ -17,6 +17,7 @@ from domain.evaluation.encoding import (
     CATEGORY_SHIFT,
     POW5,
     SUIT_INDEX,
+    LazyTable,
     grouped,
     pack_ranks,
     ranks_of_key,
@@ -45,8 +46,10 @@ class HighRules:
         self._straights = [(high, sum(1 << r for r in run)) for high, run in straights]
         self._ordinal = {category: i for i, category in enumerate(order)}
         self._category = dict(enumerate(order))
-        self.by_ranks: dict[int, int] = {}
-        self.by_suit_mask: dict[int, int] = {}
+        #: Rank multiset (sum of ``POW5[rank]``) → best five cards, flushes aside.
+        self.by_ranks = LazyTable(lambda key: self._best_of_ranks(ranks_of_key(key)))
+        #: One suit's rank bitmask (five ranks or more) → its best flush or straight flush.
+        self.by_suit_mask = LazyTable(self._best_of_suit)
 
     def strength(self, category: Category, ranks: Sequence[int]) -> int:
         return (self._ordinal[category] << CATEGORY_SHIFT) | pack_ranks(ranks)
@@ -61,22 +64,12 @@ class HighRules:
                 return high
         return 0
 
-    def fill_ranks(self, key: int) -> int:
-        """Strength of the best five cards of a rank multiset, suits aside; remembered."""
-        value = self._best_of_ranks(ranks_of_key(key))
-        self.by_ranks[key] = value
-        return value
-
-    def fill_suit(self, mask: int) -> int:
-        """Strength of the best flush or straight flush in one suit's rank bitmask; remembered."""
+    def _best_of_suit(self, mask: int) -> int:
         high = self.straight_high(mask)
         if high:
-            value = self.strength(Category.STRAIGHT_FLUSH, (high,))
-        else:
-            top = [r for r in range(14, 1, -1) if mask >> r & 1][:5]
-            value = self.strength(Category.FLUSH, top)
-        self.by_suit_mask[mask] = value
-        return value
+            return self.strength(Category.STRAIGHT_FLUSH, (high,))
+        top = [r for r in range(14, 1, -1) if mask >> r & 1][:5]
+        return self.strength(Category.FLUSH, top)
 
     def _best_of_ranks(self, ranks: list[int]) -> int:
         groups = grouped(ranks)
@@ -144,14 +137,10 @@ def best_high(cards: Sequence[Card], rules: HighRules) -> int:
         rank = card.rank
         key += POW5[rank]
         suit_masks[SUIT_INDEX[card.suit]] |= 1 << rank
-    value = rules.by_ranks.get(key)
-    if value is None:
-        value = rules.fill_ranks(key)
+    value = rules.by_ranks[key]
     for mask in suit_masks:
         if mask.bit_count() >= 5:
-            flush = rules.by_suit_mask.get(mask)
-            if flush is None:
-                flush = rules.fill_suit(mask)
+            flush = rules.by_suit_mask[mask]
             if flush > value:
                 value = flush
     return value
@@ -166,31 +155,25 @@ def best_short_deck(cards: Sequence[Card]) -> int:
 
 def best_omaha(hole: Sequence[Card], board: Sequence[Card], rules: HighRules) -> int:
     """Strength of the best hand of exactly two hole cards and three board cards."""
-    # Each pair and triple is summarised once (rank key, its suit if all one suit, rank bitmask), so the
-    # 60 combinations of a 4-card hand on a 5-card board cost an addition and a lookup each.
-    pairs = [_summary(two) for two in combinations(hole, 2)]
-    triples = [_summary(three) for three in combinations(board, 3)]
+    # Rank keys add up, so the 60 combinations of a 4-card hand on a 5-card board cost an addition and a
+    # lookup each; flushes are looked at only in a suit with two hole cards and three board cards.
+    hole_keys = [POW5[c.rank] for c in hole]
+    board_keys = [POW5[c.rank] for c in board]
+    pair_keys = [a + b for a, b in combinations(hole_keys, 2)]
+    triple_keys = [a + b + c for a, b, c in combinations(board_keys, 3)]
     by_ranks = rules.by_ranks
-    best = -1
-    for pair_key, pair_suit, pair_mask in pairs:
-        for triple_key, triple_suit, triple_mask in triples:
-            key = pair_key + triple_key
-            value = by_ranks.get(key)
-            if value is None:
-                value = rules.fill_ranks(key)
-            if pair_suit == triple_suit >= 0:
-                mask = pair_mask | triple_mask
-                flush = rules.by_suit_mask.get(mask)
-                if flush is None:
-                    flush = rules.fill_suit(mask)
-                if flush > value:
-                    value = flush
-            if value > best:
-                best = value
+    best = max([by_ranks[p + t] for p in pair_keys for t in triple_keys])
+    board_suits = [SUIT_INDEX[c.suit] for c in board]
+    for suit in set(board_suits):
+        if board_suits.count(suit) < 3:
+            continue
+        hole_bits = [1 << c.rank for c in hole if SUIT_INDEX[c.suit] == suit]
+        if len(hole_bits) < 2:
+            continue
+        board_bits = [1 << c.rank for c in board if SUIT_INDEX[c.suit] == suit]
+        for a, b in combinations(hole_bits, 2):
+            for c, d, e in combinations(board_bits, 3):
+                flush = rules.by_suit_mask[a | b | c | d | e]
+                if flush > best:
+                    best = flush
     return best
-
-
-def _summary(cards: tuple[Card, ...]) -> tuple[int, int, int]:
-    suits = {SUIT_INDEX[c.suit] for c in cards}
-    suit = suits.pop() if len(suits) == 1 else -1 - len(cards)
-    return sum(POW5[c.rank] for c in cards), suit, sum(1 << c.rank for c in cards)

@@ -13,7 +13,14 @@ from enum import IntEnum
 from itertools import combinations
 
 from domain.cards import Card
-from domain.evaluation.encoding import CATEGORY_SHIFT, POW5, SUIT_INDEX, grouped, pack_ranks, ranks_of_key
+from domain.evaluation.encoding import (
+    CATEGORY_SHIFT,
+    POW5,
+    LazyTable,
+    grouped,
+    pack_ranks,
+    ranks_of_key,
+)
 from domain.evaluation.high import NO_WHEEL
 
 ACE = 14
@@ -44,7 +51,6 @@ def low_strength(category: LowCategory, ranks: Sequence[int]) -> int:
 
 #: Bit of a card's ace-to-five rank when it is eight or lower, else 0.
 _LOW_BIT: tuple[int, ...] = tuple(1 << low_rank(r) if low_rank(r) <= EIGHT else 0 for r in range(15))
-_EIGHT_BY_MASK: dict[int, int] = {}
 
 
 def _lowest(mask: int, count: int) -> int:
@@ -57,13 +63,12 @@ def _lowest(mask: int, count: int) -> int:
     return taken
 
 
-def _eight_strength(mask: int) -> int:
-    value = _EIGHT_BY_MASK.get(mask)
-    if value is None:
-        ranks = [r for r in range(EIGHT, 0, -1) if mask >> r & 1]
-        value = low_strength(LowCategory.NO_PAIR, ranks)
-        _EIGHT_BY_MASK[mask] = value
-    return value
+def _eight_of_mask(mask: int) -> int:
+    return low_strength(LowCategory.NO_PAIR, [r for r in range(EIGHT, 0, -1) if mask >> r & 1])
+
+
+#: Five low-rank bits → strength.
+_EIGHT_BY_MASK = LazyTable(_eight_of_mask)
 
 
 def best_eight_or_better(cards: Sequence[Card]) -> int | None:
@@ -73,7 +78,7 @@ def best_eight_or_better(cards: Sequence[Card]) -> int | None:
         mask |= _LOW_BIT[card.rank]
     if mask.bit_count() < 5:
         return None
-    return _eight_strength(_lowest(mask, 5))
+    return _EIGHT_BY_MASK[_lowest(mask, 5)]
 
 
 def best_omaha_eight_or_better(hole: Sequence[Card], board: Sequence[Card]) -> int | None:
@@ -89,16 +94,13 @@ def best_omaha_eight_or_better(hole: Sequence[Card], board: Sequence[Card]) -> i
         # With the two hole ranks fixed, the three lowest other board ranks make the best low.
         rest = board_mask & ~(first | second)
         if rest.bit_count() >= 3:
-            value = _eight_strength(first | second | _lowest(rest, 3))
+            value = _EIGHT_BY_MASK[first | second | _lowest(rest, 3)]
             if best is None or value > best:
                 best = value
     return best
 
 
 # --- razz ------------------------------------------------------------------------------------------------
-
-_RAZZ_BY_RANKS: dict[int, int] = {}
-
 
 def _razz_five(ranks: Sequence[int]) -> int:
     groups = grouped(ranks)
@@ -114,16 +116,20 @@ def _razz_five(ranks: Sequence[int]) -> int:
     return low_strength(category, [r for _, r in groups])
 
 
+def _razz_of_key(key: int) -> int:
+    return max(_razz_five(five) for five in set(combinations(ranks_of_key(key), 5)))
+
+
+#: Ace-to-five rank multiset (sum of ``POW5[low rank]``) → best razz low of any five.
+_RAZZ_BY_RANKS = LazyTable(_razz_of_key)
+
+
 def best_razz(cards: Sequence[Card]) -> int:
     """Strength of the best ace-to-five low of any five of ``cards`` (five or more), pairs counting against."""
     key = 0
     for card in cards:
         key += POW5[low_rank(card.rank)]
-    value = _RAZZ_BY_RANKS.get(key)
-    if value is None:
-        value = max(_razz_five(five) for five in set(combinations(ranks_of_key(key), 5)))
-        _RAZZ_BY_RANKS[key] = value
-    return value
+    return _RAZZ_BY_RANKS[key]
 
 
 # --- deuce to seven --------------------------------------------------------------------------------------
@@ -131,20 +137,18 @@ def best_razz(cards: Sequence[Card]) -> int:
 
 def _deuce_to_seven_five(cards: Sequence[Card]) -> int:
     key = 0
-    suits = set()
     mask = 0
+    suit = cards[0].suit
+    suited = True
     for card in cards:
-        key += POW5[card.rank]
-        suits.add(SUIT_INDEX[card.suit])
-        mask |= 1 << card.rank
-    high = NO_WHEEL.by_ranks.get(key)
-    if high is None:
-        high = NO_WHEEL.fill_ranks(key)
-    if len(suits) == 1:
-        flush = NO_WHEEL.by_suit_mask.get(mask)
-        if flush is None:
-            flush = NO_WHEEL.fill_suit(mask)
-        high = max(high, flush)
+        rank = card.rank
+        key += POW5[rank]
+        mask |= 1 << rank
+        if card.suit is not suit:
+            suited = False
+    high = NO_WHEEL.by_ranks[key]
+    if suited:
+        high = max(high, NO_WHEEL.by_suit_mask[mask])
     return -high
 
 
