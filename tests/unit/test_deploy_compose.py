@@ -1,0 +1,115 @@
+"""deploy/docker-compose.yml speaks the same configuration language as api/settings.py."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+from api.settings import ENV_NAMES, REQUIRED_IN_PRODUCTION, Settings
+
+pytestmark = pytest.mark.unit
+
+COMPOSE = Path(__file__).resolve().parents[2] / "deploy" / "docker-compose.yml"
+APP_SERVICES = ("api", "referee", "projections")
+# ${NAME}, ${NAME:-default}, ${NAME-default}, ${NAME:?message}, ${NAME?message}
+INTERPOLATION = re.compile(r"\$\{(?P<name>[A-Za-z_][A-Za-z0-9_]*)(?:(?P<op>:?[-?])(?P<arg>[^}]*))?\}")
+
+
+def _compose() -> dict[str, Any]:
+    loaded = yaml.safe_load(COMPOSE.read_text())
+    assert isinstance(loaded, dict)
+    return loaded
+
+
+def _environment(service: dict[str, Any]) -> dict[str, str]:
+    env = service.get("environment") or {}
+    if isinstance(env, list):  # the "KEY=value" form
+        return dict(item.split("=", 1) for item in env)
+    return {str(k): "" if v is None else str(v) for k, v in env.items()}
+
+
+def _interpolate(value: str, host_env: dict[str, str]) -> str:
+    """What `docker compose` would substitute, given the operator's environment."""
+
+    def substitute(match: re.Match[str]) -> str:
+        name, op, arg = match["name"], match["op"], match["arg"]
+        if name in host_env:
+            return host_env[name]
+        if op in (":-", "-"):
+            return arg
+        raise AssertionError(f"compose needs ${{{name}}} from the operator: {arg or 'unset'}")
+
+    return INTERPOLATION.sub(substitute, value)
+
+
+@pytest.fixture(scope="module")
+def compose() -> dict[str, Any]:
+    return _compose()
+
+
+def test_compose_describes_the_whole_deployment(compose: dict[str, Any]) -> None:
+    assert set(compose["services"]) == {"kafka", "postgres", *APP_SERVICES}
+    kafka = _environment(compose["services"]["kafka"])
+    assert compose["services"]["kafka"]["image"].startswith("apache/kafka:4.")
+    assert set(kafka["KAFKA_PROCESS_ROLES"].split(",")) == {"broker", "controller"}  # KRaft, no ZooKeeper
+    assert not any("ZOOKEEPER" in name for name in kafka)
+    assert kafka["KAFKA_AUTO_CREATE_TOPICS_ENABLE"] == "false"
+    assert compose["services"]["postgres"]["image"].startswith("postgres:")
+
+
+@pytest.mark.parametrize("service", APP_SERVICES)
+def test_app_service_variables_are_settings(compose: dict[str, Any], service: str) -> None:
+    env = _environment(compose["services"][service])
+    unknown = sorted(set(env) - set(ENV_NAMES.values()))
+    assert not unknown, f"{service} sets variables Settings does not read: {unknown}"
+    missing = sorted(set(REQUIRED_IN_PRODUCTION) - set(env))
+    assert not missing, f"{service} lacks required settings: {missing}"
+
+
+@pytest.mark.parametrize("service", APP_SERVICES)
+def test_app_service_environment_validates_in_production_mode(
+    compose: dict[str, Any], service: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    operator = {"POKERAUDIT_DB_PASSWORD": "s3cret", "POKERAUDIT_JWT_SECRET": "k3y"}
+    env = {
+        name: _interpolate(value, operator)
+        for name, value in _environment(compose["services"][service]).items()
+    }
+    for name in ENV_NAMES.values():
+        monkeypatch.delenv(name, raising=False)
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
+    settings = Settings()
+    assert settings.mode == "kafka+postgres"
+    assert settings.kafka_bootstrap_servers == "kafka:9092"
+    assert settings.database_url == "postgresql://pokeraudit:s3cret@postgres:5432/pokeraudit"
+    assert settings.jwt_secret is not None and settings.jwt_secret.get_secret_value() == "k3y"
+
+
+def test_compose_refuses_to_start_without_the_secrets(compose: dict[str, Any]) -> None:
+    env = _environment(compose["services"]["api"])
+    with pytest.raises(AssertionError, match="POKERAUDIT_DB_PASSWORD"):
+        _interpolate(env["DATABASE_URL"], {})
+
+
+def test_every_required_setting_has_an_environment_name() -> None:
+    assert set(REQUIRED_IN_PRODUCTION) <= set(ENV_NAMES.values())
+    # No field may be required in embedded mode: a fresh checkout runs with no environment at all.
+    assert all(not field.is_required() for field in Settings.model_fields.values())
+
+
+def test_settings_read_the_names_compose_uses(monkeypatch: pytest.MonkeyPatch) -> None:
+    for name in ENV_NAMES.values():
+        monkeypatch.delenv(name, raising=False)
+    assert Settings().mode == "embedded"
+    monkeypatch.setenv("POKERAUDIT_PARTITIONS", "3")
+    monkeypatch.setenv("POKERAUDIT_REFEREE_BATCH_MS", "50")
+    settings = Settings()
+    assert (settings.partitions, settings.referee_batch_ms, settings.topic) == (3, 50, "pokeraudit.events")
+    monkeypatch.setenv("KAFKA_BOOTSTRAP_SERVERS", "127.0.0.1:9092")
+    with pytest.raises(ValueError, match="set both"):
+        Settings()
