@@ -49,7 +49,9 @@ def build_pots(contributions: Mapping[int, int], folded: Collection[int]) -> tup
 def _check_contributions(contributions: Mapping[int, int]) -> None:
     negative = sorted(seat for seat, amount in contributions.items() if amount < 0)
     if negative:
-        raise ValueError(f"seats {negative} have negative contributions; a seat cannot take chips out of a pot")
+        raise ValueError(
+            f"seats {negative} have negative contributions; a seat cannot take chips out of a pot"
+        )
 
 
 def _layer(contributions: Mapping[int, int], folded: Collection[int], floor: int, level: int) -> Pot:

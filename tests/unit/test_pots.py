@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from hypothesis import assume, event, given, settings
 from hypothesis import strategies as st
-from pokerkit import Automation, NoLimitTexasHoldem
+from pokerkit import Automation, NoLimitTexasHoldem, State
 
 from domain.hand.pots import Pot, build_pots, pot_name, pots_summary, total
 
@@ -186,7 +186,7 @@ AUTOMATIONS = (
 )
 
 
-def play_to_showdown(stacks: list[int], choices: st.DataObject) -> NoLimitTexasHoldem | None:
+def play_to_showdown(stacks: list[int], choices: st.DataObject) -> State | None:
     """A no-limit hold'em hand (blinds 1-2, ante 1) where each act is a fold, a call, a min-raise or a
     shove; None when it ended without a showdown."""
     state = NoLimitTexasHoldem.create_state(AUTOMATIONS, True, 1, (1, 2), 2, tuple(stacks), len(stacks))
