@@ -109,7 +109,7 @@ class ScriptService:
         self.run_dir.mkdir(parents=True, exist_ok=True)
         self._started = True
         proc = subprocess.run(
-            [str(self.script), "start"],
+            ["bash", str(self.script), "start"],
             env=self._env(),
             stdin=subprocess.DEVNULL,
             capture_output=True,
@@ -153,7 +153,7 @@ class ScriptService:
             return
         self._started = False
         proc = subprocess.run(
-            [str(self.script), "stop"],
+            ["bash", str(self.script), "stop"],
             env=self._env(),
             stdin=subprocess.DEVNULL,
             capture_output=True,
@@ -195,7 +195,7 @@ def _sweep_abandoned_sessions() -> None:
         ):
             if (session / sub).is_dir():
                 subprocess.run(
-                    [str(script), "stop"],
+                    ["bash", str(script), "stop"],
                     env={**os.environ, run_env: str(session / sub)},
                     stdin=subprocess.DEVNULL,
                     capture_output=True,

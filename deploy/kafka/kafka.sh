@@ -5,6 +5,7 @@
 #                                  prints the bootstrap address on stdout
 #   deploy/kafka/kafka.sh stop     SIGTERM, wait, SIGKILL if it will not go; removes the data
 #   deploy/kafka/kafka.sh status   prints the bootstrap address and exits 0 when running, else exits 1
+#   deploy/kafka/kafka.sh stop-all stops the default instance and every one a test session left in deploy/.cache/sessions
 #
 # Environment:
 #   KAFKA_PORT         broker port (default: a free port); the controller port is always picked free
@@ -266,6 +267,17 @@ stop() {
     say "stopped (pid $pid)"
 }
 
+# Every instance in this tree: the default one and those the test sessions started (tests/conftest.py).
+stop_all() {
+    local rc=0 dir
+    bash "$here/kafka.sh" stop || rc=1
+    for dir in "$root"/deploy/.cache/sessions/*/kafka; do
+        [[ -d "$dir" ]] || continue
+        KAFKA_RUN_DIR="$dir" bash "$here/kafka.sh" stop || rc=1
+    done
+    return "$rc"
+}
+
 status() {
     local pid
     if pid="$(running_pid)"; then
@@ -281,5 +293,6 @@ case "${1:-}" in
     start) start ;;
     stop) stop ;;
     status) status ;;
-    *) echo "usage: $0 start|stop|status" >&2; exit 2 ;;
+    stop-all) stop_all ;;
+    *) echo "usage: $0 start|stop|stop-all|status" >&2; exit 2 ;;
 esac

@@ -6,6 +6,7 @@
 #                                        DATABASE_URL on stdout
 #   deploy/postgres/postgres.sh stop     pg_ctl stop -m fast; removes the cluster
 #   deploy/postgres/postgres.sh status   prints the DATABASE_URL and exits 0 when running, else exits 1
+#   deploy/postgres/postgres.sh stop-all stops the default instance and every one a test session left in deploy/.cache/sessions
 #
 # Environment:
 #   POSTGRES_LISTEN_PORT  port to listen on (default: a free port)
@@ -182,6 +183,17 @@ stop() {
     say "stopped"
 }
 
+# Every instance in this tree: the default one and those the test sessions started (tests/conftest.py).
+stop_all() {
+    local rc=0 dir
+    bash "$here/postgres.sh" stop || rc=1
+    for dir in "$root"/deploy/.cache/sessions/*/postgres; do
+        [[ -d "$dir" ]] || continue
+        POSTGRES_RUN_DIR="$dir" bash "$here/postgres.sh" stop || rc=1
+    done
+    return "$rc"
+}
+
 status() {
     if is_running; then
         say "running"
@@ -196,5 +208,6 @@ case "${1:-}" in
     start) start ;;
     stop) stop ;;
     status) status ;;
-    *) echo "usage: $0 start|stop|status" >&2; exit 2 ;;
+    stop-all) stop_all ;;
+    *) echo "usage: $0 start|stop|stop-all|status" >&2; exit 2 ;;
 esac
