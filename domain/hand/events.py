@@ -82,6 +82,8 @@ class HandStarted:
     stakes: Stakes
     rulebook: str = "bfsp"
     level: int | None = None
+    #: False for imported histories (PHH) that do not record burns: a burn is then optional, never owed
+    burns_recorded: bool = True
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,0 +1,70 @@
+"""Deck integrity: the right deck, no card twice (bfsp 4.4, 6.2.2; TDA 35-E).
+
+Cards nobody saw (``None``) are never guessed: they pass, and the checks apply to the cards the record knows.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from domain.cards import Card, MaybeCard, format_cards, short_deck, standard_deck
+from domain.errors import DealingError
+from domain.rulebooks import Rulebook
+
+_DECKS = {"standard": frozenset(standard_deck()), "short": frozenset(short_deck())}
+
+
+class Deck:
+    """The cards of one hand seen so far, and the deck they must come from."""
+
+    __slots__ = ("cards", "name", "seen", "rulebook")
+
+    def __init__(self, name: str, rulebook: Rulebook) -> None:
+        self.name = name
+        self.cards = _DECKS[name]
+        self.seen: set[Card] = set()
+        self.rulebook = rulebook
+
+    def verify(self, cards: Sequence[MaybeCard], what: str) -> None:
+        """Refuse a card from another deck or a card already dealt in this hand."""
+        fresh: set[Card] = set()
+        for card in cards:
+            if card is None:
+                continue
+            if card not in self.cards:
+                raise DealingError(
+                    f"{what} includes {card}, which is not in the {self.name} deck",
+                    self.rulebook.cite("duplicate_card"),
+                )
+            if card in self.seen or card in fresh:
+                raise DealingError(
+                    f"{what} includes {card}, which was already dealt in this hand",
+                    self.rulebook.cite("duplicate_card"),
+                )
+            fresh.add(card)
+
+    def add(self, cards: Iterable[MaybeCard]) -> None:
+        self.seen.update(c for c in cards if c is not None)
+
+
+def reveal(held: Sequence[MaybeCard], shown: Sequence[MaybeCard]) -> list[MaybeCard] | None:
+    """The seat's cards after a show or a discard check: ``shown`` matched against ``held``.
+
+    Known shown cards must be among the known held cards or fill unknown places; the result keeps the
+    held order with unknown places filled. None when ``shown`` cannot be this hand.
+    """
+    result = list(held)
+    unknown = [i for i, c in enumerate(held) if c is None]
+    for card in shown:
+        if card is None:
+            continue
+        if card in held:
+            continue
+        if not unknown:
+            return None
+        result[unknown.pop(0)] = card
+    return result
+
+
+def cards_phrase(cards: Sequence[MaybeCard]) -> str:
+    return format_cards(list(cards)) or "no cards"

@@ -1,0 +1,910 @@
+"""The rules engine: one hand, replayed event by event under a rulebook.
+
+:meth:`HandState.apply` checks a reported event against the rules and the hand so far, refuses an illegal
+one with a :class:`domain.errors.HandError` (its rule and a sentence a floor official would say) without
+changing anything, and otherwise applies it and answers with the events that follow from it mechanically:
+an uncalled bet returned, the pots awarded, the hand ended.
+
+In PokerKit's shape, every act has ``verify_x`` (raises) and ``can_x`` (yes/no); the act itself goes through
+``apply``. :meth:`HandState.expected_next` says what the table must do next and
+:meth:`HandState.legal_actions` what the player to act may do: importers and the simulator drive hands
+with them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from enum import StrEnum
+from typing import Any
+
+from domain.cards import MaybeCard
+from domain.errors import DealingError, ForcedBetError, HandError, HandStateError, IllegalActionError, chips
+from domain.hand.betting import BettingRound
+from domain.hand.dealing import Deck, cards_phrase, reveal
+from domain.hand.events import (
+    ActionKind,
+    BoardDealt,
+    CardBurned,
+    CardsDiscarded,
+    DerivedEvent,
+    ForcedBetKind,
+    ForcedBetPosted,
+    HandEnded,
+    HandMucked,
+    HandShown,
+    HandStarted,
+    HandVoided,
+    HoleCardsDealt,
+    MisdealDeclared,
+    PlayerActed,
+    PotAwarded,
+    PotShare,
+    ReportedEvent,
+    UncalledBetReturned,
+)
+from domain.hand.legal import LegalActions, NextAct, NextActKind
+from domain.hand.pots import Pot, build_pots
+from domain.hand.showdown import award_pots, showdown_order
+from domain.hand.start import ForcedBet, verify_start
+from domain.hand.turn import best_showing_seat, bring_in_seat, clockwise_after, ring, up_cards
+from domain.rulebooks import Rulebook
+from domain.variants import BettingStructure, Opener, Street, Variant
+
+_NO_EVENTS: tuple[DerivedEvent, ...] = ()
+
+
+class Phase(StrEnum):
+    FORCED_BETS = "forced_bets"
+    DEALING = "dealing"
+    DRAW = "draw"
+    BETTING = "betting"
+    SHOWDOWN = "showdown"
+    OVER = "over"
+
+
+class HandState:
+    """One hand in play. Build it with :meth:`start`, feed it with :meth:`apply`."""
+
+    __slots__ = (
+        "started",
+        "rulebook",
+        "variant",
+        "seats",
+        "next_seat",
+        "from_button",
+        "starting_stacks",
+        "stacks",
+        "contributions",
+        "folded",
+        "mucked",
+        "shown",
+        "hole",
+        "face_up",
+        "board",
+        "deck",
+        "phase",
+        "street_index",
+        "forced_owed",
+        "live_blinds",
+        "bets",
+        "owed_hole",
+        "owed_board",
+        "burned",
+        "dealt_on_street",
+        "draw_order",
+        "round",
+        "any_bettor",
+        "open_bring_in",
+        "last_aggressor_any",
+        "last_aggressor_final",
+        "undetermined",
+        "acted",
+        "awards",
+        "dead",
+        "antes_dead",
+    )
+
+    def __init__(
+        self, started: HandStarted, rulebook: Rulebook, variant: Variant, owed: list[ForcedBet]
+    ) -> None:
+        self.started = started
+        self.rulebook = rulebook
+        self.variant = variant
+        self.seats = tuple(sorted(e.seat for e in started.seats))
+        self.next_seat = ring(self.seats)
+        button = started.button if started.button is not None else self.seats[-1]
+        self.from_button = clockwise_after(self.seats, button)
+        self.starting_stacks = {e.seat: e.stack for e in started.seats}
+        self.stacks = dict(self.starting_stacks)
+        self.contributions = dict.fromkeys(self.seats, 0)
+        self.folded: set[int] = set()
+        self.mucked: set[int] = set()
+        self.shown: set[int] = set()
+        self.hole: dict[int, list[MaybeCard]] = {s: [] for s in self.seats}
+        self.face_up: dict[int, list[bool]] = {s: [] for s in self.seats}
+        self.board: list[MaybeCard] = []
+        self.deck = Deck(variant.deck, rulebook)
+        self.phase = Phase.FORCED_BETS
+        self.street_index = 0
+        self.forced_owed = owed
+        self.live_blinds: list[tuple[int, int, int]] = []  # (seat, owed, posted)
+        self.bets: dict[int, int] = dict.fromkeys(self.seats, 0)
+        self.owed_hole: dict[int, int] = {}
+        self.owed_board = 0
+        self.burned = False
+        self.dealt_on_street = False
+        self.draw_order: list[int] = []
+        self.round: BettingRound | None = None
+        self.any_bettor = False
+        self.open_bring_in = False
+        self.last_aggressor_any: int | None = None
+        self.last_aggressor_final: int | None = None
+        self.undetermined = False
+        self.acted = False
+        self.awards: list[PotAwarded] = []
+        #: dead money (a big-blind ante, dead blinds): it goes to the main pot, outside the side-pot layers
+        self.dead: dict[int, int] = {}
+        antes = started.stakes.antes
+        self.antes_dead = len(antes) != len(self.seats) or len({a for _, a in antes}) > 1
+        if not owed:
+            self._start_street(0)
+
+    @classmethod
+    def start(cls, started: HandStarted, rulebook: Rulebook) -> HandState:
+        """A new hand, or :class:`HandError` when the start itself breaks the rules."""
+        variant, owed = verify_start(started, rulebook)
+        return cls(started, rulebook, variant, owed)
+
+    # --- what the table sees ------------------------------------------------------------------------------
+
+    @property
+    def street(self) -> Street:
+        return self.variant.streets[self.street_index]
+
+    @property
+    def is_over(self) -> bool:
+        return self.phase is Phase.OVER
+
+    @property
+    def actor(self) -> int | None:
+        """The seat whose turn it is to bet or to draw, or None."""
+        if self.phase is Phase.BETTING and self.round is not None:
+            return self.round.actor
+        if self.phase is Phase.DRAW and self.draw_order:
+            return self.draw_order[0]
+        return None
+
+    @property
+    def in_hand(self) -> tuple[int, ...]:
+        """Seats that have not folded, clockwise from the button (stud: seat order)."""
+        return tuple(s for s in self.from_button if s not in self.folded)
+
+    def final_stacks(self) -> dict[int, int]:
+        return dict(self.stacks)
+
+    def pot_total(self) -> int:
+        return sum(self.contributions.values())
+
+    def legal_actions(self) -> LegalActions:
+        """The options of the player to act (bfsp 3.4 "action legality view")."""
+        if self.phase is not Phase.BETTING or self.round is None or self.round.actor is None:
+            raise HandStateError("nobody is to bet now", self.rulebook.cite("turn_order"))
+        return self.round.legal(self.round.actor)
+
+    def expected_next(self) -> NextAct:
+        """What the table must do next (the first of several owed acts when their order is free)."""
+        phase = self.phase
+        if phase is Phase.FORCED_BETS:
+            f = self.forced_owed[0]
+            return NextAct(NextActKind.FORCED_BET, f.seat, f.kind, min(f.amount, self.stacks[f.seat]))
+        if phase is Phase.DEALING:
+            if self._burn_owed():
+                return NextAct(NextActKind.BURN)
+            for s in self.from_button:
+                n = self.owed_hole.get(s, 0)
+                if n:
+                    start = self.street.hole_cards - n
+                    return NextAct(NextActKind.DEAL_HOLE, s, count=n, face_up=self.street.face_up[start:])
+            return NextAct(NextActKind.DEAL_BOARD, count=self.owed_board)
+        if phase is Phase.DRAW:
+            if self._burn_owed():
+                return NextAct(NextActKind.BURN)
+            return NextAct(NextActKind.DRAW, self.draw_order[0])
+        if phase is Phase.BETTING:
+            return NextAct(NextActKind.PLAYER_ACTION, self.actor)
+        if phase is Phase.SHOWDOWN:
+            order = self.showdown_order()
+            return NextAct(NextActKind.SHOWDOWN, seats=tuple(s for s in order if s not in self.shown))
+        return NextAct(NextActKind.OVER)
+
+    def showdown_order(self) -> tuple[int, ...]:
+        """The order in which the contesting seats table their cards (bfsp 5.9.2; TDA 2022 17)."""
+        contest = [s for s in self._final_order() if s not in self.mucked]
+        if not contest:
+            return ()
+        final = self.last_aggressor_final if self.last_aggressor_final in contest else None
+        return showdown_order(contest, final, self.last_aggressor_any, self.rulebook)
+
+    def _final_order(self) -> tuple[int, ...]:
+        in_hand = self.in_hand
+        if self.variant.uses_button:
+            return in_hand
+        kind = self.variant.bring_in_kind
+        first = best_showing_seat(kind, in_hand, self.hole, self.face_up, in_hand)
+        if first is None:
+            return in_hand
+        i = in_hand.index(first)
+        return in_hand[i:] + in_hand[:i]
+
+    # --- the one door in ----------------------------------------------------------------------------------
+
+    def apply(self, event: ReportedEvent) -> tuple[DerivedEvent, ...]:
+        """Check ``event``; refuse it (nothing changes) or apply it and return what follows from it."""
+        handler = _HANDLERS.get(type(event))
+        if handler is None:
+            raise HandStateError(
+                f"a {type(event).__name__} cannot be applied to a hand in play",
+                self.rulebook.cite("hand_over"),
+            )
+        check, do = handler
+        if self.phase is Phase.OVER:
+            raise HandStateError(
+                f"the hand is over; a {type(event).__name__} cannot follow", self.rulebook.cite("hand_over")
+            )
+        prepared = check(self, event)
+        result: tuple[DerivedEvent, ...] = do(self, event, prepared)
+        return result
+
+    def verify(self, event: ReportedEvent) -> None:
+        """Raise the :class:`HandError` that :meth:`apply` would raise for ``event``; change nothing."""
+        handler = _HANDLERS.get(type(event))
+        if handler is None or self.phase is Phase.OVER:
+            raise HandStateError(
+                f"a {type(event).__name__} cannot be applied to this hand now",
+                self.rulebook.cite("hand_over"),
+            )
+        handler[0](self, event)
+
+    def can(self, event: ReportedEvent) -> bool:
+        try:
+            self.verify(event)
+        except HandError:
+            return False
+        return True
+
+    # pokerkit's shape: verify_x raises, can_x answers
+    def verify_fold(self, seat: int) -> None:
+        self.verify(PlayerActed(seat, ActionKind.FOLD))
+
+    def can_fold(self, seat: int) -> bool:
+        return self.can(PlayerActed(seat, ActionKind.FOLD))
+
+    def verify_check(self, seat: int) -> None:
+        self.verify(PlayerActed(seat, ActionKind.CHECK))
+
+    def can_check(self, seat: int) -> bool:
+        return self.can(PlayerActed(seat, ActionKind.CHECK))
+
+    def verify_call(self, seat: int) -> None:
+        self.verify(PlayerActed(seat, ActionKind.CALL))
+
+    def can_call(self, seat: int) -> bool:
+        return self.can(PlayerActed(seat, ActionKind.CALL))
+
+    def verify_bet(self, seat: int, to: int) -> None:
+        self.verify(PlayerActed(seat, ActionKind.BET, to))
+
+    def can_bet(self, seat: int, to: int) -> bool:
+        return self.can(PlayerActed(seat, ActionKind.BET, to))
+
+    def verify_raise(self, seat: int, to: int) -> None:
+        self.verify(PlayerActed(seat, ActionKind.RAISE, to))
+
+    def can_raise(self, seat: int, to: int) -> bool:
+        return self.can(PlayerActed(seat, ActionKind.RAISE, to))
+
+    def verify_complete(self, seat: int, to: int) -> None:
+        self.verify(PlayerActed(seat, ActionKind.COMPLETE, to))
+
+    def can_complete(self, seat: int, to: int) -> bool:
+        return self.can(PlayerActed(seat, ActionKind.COMPLETE, to))
+
+    def verify_bring_in(self, seat: int) -> None:
+        self.verify(PlayerActed(seat, ActionKind.BRING_IN))
+
+    def can_bring_in(self, seat: int) -> bool:
+        return self.can(PlayerActed(seat, ActionKind.BRING_IN))
+
+    def verify_post(self, seat: int, kind: ForcedBetKind, amount: int) -> None:
+        self.verify(ForcedBetPosted(seat, kind, amount))
+
+    def can_post(self, seat: int, kind: ForcedBetKind, amount: int) -> bool:
+        return self.can(ForcedBetPosted(seat, kind, amount))
+
+    def verify_deal_hole(self, seat: int, cards: tuple[MaybeCard, ...]) -> None:
+        self.verify(HoleCardsDealt(seat, cards))
+
+    def can_deal_hole(self, seat: int, cards: tuple[MaybeCard, ...]) -> bool:
+        return self.can(HoleCardsDealt(seat, cards))
+
+    def verify_burn(self, card: MaybeCard = None) -> None:
+        self.verify(CardBurned(card))
+
+    def can_burn(self, card: MaybeCard = None) -> bool:
+        return self.can(CardBurned(card))
+
+    def verify_deal_board(self, cards: tuple[MaybeCard, ...]) -> None:
+        self.verify(BoardDealt(cards))
+
+    def can_deal_board(self, cards: tuple[MaybeCard, ...]) -> bool:
+        return self.can(BoardDealt(cards))
+
+    def verify_draw(self, seat: int, discarded: tuple[MaybeCard, ...], drawn: tuple[MaybeCard, ...]) -> None:
+        self.verify(CardsDiscarded(seat, discarded, drawn))
+
+    def can_draw(self, seat: int, discarded: tuple[MaybeCard, ...], drawn: tuple[MaybeCard, ...]) -> bool:
+        return self.can(CardsDiscarded(seat, discarded, drawn))
+
+    def verify_show(self, seat: int, cards: tuple[MaybeCard, ...]) -> None:
+        self.verify(HandShown(seat, cards))
+
+    def can_show(self, seat: int, cards: tuple[MaybeCard, ...]) -> bool:
+        return self.can(HandShown(seat, cards))
+
+    def verify_muck(self, seat: int) -> None:
+        self.verify(HandMucked(seat))
+
+    def can_muck(self, seat: int) -> bool:
+        return self.can(HandMucked(seat))
+
+    # --- forced bets --------------------------------------------------------------------------------------
+
+    def _check_forced(self, e: ForcedBetPosted) -> ForcedBet:
+        cite = self.rulebook.cite
+        if self.phase is not Phase.FORCED_BETS:
+            raise ForcedBetError(
+                f"seat {e.seat} posted a {_kind_words(e.kind)} after the forced bets were in",
+                cite("forced_bet"),
+            )
+        is_ante = e.kind is ForcedBetKind.ANTE
+        owed = next(
+            (f for f in self.forced_owed if f.seat == e.seat and (f.kind is ForcedBetKind.ANTE) == is_ante),
+            None,
+        )
+        if owed is None:
+            raise ForcedBetError(f"seat {e.seat} owes no {_kind_words(e.kind)} this hand", cite("forced_bet"))
+        if e.kind is not owed.kind and e.kind is not ForcedBetKind.DEAD_BLIND:
+            raise ForcedBetError(
+                f"seat {e.seat} posted a {_kind_words(e.kind)}; seat {e.seat} owes the {_kind_words(owed.kind)}",
+                cite("forced_bet"),
+            )
+        due = min(owed.amount, self.stacks[e.seat])
+        if e.amount != due:
+            tail = f" (all-in for {chips(due)})" if due < owed.amount else ""
+            raise ForcedBetError(
+                f"seat {e.seat} posted {chips(e.amount)}; the {_kind_words(owed.kind)} is {chips(owed.amount)}{tail}",
+                cite("forced_bet"),
+            )
+        return owed
+
+    def _do_forced(self, e: ForcedBetPosted, owed: ForcedBet) -> tuple[DerivedEvent, ...]:
+        self.forced_owed.remove(owed)
+        self.stacks[e.seat] -= e.amount
+        self.contributions[e.seat] += e.amount
+        if e.kind is ForcedBetKind.DEAD_BLIND or (e.kind is ForcedBetKind.ANTE and self.antes_dead):
+            self.dead[e.seat] = self.dead.get(e.seat, 0) + e.amount
+        if e.kind not in (ForcedBetKind.ANTE, ForcedBetKind.DEAD_BLIND):
+            self.bets[e.seat] += e.amount
+            self.live_blinds.append((e.seat, owed.amount, e.amount))
+        if not self.forced_owed:
+            self._start_street(0)
+        return _NO_EVENTS
+
+    # --- dealing ------------------------------------------------------------------------------------------
+
+    def _burn_owed(self) -> bool:
+        return self.started.burns_recorded and self.street.burn and not self.burned
+
+    def _check_dealing(self, what: str) -> None:
+        cite = self.rulebook.cite
+        if self.phase is not Phase.DEALING:
+            raise HandStateError(f"{what} now: {self._waiting_for()}", cite("deal_count"))
+        if self._burn_owed():
+            raise DealingError(
+                f"{what} before a card was burned; one card is burned before the {self.street.name}",
+                cite("burn"),
+            )
+
+    def _waiting_for(self) -> str:
+        nxt = self.expected_next()
+        if nxt.kind is NextActKind.FORCED_BET:
+            return f"seat {nxt.seat} has not posted the {_kind_words(nxt.forced_bet)}"
+        if nxt.kind is NextActKind.PLAYER_ACTION:
+            return f"the betting on the {self.street.name} is not over (seat {nxt.seat} to act)"
+        if nxt.kind is NextActKind.DRAW:
+            return f"the draw is not over (seat {nxt.seat} to draw)"
+        if nxt.kind is NextActKind.SHOWDOWN:
+            return "every card has been dealt and the hand is at the showdown"
+        if nxt.kind is NextActKind.DEAL_HOLE:
+            return f"seat {nxt.seat} is owed {nxt.count} card(s) on the {self.street.name}"
+        if nxt.kind is NextActKind.DEAL_BOARD:
+            return f"{nxt.count} board card(s) are owed on the {self.street.name}"
+        return "the dealer must burn a card"
+
+    def _check_hole(self, e: HoleCardsDealt) -> tuple[bool, ...]:
+        cite = self.rulebook.cite
+        self._check_dealing(f"seat {e.seat} was dealt hole cards")
+        street = self.street
+        owed = self.owed_hole.get(e.seat, 0)
+        if e.seat not in self.hole:
+            raise DealingError(f"seat {e.seat} is not in this hand", cite("deal_count"))
+        if owed == 0:
+            why = "has folded" if e.seat in self.folded else f"has had its cards for the {street.name}"
+            raise DealingError(f"seat {e.seat} was dealt a card but {why}", cite("deal_count"))
+        n = len(e.cards)
+        if n == 0 or n > owed:
+            raise DealingError(
+                f"seat {e.seat} was dealt {n} card(s) on the {street.name}; it is owed {owed} "
+                f"of the {street.hole_cards} each seat gets",
+                cite("deal_count"),
+            )
+        start = street.hole_cards - owed
+        pattern = street.face_up[start : start + n]
+        if e.face_up and tuple(e.face_up) != pattern:
+            raise DealingError(
+                f"seat {e.seat}'s cards were dealt {_face_words(e.face_up)}; on the {street.name} they are dealt "
+                f"{_face_words(pattern)}",
+                cite("deal_count"),
+            )
+        self.deck.verify(e.cards, f"the deal to seat {e.seat}")
+        return pattern
+
+    def _do_hole(self, e: HoleCardsDealt, pattern: tuple[bool, ...]) -> tuple[DerivedEvent, ...]:
+        self.hole[e.seat].extend(e.cards)
+        self.face_up[e.seat].extend(pattern)
+        self.deck.add(e.cards)
+        self.dealt_on_street = True
+        left = self.owed_hole[e.seat] - len(e.cards)
+        if left:
+            self.owed_hole[e.seat] = left
+        else:
+            del self.owed_hole[e.seat]
+        return self._after_deal()
+
+    def _check_board(self, e: BoardDealt) -> None:
+        self._check_dealing("board cards were dealt")
+        n = len(e.cards)
+        if n == 0 or n > self.owed_board:
+            raise DealingError(
+                f"{n} board card(s) were dealt; {self.owed_board} are owed on the {self.street.name}",
+                self.rulebook.cite("deal_count"),
+            )
+        self.deck.verify(e.cards, "the board")
+
+    def _do_board(self, e: BoardDealt, _: None) -> tuple[DerivedEvent, ...]:
+        self.board.extend(e.cards)
+        self.deck.add(e.cards)
+        self.dealt_on_street = True
+        self.owed_board -= len(e.cards)
+        return self._after_deal()
+
+    def _check_burn(self, e: CardBurned) -> None:
+        cite = self.rulebook.cite
+        if self.phase not in (Phase.DEALING, Phase.DRAW):
+            raise DealingError(f"a card was burned now: {self._waiting_for()}", cite("burn"))
+        street = self.street
+        if not street.burn:
+            raise DealingError(
+                f"no card is burned before the {street.name}, the first deal of a hand", cite("burn")
+            )
+        if self.burned:
+            raise DealingError(f"a card was already burned before the {street.name}", cite("burn"))
+        if self.dealt_on_street:
+            raise DealingError(
+                f"the burn comes before the {street.name}'s first card, not after it", cite("burn")
+            )
+        self.deck.verify((e.card,), "the burn card")
+
+    def _do_burn(self, e: CardBurned, _: None) -> tuple[DerivedEvent, ...]:
+        self.burned = True
+        self.deck.add((e.card,))
+        return _NO_EVENTS
+
+    def _after_deal(self) -> tuple[DerivedEvent, ...]:
+        if self.owed_hole or self.owed_board:
+            return _NO_EVENTS
+        return self._begin_betting()
+
+    # --- the draw -----------------------------------------------------------------------------------------
+
+    def _check_draw(self, e: CardsDiscarded) -> list[MaybeCard]:
+        cite = self.rulebook.cite
+        if self.phase is not Phase.DRAW:
+            raise HandStateError(f"seat {e.seat} drew now: {self._waiting_for()}", cite("draw"))
+        if e.seat != self.draw_order[0]:
+            from domain.errors import OutOfTurnError
+
+            raise OutOfTurnError(
+                f"seat {e.seat} drew out of turn; seat {self.draw_order[0]} draws first", cite("draw")
+            )
+        if len(e.discarded) != len(e.drawn):
+            raise DealingError(
+                f"seat {e.seat} threw {len(e.discarded)} card(s) and was dealt {len(e.drawn)}; a draw replaces "
+                f"each card thrown",
+                cite("draw"),
+            )
+        held = self.hole[e.seat]
+        if e.drawn and self._burn_owed():
+            raise DealingError(
+                f"seat {e.seat} was dealt its draw before a card was burned for the {self.street.name}",
+                cite("burn"),
+            )
+        known = [c for c in e.discarded if c is not None]
+        merged = reveal(held, e.discarded) if len(set(known)) == len(known) else None
+        if len(e.discarded) > len(held) or merged is None:
+            raise DealingError(
+                f"seat {e.seat} threw {cards_phrase(e.discarded)}, which is not part of its hand "
+                f"{cards_phrase(held)}",
+                cite("draw"),
+            )
+        fresh = [c for c in merged if c not in held]
+        self.deck.verify(fresh, f"seat {e.seat}'s discards")
+        self.deck.verify(e.drawn, f"the draw to seat {e.seat}")
+        return merged
+
+    def _do_draw(self, e: CardsDiscarded, merged: list[MaybeCard]) -> tuple[DerivedEvent, ...]:
+        self.deck.add(merged)
+        self.deck.add(e.drawn)
+        kept = list(merged)
+        unknown_thrown = 0
+        for c in e.discarded:
+            if c is None:
+                unknown_thrown += 1
+            else:
+                kept.remove(c)
+        for _ in range(unknown_thrown):
+            if None in kept:
+                kept.remove(None)
+            else:  # a known hand threw cards nobody saw: which ones it kept is unknown
+                kept = [None] * (len(kept) - 1)
+        self.hole[e.seat] = kept + list(e.drawn)
+        self.face_up[e.seat] = [False] * len(self.hole[e.seat])
+        if e.drawn:
+            self.dealt_on_street = True
+        self.draw_order.pop(0)
+        if self.draw_order:
+            return _NO_EVENTS
+        return self._begin_betting()
+
+    # --- betting ------------------------------------------------------------------------------------------
+
+    def _check_act(self, e: PlayerActed) -> int:
+        cite = self.rulebook.cite
+        if self.phase is not Phase.BETTING or self.round is None:
+            raise IllegalActionError(
+                f"seat {e.seat} made a {e.action} now: {self._waiting_for()}", cite("turn_order")
+            )
+        rnd = self.round
+        if self.open_bring_in and e.seat not in self.folded and self.stacks.get(e.seat, 0) > 0:
+            saved = rnd.actor
+            rnd.actor = e.seat  # up-cards unknown: the record names the bring-in
+            try:
+                return rnd.verify(e.seat, e.action, e.amount)
+            finally:
+                rnd.actor = saved
+        return rnd.verify(e.seat, e.action, e.amount)
+
+    def _do_act(self, e: PlayerActed, total: int) -> tuple[DerivedEvent, ...]:
+        rnd = self.round
+        assert rnd is not None
+        self.acted = True
+        if self.open_bring_in:
+            self.open_bring_in = False
+            rnd.actor = e.seat
+        rnd.act(e.seat, e.action, total)
+        if rnd.actor is None or len(self.folded) >= len(self.seats) - 1:
+            return self._end_round()
+        return _NO_EVENTS
+
+    # --- streets ------------------------------------------------------------------------------------------
+
+    def _start_street(self, index: int) -> None:
+        self.street_index = index
+        street = self.variant.streets[index]
+        self.burned = False
+        self.dealt_on_street = False
+        live = self.in_hand
+        if index:
+            self.bets = dict.fromkeys(self.seats, 0)
+        self.owed_hole = dict.fromkeys(live, street.hole_cards) if street.hole_cards else {}
+        self.owed_board = street.board_cards
+        if street.draw:
+            self.phase = Phase.DRAW
+            self.draw_order = list(live)
+        else:
+            self.phase = Phase.DEALING
+
+    def _begin_betting(self) -> tuple[DerivedEvent, ...]:
+        v = self.variant
+        street = self.street
+        stakes = self.started.stakes
+        live = self.in_hand
+        able = [s for s in live if self.stacks[s] > 0]
+        first: int | None = None
+        bring_in = 0
+        call_level = 0
+        pl_adjust = 0
+        if street.opener is Opener.AFTER_BLINDS:
+            blinds = [b for b in self.live_blinds]
+            after = blinds[-1][0] if blinds else self._button()
+            first = (
+                self.next_seat[after] if after in self.next_seat else clockwise_after(self.seats, after)[0]
+            )
+            call_level = max((owed for _, owed, _ in blinds), default=0)
+            pl_adjust = sum(owed - posted for _, owed, posted in blinds if posted < owed)
+        elif street.opener is Opener.LEFT_OF_BUTTON:
+            first = self.from_button[0]
+        elif street.opener is Opener.BRING_IN:
+            bring_in = stakes.bring_in
+            first = bring_in_seat(
+                v.bring_in_kind, live, self.hole, self.face_up, [s for s in live if s not in able]
+            )
+            if first is None and able:
+                first, self.open_bring_in = able[0], True
+        else:
+            first = best_showing_seat(v.bring_in_kind, live, self.hole, self.face_up, able)
+        limit = v.betting is BettingStructure.FIXED_LIMIT
+        small, big = stakes.small_bet, stakes.big_bet
+        cap: int | None = None
+        if limit and not (self.rulebook.limit_unlimited_heads_up and len(live) == 2):
+            cap = self.rulebook.limit_max_raises
+        may_double = (
+            limit
+            and v.open_pair_big_bet
+            and self.rulebook.stud_open_pair_big_bet
+            and self.street_index == 1
+            and any(_open_pair(up_cards(self.hole[s], self.face_up[s])) for s in live)
+        )
+        self.round = BettingRound(
+            rulebook=self.rulebook,
+            structure=v.betting,
+            stacks=self.stacks,
+            contributions=self.contributions,
+            folded=self.folded,
+            seats=self.seats,
+            next_seat=self.next_seat,
+            bets=self.bets,
+            call_level=call_level,
+            min_bet=_min_bet(self),
+            size=big if street.big_bet else small,
+            big=big,
+            may_double=may_double,
+            cap=cap,
+            pl_adjust=pl_adjust,
+            bring_in=bring_in,
+            first=first if first is not None and len(able) >= 1 else None,
+        )
+        self.phase = Phase.BETTING
+        if self.round.actor is None:
+            return self._end_round()
+        return _NO_EVENTS
+
+    def _button(self) -> int:
+        return self.started.button if self.started.button is not None else self.seats[-1]
+
+    def _end_round(self) -> tuple[DerivedEvent, ...]:
+        rnd = self.round
+        assert rnd is not None
+        out: list[DerivedEvent] = []
+        back = rnd.finish()
+        if back is not None:
+            out.append(UncalledBetReturned(back[0], back[1]))
+        if rnd.last_aggressor is not None:
+            self.last_aggressor_any = rnd.last_aggressor
+            if self.street_index == len(self.variant.streets) - 1:
+                self.last_aggressor_final = rnd.last_aggressor
+        self.round = None
+        self.open_bring_in = False
+        live = self.in_hand
+        if len(live) == 1:
+            out.extend(self._award_to(live[0], self.folded))
+        elif self.street_index == len(self.variant.streets) - 1:
+            self.phase = Phase.SHOWDOWN
+            if all(s in self.shown for s in live):
+                awards, undetermined = self._showdown_awards(self.hole, set())
+                out.extend(self._finish(awards, undetermined))
+        else:
+            self._start_street(self.street_index + 1)
+            if self.phase is Phase.DEALING and not self.owed_hole and not self.owed_board:
+                out.extend(self._begin_betting())
+        return tuple(out)
+
+    # --- showdown -----------------------------------------------------------------------------------------
+
+    def _tabling_allowed(self) -> bool:
+        """All-in hands may be tabled once no more betting is possible (TDA 2022 16)."""
+        if self.phase is Phase.SHOWDOWN:
+            return True
+        if self.phase not in (Phase.DEALING, Phase.DRAW) or len(self.in_hand) < 2:
+            return False
+        return sum(1 for s in self.in_hand if self.stacks[s] > 0) <= 1 and self.street_index > 0
+
+    def _check_show(self, e: HandShown) -> list[MaybeCard]:
+        cite = self.rulebook.cite
+        if not self._tabling_allowed():
+            raise IllegalActionError(
+                f"seat {e.seat} showed its hand now: {self._waiting_for()}", cite("show")
+            )
+        if e.seat not in self.hole or e.seat in self.folded or e.seat in self.mucked:
+            raise IllegalActionError(f"seat {e.seat} has no live hand to show", cite("show"))
+        held = self.hole[e.seat]
+        if len(e.cards) != len(held):
+            raise IllegalActionError(
+                f"seat {e.seat} showed {len(e.cards)} card(s); it holds {len(held)}", cite("show")
+            )
+        known = [c for c in e.cards if c is not None]
+        merged = reveal(held, e.cards) if len(set(known)) == len(known) else None
+        if merged is None:
+            raise IllegalActionError(
+                f"seat {e.seat} showed {cards_phrase(e.cards)}, but was dealt {cards_phrase(held)}",
+                cite("show"),
+            )
+        self.deck.verify([c for c in merged if c not in held], f"seat {e.seat}'s shown hand")
+        return merged
+
+    def _do_show(self, e: HandShown, merged: list[MaybeCard]) -> tuple[DerivedEvent, ...]:
+        if self.phase is Phase.SHOWDOWN and self._complete_with(shown={e.seat}):
+            hole = dict(self.hole)
+            hole[e.seat] = merged
+            awards, undetermined = self._showdown_awards(hole, set())
+        else:
+            awards, undetermined = None, False
+        self.deck.add(merged)
+        self.hole[e.seat] = merged
+        self.shown.add(e.seat)
+        if awards is None:
+            return _NO_EVENTS
+        return self._finish(awards, undetermined)
+
+    def _check_muck(self, e: HandMucked) -> None:
+        cite = self.rulebook.cite
+        if self.phase is not Phase.SHOWDOWN:
+            raise IllegalActionError(
+                f"seat {e.seat} mucked before the showdown; during the betting a hand is folded", cite("show")
+            )
+        if e.seat not in self.hole or e.seat in self.folded or e.seat in self.mucked:
+            raise IllegalActionError(f"seat {e.seat} has no live hand to muck", cite("show"))
+        if e.seat in self.shown:
+            raise IllegalActionError(f"seat {e.seat} has already tabled its hand", cite("show"))
+
+    def _do_muck(self, e: HandMucked, _: None) -> tuple[DerivedEvent, ...]:
+        if self._complete_with(mucked={e.seat}):
+            awards, undetermined = self._showdown_awards(self.hole, {e.seat})
+            self.mucked.add(e.seat)
+            return self._finish(awards, undetermined)
+        self.mucked.add(e.seat)
+        return _NO_EVENTS
+
+    def _complete_with(self, shown: set[int] | None = None, mucked: set[int] | None = None) -> bool:
+        gone = self.mucked | (mucked or set())
+        showed = self.shown | (shown or set())
+        contest = [s for s in self.in_hand if s not in gone]
+        return len(contest) <= 1 or all(s in showed for s in contest)
+
+    def _showdown_awards(
+        self, hole: dict[int, list[MaybeCard]], mucking: set[int]
+    ) -> tuple[tuple[PotAwarded, ...], bool]:
+        out_of_it = self.folded | self.mucked | mucking
+        contest = [s for s in self.in_hand if s not in out_of_it]
+        if len(contest) == 1:
+            return self._single_awards(contest[0], out_of_it), False
+        pots = self.pots(out_of_it)
+        v = self.variant
+        return award_pots(
+            pots,
+            {s: hole[s] for s in contest},
+            self.board,
+            v.high,
+            v.low,
+            self.from_button,
+            self.rulebook,
+            1,
+            button_game=v.uses_button,
+        )
+
+    def _single_awards(self, winner: int, out_of_it: set[int]) -> tuple[PotAwarded, ...]:
+        pots = self.pots(out_of_it)
+        return tuple(
+            PotAwarded(i, p.amount, p.eligible, (PotShare(winner, p.amount),)) for i, p in enumerate(pots)
+        )
+
+    def pots(self, out_of_it: set[int] | None = None) -> tuple[Pot, ...]:
+        """The main pot and the side pots now; dead money (antes others did not owe, dead blinds) is in the main
+        pot whatever the side pots (PokerKit's convention for big-blind antes)."""
+        out = self.folded | self.mucked if out_of_it is None else out_of_it
+        if not self.dead:
+            return build_pots(self.contributions, out)
+        live = {s: c - self.dead.get(s, 0) for s, c in self.contributions.items()}
+        pots = list(build_pots(live, out))
+        dead = sum(self.dead.values())
+        if pots:
+            main = pots[0]
+            who = tuple(sorted(set(main.contributors) | set(self.dead)))
+            pots[0] = Pot(main.amount + dead, main.eligible, who)
+        else:
+            pots.append(Pot(dead, tuple(s for s in self.seats if s not in out), tuple(sorted(self.dead))))
+        return tuple(pots)
+
+    def _award_to(self, winner: int, out_of_it: set[int]) -> tuple[DerivedEvent, ...]:
+        return self._finish(self._single_awards(winner, out_of_it), False)
+
+    def _finish(self, awards: tuple[PotAwarded, ...], undetermined: bool) -> tuple[DerivedEvent, ...]:
+        for award in awards:
+            for share in award.shares:
+                self.stacks[share.seat] += share.amount
+        self.awards.extend(awards)
+        self.undetermined = undetermined
+        self.phase = Phase.OVER
+        self.round = None
+        ended = HandEnded(tuple(sorted(self.stacks.items())), undetermined)
+        return (*awards, ended)
+
+    # --- misdeal and void ---------------------------------------------------------------------------------
+
+    def _check_misdeal(self, e: MisdealDeclared) -> None:
+        if self.acted:
+            raise HandStateError(
+                "a misdeal cannot be declared once the betting has begun (substantial action)",
+                self.rulebook.cite("misdeal"),
+            )
+
+    def _do_void(self, e: MisdealDeclared | HandVoided, _: None) -> tuple[DerivedEvent, ...]:
+        self.stacks = dict(self.starting_stacks)
+        self.contributions = dict.fromkeys(self.seats, 0)
+        self.phase = Phase.OVER
+        self.round = None
+        return (HandEnded(tuple(sorted(self.stacks.items())), False),)
+
+    def _check_void(self, e: HandVoided) -> None:
+        return None
+
+
+def _min_bet(hand: HandState) -> int:
+    stakes = hand.started.stakes
+    if stakes.min_bet:
+        return stakes.min_bet
+    blinds = [owed for _, owed, _ in hand.live_blinds]
+    if blinds:
+        return max(blinds)
+    owed = [amount for _, amount in stakes.blinds]
+    return max(owed) if owed else max(stakes.small_bet, 1)
+
+
+def _open_pair(ups: list[Any]) -> bool:
+    ranks = [c.rank for c in ups]
+    return len(set(ranks)) < len(ranks)
+
+
+def _kind_words(kind: ForcedBetKind | None) -> str:
+    return str(kind).replace("_", " ") if kind else "forced bet"
+
+
+def _face_words(pattern: tuple[bool, ...]) -> str:
+    return ", ".join("up" if up else "down" for up in pattern)
+
+
+_Check = Callable[[HandState, Any], Any]
+_Do = Callable[[HandState, Any, Any], tuple[DerivedEvent, ...]]
+
+_HANDLERS: dict[type, tuple[_Check, _Do]] = {
+    ForcedBetPosted: (HandState._check_forced, HandState._do_forced),
+    HoleCardsDealt: (HandState._check_hole, HandState._do_hole),
+    BoardDealt: (HandState._check_board, HandState._do_board),
+    CardBurned: (HandState._check_burn, HandState._do_burn),
+    CardsDiscarded: (HandState._check_draw, HandState._do_draw),
+    PlayerActed: (HandState._check_act, HandState._do_act),
+    HandShown: (HandState._check_show, HandState._do_show),
+    HandMucked: (HandState._check_muck, HandState._do_muck),
+    MisdealDeclared: (HandState._check_misdeal, HandState._do_void),
+    HandVoided: (HandState._check_void, HandState._do_void),
+}
