@@ -210,6 +210,8 @@ _TDA_2022_RULES: dict[str, str] = {
     "out_of_turn": "53",
     "skipped_player": "53-B",
     "undercall": "51-B",
+    "undercalls_in_a_row": "51-C",
+    "premature_call": "59-B",
     "incorrect_bet": "52-A",
     "pot_limit_correction": "52-B",
     "accepted_action": "49",
@@ -269,6 +271,8 @@ _TDA_2017_RULES: dict[str, str] = {
     "out_of_turn": "D-43",
     "skipped_player": "D-43",
     "undercall": "D-41",
+    "undercalls_in_a_row": "D-41",
+    "premature_call": "D-58",
     "incorrect_bet": "D-42",
     "pot_limit_correction": "D-42",
     "accepted_action": "D-52",
@@ -438,4 +442,6 @@ def get_rulebook(name: str = DEFAULT_RULEBOOK) -> Rulebook:
         return RULEBOOKS[name]
     except KeyError:
         known = ", ".join(sorted(RULEBOOKS))
-        raise UnknownRulebookError(f"no rulebook is called {name!r}; the known rulebooks are {known}") from None
+        raise UnknownRulebookError(
+            f"no rulebook is called {name!r}; the known rulebooks are {known}"
+        ) from None

@@ -1,0 +1,481 @@
+"""The worked examples of ../shared/rules that decide how a raw act is read, as tests whose ids are the TV ids.
+
+``TV-nn`` are TDA 2022's (§4 of its digest), ``2017/TV-nn`` the TDA 2017 digest's (§3), ``bfsp-…`` the
+federation's own examples (4.7, 4.9.6, 4.10–4.14). docs/WORKED_EXAMPLES.md lists every id and its test.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import pytest
+
+from domain.errors import RulingRequired
+from domain.hand.events import ActionKind
+from domain.hand.interpretation import (
+    BettingContext,
+    ChipsPlaced,
+    Declaration,
+    Declared,
+    Interpreted,
+    Obligation,
+    RawAct,
+    Structure,
+    Timing,
+    Wager,
+    correct_pot_limit_bet,
+    correct_short_raise,
+    interpret,
+    parse_declaration,
+    pot_limit_maximum,
+    pot_limit_pot,
+    resolve_out_of_turn,
+    skipped_player_ruling,
+    substantial_action,
+    undercalls_in_a_row,
+)
+from domain.rulebooks import get_rulebook
+
+pytestmark = pytest.mark.unit
+
+FOLD, CHECK, CALL, BET, RAISE = ActionKind.FOLD, ActionKind.CHECK, ActionKind.CALL, ActionKind.BET, ActionKind.RAISE
+
+
+def ctx(
+    bet: int,
+    last_raise: int,
+    *,
+    committed: int = 0,
+    stack: int = 1_000_000,
+    bb: int = 100,
+    pot: int = 0,
+    structure: Structure = Structure.NO_LIMIT,
+    opening: bool = True,
+    heads_up: bool = False,
+    pending: bool = False,
+) -> BettingContext:
+    return BettingContext(structure, bet, committed, stack, last_raise, bb, pot, opening, heads_up, pending)
+
+
+def said(words: str, *, clear: bool = True) -> RawAct:
+    return RawAct(declaration=parse_declaration(words, clear=clear))
+
+
+def pushed(*chips: int, pulled_back: int = 0, in_front: int | None = None) -> RawAct:
+    return RawAct(chips=ChipsPlaced.one_motion(*chips, pulled_back=pulled_back, in_front=in_front))
+
+
+def both(words: str, chips: tuple[int, ...], timing: Timing, *, clear: bool = True) -> RawAct:
+    return RawAct(parse_declaration(words, clear=clear), ChipsPlaced.one_motion(*chips), timing)
+
+
+@dataclass(frozen=True)
+class Reads:
+    action: ActionKind
+    amount: int | None
+    returned: int | None = None
+    all_in: bool | None = None
+
+
+@dataclass(frozen=True)
+class Binds:
+    options: tuple[ActionKind, ...]
+    minimum: int | None = None
+
+
+@dataclass(frozen=True)
+class AsksForRuling:
+    rule: str
+
+
+@dataclass(frozen=True)
+class Case:
+    id: str
+    act: RawAct
+    context: BettingContext
+    expect: Reads | Binds | AsksForRuling
+    rulebook: str = "tda-2022"
+
+
+CASES = [
+    # --- TDA 2022 §4.1 betting interpretation ---
+    Case("TV-01-words", said("two hundred"), ctx(0, 100), Reads(BET, 200)),
+    Case("TV-01-chips", pushed(100, 100), ctx(0, 100), Reads(BET, 200)),
+    Case("TV-02-verbal-first", both("raise", (5000,), Timing.VERBAL_FIRST), ctx(2000, 2000), Reads(RAISE, 5000)),
+    Case("TV-02-chips-first", both("raise", (5000,), Timing.CHIPS_FIRST), ctx(2000, 2000), Reads(CALL, 2000, 3000)),
+    Case("TV-03", both("raise", (5000,), Timing.SIMULTANEOUS), ctx(2000, 2000), Reads(RAISE, 5000)),
+    Case(
+        "TV-04", both("raise", (5000,), Timing.SIMULTANEOUS, clear=False), ctx(2000, 2000), Reads(CALL, 2000, 3000)
+    ),
+    Case("TV-05", pushed(1000), ctx(50_000, 50_000, bb=4000), AsksForRuling("41")),
+    Case("TV-06-words", said("fourteen hundred"), ctx(1000, 1000), Reads(CALL, 1000)),
+    Case("TV-06-chips", pushed(1000, 100, 100, 100, 100), ctx(1000, 1000), Reads(CALL, 1000, 400)),
+    Case("TV-07", said("raise, eight thousand"), ctx(2000, 2000), Reads(RAISE, 8000)),
+    Case("TV-08", pushed(5000), ctx(2000, 2000), Reads(CALL, 2000, 3000, all_in=False)),
+    Case("TV-08-last-chip", pushed(5000), ctx(2000, 2000, stack=5000), Reads(CALL, 2000, 3000, all_in=False)),
+    Case("TV-09", both("raise", (5000,), Timing.VERBAL_FIRST), ctx(2000, 2000), Reads(RAISE, 5000)),
+    Case("TV-10", pushed(5000), ctx(0, 100), Reads(BET, 5000)),
+    Case("TV-11", pushed(500, 1000), ctx(1100, 700), Reads(CALL, 1100, 400)),
+    Case("TV-12", pushed(1000, 1000), ctx(1050, 1050, bb=50, stack=2000), Reads(CALL, 1050, 950, all_in=False)),
+    Case("TV-13", pushed(1000, 1000), ctx(1200, 1200), Reads(CALL, 1200, 800)),
+    Case("TV-14", pushed(500, 1000), ctx(1100, 600, bb=500), Reads(CALL, 1100, 400)),
+    Case("TV-15", pushed(1000, 100, 100, 100, 100, 100), ctx(1100, 600, bb=500), Reads(RAISE, 1700, 0)),
+    Case("TV-16", pushed(1000, 100, 100, 100), ctx(1100, 600, bb=500), Reads(CALL, 1100, 200)),
+    Case("TV-17", pushed(1000, 500, 500, 500), ctx(1400, 1400), Reads(RAISE, 2800, 0)),
+    Case("TV-18", pushed(1000, 500, 500), ctx(1400, 1400), Reads(CALL, 1400, 600)),
+    Case("TV-19-2500", pushed(1000, 500, 500, 500), ctx(1400, 1400, stack=2500), Reads(RAISE, 2500, all_in=True)),
+    Case("TV-19-2000", pushed(1000, 500, 500), ctx(1400, 1400, stack=2000), Reads(RAISE, 2000, all_in=True)),
+    Case("TV-20", pushed(500, 25), ctx(325, 325, bb=25), Reads(RAISE, 650, 0)),
+    Case("TV-21", said("call"), ctx(0, 100), Reads(CHECK, None)),
+    Case("TV-22", said("raise"), ctx(0, 100), Binds((BET,), minimum=100)),
+    Case("TV-23", said("check"), ctx(300, 300), Binds((CALL, FOLD))),
+    Case("TV-24", said("pot"), ctx(0, 100), Binds((BET,), minimum=100)),
+    Case("TV-25", said("pot"), ctx(300, 300), Binds((RAISE,), minimum=600)),
+    Case("TV-26", said("I bet five"), ctx(0, 400, bb=400, pot=3000), Reads(BET, 500)),
+    Case("TV-27", said("I bet five"), ctx(0, 400, bb=400, pot=5000), Reads(BET, 5000)),
+    Case("TV-28-raise", said("raise"), ctx(100, 100), Binds((RAISE,), minimum=200)),
+    Case("TV-28-fold", said("fold"), ctx(100, 100, pending=True), Reads(FOLD, None)),
+    Case("TV-29", said("call"), ctx(100, 100, pending=True), AsksForRuling("59-B")),
+    Case(
+        "TV-30",
+        both("forty-two thousand", (5000,), Timing.VERBAL_FIRST, clear=False),
+        ctx(0, 1000, bb=1000),
+        AsksForRuling("40"),
+    ),
+    # --- TDA 2022 §4.4 undercalls ---
+    Case("TV-53", pushed(1000, 1000), ctx(8000, 6000, bb=2000, opening=False), AsksForRuling("51-B")),
+    Case("TV-54", pushed(1000, 1000), ctx(8000, 8000, bb=2000), Reads(CALL, 8000)),
+    Case("TV-55", said("call"), ctx(8000, 6000, bb=2000, opening=False), Reads(CALL, 8000)),
+    Case("TV-56", pushed(1000, 1000), ctx(8000, 6000, bb=2000, opening=False, heads_up=True), Reads(CALL, 8000)),
+    # --- TDA 2017 digest §3 ---
+    Case("2017/TV-01", pushed(1000, 1000), ctx(1200, 800, bb=400), Reads(CALL, 1200, 800), "tda-2017"),
+    Case("2017/TV-04-small-pot", said("I bet five"), ctx(0, 400, bb=400, pot=3000), Reads(BET, 500), "tda-2017"),
+    Case("2017/TV-04-big-pot", said("I bet five"), ctx(0, 400, bb=400, pot=5000), Reads(BET, 5000), "tda-2017"),
+    Case("2017/TV-05", pushed(500, 25), ctx(325, 325, bb=25), Reads(RAISE, 650), "tda-2017"),
+    Case("2017/TV-06", said("raise eight thousand"), ctx(2000, 2000), Reads(RAISE, 8000), "tda-2017"),
+    Case("2017/TV-07-words", said("fourteen hundred"), ctx(1000, 1000), Reads(CALL, 1000), "tda-2017"),
+    Case("2017/TV-07-chips", pushed(1000, 100, 100, 100, 100), ctx(1000, 1000), Reads(CALL, 1000, 400), "tda-2017"),
+    Case("2017/TV-08", pushed(1000), ctx(50_000, 50_000, bb=4000), AsksForRuling("D-44"), "tda-2017"),
+    Case(
+        "2017/TV-09", pushed(1000, 1000), ctx(8000, 6000, bb=2000, opening=False), AsksForRuling("D-41"), "tda-2017"
+    ),
+    Case("2017/TV-10", pushed(1000, 1000), ctx(8000, 8000, bb=2000), Reads(CALL, 8000), "tda-2017"),
+    Case("2017/TV-11", said("call"), ctx(8000, 6000, bb=2000, opening=False), Reads(CALL, 8000), "tda-2017"),
+    Case("2017/TV-30", pushed(1000, 1000), ctx(1200, 1200), Reads(CALL, 1200), "tda-2017"),
+    Case("2017/TV-31", pushed(500, 1000), ctx(1100, 600, bb=500), Reads(CALL, 1100, 400), "tda-2017"),
+    Case("2017/TV-32", pushed(1000, 100, 100, 100, 100, 100), ctx(1100, 600, bb=500), Reads(RAISE, 1700), "tda-2017"),
+    Case("2017/TV-33", pushed(1000, 100, 100, 100), ctx(1100, 600, bb=500), Reads(CALL, 1100, 200), "tda-2017"),
+    Case(
+        "2017/TV-34-A",
+        pushed(1000, 1000),
+        ctx(1200, 1200, stack=2000),
+        Reads(CALL, 1200, 800, all_in=False),
+        "tda-2017",
+    ),
+    Case(
+        "2017/TV-34-B",
+        pushed(1000, 500, 500),
+        ctx(1400, 1400, stack=2000),
+        Reads(RAISE, 2000, all_in=True),
+        "tda-2017",
+    ),
+    Case("2017/TV-35-one-chip", pushed(1000), ctx(600, 550, committed=50, bb=50), Reads(CALL, 600), "tda-2017"),
+    Case("2017/TV-35-two-500s", pushed(500, 500), ctx(600, 550, committed=50, bb=50), Reads(CALL, 600), "tda-2017"),
+    Case("2017/TV-35-100-500", pushed(100, 500), ctx(600, 550, committed=50, bb=50), Reads(CALL, 600), "tda-2017"),
+    Case(
+        "2017/TV-35-1000-500", pushed(1000, 500), ctx(600, 550, committed=50, bb=50), Reads(RAISE, 1550), "tda-2017"
+    ),
+    Case(
+        "2017/TV-36-all-back-one-chip",
+        pushed(1000, pulled_back=50),
+        ctx(600, 550, committed=50, bb=50),
+        Reads(CALL, 600, 400),
+        "tda-2017",
+    ),
+    Case(
+        "2017/TV-36-all-back-chips",
+        pushed(500, 500, 100, pulled_back=50),
+        ctx(600, 550, committed=50, bb=50),
+        Reads(RAISE, 1150),
+        "tda-2017",
+    ),
+    Case(
+        "2017/TV-36-part-back",
+        pushed(1000, pulled_back=25),
+        ctx(600, 550, committed=50, bb=50),
+        Reads(RAISE, 1150),
+        "tda-2017",
+    ),
+    Case(
+        "2017/TV-37",
+        pushed(100, in_front=1000),
+        ctx(700, 600, committed=100, bb=100),
+        Reads(RAISE, 1300),
+        "tda-2017",
+    ),
+    Case("2017/TV-38", pushed(1000, 1000, 500, 25), ctx(600, 550, stack=2525, bb=50), Reads(RAISE, 2525, all_in=True), "tda-2017"),
+    Case(
+        "2017/TV-48",
+        both("forty-two thousand", (5000,), Timing.VERBAL_FIRST, clear=False),
+        ctx(0, 1000, bb=1000),
+        AsksForRuling("D-39"),
+        "tda-2017",
+    ),
+    # --- the federation's own examples, bfsp 4.7, 4.9.6, 4.11-4.14 ---
+    Case("bfsp-4.11-string-bet", RawAct(chips=ChipsPlaced(((100,), (100, 100)))), ctx(100, 100), Reads(CALL, 100), "bfsp"),
+    Case("bfsp-4.12-call", pushed(100), ctx(50, 50, bb=50), Reads(CALL, 50, 50), "bfsp"),
+    Case("bfsp-4.12-no-limit-open", pushed(1000), ctx(0, 100, pot=150), Reads(BET, 1000), "bfsp"),
+    Case(
+        "bfsp-4.12-pot-limit-open",
+        pushed(1000),
+        ctx(0, 100, pot=150, structure=Structure.POT_LIMIT),
+        Reads(BET, 150, 850),
+        "bfsp",
+    ),
+    Case(
+        "bfsp-4.14.2-fixed-limit",
+        pushed(100, 100),
+        ctx(120, 60, bb=60, structure=Structure.FIXED_LIMIT),
+        Reads(CALL, 120, 80),
+        "bfsp",
+    ),
+    Case(
+        "bfsp-4.14.2-pot-limit",
+        pushed(500),
+        ctx(100, 100, pot=200, structure=Structure.POT_LIMIT),
+        Reads(CALL, 100, 400),
+        "bfsp",
+    ),
+    Case("bfsp-4.14.2-no-limit-raise", both("raise", (500,), Timing.VERBAL_FIRST), ctx(100, 100), Reads(RAISE, 500), "bfsp"),
+    Case(
+        "bfsp-4.14.3-pot-limit",
+        pushed(100, 100, 100, 100, 100),
+        ctx(100, 100, pot=200, structure=Structure.POT_LIMIT),
+        Reads(RAISE, 400, 100),
+        "bfsp",
+    ),
+    Case("bfsp-4.13-undercall", pushed(100, 100), ctx(600, 300, bb=100, opening=False), Binds((CALL, FOLD)), "bfsp"),
+]
+
+
+@pytest.mark.parametrize("case", CASES, ids=[case.id for case in CASES])
+def test_a_raw_act_is_read_the_way_the_worked_example_rules(case: Case) -> None:
+    rulebook = get_rulebook(case.rulebook)
+    expect = case.expect
+    if isinstance(expect, AsksForRuling):
+        with pytest.raises(RulingRequired) as asked:
+            interpret(case.act, case.context, rulebook)
+        assert asked.value.rule.rule == expect.rule
+        return
+    reading = interpret(case.act, case.context, rulebook)
+    if isinstance(expect, Binds):
+        assert isinstance(reading, Obligation), reading
+        assert reading.options == expect.options
+        if expect.minimum is not None:
+            assert reading.minimum == expect.minimum
+        return
+    assert isinstance(reading, Interpreted), reading
+    assert (reading.action, reading.amount) == (expect.action, expect.amount), str(reading)
+    if expect.returned is not None:
+        assert reading.returned == expect.returned, str(reading)
+    if expect.all_in is not None:
+        assert reading.all_in is expect.all_in, str(reading)
+
+
+# --- pot-limit pot size: TDA 2022 §4.2, TDA 2017 TV-02, bfsp 4.7.2 and 4.9.6 -----------------------------
+
+
+def test_tv_31_a_short_all_in_big_blind_counts_as_a_full_blind_before_the_flop() -> None:
+    pot, bet = pot_limit_pot(0, [Wager(50), Wager(75, full_blind=100)], preflop=True)
+    assert (pot, bet) == (150, 100)
+    assert pot_limit_maximum(pot, bet, committed=0) == 350
+
+
+def test_2017_tv_02_the_next_players_pot_raise_over_a_short_big_blind_is_350() -> None:
+    pot, bet = pot_limit_pot(0, [Wager(50), Wager(75, full_blind=100)], preflop=True)
+    reading = interpret(said("pot"), ctx(bet, 100, pot=pot, structure=Structure.POT_LIMIT), get_rulebook("tda-2017"))
+    assert isinstance(reading, Interpreted)
+    assert (reading.action, reading.amount) == (RAISE, 350)
+
+
+def test_tv_32_after_the_flop_the_actual_amounts_size_the_pot() -> None:
+    pot, bet = pot_limit_pot(500, [Wager(75, full_blind=100)], preflop=False)
+    assert (pot, bet) == (575, 75)
+    assert pot_limit_maximum(pot, bet, committed=0) == 725
+
+
+@pytest.mark.parametrize(
+    ("pot", "bet", "committed", "maximum"),
+    [
+        pytest.param(100, 0, 0, 100, id="bfsp-4.7.2-bet"),
+        pytest.param(200, 100, 0, 400, id="bfsp-4.7.2-raise"),
+        pytest.param(310, 180, 0, 670, id="bfsp-4.9.6-reraise"),
+    ],
+)
+def test_the_federations_pot_limit_maximum_is_the_call_then_the_pot(
+    pot: int, bet: int, committed: int, maximum: int
+) -> None:
+    assert pot_limit_maximum(pot, bet, committed) == maximum
+
+
+# --- corrections: TDA 2022 §4.4, TDA 2017 TV-03, TV-12 to TV-14 --------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("made", "next_card", "showdown", "stands_at"),
+    [
+        pytest.param(1000, False, False, 1200, id="TV-46"),
+        pytest.param(1000, True, False, 1000, id="TV-47"),
+        pytest.param(1000, False, False, 1200, id="TV-48-before-showdown"),
+        pytest.param(1000, False, True, 1000, id="TV-48-showdown-started"),
+        pytest.param(1000, False, False, 1200, id="2017/TV-03-before-turn"),
+        pytest.param(1000, True, False, 1000, id="2017/TV-03-after-turn"),
+    ],
+)
+def test_a_raise_below_the_minimum_is_corrected_only_while_its_round_lasts(
+    made: int, next_card: bool, showdown: bool, stands_at: int
+) -> None:
+    correction = correct_short_raise(
+        made, 1200, get_rulebook("tda-2022"), next_card_dealt=next_card, showdown_started=showdown
+    )
+    assert correction.amount == stands_at
+    assert str(correction.rule) == "tda-2022 52-A"
+
+
+@pytest.mark.parametrize(
+    ("made", "substantial", "next_card", "stands_at"),
+    [
+        pytest.param(9500, True, False, 9500, id="TV-49"),
+        pytest.param(9500, False, False, 10_500, id="TV-50"),
+        pytest.param(11_500, True, False, 10_500, id="TV-51"),
+        pytest.param(11_500, True, True, 11_500, id="TV-52"),
+        pytest.param(9500, True, False, 9500, id="2017/TV-12"),
+        pytest.param(9500, False, False, 10_500, id="2017/TV-13"),
+        pytest.param(11_500, True, False, 10_500, id="2017/TV-14-before-next-card"),
+        pytest.param(11_500, True, True, 11_500, id="2017/TV-14-after-next-card"),
+    ],
+)
+def test_a_miscounted_pot_limit_bet_is_corrected_as_rule_52_b_says(
+    made: int, substantial: bool, next_card: bool, stands_at: int
+) -> None:
+    correction = correct_pot_limit_bet(
+        made, 10_500, get_rulebook("tda-2022"), substantial_action_since=substantial, next_card_dealt=next_card
+    )
+    assert correction.amount == stands_at
+
+
+def test_tv_57_two_undercalls_in_a_row_go_back_to_the_first_and_leave_the_rest_to_the_director() -> None:
+    first, ruling = undercalls_in_a_row([5, 6], get_rulebook("tda-2022"))
+    assert first == 5
+    assert ruling is not None
+    assert str(ruling.rule) == "tda-2022 51-C"
+
+
+# --- out of turn: TDA 2022 §4.5, TDA 2017 TV-15 to TV-18, bfsp 4.10 and 4.13 -------------------------------
+
+
+def _oot(words: str, context: BettingContext, book: str = "tda-2022") -> Interpreted:
+    reading = interpret(RawAct(parse_declaration(words), out_of_turn=True), context, get_rulebook(book))
+    assert isinstance(reading, Interpreted)
+    assert reading.out_of_turn
+    return reading
+
+
+@pytest.mark.parametrize(
+    ("words", "bet", "skipped", "binds_as"),
+    [
+        pytest.param("raise, eight hundred", 300, [CALL], (RAISE, 800), id="TV-58-skipped-calls"),
+        pytest.param("raise, eight hundred", 300, [FOLD], (RAISE, 800), id="TV-58-skipped-folds"),
+        pytest.param("check", 0, [CHECK], (CHECK, None), id="TV-60"),
+        pytest.param("fold", 300, [RAISE], (FOLD, None), id="TV-62"),
+        pytest.param("raise, eight hundred", 300, [CALL], (RAISE, 800), id="2017/TV-15-skipped-calls"),
+        pytest.param("check", 0, [CHECK], (CHECK, None), id="2017/TV-16-skipped-checks"),
+    ],
+)
+def test_an_out_of_turn_act_binds_when_the_action_to_him_did_not_change(
+    words: str, bet: int, skipped: list[ActionKind], binds_as: tuple[ActionKind, int | None]
+) -> None:
+    rulebook = get_rulebook("tda-2022")
+    result = resolve_out_of_turn(_oot(words, ctx(bet, max(bet, 100))), skipped, rulebook)
+    assert isinstance(result, Interpreted)
+    assert (result.action, result.amount) == binds_as
+    assert str(result.rule) == "tda-2022 53"
+
+
+@pytest.mark.parametrize(
+    ("words", "bet", "skipped"),
+    [
+        pytest.param("raise, eight hundred", 300, [RAISE], id="TV-59"),
+        pytest.param("check", 0, [BET], id="TV-61"),
+        pytest.param("raise, eight hundred", 300, [RAISE], id="2017/TV-15-skipped-raises"),
+        pytest.param("check", 0, [BET], id="2017/TV-16-skipped-bets"),
+    ],
+)
+def test_an_out_of_turn_act_is_released_with_every_option_when_the_action_changed(
+    words: str, bet: int, skipped: list[ActionKind]
+) -> None:
+    reading = _oot(words, ctx(bet, max(bet, 100)))
+    result = resolve_out_of_turn(reading, skipped, get_rulebook("tda-2022"))
+    assert isinstance(result, Obligation)
+    assert set(result.options) == {FOLD, CALL, RAISE}
+    assert result.returned == (reading.amount or 0)
+    assert result.forfeit_on_fold == 0
+
+
+@pytest.mark.parametrize("tv", ["TV-63", "2017/TV-17", "2017/TV-18"])
+def test_silence_through_substantial_action_binds_the_out_of_turn_act_and_the_floor_rules_on_the_skipped_seat(
+    tv: str,
+) -> None:
+    book = "tda-2017" if tv.startswith("2017") else "tda-2022"
+    rulebook = get_rulebook(book)
+    after = [CHECK, CALL] if tv == "2017/TV-18" else [CALL, FOLD]
+    assert substantial_action(after, rulebook)
+    call = resolve_out_of_turn(_oot("call", ctx(600, 400, bb=200), book), [], rulebook)
+    assert isinstance(call, Interpreted)
+    assert (call.action, call.amount) == (CALL, 600)
+    ruling = skipped_player_ruling(4, rulebook)
+    assert isinstance(ruling, RulingRequired)
+    assert ruling.rule.rule == ("53-B" if book == "tda-2022" else "D-43")
+
+
+def test_bfsp_4_10_an_out_of_turn_bet_stays_in_the_pot_when_the_action_changes() -> None:
+    reading = _oot("raise, eight hundred", ctx(300, 300), "bfsp")
+    result = resolve_out_of_turn(reading, [RAISE], get_rulebook("bfsp"))
+    assert isinstance(result, Obligation)
+    assert set(result.options) == {FOLD, CALL, RAISE}
+    assert (result.returned, result.forfeit_on_fold) == (0, 800)
+    assert str(result.rule) == "bfsp 4.10"
+
+
+def test_bfsp_4_13_a_call_the_dealer_invited_too_early_may_be_taken_back_when_a_reraise_follows() -> None:
+    reading = _oot("call", ctx(600, 400, bb=200), "bfsp")
+    result = resolve_out_of_turn(reading, [RAISE], get_rulebook("bfsp"), invited_by_dealer=True)
+    assert isinstance(result, Obligation)
+    assert result.options == (CALL, FOLD)
+    assert result.returned == 600
+
+
+# --- substantial action, TDA 2022 §4.6 ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("actions", "substantial"),
+    [
+        pytest.param([FOLD, CALL], True, id="TV-64"),
+        pytest.param([CHECK, CHECK], False, id="TV-65"),
+        pytest.param([FOLD, FOLD], False, id="TV-66"),
+        pytest.param([CHECK, FOLD], False, id="TV-67"),
+        pytest.param([FOLD, FOLD, FOLD], True, id="TV-68"),
+        pytest.param([CALL], False, id="TV-69"),
+    ],
+)
+def test_substantial_action_is_two_actions_one_with_chips_or_any_three(
+    actions: list[ActionKind], substantial: bool
+) -> None:
+    assert substantial_action(actions, get_rulebook("tda-2022")) is substantial
+
+
+def test_the_declared_words_parse_into_kind_and_amount() -> None:
+    assert parse_declaration("raise, eight thousand") == Declaration(Declared.RAISE, 8000)
+    assert parse_declaration("forty-two thousand") == Declaration(None, 42_000)
+    assert parse_declaration("I bet five") == Declaration(Declared.BET, 5, bare=True)
