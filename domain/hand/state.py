@@ -247,23 +247,32 @@ class HandState:
                 self.rulebook.cite("hand_over"),
             )
         check, do = handler
-        if self.phase is Phase.OVER:
+        if self.phase is Phase.OVER and not self._is_reshow(event):
             raise HandStateError(
                 f"the hand is over; a {type(event).__name__} cannot follow", self.rulebook.cite("hand_over")
             )
+        if self.phase is Phase.OVER:
+            return _NO_EVENTS
         prepared = check(self, event)
         result: tuple[DerivedEvent, ...] = do(self, event, prepared)
         return result
 
+    def _is_reshow(self, event: ReportedEvent) -> bool:
+        """A tabled hand shown again after the award, card for card: it changes nothing and is accepted."""
+        if not isinstance(event, HandShown) or event.seat not in self.shown:
+            return False
+        return list(event.cards) == self.hole[event.seat] or all(c is None for c in event.cards)
+
     def verify(self, event: ReportedEvent) -> None:
         """Raise the :class:`HandError` that :meth:`apply` would raise for ``event``; change nothing."""
         handler = _HANDLERS.get(type(event))
-        if handler is None or self.phase is Phase.OVER:
+        if handler is None or (self.phase is Phase.OVER and not self._is_reshow(event)):
             raise HandStateError(
                 f"a {type(event).__name__} cannot be applied to this hand now",
                 self.rulebook.cite("hand_over"),
             )
-        handler[0](self, event)
+        if self.phase is not Phase.OVER:
+            handler[0](self, event)
 
     def can(self, event: ReportedEvent) -> bool:
         try:
@@ -373,7 +382,9 @@ class HandState:
         )
         if owed is None:
             raise ForcedBetError(f"seat {e.seat} owes no {_kind_words(e.kind)} this hand", cite("forced_bet"))
-        if e.kind is not owed.kind and e.kind is not ForcedBetKind.DEAD_BLIND:
+        # which blind is which is a reading of the posting order, not a fact of the stakes: any blind kind
+        # pays a blind the seat owes, and the amount is what is checked
+        if is_ante != (owed.kind is ForcedBetKind.ANTE):
             raise ForcedBetError(
                 f"seat {e.seat} posted a {_kind_words(e.kind)}; seat {e.seat} owes the {_kind_words(owed.kind)}",
                 cite("forced_bet"),
@@ -761,7 +772,9 @@ class HandState:
             awards, undetermined = None, False
         self.deck.add(merged)
         self.hole[e.seat] = merged
-        self.shown.add(e.seat)
+        if self.phase is Phase.SHOWDOWN or None not in merged:
+            # a hand tabled face down ("????") before the showdown has not been shown yet
+            self.shown.add(e.seat)
         if awards is None:
             return _NO_EVENTS
         return self._finish(awards, undetermined)
