@@ -1,93 +1,139 @@
-"""Replaying a stream of reported events: the first starts the hand, the rest go through the engine.
+"""Replay a hand's reported events through the engine and collect what came of them.
 
-:meth:`Replayer.run` stops at the first refused event and says which one, with its rule and sentence; the
-events before it stand (an audit keeps what was legal and names what was not).
+The first event starts the hand (:class:`HandStarted`); each later one is applied in order until the engine
+refuses one. A refusal ends the replay: it is recorded with the index of the event, the rule and the reason,
+never skipped. The result holds what the engine derived (uncalled bets returned, pots awarded, the hand's
+end), the stacks as they stood and the showdown order.
+
+:class:`Replayer` lets a producer of events read the state between them (an importer that needs the engine to
+tell a check from a call); :func:`replay` is the one-call form.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from domain.errors import HandError, HandStateError, RuleRef
-from domain.hand.events import DerivedEvent, HandEnded, HandStarted, PotAwarded, ReportedEvent
-from domain.hand.state import HandState
+from domain.hand.events import (
+    DerivedEvent,
+    HandEnded,
+    HandMucked,
+    HandShown,
+    HandStarted,
+    PotAwarded,
+    ReportedEvent,
+    UncalledBetReturned,
+)
+from domain.hand.state import HandState, Phase
 from domain.rulebooks import Rulebook
 
 
 @dataclass(frozen=True, slots=True)
 class Rejection:
-    """The event the engine refused: its index in the stream (``HandStarted`` is 0), the rule and why."""
+    """The event the engine refused: its 0-based index in the replayed sequence, the rule and the reason."""
 
     event_index: int
     event: ReportedEvent
     rule: RuleRef
     reason: str
-    error: str
 
     @property
     def message(self) -> str:
         return f"{self.reason} ({self.rule})"
 
 
-@dataclass(slots=True)
+@dataclass(frozen=True, slots=True)
 class ReplayResult:
-    rejection: Rejection | None = None
-    is_over: bool = False
-    undetermined: bool = False
-    #: (seat, chips) after the last accepted event
-    stacks: tuple[tuple[int, int], ...] = ()
-    pots: list[PotAwarded] = field(default_factory=list)
-    derived: list[DerivedEvent] = field(default_factory=list)
-    showdown_order: tuple[int, ...] = ()
-    events_applied: int = 0
+    accepted: tuple[ReportedEvent, ...]
+    derived: tuple[DerivedEvent, ...]
+    rejection: Rejection | None
+    is_over: bool
+    #: (seat, chips) in seat order: the final stacks if the hand ended, else the stacks when it stopped
+    stacks: tuple[tuple[int, int], ...]
+    #: the contesting seats in the order the rules have them table their cards (bfsp 5.9.2; TDA 2022 17)
+    showdown_order: tuple[int, ...]
 
     @property
     def ok(self) -> bool:
         return self.rejection is None
 
+    @property
+    def pots(self) -> tuple[PotAwarded, ...]:
+        return tuple(e for e in self.derived if isinstance(e, PotAwarded))
+
+    @property
+    def returned(self) -> tuple[UncalledBetReturned, ...]:
+        return tuple(e for e in self.derived if isinstance(e, UncalledBetReturned))
+
+    @property
+    def undetermined(self) -> bool:
+        return any(isinstance(e, HandEnded) and e.undetermined for e in self.derived)
+
 
 class Replayer:
-    """Holds the :class:`HandState` of one hand while its events are applied in order."""
+    """One hand's replay, event by event. ``state`` is ``None`` until the hand has started."""
 
-    __slots__ = ("rulebook", "state")
+    __slots__ = ("rulebook", "state", "accepted", "derived", "rejection", "_showdown")
 
     def __init__(self, rulebook: Rulebook) -> None:
         self.rulebook = rulebook
         self.state: HandState | None = None
+        self.accepted: list[ReportedEvent] = []
+        self.derived: list[DerivedEvent] = []
+        self.rejection: Rejection | None = None
+        self._showdown: tuple[int, ...] = ()
 
     def apply(self, event: ReportedEvent) -> tuple[DerivedEvent, ...]:
+        """Apply one event; a refusal raises the engine's :class:`HandError` and changes nothing here."""
         if isinstance(event, HandStarted):
             if self.state is not None:
                 raise HandStateError("the hand has already started", self.rulebook.cite("hand_over"))
             self.state = HandState.start(event, self.rulebook)
-            return ()
-        if self.state is None:
+            follow: tuple[DerivedEvent, ...] = ()
+        elif self.state is None:
             raise HandStateError(
                 f"a {type(event).__name__} came before the hand started", self.rulebook.cite("hand_over")
             )
-        return self.state.apply(event)
+        else:
+            if isinstance(event, HandShown | HandMucked):
+                self._note_showdown()
+            follow = self.state.apply(event)
+        self.accepted.append(event)
+        self._note_showdown()
+        self.derived.extend(follow)
+        return follow
+
+    def _note_showdown(self) -> None:
+        """The showdown order, taken once, when the first card is tabled or the showdown begins."""
+        state = self.state
+        if not self._showdown and state is not None and (state.phase is Phase.SHOWDOWN or state.shown):
+            self._showdown = state.showdown_order()
 
     def run(self, events: Iterable[ReportedEvent]) -> ReplayResult:
-        """Apply every event until the end or the first refusal."""
-        result = ReplayResult()
-        for index, event in enumerate(events):
+        """Apply ``events`` until one is refused or they run out."""
+        for event in events:
             try:
-                derived = self.apply(event)
-            except HandError as error:
-                result.rejection = Rejection(index, event, error.rule, error.reason, type(error).__name__)
+                self.apply(event)
+            except HandError as refusal:
+                self.rejection = Rejection(len(self.accepted), event, refusal.rule, refusal.reason)
                 break
-            result.events_applied += 1
-            result.derived.extend(derived)
-            for d in derived:
-                if isinstance(d, PotAwarded):
-                    result.pots.append(d)
-                elif isinstance(d, HandEnded):
-                    result.undetermined = d.undetermined
+        return self.result()
+
+    def result(self) -> ReplayResult:
         state = self.state
-        if state is not None:
-            result.is_over = state.is_over
-            result.stacks = tuple(sorted(state.final_stacks().items()))
-            if state.phase.value in ("showdown", "over") and len(state.in_hand) > 1:
-                result.showdown_order = state.showdown_order()
-        return result
+        over = state is not None and state.is_over
+        stacks = tuple(sorted(state.final_stacks().items())) if state is not None else ()
+        return ReplayResult(
+            accepted=tuple(self.accepted),
+            derived=tuple(self.derived),
+            rejection=self.rejection,
+            is_over=over,
+            stacks=stacks,
+            showdown_order=self._showdown,
+        )
+
+
+def replay(events: Iterable[ReportedEvent], rulebook: Rulebook) -> ReplayResult:
+    """Replay ``events`` (a :class:`HandStarted` first) under ``rulebook``."""
+    return Replayer(rulebook).run(events)

@@ -1,0 +1,299 @@
+"""A PHH hand as our events (domain/hand/events.py), produced lazily while the engine replays them.
+
+PHH writes what it saw without saying all we need: ``cc`` is a check or a call, ``cbr`` a bet, a raise or a
+completion, and a draw is a discard (``p4 sd AsQs``) followed later by the replacement cards (``d dh p4 2hQh``).
+The engine's state after the events so far answers the first two; the draw is held until its cards arrive.
+
+Positions become seats (DESIGN decision 6): player ``pN`` sits in ``seats[N-1]`` (PHH's ``seats`` field, else
+seat N). PHH lists players from the first seat left of the button, so in a button game the button is the last
+player's seat; heads-up, that player posts the small blind and the forced-bet arrays are read reversed (phh-std:
+"the antes, blinds, and straddles are reverse-assigned for heads-up"). A negative blind (Party Poker) is a
+blind posted out of its place: it does not decide who acts first.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
+
+from domain.cards import MaybeCard
+from domain.hand.events import (
+    ActionKind,
+    BoardDealt,
+    CardsDiscarded,
+    ForcedBetKind,
+    ForcedBetPosted,
+    HandMucked,
+    HandShown,
+    HandStarted,
+    HoleCardsDealt,
+    PlayerActed,
+    ReportedEvent,
+    SeatEntry,
+    Stakes,
+)
+from domain.hand.legal import NextActKind
+from domain.variants import VARIANTS
+from ingest.phh_actions import PhhAction, PhhVerb
+from ingest.phh_model import PhhHand
+
+if TYPE_CHECKING:
+    from domain.hand.state import HandState
+
+#: The engine's state after the events yielded so far (``None`` before the hand has started).
+StateView = Callable[[], "HandState | None"]
+
+_BLIND_KINDS = (ForcedBetKind.SMALL_BLIND, ForcedBetKind.BIG_BLIND)
+
+
+def seat_of(hand: PhhHand, player: int) -> int:
+    return hand.seats[player - 1]
+
+
+def is_button_game(hand: PhhHand) -> bool:
+    return VARIANTS[hand.variant].uses_button
+
+
+def per_player(hand: PhhHand, amounts: tuple[int, ...]) -> tuple[int, ...]:
+    """A forced-bet array as each player owes it (heads-up: reversed)."""
+    return amounts[::-1] if hand.player_count == 2 else amounts
+
+
+def hand_started(hand: PhhHand) -> HandStarted:
+    return HandStarted(
+        table_id=hand.table or hand.file,
+        hand_number=hand.hand_number if hand.hand_number is not None else hand.index,
+        variant=hand.variant,
+        seats=tuple(
+            SeatEntry(seat_of(hand, i), name, stack)
+            for i, (name, stack) in enumerate(zip(hand.players, hand.starting_stacks, strict=True), start=1)
+        ),
+        button=seat_of(hand, hand.player_count) if is_button_game(hand) else None,
+        stakes=stakes(hand),
+        burns_recorded=False,  # PHH records no burn cards
+    )
+
+
+def stakes(hand: PhhHand) -> Stakes:
+    antes = per_player(hand, hand.antes)
+    return Stakes(
+        antes=tuple((seat_of(hand, i), a) for i, a in enumerate(antes, start=1) if a),
+        blinds=tuple((bet.seat, bet.amount) for bet in _blinds(hand, trim=False)),
+        bring_in=hand.bring_in,
+        small_bet=hand.small_bet,
+        big_bet=hand.big_bet,
+        min_bet=hand.min_bet,
+    )
+
+
+def forced_bets(hand: PhhHand) -> list[ForcedBetPosted]:
+    """Antes (in PHH order), then blinds and straddles in posting order, each cut to what the stack holds."""
+    antes = per_player(hand, hand.antes)
+    posted = [
+        ForcedBetPosted(seat_of(hand, i), ForcedBetKind.ANTE, min(ante, hand.starting_stacks[i - 1]))
+        for i, ante in enumerate(antes, start=1)
+        if ante
+    ]
+    return posted + _blinds(hand, trim=True)
+
+
+def _blinds(hand: PhhHand, trim: bool) -> list[ForcedBetPosted]:
+    blinds = hand.blinds_or_straddles
+    antes = per_player(hand, hand.antes)
+    posted = []
+    for position, amount in enumerate(blinds):
+        if not amount:
+            continue
+        # heads-up the arrays are reversed: position 0 (small blind) is posted by the last player
+        player = hand.player_count - position if hand.player_count == 2 else position + 1
+        kind = _BLIND_KINDS[position] if position < 2 else ForcedBetKind.STRADDLE
+        if amount < 0:
+            kind, amount = ForcedBetKind.DEAD_BLIND, -amount
+        if trim:
+            amount = min(amount, hand.starting_stacks[player - 1] - antes[player - 1])
+        posted.append(ForcedBetPosted(seat_of(hand, player), kind, amount))
+    return posted
+
+
+class PhhEvents:
+    """A hand's events in order, lazily. ``state`` must return the engine's state after the events yielded so
+    far. ``sources[i]`` is the PHH action that produced event ``i`` (``None`` for the start and forced bets,
+    which come from the hand's fields)."""
+
+    def __init__(self, hand: PhhHand, state: StateView) -> None:
+        self.hand = hand
+        self.state = state
+        self.sources: list[PhhAction | None] = []
+
+    def __iter__(self) -> Iterator[ReportedEvent]:
+        self.sources.append(None)
+        yield hand_started(self.hand)
+        for bet in self._in_posting_order(forced_bets(self.hand)):
+            self.sources.append(None)
+            yield bet
+        mapper = _Mapper(self.hand, self.state)
+        for action, event in mapper.events():
+            self.sources.append(action)
+            yield event
+
+    def _in_posting_order(self, bets: list[ForcedBetPosted]) -> Iterator[ForcedBetPosted]:
+        """The record's forced bets (seat and amount) in the order the engine asks for them. PHH says only
+        where a blind lies, not what it is called (one blind at the button, a lone first blind): the
+        engine's name for it is used. A bet the engine does not ask for comes next as recorded, to be refused."""
+        while bets:
+            state = self.state()
+            wanted = state.expected_next() if state is not None else None
+            if wanted is None or wanted.kind is not NextActKind.FORCED_BET or wanted.forced_bet is None:
+                yield bets.pop(0)
+                continue
+            seats = [i for i, bet in enumerate(bets) if bet.seat == wanted.seat]
+            kinds = [i for i in seats if bets[i].kind is wanted.forced_bet]
+            bet = bets.pop((kinds or seats or [0])[0])
+            if bet.seat == wanted.seat and _is_live_blind(bet.kind) and _is_live_blind(wanted.forced_bet):
+                bet = replace(bet, kind=wanted.forced_bet)
+            yield bet
+
+
+def _is_live_blind(kind: ForcedBetKind) -> bool:
+    return kind not in (ForcedBetKind.ANTE, ForcedBetKind.DEAD_BLIND)
+
+
+def hand_events(hand: PhhHand, state: StateView | None = None) -> Iterator[ReportedEvent]:
+    """The hand's events; without ``state`` the hand is replayed here (default rulebook) to read it."""
+    if state is not None:
+        return iter(PhhEvents(hand, state))
+    return _self_replayed(hand)
+
+
+def _self_replayed(hand: PhhHand) -> Iterator[ReportedEvent]:
+    from domain.hand.replay import Replayer
+    from domain.rulebooks import get_rulebook
+
+    replayer = Replayer(get_rulebook("bfsp"))
+    for event in PhhEvents(hand, lambda: replayer.state):
+        yield event
+        replayer.apply(event)
+
+
+@dataclass
+class _Draw:
+    """A discard (``action``) waiting for its replacement cards (``drawn`` stays ``None`` until dealt)."""
+
+    action: PhhAction
+    seat: int
+    discarded: tuple[MaybeCard, ...]
+    drawn: tuple[MaybeCard, ...] | None
+
+
+class _Mapper:
+    """PHH actions to events, one at a time, asking the engine's state where PHH is ambiguous."""
+
+    def __init__(self, hand: PhhHand, state: StateView) -> None:
+        self.hand = hand
+        self.state = state
+        pattern = tuple(f for street in VARIANTS[hand.variant].streets for f in street.face_up)
+        self.face_up_pattern = pattern
+        self.held: dict[int, list[MaybeCard]] = {}
+        self.draws: list[_Draw] = []
+        #: PHH repeats a show as more becomes known (``????`` while all-in, the cards at the end): the last counts
+        self.last_show = {a.player: a for a in hand.actions if a.verb is PhhVerb.SHOW_OR_MUCK}
+
+    def events(self) -> Iterator[tuple[PhhAction, ReportedEvent]]:
+        for action in self.hand.actions:
+            if action.verb is PhhVerb.STAND_PAT_OR_DISCARD:
+                self._discard(action)
+            elif action.verb is PhhVerb.DEAL_HOLE and self._is_draw(action):
+                self._drawn(action)
+            elif action.verb is PhhVerb.SHOW_OR_MUCK and self.last_show[action.player] is not action:
+                continue
+            else:
+                yield from self._flush(complete_only=False)
+                yield action, self._event(action)
+            yield from self._flush(complete_only=True)
+        yield from self._flush(complete_only=False)
+
+    def _event(self, action: PhhAction) -> ReportedEvent:
+        seat = seat_of(self.hand, action.player) if action.player is not None else 0
+        match action.verb:
+            case PhhVerb.DEAL_BOARD:
+                return BoardDealt(action.cards or ())
+            case PhhVerb.DEAL_HOLE:
+                return self._deal(seat, action.cards or ())
+            case PhhVerb.BRING_IN:
+                return PlayerActed(seat, ActionKind.BRING_IN, self._bring_in(seat))
+            case PhhVerb.FOLD:
+                return PlayerActed(seat, ActionKind.FOLD)
+            case PhhVerb.CHECK_OR_CALL:
+                return PlayerActed(seat, self._check_or_call(seat))
+            case PhhVerb.COMPLETE_BET_OR_RAISE:
+                assert action.amount is not None
+                return PlayerActed(seat, self._wager_kind(seat), int(action.amount * self.hand.scale))
+            case _:
+                return self._show_or_muck(seat, action)
+
+    def _deal(self, seat: int, cards: tuple[MaybeCard, ...]) -> HoleCardsDealt:
+        held = self.held.setdefault(seat, [])
+        start = len(held)
+        held.extend(cards)
+        pattern = self.face_up_pattern
+        return HoleCardsDealt(
+            seat, cards, tuple(start + k < len(pattern) and pattern[start + k] for k in range(len(cards)))
+        )
+
+    def _show_or_muck(self, seat: int, action: PhhAction) -> HandShown | HandMucked:
+        if action.show_dealt:
+            return HandShown(seat, tuple(self.held.get(seat, ())))
+        if action.cards is None:
+            return HandMucked(seat)
+        return HandShown(seat, action.cards)
+
+    # --- draws: the discard waits for its replacement cards ----------------------------------------------
+
+    def _is_draw(self, action: PhhAction) -> bool:
+        seat = seat_of(self.hand, action.player or 0)
+        return any(d.seat == seat and d.drawn is None for d in self.draws)
+
+    def _discard(self, action: PhhAction) -> None:
+        discarded = action.cards or ()
+        self.draws.append(
+            _Draw(action, seat_of(self.hand, action.player or 0), discarded, None if discarded else ())
+        )
+
+    def _drawn(self, action: PhhAction) -> None:
+        seat = seat_of(self.hand, action.player or 0)
+        draw = next(d for d in self.draws if d.seat == seat and d.drawn is None)
+        draw.drawn = action.cards or ()
+
+    def _flush(self, complete_only: bool) -> Iterator[tuple[PhhAction, CardsDiscarded]]:
+        while self.draws and (self.draws[0].drawn is not None or not complete_only):
+            draw = self.draws.pop(0)
+            held = self.held.setdefault(draw.seat, [])
+            for card in draw.discarded:
+                if card in held:
+                    held.remove(card)
+            held.extend(draw.drawn or ())
+            yield draw.action, CardsDiscarded(draw.seat, draw.discarded, draw.drawn or ())
+
+    # --- what the engine's state decides ------------------------------------------------------------------
+
+    def _current(self) -> HandState:
+        state = self.state()
+        assert state is not None, "the replay applies HandStarted before asking for the next event"
+        return state
+
+    def _check_or_call(self, seat: int) -> ActionKind:
+        legal = self._current().legal_actions()
+        return ActionKind.CHECK if legal is not None and legal.can_check else ActionKind.CALL
+
+    def _wager_kind(self, seat: int) -> ActionKind:
+        """Bet, raise or complete, as the engine reads the player's position; out of turn it is a raise for
+        the engine to refuse."""
+        legal = self._current().legal_actions()
+        if legal is None or legal.seat != seat or legal.aggressive_action is None:
+            return ActionKind.RAISE
+        return legal.aggressive_action
+
+    def _bring_in(self, seat: int) -> int:
+        stack = dict(self._current().stacks).get(seat, self.hand.bring_in)
+        return min(self.hand.bring_in, stack)
