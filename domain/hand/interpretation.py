@@ -25,12 +25,7 @@ from enum import StrEnum
 from domain.errors import RuleRef, RulingRequired, chips
 from domain.hand.events import ActionKind, PlayerActed
 from domain.rulebooks import AmbiguousAmount, Rulebook, Undercall
-
-
-class Structure(StrEnum):
-    NO_LIMIT = "no_limit"
-    POT_LIMIT = "pot_limit"
-    FIXED_LIMIT = "fixed_limit"
+from domain.variants import BettingStructure
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,7 +41,7 @@ class BettingContext:
     ``amount_pending`` says the previous player declared a bet or raise without its amount (TDA 2022 50-B).
     """
 
-    structure: Structure
+    structure: BettingStructure
     current_bet: int
     committed: int
     stack: int
@@ -77,9 +72,9 @@ class BettingContext:
     @property
     def maximum_total(self) -> int:
         """The largest legal bet or raise, as a total (fixed size, the pot, or all-in)."""
-        if self.structure is Structure.FIXED_LIMIT:
+        if self.structure is BettingStructure.FIXED_LIMIT:
             return min(self.minimum_total, self.all_in_total)
-        if self.structure is Structure.POT_LIMIT:
+        if self.structure is BettingStructure.POT_LIMIT:
             return min(pot_limit_maximum(self.pot, self.current_bet, self.committed), self.all_in_total)
         return self.all_in_total
 
@@ -353,7 +348,7 @@ def _all_in(ctx: BettingContext, rulebook: Rulebook) -> Interpreted:
         return Interpreted(
             ActionKind.CALL, total, rulebook.cite("verbal"), f"all-in for {chips(total)}", all_in=True
         )
-    capped = min(total, ctx.maximum_total) if ctx.structure is not Structure.NO_LIMIT else total
+    capped = min(total, ctx.maximum_total) if ctx.structure is not BettingStructure.NO_LIMIT else total
     if capped < total:
         return Interpreted(
             ctx.aggressive_kind,
@@ -368,7 +363,7 @@ def _all_in(ctx: BettingContext, rulebook: Rulebook) -> Interpreted:
 
 def _pot(ctx: BettingContext, rulebook: Rulebook) -> Reading:
     kind = ctx.aggressive_kind
-    if ctx.structure is Structure.POT_LIMIT:
+    if ctx.structure is BettingStructure.POT_LIMIT:
         total = ctx.maximum_total
         return Interpreted(
             kind,
@@ -377,7 +372,7 @@ def _pot(ctx: BettingContext, rulebook: Rulebook) -> Reading:
             f'"pot" is a {kind} to {chips(total)}',
             all_in=total == ctx.all_in_total,
         )
-    if ctx.structure is Structure.FIXED_LIMIT:
+    if ctx.structure is BettingStructure.FIXED_LIMIT:
         return _sized(
             kind, ctx.minimum_total, ctx, rulebook, '"pot" binds him to a valid bet: the fixed size'
         )
@@ -411,7 +406,7 @@ def _declared_raise(
             why = f'"{word}" before a single chip is the most that chip allows'
             return _sized(kind, total, ctx, rulebook, why, topic="oversized_chip")
         return _sized(kind, total, ctx, rulebook, f'"{word}" then {chips(total)} in chips', topic="verbal")
-    if ctx.structure is Structure.FIXED_LIMIT:
+    if ctx.structure is BettingStructure.FIXED_LIMIT:
         return _sized(kind, ctx.minimum_total, ctx, rulebook, f'"{word}" is the fixed size')
     topic = "binding_declaration" if kind is ActionKind.RAISE else "invalid_declaration"
     return Obligation(
@@ -472,7 +467,7 @@ def _within_limits(
             f"{why}: all-in for {chips(ctx.all_in_total)}",
             all_in=True,
         )
-    if ctx.structure is Structure.FIXED_LIMIT and kind is not ActionKind.COMPLETE:
+    if ctx.structure is BettingStructure.FIXED_LIMIT and kind is not ActionKind.COMPLETE:
         fixed = ctx.maximum_total
         return Interpreted(
             kind,
@@ -698,7 +693,7 @@ def _several_chips(
 
 
 def _all_in_chips(total: int, ctx: BettingContext, rulebook: Rulebook, what: str) -> Interpreted:
-    if ctx.structure is not Structure.NO_LIMIT and total > ctx.maximum_total:
+    if ctx.structure is not BettingStructure.NO_LIMIT and total > ctx.maximum_total:
         return _sized(
             ActionKind.RAISE,
             total,

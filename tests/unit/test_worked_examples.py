@@ -20,7 +20,6 @@ from domain.hand.interpretation import (
     Interpreted,
     Obligation,
     RawAct,
-    Structure,
     Timing,
     Wager,
     correct_pot_limit_bet,
@@ -35,10 +34,17 @@ from domain.hand.interpretation import (
     undercalls_in_a_row,
 )
 from domain.rulebooks import get_rulebook
+from domain.variants import BettingStructure
 
 pytestmark = pytest.mark.unit
 
-FOLD, CHECK, CALL, BET, RAISE = ActionKind.FOLD, ActionKind.CHECK, ActionKind.CALL, ActionKind.BET, ActionKind.RAISE
+FOLD, CHECK, CALL, BET, RAISE = (
+    ActionKind.FOLD,
+    ActionKind.CHECK,
+    ActionKind.CALL,
+    ActionKind.BET,
+    ActionKind.RAISE,
+)
 
 
 def ctx(
@@ -49,7 +55,7 @@ def ctx(
     stack: int = 1_000_000,
     bb: int = 100,
     pot: int = 0,
-    structure: Structure = Structure.NO_LIMIT,
+    structure: BettingStructure = BettingStructure.NO_LIMIT,
     opening: bool = True,
     heads_up: bool = False,
     pending: bool = False,
@@ -101,11 +107,21 @@ CASES = [
     # --- TDA 2022 §4.1 betting interpretation ---
     Case("TV-01-words", said("two hundred"), ctx(0, 100), Reads(BET, 200)),
     Case("TV-01-chips", pushed(100, 100), ctx(0, 100), Reads(BET, 200)),
-    Case("TV-02-verbal-first", both("raise", (5000,), Timing.VERBAL_FIRST), ctx(2000, 2000), Reads(RAISE, 5000)),
-    Case("TV-02-chips-first", both("raise", (5000,), Timing.CHIPS_FIRST), ctx(2000, 2000), Reads(CALL, 2000, 3000)),
+    Case(
+        "TV-02-verbal-first", both("raise", (5000,), Timing.VERBAL_FIRST), ctx(2000, 2000), Reads(RAISE, 5000)
+    ),
+    Case(
+        "TV-02-chips-first",
+        both("raise", (5000,), Timing.CHIPS_FIRST),
+        ctx(2000, 2000),
+        Reads(CALL, 2000, 3000),
+    ),
     Case("TV-03", both("raise", (5000,), Timing.SIMULTANEOUS), ctx(2000, 2000), Reads(RAISE, 5000)),
     Case(
-        "TV-04", both("raise", (5000,), Timing.SIMULTANEOUS, clear=False), ctx(2000, 2000), Reads(CALL, 2000, 3000)
+        "TV-04",
+        both("raise", (5000,), Timing.SIMULTANEOUS, clear=False),
+        ctx(2000, 2000),
+        Reads(CALL, 2000, 3000),
     ),
     Case("TV-05", pushed(1000), ctx(50_000, 50_000, bb=4000), AsksForRuling("41")),
     Case("TV-06-words", said("fourteen hundred"), ctx(1000, 1000), Reads(CALL, 1000)),
@@ -116,14 +132,21 @@ CASES = [
     Case("TV-09", both("raise", (5000,), Timing.VERBAL_FIRST), ctx(2000, 2000), Reads(RAISE, 5000)),
     Case("TV-10", pushed(5000), ctx(0, 100), Reads(BET, 5000)),
     Case("TV-11", pushed(500, 1000), ctx(1100, 700), Reads(CALL, 1100, 400)),
-    Case("TV-12", pushed(1000, 1000), ctx(1050, 1050, bb=50, stack=2000), Reads(CALL, 1050, 950, all_in=False)),
+    Case(
+        "TV-12", pushed(1000, 1000), ctx(1050, 1050, bb=50, stack=2000), Reads(CALL, 1050, 950, all_in=False)
+    ),
     Case("TV-13", pushed(1000, 1000), ctx(1200, 1200), Reads(CALL, 1200, 800)),
     Case("TV-14", pushed(500, 1000), ctx(1100, 600, bb=500), Reads(CALL, 1100, 400)),
     Case("TV-15", pushed(1000, 100, 100, 100, 100, 100), ctx(1100, 600, bb=500), Reads(RAISE, 1700, 0)),
     Case("TV-16", pushed(1000, 100, 100, 100), ctx(1100, 600, bb=500), Reads(CALL, 1100, 200)),
     Case("TV-17", pushed(1000, 500, 500, 500), ctx(1400, 1400), Reads(RAISE, 2800, 0)),
     Case("TV-18", pushed(1000, 500, 500), ctx(1400, 1400), Reads(CALL, 1400, 600)),
-    Case("TV-19-2500", pushed(1000, 500, 500, 500), ctx(1400, 1400, stack=2500), Reads(RAISE, 2500, all_in=True)),
+    Case(
+        "TV-19-2500",
+        pushed(1000, 500, 500, 500),
+        ctx(1400, 1400, stack=2500),
+        Reads(RAISE, 2500, all_in=True),
+    ),
     Case("TV-19-2000", pushed(1000, 500, 500), ctx(1400, 1400, stack=2000), Reads(RAISE, 2000, all_in=True)),
     Case("TV-20", pushed(500, 25), ctx(325, 325, bb=25), Reads(RAISE, 650, 0)),
     Case("TV-21", said("call"), ctx(0, 100), Reads(CHECK, None)),
@@ -146,25 +169,49 @@ CASES = [
     Case("TV-53", pushed(1000, 1000), ctx(8000, 6000, bb=2000, opening=False), AsksForRuling("51-B")),
     Case("TV-54", pushed(1000, 1000), ctx(8000, 8000, bb=2000), Reads(CALL, 8000)),
     Case("TV-55", said("call"), ctx(8000, 6000, bb=2000, opening=False), Reads(CALL, 8000)),
-    Case("TV-56", pushed(1000, 1000), ctx(8000, 6000, bb=2000, opening=False, heads_up=True), Reads(CALL, 8000)),
+    Case(
+        "TV-56", pushed(1000, 1000), ctx(8000, 6000, bb=2000, opening=False, heads_up=True), Reads(CALL, 8000)
+    ),
     # --- TDA 2017 digest §3 ---
     Case("2017/TV-01", pushed(1000, 1000), ctx(1200, 800, bb=400), Reads(CALL, 1200, 800), "tda-2017"),
-    Case("2017/TV-04-small-pot", said("I bet five"), ctx(0, 400, bb=400, pot=3000), Reads(BET, 500), "tda-2017"),
-    Case("2017/TV-04-big-pot", said("I bet five"), ctx(0, 400, bb=400, pot=5000), Reads(BET, 5000), "tda-2017"),
+    Case(
+        "2017/TV-04-small-pot", said("I bet five"), ctx(0, 400, bb=400, pot=3000), Reads(BET, 500), "tda-2017"
+    ),
+    Case(
+        "2017/TV-04-big-pot", said("I bet five"), ctx(0, 400, bb=400, pot=5000), Reads(BET, 5000), "tda-2017"
+    ),
     Case("2017/TV-05", pushed(500, 25), ctx(325, 325, bb=25), Reads(RAISE, 650), "tda-2017"),
     Case("2017/TV-06", said("raise eight thousand"), ctx(2000, 2000), Reads(RAISE, 8000), "tda-2017"),
     Case("2017/TV-07-words", said("fourteen hundred"), ctx(1000, 1000), Reads(CALL, 1000), "tda-2017"),
-    Case("2017/TV-07-chips", pushed(1000, 100, 100, 100, 100), ctx(1000, 1000), Reads(CALL, 1000, 400), "tda-2017"),
+    Case(
+        "2017/TV-07-chips",
+        pushed(1000, 100, 100, 100, 100),
+        ctx(1000, 1000),
+        Reads(CALL, 1000, 400),
+        "tda-2017",
+    ),
     Case("2017/TV-08", pushed(1000), ctx(50_000, 50_000, bb=4000), AsksForRuling("D-44"), "tda-2017"),
     Case(
-        "2017/TV-09", pushed(1000, 1000), ctx(8000, 6000, bb=2000, opening=False), AsksForRuling("D-41"), "tda-2017"
+        "2017/TV-09",
+        pushed(1000, 1000),
+        ctx(8000, 6000, bb=2000, opening=False),
+        AsksForRuling("D-41"),
+        "tda-2017",
     ),
     Case("2017/TV-10", pushed(1000, 1000), ctx(8000, 8000, bb=2000), Reads(CALL, 8000), "tda-2017"),
     Case("2017/TV-11", said("call"), ctx(8000, 6000, bb=2000, opening=False), Reads(CALL, 8000), "tda-2017"),
     Case("2017/TV-30", pushed(1000, 1000), ctx(1200, 1200), Reads(CALL, 1200), "tda-2017"),
     Case("2017/TV-31", pushed(500, 1000), ctx(1100, 600, bb=500), Reads(CALL, 1100, 400), "tda-2017"),
-    Case("2017/TV-32", pushed(1000, 100, 100, 100, 100, 100), ctx(1100, 600, bb=500), Reads(RAISE, 1700), "tda-2017"),
-    Case("2017/TV-33", pushed(1000, 100, 100, 100), ctx(1100, 600, bb=500), Reads(CALL, 1100, 200), "tda-2017"),
+    Case(
+        "2017/TV-32",
+        pushed(1000, 100, 100, 100, 100, 100),
+        ctx(1100, 600, bb=500),
+        Reads(RAISE, 1700),
+        "tda-2017",
+    ),
+    Case(
+        "2017/TV-33", pushed(1000, 100, 100, 100), ctx(1100, 600, bb=500), Reads(CALL, 1100, 200), "tda-2017"
+    ),
     Case(
         "2017/TV-34-A",
         pushed(1000, 1000),
@@ -179,11 +226,29 @@ CASES = [
         Reads(RAISE, 2000, all_in=True),
         "tda-2017",
     ),
-    Case("2017/TV-35-one-chip", pushed(1000), ctx(600, 550, committed=50, bb=50), Reads(CALL, 600), "tda-2017"),
-    Case("2017/TV-35-two-500s", pushed(500, 500), ctx(600, 550, committed=50, bb=50), Reads(CALL, 600), "tda-2017"),
-    Case("2017/TV-35-100-500", pushed(100, 500), ctx(600, 550, committed=50, bb=50), Reads(CALL, 600), "tda-2017"),
     Case(
-        "2017/TV-35-1000-500", pushed(1000, 500), ctx(600, 550, committed=50, bb=50), Reads(RAISE, 1550), "tda-2017"
+        "2017/TV-35-one-chip", pushed(1000), ctx(600, 550, committed=50, bb=50), Reads(CALL, 600), "tda-2017"
+    ),
+    Case(
+        "2017/TV-35-two-500s",
+        pushed(500, 500),
+        ctx(600, 550, committed=50, bb=50),
+        Reads(CALL, 600),
+        "tda-2017",
+    ),
+    Case(
+        "2017/TV-35-100-500",
+        pushed(100, 500),
+        ctx(600, 550, committed=50, bb=50),
+        Reads(CALL, 600),
+        "tda-2017",
+    ),
+    Case(
+        "2017/TV-35-1000-500",
+        pushed(1000, 500),
+        ctx(600, 550, committed=50, bb=50),
+        Reads(RAISE, 1550),
+        "tda-2017",
     ),
     Case(
         "2017/TV-36-all-back-one-chip",
@@ -213,7 +278,13 @@ CASES = [
         Reads(RAISE, 1300),
         "tda-2017",
     ),
-    Case("2017/TV-38", pushed(1000, 1000, 500, 25), ctx(600, 550, stack=2525, bb=50), Reads(RAISE, 2525, all_in=True), "tda-2017"),
+    Case(
+        "2017/TV-38",
+        pushed(1000, 1000, 500, 25),
+        ctx(600, 550, stack=2525, bb=50),
+        Reads(RAISE, 2525, all_in=True),
+        "tda-2017",
+    ),
     Case(
         "2017/TV-48",
         both("forty-two thousand", (5000,), Timing.VERBAL_FIRST, clear=False),
@@ -222,39 +293,57 @@ CASES = [
         "tda-2017",
     ),
     # --- the federation's own examples, bfsp 4.7, 4.9.6, 4.11-4.14 ---
-    Case("bfsp-4.11-string-bet", RawAct(chips=ChipsPlaced(((100,), (100, 100)))), ctx(100, 100), Reads(CALL, 100), "bfsp"),
+    Case(
+        "bfsp-4.11-string-bet",
+        RawAct(chips=ChipsPlaced(((100,), (100, 100)))),
+        ctx(100, 100),
+        Reads(CALL, 100),
+        "bfsp",
+    ),
     Case("bfsp-4.12-call", pushed(100), ctx(50, 50, bb=50), Reads(CALL, 50, 50), "bfsp"),
     Case("bfsp-4.12-no-limit-open", pushed(1000), ctx(0, 100, pot=150), Reads(BET, 1000), "bfsp"),
     Case(
         "bfsp-4.12-pot-limit-open",
         pushed(1000),
-        ctx(0, 100, pot=150, structure=Structure.POT_LIMIT),
+        ctx(0, 100, pot=150, structure=BettingStructure.POT_LIMIT),
         Reads(BET, 150, 850),
         "bfsp",
     ),
     Case(
         "bfsp-4.14.2-fixed-limit",
         pushed(100, 100),
-        ctx(120, 60, bb=60, structure=Structure.FIXED_LIMIT),
+        ctx(120, 60, bb=60, structure=BettingStructure.FIXED_LIMIT),
         Reads(CALL, 120, 80),
         "bfsp",
     ),
     Case(
         "bfsp-4.14.2-pot-limit",
         pushed(500),
-        ctx(100, 100, pot=200, structure=Structure.POT_LIMIT),
+        ctx(100, 100, pot=200, structure=BettingStructure.POT_LIMIT),
         Reads(CALL, 100, 400),
         "bfsp",
     ),
-    Case("bfsp-4.14.2-no-limit-raise", both("raise", (500,), Timing.VERBAL_FIRST), ctx(100, 100), Reads(RAISE, 500), "bfsp"),
+    Case(
+        "bfsp-4.14.2-no-limit-raise",
+        both("raise", (500,), Timing.VERBAL_FIRST),
+        ctx(100, 100),
+        Reads(RAISE, 500),
+        "bfsp",
+    ),
     Case(
         "bfsp-4.14.3-pot-limit",
         pushed(100, 100, 100, 100, 100),
-        ctx(100, 100, pot=200, structure=Structure.POT_LIMIT),
+        ctx(100, 100, pot=200, structure=BettingStructure.POT_LIMIT),
         Reads(RAISE, 400, 100),
         "bfsp",
     ),
-    Case("bfsp-4.13-undercall", pushed(100, 100), ctx(600, 300, bb=100, opening=False), Binds((CALL, FOLD)), "bfsp"),
+    Case(
+        "bfsp-4.13-undercall",
+        pushed(100, 100),
+        ctx(600, 300, bb=100, opening=False),
+        Binds((CALL, FOLD)),
+        "bfsp",
+    ),
 ]
 
 
@@ -293,7 +382,9 @@ def test_tv_31_a_short_all_in_big_blind_counts_as_a_full_blind_before_the_flop()
 
 def test_2017_tv_02_the_next_players_pot_raise_over_a_short_big_blind_is_350() -> None:
     pot, bet = pot_limit_pot(0, [Wager(50), Wager(75, full_blind=100)], preflop=True)
-    reading = interpret(said("pot"), ctx(bet, 100, pot=pot, structure=Structure.POT_LIMIT), get_rulebook("tda-2017"))
+    reading = interpret(
+        said("pot"), ctx(bet, 100, pot=pot, structure=BettingStructure.POT_LIMIT), get_rulebook("tda-2017")
+    )
     assert isinstance(reading, Interpreted)
     assert (reading.action, reading.amount) == (RAISE, 350)
 
@@ -359,7 +450,11 @@ def test_a_miscounted_pot_limit_bet_is_corrected_as_rule_52_b_says(
     made: int, substantial: bool, next_card: bool, stands_at: int
 ) -> None:
     correction = correct_pot_limit_bet(
-        made, 10_500, get_rulebook("tda-2022"), substantial_action_since=substantial, next_card_dealt=next_card
+        made,
+        10_500,
+        get_rulebook("tda-2022"),
+        substantial_action_since=substantial,
+        next_card_dealt=next_card,
     )
     assert correction.amount == stands_at
 
