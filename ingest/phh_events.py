@@ -18,6 +18,7 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from domain.cards import MaybeCard
+from domain.errors import HandError
 from domain.hand.events import (
     ActionKind,
     BoardDealt,
@@ -33,7 +34,7 @@ from domain.hand.events import (
     SeatEntry,
     Stakes,
 )
-from domain.hand.legal import NextActKind
+from domain.hand.legal import LegalActions, NextActKind
 from domain.variants import VARIANTS
 from ingest.phh_actions import PhhAction, PhhVerb
 from ingest.phh_model import PhhHand
@@ -282,15 +283,24 @@ class _Mapper:
         assert state is not None, "the replay applies HandStarted before asking for the next event"
         return state
 
+    def _legal(self, seat: int) -> LegalActions | None:
+        """The seat's options, or ``None`` when it is not the seat's turn to bet (the engine will refuse)."""
+        state = self._current()
+        if state.actor != seat:
+            return None
+        try:
+            return state.legal_actions()
+        except HandError:
+            return None
+
     def _check_or_call(self, seat: int) -> ActionKind:
-        legal = self._current().legal_actions()
+        legal = self._legal(seat)
         return ActionKind.CHECK if legal is not None and legal.can_check else ActionKind.CALL
 
     def _wager_kind(self, seat: int) -> ActionKind:
-        """Bet, raise or complete, as the engine reads the player's position; out of turn it is a raise for
-        the engine to refuse."""
-        legal = self._current().legal_actions()
-        if legal is None or legal.seat != seat or legal.aggressive_action is None:
+        """Bet, raise or complete, as the engine reads the seat's position (out of turn: a raise, refused)."""
+        legal = self._legal(seat)
+        if legal is None or legal.aggressive_action is None:
             return ActionKind.RAISE
         return legal.aggressive_action
 
