@@ -60,9 +60,16 @@ def test_a_hand_won_by_a_bet_nobody_calls_returns_the_bet_and_awards_the_pot() -
 
 
 def test_a_showdown_is_decided_and_its_order_kept() -> None:
-    checks = [PlayerActed(1, ActionKind.CHECK), PlayerActed(2, ActionKind.CHECK)]
-    rest = [FLOP, *checks, BoardDealt(parse_cards("3s")), *checks, BoardDealt(parse_cards("4h")), *checks]
-    shows = [HandShown(1, parse_cards("AsAd")), HandShown(2, parse_cards("KsKd"))]
+    checks: list[ReportedEvent] = [PlayerActed(1, ActionKind.CHECK), PlayerActed(2, ActionKind.CHECK)]
+    rest: list[ReportedEvent] = [
+        FLOP,
+        *checks,
+        BoardDealt(parse_cards("3s")),
+        *checks,
+        BoardDealt(parse_cards("4h")),
+        *checks,
+    ]
+    shows: list[ReportedEvent] = [HandShown(1, parse_cards("AsAd")), HandShown(2, parse_cards("KsKd"))]
     result = replay([*PREFLOP, *rest, *shows], BFSP)
     assert result.ok and result.is_over
     assert result.stacks == ((1, 102), (2, 98))
