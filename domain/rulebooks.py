@@ -123,6 +123,9 @@ class Rulebook:
     #: substantial action (TDA 2022 36): two actions in turn count only when at least one puts chips in, so
     #: check + fold is not substantial action (TV-67, see docs/RULEBOOKS.md)
     substantial_action_pair_needs_chips: bool = True
+    #: a misdeal may be declared until substantial action (TDA 2022 35-D, 36); False: only before the first
+    #: action of the first betting round (bfsp 6.3, except 6.3.6)
+    misdeal_until_substantial_action: bool = True
     #: the action clock: seconds to act once the clock is called, then the countdown (TDA 2022 29; bfsp 7.1.7)
     clock_seconds: int = 25
     clock_countdown_seconds: int = 5
@@ -385,6 +388,7 @@ BFSP = Rulebook(
     stud_open_pair_big_bet=True,  # 5.8.5
     undercall=Undercall.COMPLETE_OR_FORFEIT,  # 4.13
     out_of_turn_chips_returned=False,  # 4.10
+    misdeal_until_substantial_action=False,  # 6.3
     clock_seconds=30,  # 7.1.7 note
     clock_countdown_seconds=10,  # 7.1.7 note
     clock_expired_checks=False,  # 7.1.7 note, 4.9.1: the hand is folded

@@ -121,6 +121,7 @@ def test_the_federation_and_the_tda_differ_where_the_texts_do() -> None:
         Undercall.FULL_CALL_HEADS_UP_OR_OPENING_BET,
     )
     assert (bfsp.out_of_turn_chips_returned, tda.out_of_turn_chips_returned) == (False, True)
+    assert (bfsp.misdeal_until_substantial_action, tda.misdeal_until_substantial_action) == (False, True)
 
 
 def test_every_preset_takes_the_last_full_increment_over_a_short_all_in() -> None:
