@@ -14,7 +14,8 @@ from pathlib import Path
 
 from pydantic import BaseModel
 
-from domain.hand.events import PotAwarded
+from domain.cards import Card, format_cards
+from domain.hand.events import PotAwarded, ReportedEvent
 from domain.hand.replay import Replayer, ReplayResult
 from domain.rulebooks import Rulebook
 from ingest.phh import PHH_SUFFIXES, PhhError, PhhHand, load_file
@@ -59,6 +60,8 @@ class HandReport(BaseModel):
     hand: int
     line: int | None
     variant: str
+    #: chips per unit of the file: amounts in the engine's messages are in chips, the rest in the file's units
+    scale: int
     players: list[str]
     ok: bool
     complete: bool
@@ -130,6 +133,7 @@ def _report(hand: PhhHand, result: ReplayResult, events: PhhEvents, rulebook: Ru
         hand=hand.index,
         line=hand.line,
         variant=hand.variant,
+        scale=hand.scale,
         players=list(hand.players),
         ok=result.ok,
         complete=result.is_over,
@@ -159,7 +163,7 @@ def _rejection(result: ReplayResult, events: PhhEvents) -> RejectionReport | Non
     source = events.sources[refused.event_index] if refused.event_index < len(events.sources) else None
     return RejectionReport(
         event_index=refused.event_index,
-        event=repr(refused.event),
+        event=describe(refused.event),
         rule=str(refused.rule),
         message=refused.message,
         action=source.text if source else "",
@@ -211,6 +215,17 @@ def _explain(hand: PhhHand, result: ReplayResult, recorded: Decimal, rulebook: R
     if not result.is_over:
         return "the record stops before the hand is over"
     return "the engine's result differs from the record"
+
+
+def describe(event: ReportedEvent) -> str:
+    """An event as one readable line: ``PlayerActed(seat=2, action=raise, amount=750000)``."""
+    parts = []
+    for name in event.__dataclass_fields__:
+        value = getattr(event, name)
+        if isinstance(value, tuple) and value and all(isinstance(c, Card | None) for c in value):
+            value = format_cards(value)
+        parts.append(f"{name}={value}")
+    return f"{type(event).__name__}({', '.join(parts)})"
 
 
 def _amount(value: Decimal) -> Amount:

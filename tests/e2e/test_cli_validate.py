@@ -59,6 +59,8 @@ def test_an_illegal_hand_exits_1_and_names_the_rule() -> None:
     assert legal["ok"] and not razz["ok"]
     assert razz["rejection"]["rule"] == "bfsp 4.7.3"
     assert razz["rejection"]["line"] == 8
+    assert razz["rejection"]["event"] == "PlayerActed(seat=2, action=raise, amount=750000)"
+    assert razz["rejection"]["action"] == "p2 cbr 750000"
 
 
 def test_unreadable_input_exits_2_naming_the_file_and_line(tmp_path: Path) -> None:
