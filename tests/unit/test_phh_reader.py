@@ -190,3 +190,15 @@ def test_broken_toml_names_the_line() -> None:
 def test_a_missing_path_is_an_error_naming_it(tmp_path: Path) -> None:
     with pytest.raises(PhhError, match="no such file"):
         list(load_hands([tmp_path / "nowhere.phh"]))
+
+
+def test_an_error_in_a_later_table_of_a_phhs_names_that_hand_and_its_line() -> None:
+    with pytest.raises(PhhError) as caught:
+        loads(PHHS.replace("'p3 f', 'p1 f'", "'p3 f', 'p1 fold'"), "t.phhs", many=True)
+    assert (caught.value.hand, caught.value.field, caught.value.line) == (2, "actions", 18)
+
+
+def test_a_phhs_file_holds_only_tables_of_hands() -> None:
+    with pytest.raises(PhhError, match="not a table of one hand") as caught:
+        loads("variant = 'NT'\n" + PHHS, "t.phhs", many=True)
+    assert caught.value.hand == 1
