@@ -12,7 +12,8 @@ from collections.abc import Callable, Sequence
 
 from api.validate_view import Tally, summary_line, unreadable_line
 from domain.rulebooks import DEFAULT_RULEBOOK, RULEBOOKS, get_rulebook
-from ingest.phh_validate import HandReport, UnreadableReport, phh_files, validate_file
+from ingest.phh import phh_files
+from ingest.phh_validate import HandReport, UnreadableReport, validate_file
 
 
 def _add_validate(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

@@ -24,7 +24,16 @@ from ingest.phh_fields import read_hand
 from ingest.phh_locate import HandText, tables, whole_file
 from ingest.phh_model import UNKNOWN_STACK, PhhError, PhhHand
 
-__all__ = ["PHH_SUFFIXES", "UNKNOWN_STACK", "PhhError", "PhhHand", "load_file", "load_hands", "loads"]
+__all__ = [
+    "PHH_SUFFIXES",
+    "UNKNOWN_STACK",
+    "PhhError",
+    "PhhHand",
+    "load_file",
+    "load_hands",
+    "loads",
+    "phh_files",
+]
 
 PHH_SUFFIXES = (".phh", ".phhs")
 
@@ -57,17 +66,21 @@ def load_file(path: Path) -> list[PhhHand]:
     return loads(text, str(path), many=path.suffix == ".phhs")
 
 
-def load_hands(paths: Iterable[str | Path]) -> Iterator[PhhHand]:
-    """Every hand under ``paths``: files as given, folders recursively (``*.phh``, ``*.phhs``, sorted)."""
+def phh_files(paths: Iterable[str | Path]) -> Iterator[Path]:
+    """Files as given, folders recursively (``*.phh``, ``*.phhs``) in sorted order."""
     for path in map(Path, paths):
         if path.is_dir():
-            files = sorted(p for p in path.rglob("*") if p.suffix in PHH_SUFFIXES and p.is_file())
-            for file in files:
-                yield from load_file(file)
-        elif path.exists():
-            yield from load_file(path)
+            yield from sorted(p for p in path.rglob("*") if p.suffix in PHH_SUFFIXES and p.is_file())
         else:
-            raise PhhError("no such file or folder", str(path))
+            yield path
+
+
+def load_hands(paths: Iterable[str | Path]) -> Iterator[PhhHand]:
+    """Every hand under ``paths``: files as given, folders recursively (``*.phh``, ``*.phhs``, sorted)."""
+    for file in phh_files(paths):
+        if not file.exists():
+            raise PhhError("no such file or folder", str(file))
+        yield from load_file(file)
 
 
 def _toml_line(message: str) -> int | None:

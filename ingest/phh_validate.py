@@ -8,7 +8,7 @@ which rule explains the difference.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from decimal import Decimal
 from pathlib import Path
 
@@ -18,7 +18,7 @@ from domain.cards import Card, format_cards
 from domain.hand.events import PotAwarded, ReportedEvent
 from domain.hand.replay import Replayer, ReplayResult
 from domain.rulebooks import Rulebook
-from ingest.phh import PHH_SUFFIXES, PhhError, PhhHand, load_file
+from ingest.phh import PhhError, PhhHand, load_file
 from ingest.phh_events import PhhEvents
 
 Amount = int | float
@@ -82,15 +82,6 @@ class UnreadableReport(BaseModel):
     field: str | None
     line: int | None
     error: str
-
-
-def phh_files(paths: Iterable[str | Path]) -> Iterator[Path]:
-    """Files as given, folders recursively (``*.phh``, ``*.phhs``) in sorted order."""
-    for path in map(Path, paths):
-        if path.is_dir():
-            yield from sorted(p for p in path.rglob("*") if p.suffix in PHH_SUFFIXES and p.is_file())
-        else:
-            yield path
 
 
 def validate_file(path: Path, rulebook: Rulebook) -> Iterator[HandReport | UnreadableReport]:

@@ -12,8 +12,8 @@ import pytest
 from pokerkit import HandHistory
 
 from domain.rulebooks import get_rulebook
-from ingest.phh import load_file
-from ingest.phh_validate import phh_files, validate_hand
+from ingest.phh import load_file, phh_files
+from ingest.phh_validate import validate_hand
 
 pytestmark = [pytest.mark.unit, pytest.mark.slow]
 
