@@ -323,7 +323,8 @@ def test_tv_109_heads_up_the_button_posts_the_small_blind_and_acts_first_only_be
     assert hand.options.seat == 1
 
 
-def test_tv_70_exactly_one_card_is_burned_before_the_flop_never_two() -> None:
+@pytest.mark.parametrize("tv", ["TV-70", "2017/TV-46"])
+def test_exactly_one_card_is_burned_before_the_flop_never_two(tv: str) -> None:
     hand = Table(seats(3, 10_000), 100, button=3)
     hand.act(3, CALL).act(1, CALL)
     hand.state.apply(PlayerActed(2, CHECK))
@@ -333,7 +334,8 @@ def test_tv_70_exactly_one_card_is_burned_before_the_flop_never_two() -> None:
     assert str(refused.value.rule) == "tda-2022 38"
 
 
-def test_tv_71_the_flop_is_never_dealt_without_its_burn() -> None:
+@pytest.mark.parametrize("tv", ["TV-71", "2017/TV-47"])
+def test_the_flop_is_never_dealt_without_its_burn(tv: str) -> None:
     hand = Table(seats(3, 10_000), 100, button=3)
     hand.act(3, CALL).act(1, CALL)
     hand.state.apply(PlayerActed(2, CHECK))
