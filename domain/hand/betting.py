@@ -108,18 +108,20 @@ class BettingRound:
         """Seats still in the hand with chips behind (they can still bet)."""
         return sum(1 for s in self.seats if s not in self.folded and self.stacks[s] > 0)
 
-    def needs_action(self, seat: int) -> bool:
+    def needs_action(self, seat: int, able: int | None = None) -> bool:
         if seat in self.folded or self.stacks[seat] == 0:
             return False
         if self.bets[seat] < self.call_level:
             return True
-        return seat not in self.acted_at and self.able() >= 2
+        return seat not in self.acted_at and (self.able() if able is None else able) >= 2
 
     def _after(self, seat: int) -> int | None:
+        able = self.able()
         s = seat
+        nxt = self.next_seat
         for _ in range(len(self.seats)):
-            s = self.next_seat[s]
-            if self.needs_action(s):
+            s = nxt[s]
+            if self.needs_action(s, able):
                 return s
         return None
 

@@ -11,37 +11,39 @@ from domain.cards import Card, MaybeCard, format_cards, short_deck, standard_dec
 from domain.errors import DealingError
 from domain.rulebooks import Rulebook
 
-_DECKS = {"standard": frozenset(standard_deck()), "short": frozenset(short_deck())}
+#: every Card is a rank 2..14 of a suit, so a deck is told by its lowest rank (the short deck starts at six)
+_LOWEST_RANK = {"standard": min(c.rank for c in standard_deck()), "short": min(c.rank for c in short_deck())}
 
 
 class Deck:
     """The cards of one hand seen so far, and the deck they must come from."""
 
-    __slots__ = ("cards", "name", "seen", "rulebook")
+    __slots__ = ("low_rank", "name", "seen", "rulebook")
 
     def __init__(self, name: str, rulebook: Rulebook) -> None:
         self.name = name
-        self.cards = _DECKS[name]
+        self.low_rank = _LOWEST_RANK[name]
         self.seen: set[Card] = set()
         self.rulebook = rulebook
 
     def verify(self, cards: Sequence[MaybeCard], what: str) -> None:
         """Refuse a card from another deck or a card already dealt in this hand."""
-        fresh: set[Card] = set()
+        seen = self.seen
+        known: list[Card] = []
         for card in cards:
             if card is None:
                 continue
-            if card not in self.cards:
+            if card.rank < self.low_rank:
                 raise DealingError(
                     f"{what} includes {card}, which is not in the {self.name} deck",
                     self.rulebook.cite("duplicate_card"),
                 )
-            if card in self.seen or card in fresh:
+            if card in seen or card in known:
                 raise DealingError(
                     f"{what} includes {card}, which was already dealt in this hand",
                     self.rulebook.cite("duplicate_card"),
                 )
-            fresh.add(card)
+            known.append(card)
 
     def add(self, cards: Iterable[MaybeCard]) -> None:
         self.seen.update(c for c in cards if c is not None)
