@@ -59,8 +59,9 @@ def _badugi_of_key(key: int) -> int:
     return _best_subset(cards)[0]
 
 
-#: Set of cards (bit ``4 * low rank + suit``) → strength.
-_BADUGI_BY_CARDS = LazyTable(_badugi_of_key)
+#: Set of cards (bit ``4 * low rank + suit``) → strength; there are 270,725 four-card hands, so the table
+#: keeps at most the last 100,000 seen.
+_BADUGI_BY_CARDS = LazyTable(_badugi_of_key, limit=100_000)
 
 
 def best_badugi(cards: Sequence[Card]) -> int:

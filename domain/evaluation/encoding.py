@@ -63,13 +63,20 @@ def grouped(ranks: Iterable[int]) -> list[tuple[int, int]]:
 
 
 class LazyTable(dict[int, int]):
-    """A table that computes an entry the first time it is looked up, then remembers it."""
+    """A table that computes an entry the first time it is looked up, then remembers it.
 
-    def __init__(self, compute: Callable[[int], int]) -> None:
+    With a ``limit``, the table starts afresh when it would grow past it (for keys drawn from a large
+    space, such as sets of cards), so memory stays bounded in a long-running service.
+    """
+
+    def __init__(self, compute: Callable[[int], int], limit: int | None = None) -> None:
         super().__init__()
         self._compute = compute
+        self._limit = limit
 
     def __missing__(self, key: int) -> int:
         value = self._compute(key)
+        if self._limit is not None and len(self) >= self._limit:
+            self.clear()
         self[key] = value
         return value

@@ -369,3 +369,11 @@ def test_showing_rank_wants_one_to_four_up_cards() -> None:
         showing_rank(K.STANDARD_HIGH, ())
     with pytest.raises(ValueError, match="one to four"):
         showing_rank(K.STANDARD_HIGH, cards("2c3c4c5c6c"))
+
+
+def test_a_bounded_table_starts_afresh_instead_of_growing() -> None:
+    from domain.evaluation.encoding import LazyTable
+
+    table = LazyTable(lambda key: key * 2, limit=3)
+    assert [table[k] for k in range(5)] == [0, 2, 4, 6, 8]
+    assert len(table) <= 3
