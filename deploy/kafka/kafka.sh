@@ -13,6 +13,7 @@
 #   KAFKA_RUN_DIR      this instance's config, data, logs, pid and bootstrap files (default: $KAFKA_CACHE_DIR/run);
 #                      give each concurrent instance its own
 #   KAFKA_START_TIMEOUT  seconds to wait for metadata (default 90)
+#   KAFKA_JAVA_OPTS    extra JVM options for the broker (e.g. -XX:TieredStopAtLevel=1: faster start, slower peak)
 #   POKERAUDIT_PYTHON  interpreter with kafka-python (default: .venv/bin/python)
 set -euo pipefail
 
@@ -44,10 +45,13 @@ running_pid() {
 
 require_java() {
     command -v java >/dev/null 2>&1 || die "java not found; install a Java 17+ runtime (Debian: apt-get install -y openjdk-17-jre-headless)"
-    local major
-    major="$(java -XshowSettings:properties -version 2>&1 | sed -n 's/^ *java.specification.version = //p' | cut -d. -f1)"
+    local props major
+    props="$(java -XshowSettings:properties -version 2>&1)"
+    major="$(sed -n 's/^ *java.specification.version = //p' <<<"$props" | cut -d. -f1)"
     [[ "$major" =~ ^[0-9]+$ && "$major" -ge 17 ]] \
         || die "java ${major:-?} is too old for Kafka 4; install Java 17+ (Debian: apt-get install -y openjdk-17-jre-headless)"
+    # A class-data archive only fits the exact JVM that wrote it.
+    java_id="$(grep -E '^ *(java\.home|java\.vm\.version) = ' <<<"$props" | sha256sum | cut -c1-12)"
 }
 
 require_python() {
@@ -58,6 +62,7 @@ require_python() {
 fetch_jars() {
     local want
     want="$(sha256sum "$here/pom.xml" | cut -d' ' -f1)"
+    pom_id="${want:0:12}"
     if [[ -f "$lib/.complete" && "$(cat "$lib/.complete")" == "$want" ]]; then
         return 0
     fi
@@ -158,30 +163,50 @@ EOF
 wait_for_metadata() {
     local pid="$1" bootstrap="$2"
     "$python" - "$bootstrap" "$pid" "$timeout" <<'PY'
-import os, sys, time
-from kafka import KafkaAdminClient
-from kafka.errors import KafkaError
+import os, socket, sys, time
 
 bootstrap, pid, timeout = sys.argv[1], int(sys.argv[2]), float(sys.argv[3])
+host, port = bootstrap.rsplit(":", 1)
 deadline = time.monotonic() + timeout
 last = None
-while time.monotonic() < deadline:
+
+
+def alive() -> bool:
     try:
         os.kill(pid, 0)
     except ProcessLookupError:
+        return False
+    return True
+
+
+# A plain TCP probe first: the client's reconnect back-off would add up to a second of latency.
+while time.monotonic() < deadline:
+    if not alive():
+        sys.exit("the broker exited during start-up")
+    try:
+        socket.create_connection((host, int(port)), timeout=1).close()
+        break
+    except OSError as exc:
+        last = exc
+        time.sleep(0.05)
+
+from kafka import KafkaAdminClient  # noqa: E402  (imported while the JVM starts would compete for CPU)
+from kafka.errors import KafkaError  # noqa: E402
+
+while time.monotonic() < deadline:
+    if not alive():
         sys.exit("the broker exited during start-up")
     try:
         admin = KafkaAdminClient(bootstrap_servers=bootstrap, request_timeout_ms=3000,
                                  bootstrap_timeout_ms=3000, client_id="pokeraudit-deploy")
         try:
-            cluster = admin.describe_cluster()
-            if cluster.get("brokers"):
+            if admin.describe_cluster().get("brokers"):
                 sys.exit(0)
         finally:
             admin.close()
-    except (KafkaError, OSError) as exc:  # the broker is not listening yet
+    except (KafkaError, OSError) as exc:  # listening, but not serving metadata yet
         last = exc
-    time.sleep(0.2)
+    time.sleep(0.1)
 sys.exit(f"no metadata from {bootstrap} within {timeout:.0f}s (last error: {last!r})")
 PY
 }
@@ -214,15 +239,28 @@ start() {
 
     local cid
     cid="$(cluster_id)"
-    if ! java -Xmx256m -cp "$lib/*" -Dlog4j2.configurationFile="$run/log4j2.properties" \
+    # C1 only: the formatter runs for a second, so full JIT compilation would only cost time.
+    if ! java -Xmx256m -XX:TieredStopAtLevel=1 -cp "$lib/*" -Dlog4j2.configurationFile="$run/log4j2.properties" \
         kafka.tools.StorageTool format --standalone -t "$cid" -c "$run/server.properties" \
         >"$run/logs/format.log" 2>&1; then
         cat "$run/logs/format.log" >&2
         die "formatting the KRaft storage failed (see $run/logs/format.log)"
     fi
 
+    # Class-data sharing: the first broker records the classes it loaded (written when it stops cleanly,
+    # see stop), later ones map them instead of parsing some 7,000 classes again; start-up is ~2 s shorter.
+    local archive="$cache/cds/kafka-$pom_id-$java_id.jsa" cds
+    rm -f "$run/kafka.jsa" "$run/cds-target"
+    if [[ -s "$archive" ]]; then
+        cds="-XX:SharedArchiveFile=$archive"
+    else
+        cds="-XX:ArchiveClassesAtExit=$run/kafka.jsa"
+        echo "$archive" >"$run/cds-target"
+    fi
+
     # setsid: the broker must not share the caller's process group (a Ctrl-C there would bypass `stop`).
-    setsid java -Xmx512m -Xms512m -Djava.awt.headless=true \
+    # shellcheck disable=SC2086
+    setsid java -Xmx512m -Xms512m -Djava.awt.headless=true -Xshare:auto "$cds" ${KAFKA_JAVA_OPTS:-} \
         -Dlog4j2.configurationFile="$run/log4j2.properties" \
         -cp "$lib/*" kafka.Kafka "$run/server.properties" \
         </dev/null >"$run/logs/stdout.log" 2>&1 &
@@ -239,6 +277,17 @@ start() {
     echo "127.0.0.1:$port"
 }
 
+# Promote the class-data archive a cleanly stopped first broker wrote (a killed one may have left half a file).
+keep_class_archive() {
+    local clean="$1" target
+    if [[ "$clean" == 1 && -s "$run/kafka.jsa" && -f "$run/cds-target" ]]; then
+        target="$(cat "$run/cds-target")"
+        mkdir -p "$(dirname "$target")"
+        cp "$run/kafka.jsa" "$target.tmp.$$" && mv -f "$target.tmp.$$" "$target"
+    fi
+    rm -f "$run/kafka.jsa" "$run/cds-target"
+}
+
 stop() {
     local pid
     if ! pid="$(running_pid)"; then
@@ -248,12 +297,13 @@ stop() {
         return 0
     fi
     kill -TERM "$pid" 2>/dev/null || true
-    local i
+    local i clean=1
     for ((i = 0; i < 300; i++)); do
         running_pid >/dev/null || break
         sleep 0.1
     done
     if running_pid >/dev/null; then
+        clean=0
         say "pid $pid ignored SIGTERM for 30s; sending SIGKILL"
         kill -KILL "$pid" 2>/dev/null || true
         for ((i = 0; i < 50; i++)); do
@@ -262,6 +312,7 @@ stop() {
         done
     fi
     running_pid >/dev/null && die "could not stop pid $pid"
+    keep_class_archive "$clean"
     rm -f "$pidfile" "$bootfile"
     rm -rf "$run/data"
     say "stopped (pid $pid)"
