@@ -39,6 +39,8 @@ class BettingContext:
     act (pot-limit and TDA 2022 57). ``opening_bet_only`` says the bet faced is still the street's opening
     bet (pre-flop: the big blind), ``heads_up`` that two players are in the hand (TDA 2022 51-B).
     ``amount_pending`` says the previous player declared a bet or raise without its amount (TDA 2022 50-B).
+    ``completing`` says the bet faced is only a stud bring-in: the full bet is then ``last_full_raise`` (the
+    small bet) and raising to it completes (bfsp 5.8.3).
     """
 
     structure: BettingStructure
@@ -51,6 +53,7 @@ class BettingContext:
     opening_bet_only: bool = True
     heads_up: bool = False
     amount_pending: bool = False
+    completing: bool = False
 
     @property
     def facing_bet(self) -> bool:
@@ -67,7 +70,14 @@ class BettingContext:
     @property
     def minimum_total(self) -> int:
         """The smallest legal bet or raise, as a total (bfsp 4.9.3, 4.9.6; TDA 2022 43-A)."""
+        if self.completing:
+            return self.last_full_raise
         return self.current_bet + self.last_full_raise
+
+    @property
+    def full_raise(self) -> int:
+        """The size of a full raise now: the last full increment, or what completes a bring-in."""
+        return self.minimum_total - self.current_bet
 
     @property
     def maximum_total(self) -> int:
@@ -80,6 +90,8 @@ class BettingContext:
 
     @property
     def aggressive_kind(self) -> ActionKind:
+        if self.completing:
+            return ActionKind.COMPLETE
         return ActionKind.BET if self.current_bet == 0 else ActionKind.RAISE
 
 
@@ -350,10 +362,11 @@ def _all_in(ctx: BettingContext, rulebook: Rulebook) -> Interpreted:
         )
     capped = min(total, ctx.maximum_total) if ctx.structure is not BettingStructure.NO_LIMIT else total
     if capped < total:
+        fixed = ctx.structure is BettingStructure.FIXED_LIMIT
         return Interpreted(
             ctx.aggressive_kind,
             capped,
-            rulebook.cite("pot_limit_correction"),
+            rulebook.cite("limit_bet_size" if fixed else "pot_limit_correction"),
             f"all-in is more than the limit allows: {ctx.aggressive_kind} to {chips(capped)}",
         )
     return Interpreted(
@@ -391,7 +404,16 @@ def _declared_raise(
     kind = ctx.aggressive_kind
     word = "raise" if said.kind is Declared.RAISE else "bet"
     if said.kind is Declared.COMPLETE:
-        return _sized(ActionKind.COMPLETE, ctx.last_full_raise, ctx, rulebook, "completes the bet")
+        if kind is not ActionKind.COMPLETE:
+            return _sized(kind, ctx.minimum_total, ctx, rulebook, '"complete" facing more than a bring-in')
+        total = min(ctx.minimum_total, ctx.all_in_total)
+        return Interpreted(
+            kind,
+            total,
+            rulebook.cite("complete"),
+            f"completes to {chips(total)}",
+            all_in=total == ctx.all_in_total,
+        )
     if said.amount is not None and said.bare:
         total = _declared_amount(said, ctx, rulebook)
         why = f'"{word} {said.amount}" can mean more than one amount; it is ruled {chips(total)}'
@@ -467,7 +489,7 @@ def _within_limits(
             f"{why}: all-in for {chips(ctx.all_in_total)}",
             all_in=True,
         )
-    if ctx.structure is BettingStructure.FIXED_LIMIT and kind is not ActionKind.COMPLETE:
+    if ctx.structure is BettingStructure.FIXED_LIMIT:
         fixed = ctx.maximum_total
         return Interpreted(
             kind,
@@ -519,7 +541,7 @@ def _read_amount(
         return _at_most_a_call(total, ctx, rulebook, f"{lead}{chips(total)} {said}")
     if total >= ctx.minimum_total:
         return _sized(
-            ActionKind.RAISE,
+            ctx.aggressive_kind,
             total,
             ctx,
             rulebook,
@@ -528,9 +550,9 @@ def _read_amount(
             paid=paid,
         )
     increment = total - ctx.current_bet
-    if 2 * increment >= ctx.last_full_raise:
+    if 2 * increment >= ctx.full_raise:
         return _sized(
-            ActionKind.RAISE,
+            ctx.aggressive_kind,
             ctx.minimum_total,
             ctx,
             rulebook,
@@ -695,7 +717,7 @@ def _several_chips(
 def _all_in_chips(total: int, ctx: BettingContext, rulebook: Rulebook, what: str) -> Interpreted:
     if ctx.structure is not BettingStructure.NO_LIMIT and total > ctx.maximum_total:
         return _sized(
-            ActionKind.RAISE,
+            ctx.aggressive_kind,
             total,
             ctx,
             rulebook,
@@ -704,7 +726,7 @@ def _all_in_chips(total: int, ctx: BettingContext, rulebook: Rulebook, what: str
             paid=total,
         )
     return Interpreted(
-        ActionKind.RAISE,
+        ctx.aggressive_kind,
         total,
         rulebook.cite("multiple_chips"),
         f"{what}, his last chips, pass the one-chip test: all-in for {chips(total)}",
@@ -893,6 +915,7 @@ _UNITS = {
     "sixteen": 16, "seventeen": 17, "eighteen": 18, "nineteen": 19, "twenty": 20, "thirty": 30, "forty": 40,
     "fifty": 50, "sixty": 60, "seventy": 70, "eighty": 80, "ninety": 90,
 }  # fmt: skip
+_FILLERS = frozenset({"i", "i'm", "im", "and", "a", "to", "make", "it", "that's", "is"})
 _SCALES = {"hundred": 100, "thousand": 1000, "k": 1000, "million": 1_000_000}
 _KINDS = {
     "fold": Declared.FOLD, "check": Declared.CHECK, "call": Declared.CALL, "bet": Declared.BET,
@@ -904,7 +927,7 @@ _KINDS = {
 def parse_declaration(words: str, *, clear: bool = True) -> Declaration:
     """Read what a player said: ``"raise, eight thousand"``, ``"two hundred"``, ``"I bet five"``, ``"call"``."""
     text = re.sub(r"(?<=\d)[,_](?=\d)", "", words.lower().replace("all in", "all-in"))
-    tokens = [t for t in re.split(r"[\s,.!]+", text) if t and t not in {"i", "and", "a", "to", "make", "it"}]
+    tokens = [t for t in re.split(r"[\s,.!]+", text) if t and t not in _FILLERS]
     kind = next((_KINDS[t] for t in tokens if t in _KINDS), None)
     number = [t for t in tokens if t not in _KINDS]
     if not number:
@@ -932,6 +955,9 @@ def _number(tokens: list[str], words: str) -> tuple[int, bool]:
                 current = 0
         elif token.isdigit():
             current += int(token)
+        elif re.fullmatch(r"\d+k", token):
+            scaled = True
+            total += int(token[:-1]) * 1000
         else:
             raise ValueError(f"{words!r}: {token!r} is not a number word")
     return total + current, not scaled and current < 100

@@ -216,3 +216,37 @@ def test_check_and_fold_is_substantial_action_under_the_literal_reading() -> Non
     literal = replace(TDA, substantial_action_pair_needs_chips=False)
     assert substantial_action([ActionKind.CHECK, ActionKind.FOLD], literal)
     assert not substantial_action([ActionKind.CHECK, ActionKind.CHECK], literal)
+
+
+STUD_THIRD_STREET = BettingContext(FL, 5, 0, 1000, 20, 20, 0, completing=True)
+
+
+def test_complete_facing_a_bring_in_raises_it_to_the_small_bet() -> None:
+    reading = read(words("complete"), STUD_THIRD_STREET)
+    assert (reading.action, reading.amount) == (ActionKind.COMPLETE, 20)
+    assert str(reading.rule) == "tda-2022 3"
+
+
+def test_chips_half_way_to_the_completion_must_complete_and_less_is_a_call_of_the_bring_in() -> None:
+    assert read(chips(10, 5), STUD_THIRD_STREET).as_event(3) == PlayerActed(3, ActionKind.COMPLETE, 20)
+    short = read(chips(10, 1, 1), STUD_THIRD_STREET)
+    assert (short.action, short.amount, short.returned) == (ActionKind.CALL, 5, 7)
+
+
+def test_all_in_in_fixed_limit_is_the_fixed_raise_and_cites_the_bet_size_rule() -> None:
+    reading = read(words("all in"), context(20, 20, structure=FL, stack=1000))
+    assert (reading.action, reading.amount) == (ActionKind.RAISE, 40)
+    assert str(reading.rule) == "tda-2022 52-A"
+
+
+@pytest.mark.parametrize(
+    ("text", "declaration"),
+    [
+        ("I'm all in", Declaration(Declared.ALL_IN)),
+        ("raise 8k", Declaration(Declared.RAISE, 8000)),
+        ("four hundred and fifty", Declaration(None, 450)),
+        ("make it twelve hundred", Declaration(None, 1200)),
+    ],
+)
+def test_table_talk_around_the_words_is_ignored(text: str, declaration: Declaration) -> None:
+    assert parse_declaration(text) == declaration
