@@ -300,9 +300,7 @@ class BettingRound:
             raise self._no_aggression(seat, action)
         kind, min_to, max_to, allowed = rng
         if action is not kind and not (kind is ActionKind.COMPLETE and action is ActionKind.RAISE):
-            raise IllegalActionError(
-                self._wrong_kind(seat, action, kind), cite("bet" if kind is ActionKind.BET else "min_raise")
-            )
+            raise IllegalActionError(self._wrong_kind(seat, action, kind), cite("bet"))
         all_in_to = self.bets[seat] + self.stacks[seat]
         if amount > all_in_to:
             raise IllegalActionError(
