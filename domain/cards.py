@@ -7,6 +7,7 @@ the engine never guesses it.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
@@ -111,7 +112,7 @@ def parse_cards(text: str) -> tuple[MaybeCard, ...]:
     return tuple(parse_card(text[i : i + 2]) for i in range(0, len(text), 2))
 
 
-def format_cards(cards: tuple[MaybeCard, ...] | list[MaybeCard]) -> str:
+def format_cards(cards: Sequence[MaybeCard]) -> str:
     return "".join("??" if c is None else str(c) for c in cards)
 
 
