@@ -5,7 +5,8 @@
 #
 # Kafka, cold:       empty Maven repository (-Dmaven.repo.local) and empty jar cache: fetch + format + start
 # Kafka, cold-m2:    empty jar cache, ~/.m2 already populated: copy + format + start
-# Kafka, warm:       jar cache present: format + start
+# Kafka, warm:       jar cache and class-data archive present: format + start
+# Kafka, first stop: the first broker on a fresh cache writes its class-data archive as it exits
 # PostgreSQL, cold:  fresh run folder (the server binaries are installed): initdb + start
 # PostgreSQL, warm:  the same again (nothing is reused between starts; the OS page cache is warm)
 # "start" ends when a kafka-python client gets metadata / pg_isready succeeds.
@@ -49,7 +50,7 @@ pg_stop() { POSTGRES_RUN_DIR="$scratch/postgres" bash "$here/postgres/postgres.s
 for ((i = 1; i <= runs; i++)); do
     rm -rf "$scratch/kafka" "$scratch/m2"
     record "kafka cold" "$i" "$(MAVEN_OPTS="-Dmaven.repo.local=$scratch/m2" seconds kafka_start)"
-    record "kafka stop" "$i" "$(seconds kafka_stop)"
+    record "kafka first stop" "$i" "$(seconds kafka_stop)"
 done
 for ((i = 1; i <= runs; i++)); do
     rm -rf "$scratch/kafka"
@@ -58,7 +59,7 @@ for ((i = 1; i <= runs; i++)); do
 done
 for ((i = 1; i <= runs; i++)); do
     record "kafka warm" "$i" "$(seconds kafka_start)"
-    kafka_stop >/dev/null 2>&1
+    record "kafka stop" "$i" "$(seconds kafka_stop)"
 done
 for ((i = 1; i <= runs; i++)); do
     rm -rf "$scratch/postgres"
@@ -72,7 +73,7 @@ done
 
 echo
 echo "medians of $runs runs ($(nproc) CPUs, load average $(cut -d' ' -f1-3 /proc/loadavg)):"
-for case in "kafka cold" "kafka cold-m2" "kafka warm" "kafka stop" "postgres cold" "postgres warm" "postgres stop"; do
+for case in "kafka cold" "kafka cold-m2" "kafka warm" "kafka first stop" "kafka stop" "postgres cold" "postgres warm" "postgres stop"; do
     # shellcheck disable=SC2086
     printf '  %-16s %6ss\n' "$case" "$(printf '%s\n' ${samples[$case]} | sort -n | awk '{ a[NR] = $1 } END { print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2 }')"
 done
