@@ -108,15 +108,19 @@ class ScriptService:
     def _start(self) -> None:
         self.run_dir.mkdir(parents=True, exist_ok=True)
         self._started = True
-        proc = subprocess.run(
-            ["bash", str(self.script), "start"],
-            env=self._env(),
-            stdin=subprocess.DEVNULL,
-            capture_output=True,
-            text=True,
-            timeout=600,
-            check=False,
-        )
+        try:
+            proc = subprocess.run(
+                ["bash", str(self.script), "start"],
+                env=self._env(),
+                stdin=subprocess.DEVNULL,
+                capture_output=True,
+                text=True,
+                timeout=600,
+                check=False,
+            )
+        except (OSError, subprocess.TimeoutExpired) as exc:
+            self._error = f"{self.script.relative_to(ROOT)} start: {exc}"
+            return
         if proc.returncode != 0:
             self._error = f"{self.script.relative_to(ROOT)} start failed (exit {proc.returncode}):\n{proc.stderr.strip()}"
             return
@@ -124,7 +128,6 @@ class ScriptService:
         self._address = lines[-1] if lines else None
         if not self._address:
             self._error = f"{self.script.relative_to(ROOT)} start printed no address"
-            return
 
     def prestart(self) -> None:
         with self._lock:
@@ -152,6 +155,7 @@ class ScriptService:
         if not self._started:
             return
         self._started = False
+        self._address = self._error = None
         proc = subprocess.run(
             ["bash", str(self.script), "stop"],
             env=self._env(),
@@ -206,6 +210,8 @@ def _sweep_abandoned_sessions() -> None:
 
 
 def pytest_collection_finish(session: pytest.Session) -> None:
+    if session.config.option.collectonly:
+        return
     needed: set[str] = set()
     for item in session.items:
         needed |= set(getattr(item, "fixturenames", ())) & set(SERVICE_FIXTURES)
