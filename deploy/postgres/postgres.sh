@@ -10,7 +10,7 @@
 #
 # Environment:
 #   POSTGRES_LISTEN_PORT  port to listen on (default: a free port)
-#   POSTGRES_RUN_DIR      this instance's data, socket, log and state files (default: deploy/.cache/postgres);
+#   POSTGRES_RUN_DIR      this instance's data, log and state files (default: deploy/.cache/postgres);
 #                         give each concurrent instance its own
 #   POSTGRES_BINDIR       folder with initdb/pg_ctl/pg_isready (default: the newest /usr/lib/postgresql/*/bin)
 #
@@ -21,7 +21,6 @@ here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
 run="${POSTGRES_RUN_DIR:-$root/deploy/.cache/postgres}"
 data="$run/data"
-sock="$run/socket"
 logfile="$run/postgres.log"
 urlfile="$run/database_url"
 portfile="$run/port"
@@ -127,8 +126,8 @@ start() {
         port="$(free_port)"
     fi
 
-    rm -rf "$data" "$sock" "$urlfile" "$portfile" "$logfile"
-    mkdir -p "$data" "$sock"
+    rm -rf "$data" "$urlfile" "$portfile" "$logfile"
+    mkdir -p "$data"
     chmod 700 "$data"
     [[ "$(id -u)" == 0 ]] && chown -R postgres: "$run"
 
@@ -143,7 +142,8 @@ start() {
 # deploy/postgres/postgres.sh
 listen_addresses = '127.0.0.1'
 port = $port
-unix_socket_directories = '$sock'
+# TCP only: a socket path under a deep checkout can exceed the 107-byte limit of a Unix socket address.
+unix_socket_directories = ''
 max_connections = 200
 fsync = off
 synchronous_commit = off
@@ -171,7 +171,7 @@ EOF
 
 stop() {
     if ! is_running; then
-        rm -rf "$data" "$sock" "$urlfile" "$portfile"
+        rm -rf "$data" "$urlfile" "$portfile"
         say "not running"
         return 0
     fi
@@ -179,7 +179,7 @@ stop() {
     bindir="$(find_bindir)"
     as_owner "$bindir/pg_ctl" stop -D "$data" -m fast -w -t 60 >/dev/null \
         || die "pg_ctl stop failed; the postmaster pid is in $data/postmaster.pid"
-    rm -rf "$data" "$sock" "$urlfile" "$portfile"
+    rm -rf "$data" "$urlfile" "$portfile"
     say "stopped"
 }
 
