@@ -1,0 +1,122 @@
+"""The Hand aggregate: a natural-key id, one stored event per accepted act, nothing stored for a refused one,
+and the same hand after replay from the event store or from a snapshot."""
+
+from __future__ import annotations
+
+import pytest
+from eventsourcing.application import Application
+from eventsourcing.domain import Snapshot
+
+from domain.cards import parse_cards
+from domain.errors import ForcedBetError, HandStateError, OutOfTurnError
+from domain.hand.aggregate import Hand, hand_id
+from domain.hand.codec import decode, encode
+from domain.hand.events import (
+    ActionKind,
+    BoardDealt,
+    ForcedBetKind,
+    ForcedBetPosted,
+    HandEnded,
+    HandShown,
+    HandStarted,
+    HoleCardsDealt,
+    PlayerActed,
+    ReportedEvent,
+    SeatEntry,
+    Stakes,
+)
+
+pytestmark = pytest.mark.unit
+
+START = HandStarted(
+    "table-7",
+    42,
+    "NT",
+    (SeatEntry(1, "Ann", 1000), SeatEntry(2, "Bob", 1000)),
+    2,
+    Stakes(blinds=((2, 50), (1, 100))),
+    burns_recorded=False,
+)
+PLAY: list[ReportedEvent] = [
+    ForcedBetPosted(2, ForcedBetKind.SMALL_BLIND, 50),
+    ForcedBetPosted(1, ForcedBetKind.BIG_BLIND, 100),
+    HoleCardsDealt(1, parse_cards("AsKd")),
+    HoleCardsDealt(2, parse_cards("????")),
+    PlayerActed(2, ActionKind.CALL),
+    PlayerActed(1, ActionKind.CHECK),
+    BoardDealt(parse_cards("Ah9c4d")),
+    PlayerActed(1, ActionKind.BET, 200),
+    PlayerActed(2, ActionKind.CALL),
+    BoardDealt(parse_cards("Tc")),
+    PlayerActed(1, ActionKind.CHECK),
+    PlayerActed(2, ActionKind.CHECK),
+    BoardDealt(parse_cards("3h")),
+    PlayerActed(1, ActionKind.CHECK),
+    PlayerActed(2, ActionKind.CHECK),
+    HandShown(1, parse_cards("AsKd")),
+    HandShown(2, parse_cards("QsQd")),
+]
+
+
+def played() -> Hand:
+    hand = Hand.start(START)
+    for e in PLAY:
+        hand.record(e)
+    return hand
+
+
+def test_a_hands_id_comes_from_its_table_and_number() -> None:
+    assert Hand.start(START).id == hand_id("table-7", 42) != hand_id("table-7", 43)
+
+
+def test_every_accepted_act_is_one_event_named_for_it() -> None:
+    hand = played()
+    names = [type(e).__name__ for e in hand.collect_events()]
+    assert names == ["HandStarted", *(type(e).__name__ for e in PLAY)]
+    assert hand.is_over and hand.engine.final_stacks() == {1: 1300, 2: 700}
+
+
+def test_a_refused_act_records_nothing() -> None:
+    hand = Hand.start(START)
+    hand.record(PLAY[0])
+    version = hand.version
+    with pytest.raises(ForcedBetError):
+        hand.record(ForcedBetPosted(1, ForcedBetKind.BIG_BLIND, 80))
+    with pytest.raises(OutOfTurnError):
+        for e in PLAY[1:4]:
+            hand.record(e)
+        hand.record(PlayerActed(1, ActionKind.CHECK))
+    assert hand.version == version + 3
+    assert len(hand.reported) == 4
+
+
+def test_a_start_that_breaks_the_rules_creates_no_hand() -> None:
+    with pytest.raises(HandStateError):
+        Hand.start(HandStarted("t", 1, "NT", (SeatEntry(1, "A", 10), SeatEntry(1, "B", 10)), 1, Stakes()))
+
+
+def test_the_hand_replays_from_the_event_store_to_the_same_state() -> None:
+    app: Application = Application()
+    hand = played()
+    app.save(hand)
+    again = app.repository.get(hand.id)
+    assert isinstance(again, Hand)
+    assert again.version == hand.version and again.engine.final_stacks() == {1: 1300, 2: 700}
+    assert again.engine.hole[2] == list(parse_cards("QsQd"))
+
+
+def test_a_snapshot_rebuilds_the_engine_from_the_accepted_acts() -> None:
+    hand = Hand.start(START)
+    for e in PLAY[:8]:
+        hand.record(e)
+    restored = Snapshot.take(hand).mutate(None)
+    assert isinstance(restored, Hand)
+    out = ()
+    for e in PLAY[8:]:
+        out = restored.record(e)
+    assert isinstance(out[-1], HandEnded) and restored.engine.final_stacks() == {1: 1300, 2: 700}
+
+
+def test_every_reported_event_survives_the_json_codec() -> None:
+    for e in [START, *PLAY]:
+        assert decode(encode(e)) == e
