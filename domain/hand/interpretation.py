@@ -830,6 +830,52 @@ def substantial_action(actions: Sequence[ActionKind], rulebook: Rulebook) -> boo
     return not rulebook.substantial_action_pair_needs_chips and len(set(actions)) > 1
 
 
+# --- asking to see a hand at the showdown ------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class ShowRequest:
+    """A player asks to see another's hand at a showdown (TDA 2022 18; bfsp 5.9.2).
+
+    ``requester_kept_cards``: he still holds his cards or has tabled them; ``requester_called``: he called the
+    final round's last bet; ``target_last_aggressor``: the hand asked for is the final round's last aggressor;
+    ``final_round_bet``: there was a bet on the final round; ``target_mucked``: the hand asked for is already
+    in the muck.
+    """
+
+    requester_kept_cards: bool
+    requester_called: bool
+    target_last_aggressor: bool
+    final_round_bet: bool
+    target_mucked: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class ShowAnswer:
+    granted: bool
+    rule: RuleRef
+    reason: str
+
+    def __str__(self) -> str:
+        return f"{self.reason} ({self.rule})"
+
+
+def answer_show_request(request: ShowRequest, rulebook: Rulebook) -> ShowAnswer:
+    """Whether the hand must be shown: a caller who kept his cards has the right to see the last aggressor's
+    hand after a bet on the final round (TDA 2022 18-B); who gave up his cards has none (18-A); a mucked hand
+    is not shown (bfsp 5.9.2, TDA 2022 14); every other request is the director's (18-B), raised as a ruling."""
+    rule = rulebook.cite("show_request")
+    if not request.requester_kept_cards:
+        return ShowAnswer(False, rule, "he gave up his cards, and with them the right to see another hand")
+    if request.target_mucked:
+        return ShowAnswer(
+            False, rulebook.cite("mucked_hand"), "the hand is in the muck unshown and is not turned up"
+        )
+    if request.final_round_bet and request.requester_called and request.target_last_aggressor:
+        return ShowAnswer(True, rule, "he called the last bet: he paid to see the last aggressor's hand")
+    raise RulingRequired("no right to see that hand; the director may allow it", rule)
+
+
 # --- corrections of wrong amounts ---------------------------------------------------------------------------
 
 

@@ -20,8 +20,10 @@ from domain.hand.interpretation import (
     Interpreted,
     Obligation,
     RawAct,
+    ShowRequest,
     Timing,
     Wager,
+    answer_show_request,
     correct_pot_limit_bet,
     correct_short_raise,
     interpret,
@@ -548,6 +550,43 @@ def test_bfsp_4_13_a_call_the_dealer_invited_too_early_may_be_taken_back_when_a_
     assert isinstance(result, Obligation)
     assert result.options == (CALL, FOLD)
     assert result.returned == 600
+
+
+# --- asking to see a hand: TDA 2022 18 (TV-88, TV-89), TDA 2017 TV-42, TV-43 ------------------------------------
+
+NO_RIGHT, RIGHT, DIRECTOR = "no right", "right", "director"
+
+
+@pytest.mark.parametrize(
+    ("request_", "answer"),
+    [
+        pytest.param(ShowRequest(False, False, False, False), NO_RIGHT, id="TV-88-A-mucked"),
+        pytest.param(ShowRequest(True, False, False, False), DIRECTOR, id="TV-88-B-asks-to-see-C"),
+        pytest.param(ShowRequest(False, False, False, False), NO_RIGHT, id="TV-88-C-pushed-face-down"),
+        pytest.param(ShowRequest(True, True, True, True), RIGHT, id="TV-89-A-and-B-see-C"),
+        pytest.param(ShowRequest(False, True, True, True), NO_RIGHT, id="TV-89-D-mucked"),
+        pytest.param(ShowRequest(True, True, False, True), DIRECTOR, id="TV-89-B-asks-to-see-A"),
+        pytest.param(ShowRequest(True, False, False, False), DIRECTOR, id="2017/TV-42"),
+        pytest.param(ShowRequest(True, True, True, True), RIGHT, id="2017/TV-43-A-and-B-see-C"),
+        pytest.param(ShowRequest(False, True, True, True), NO_RIGHT, id="2017/TV-43-D-mucked"),
+    ],
+)
+def test_only_a_caller_who_kept_his_cards_may_insist_on_seeing_the_last_aggressor(
+    request_: ShowRequest, answer: str
+) -> None:
+    rulebook = get_rulebook("tda-2022")
+    if answer == DIRECTOR:
+        with pytest.raises(RulingRequired) as asked:
+            answer_show_request(request_, rulebook)
+        assert str(asked.value.rule) == "tda-2022 18"
+        return
+    assert answer_show_request(request_, rulebook).granted is (answer == RIGHT)
+
+
+def test_bfsp_5_9_2_a_hand_mucked_unshown_is_not_turned_up() -> None:
+    shown = answer_show_request(ShowRequest(True, True, True, True, target_mucked=True), get_rulebook("bfsp"))
+    assert not shown.granted
+    assert str(shown.rule) == "bfsp 5.9.2"
 
 
 # --- substantial action, TDA 2022 §4.6 ----------------------------------------------------------------------
