@@ -2,6 +2,10 @@
 
 Each preset is a :class:`Rulebook`: the parameters where the federation's and the TDA's texts differ, each
 documented with the rule it comes from. Every rejection cites ``rulebook.cite(topic)``.
+
+The presets are :data:`RULEBOOKS` — ``bfsp`` (the default), ``tda-2022``, ``tda-2017``, ``tda-club`` — and
+:func:`get_rulebook` finds one by name. docs/RULEBOOKS.md tables every parameter by rulebook with its source
+rule and the readings chosen where a text is ambiguous.
 """
 
 from __future__ import annotations
