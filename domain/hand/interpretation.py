@@ -85,7 +85,8 @@ class BettingContext:
         if self.structure is BettingStructure.FIXED_LIMIT:
             return min(self.minimum_total, self.all_in_total)
         if self.structure is BettingStructure.POT_LIMIT:
-            return min(pot_limit_maximum(self.pot, self.current_bet, self.committed), self.all_in_total)
+            largest = max(pot_limit_maximum(self.pot, self.current_bet, self.committed), self.minimum_total)
+            return min(largest, self.all_in_total)
         return self.all_in_total
 
     @property

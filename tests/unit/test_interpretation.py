@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from domain.errors import RulingRequired
 from domain.hand.events import ActionKind, PlayerActed
@@ -250,3 +252,86 @@ def test_all_in_in_fixed_limit_is_the_fixed_raise_and_cites_the_bet_size_rule() 
 )
 def test_table_talk_around_the_words_is_ignored(text: str, declaration: Declaration) -> None:
     assert parse_declaration(text) == declaration
+
+
+# --- every reading stays within the rules, whatever the chips ---------------------------------------------
+
+
+DENOMINATIONS = (25, 100, 500, 1000, 5000)
+
+
+@st.composite
+def betting_moments(draw: st.DrawFn) -> tuple[BettingContext, RawAct, str]:
+    structure = draw(st.sampled_from(list(BettingStructure)))
+    big_blind = draw(st.sampled_from((100, 200, 400)))
+    opened = draw(st.booleans())
+    last_raise = draw(st.integers(1, 10)) * big_blind if opened else big_blind
+    current = draw(st.integers(1, 20)) * big_blind if opened else 0
+    committed = draw(st.integers(0, current)) if opened else 0
+    stack = draw(st.integers(1, 200)) * 100
+    pot = current + draw(st.integers(0, 100)) * 100
+    ctx = BettingContext(
+        structure, current, committed, stack, last_raise, big_blind, pot, heads_up=draw(st.booleans())
+    )
+    pushed = draw(st.lists(st.sampled_from(DENOMINATIONS), min_size=1, max_size=8))
+    if sum(pushed) > stack:
+        pushed = pushed[:1] if pushed[0] <= stack else [stack]
+    book = draw(st.sampled_from(("bfsp", "tda-2022", "tda-2017", "tda-club")))
+    return ctx, RawAct(chips=ChipsPlaced.one_motion(*pushed)), book
+
+
+@given(betting_moments())
+def test_silent_chips_always_read_as_a_legal_action_with_honest_change(
+    moment: tuple[BettingContext, RawAct, str],
+) -> None:
+    ctx, act, book = moment
+    try:
+        reading = interpret(act, ctx, get_rulebook(book))
+    except RulingRequired:
+        return
+    if isinstance(reading, Obligation):
+        assert set(reading.options) <= {ActionKind.CALL, ActionKind.FOLD}
+        return
+    assert reading.returned >= 0
+    assert act.chips is not None
+    paid = ctx.committed + sum(act.chips.motions[0])
+    if reading.amount is None:
+        assert reading.action is ActionKind.CHECK
+        return
+    assert reading.amount <= ctx.all_in_total
+    if reading.action is ActionKind.CALL:
+        assert reading.amount == ctx.call_total
+    else:
+        assert min(ctx.minimum_total, ctx.all_in_total) <= reading.amount <= ctx.maximum_total
+    assert (
+        reading.amount + reading.returned >= min(paid, ctx.all_in_total)
+        or reading.action is not ActionKind.CALL
+    )
+
+
+@given(
+    betting_moments(), st.sampled_from([None, *Declared]), st.none() | st.integers(1, 50_000), st.booleans()
+)
+def test_declarations_always_read_as_a_legal_action(
+    moment: tuple[BettingContext, RawAct, str], kind: Declared | None, amount: int | None, bare: bool
+) -> None:
+    ctx, _, book = moment
+    if kind is None and amount is None:
+        amount = 500
+    said = Declaration(kind, amount, bare=bare and amount is not None and amount < 100)
+    try:
+        reading = interpret(RawAct(said), ctx, get_rulebook(book))
+    except RulingRequired:
+        return
+    if isinstance(reading, Obligation):
+        if reading.minimum is not None:
+            assert reading.maximum is not None and reading.minimum <= reading.maximum
+        return
+    if reading.amount is None:
+        assert reading.action in (ActionKind.CHECK, ActionKind.FOLD)
+        return
+    assert reading.amount <= ctx.all_in_total
+    if reading.action is ActionKind.CALL:
+        assert reading.amount == ctx.call_total
+    else:
+        assert min(ctx.minimum_total, ctx.all_in_total) <= reading.amount <= ctx.maximum_total
