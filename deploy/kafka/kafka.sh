@@ -220,17 +220,34 @@ start() {
     fi
     require_java
     require_python
-    local port cport
     if [[ -n "${KAFKA_PORT:-}" ]]; then
         [[ "$KAFKA_PORT" =~ ^[0-9]+$ ]] || die "KAFKA_PORT=$KAFKA_PORT is not a port number"
         port_is_free "$KAFKA_PORT" || die "port $KAFKA_PORT on 127.0.0.1 is in use; free it or unset KAFKA_PORT"
-        port="$KAFKA_PORT"
-    else
-        port="$(free_port)"
     fi
+    fetch_jars
+    # A free port can be taken by someone else between choosing it and the broker binding it (parallel test
+    # sessions do exactly that); then choose again.
+    local attempt rc
+    for attempt in 1 2 3; do
+        rc=0
+        launch || rc=$?
+        [[ "$rc" == 0 ]] && return 0
+        [[ "$rc" == 2 && -z "${KAFKA_PORT:-}" ]] || break
+        say "a chosen port was taken meanwhile; retrying with new ports ($attempt/3)"
+    done
+    tail -n 30 "$run/logs/server.log" "$run/logs/stdout.log" >&2 2>/dev/null || true
+    if [[ "$rc" == 2 ]]; then
+        die "a port of the broker is in use (see $run/logs); free it or unset KAFKA_PORT"
+    fi
+    die "the broker did not come up (logs in $run/logs)"
+}
+
+# One attempt: 0 = running, 2 = a port was in use, 1 = any other failure (broker stopped again).
+launch() {
+    local port cport pid
+    port="${KAFKA_PORT:-$(free_port)}"
     cport="$(free_port)"
     while [[ "$cport" == "$port" ]]; do cport="$(free_port)"; done
-    fetch_jars
 
     mkdir -p "$run"
     rm -rf "$run/data" "$run/logs" "$pidfile" "$bootfile"
@@ -268,9 +285,11 @@ start() {
     echo "$pid" >"$pidfile"
 
     if ! wait_for_metadata "$pid" "127.0.0.1:$port"; then
-        tail -n 30 "$run/logs/server.log" "$run/logs/stdout.log" >&2 2>/dev/null || true
         stop >/dev/null 2>&1 || true
-        die "the broker did not come up (logs in $run/logs)"
+        if grep -qs "Address already in use" "$run/logs/server.log" "$run/logs/stdout.log"; then
+            return 2
+        fi
+        return 1
     fi
     echo "127.0.0.1:$port" >"$bootfile"
     say "running (pid $pid) at 127.0.0.1:$port"

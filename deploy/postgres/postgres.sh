@@ -116,14 +116,10 @@ start() {
         id postgres >/dev/null 2>&1 \
             || die "running as root needs the 'postgres' system user (Debian: apt-get install -y postgresql)"
     fi
-    local port
     if [[ -n "${POSTGRES_LISTEN_PORT:-}" ]]; then
         [[ "$POSTGRES_LISTEN_PORT" =~ ^[0-9]+$ ]] || die "POSTGRES_LISTEN_PORT=$POSTGRES_LISTEN_PORT is not a port number"
         port_is_free "$POSTGRES_LISTEN_PORT" \
             || die "port $POSTGRES_LISTEN_PORT on 127.0.0.1 is in use; free it or unset POSTGRES_LISTEN_PORT"
-        port="$POSTGRES_LISTEN_PORT"
-    else
-        port="$(free_port)"
     fi
 
     rm -rf "$data" "$urlfile" "$portfile" "$logfile"
@@ -141,7 +137,6 @@ start() {
 
 # deploy/postgres/postgres.sh
 listen_addresses = '127.0.0.1'
-port = $port
 # TCP only: a socket path under a deep checkout can exceed the 107-byte limit of a Unix socket address.
 unix_socket_directories = ''
 max_connections = 200
@@ -150,8 +145,24 @@ synchronous_commit = off
 full_page_writes = off
 EOF
 
-    if ! as_owner "$bindir/pg_ctl" start -D "$data" -l "$logfile" -w -t 60 >/dev/null 2>&1; then
+    # A free port can be taken by someone else between choosing it and the server binding it (parallel test
+    # sessions do exactly that); then choose again.
+    local port attempt started=0
+    for attempt in 1 2 3; do
+        port="${POSTGRES_LISTEN_PORT:-$(free_port)}"
+        rm -f "$logfile"
+        if as_owner "$bindir/pg_ctl" start -D "$data" -l "$logfile" -o "-p $port" -w -t 60 >/dev/null 2>&1; then
+            started=1
+            break
+        fi
+        grep -qs "could not bind\|Address already in use" "$logfile" && [[ -z "${POSTGRES_LISTEN_PORT:-}" ]] || break
+        say "port $port was taken meanwhile; retrying with another ($attempt/3)"
+    done
+    if [[ "$started" != 1 ]]; then
         tail -n 20 "$logfile" >&2 2>/dev/null || true
+        if grep -qs "could not bind\|Address already in use" "$logfile"; then
+            die "port $port on 127.0.0.1 is in use; free it or unset POSTGRES_LISTEN_PORT"
+        fi
         die "the server did not start (see $logfile)"
     fi
     local i
