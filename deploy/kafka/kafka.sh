@@ -15,6 +15,7 @@
 #   KAFKA_START_TIMEOUT  seconds to wait for metadata (default 90)
 #   KAFKA_JAVA_OPTS    extra JVM options for the broker (e.g. -XX:TieredStopAtLevel=1: faster start, slower peak)
 #   POKERAUDIT_PYTHON  interpreter with kafka-python (default: .venv/bin/python)
+#   JAVA_HOME          the Java 17+ runtime to use (default: java on PATH)
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -44,9 +45,14 @@ running_pid() {
 }
 
 require_java() {
-    command -v java >/dev/null 2>&1 || die "java not found; install a Java 17+ runtime (Debian: apt-get install -y openjdk-17-jre-headless)"
+    if [[ -n "${JAVA_HOME:-}" && -x "$JAVA_HOME/bin/java" ]]; then
+        java="$JAVA_HOME/bin/java"
+    else
+        java="$(command -v java)" \
+            || die "java not found; install a Java 17+ runtime (Debian: apt-get install -y openjdk-17-jre-headless)"
+    fi
     local props major
-    props="$(java -XshowSettings:properties -version 2>&1)"
+    props="$("$java" -XshowSettings:properties -version 2>&1)"
     major="$(sed -n 's/^ *java.specification.version = //p' <<<"$props" | cut -d. -f1)"
     [[ "$major" =~ ^[0-9]+$ && "$major" -ge 17 ]] \
         || die "java ${major:-?} is too old for Kafka 4; install Java 17+ (Debian: apt-get install -y openjdk-17-jre-headless)"
@@ -257,7 +263,7 @@ launch() {
     local cid
     cid="$(cluster_id)"
     # C1 only: the formatter runs for a second, so full JIT compilation would only cost time.
-    if ! java -Xmx256m -XX:TieredStopAtLevel=1 -cp "$lib/*" -Dlog4j2.configurationFile="$run/log4j2.properties" \
+    if ! "$java" -Xmx256m -XX:TieredStopAtLevel=1 -cp "$lib/*" -Dlog4j2.configurationFile="$run/log4j2.properties" \
         kafka.tools.StorageTool format --standalone -t "$cid" -c "$run/server.properties" \
         >"$run/logs/format.log" 2>&1; then
         cat "$run/logs/format.log" >&2
@@ -277,7 +283,7 @@ launch() {
 
     # setsid: the broker must not share the caller's process group (a Ctrl-C there would bypass `stop`).
     # shellcheck disable=SC2086
-    setsid java -Xmx512m -Xms512m -Djava.awt.headless=true -Xshare:auto "$cds" ${KAFKA_JAVA_OPTS:-} \
+    setsid "$java" -Xmx512m -Xms512m -Djava.awt.headless=true -Xshare:auto "$cds" ${KAFKA_JAVA_OPTS:-} \
         -Dlog4j2.configurationFile="$run/log4j2.properties" \
         -cp "$lib/*" kafka.Kafka "$run/server.properties" \
         </dev/null >"$run/logs/stdout.log" 2>&1 &
