@@ -32,8 +32,8 @@ pytest: $(STAMP)
 test: lint types pytest
 
 services-stop:
-	-bash deploy/kafka/kafka.sh stop
-	-bash deploy/postgres/postgres.sh stop
+	-bash deploy/kafka/kafka.sh stop-all
+	-bash deploy/postgres/postgres.sh stop-all
 
 clean: services-stop
 	rm -rf $(VENV) deploy/.cache .pytest_cache .mypy_cache .ruff_cache .hypothesis

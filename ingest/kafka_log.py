@@ -1,0 +1,101 @@
+"""The log of record on Apache Kafka (kafka-python): idempotent producer, acks=all, key = competition."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from kafka import KafkaConsumer, KafkaProducer, TopicPartition
+from kafka.admin import KafkaAdminClient
+from kafka.errors import TopicAlreadyExistsError
+
+from ingest.log import LogRecord
+
+#: Topic settings of the log of record: keep everything, forever (DESIGN: infinite retention).
+RECORD_TOPIC_CONFIG = {"retention.ms": "-1", "retention.bytes": "-1", "cleanup.policy": "delete"}
+
+
+def ensure_topic(bootstrap: str, topic: str, partitions: int, replication_factor: int = 1) -> None:
+    """Create ``topic`` with the admin client unless it exists (the broker never auto-creates topics)."""
+    admin = KafkaAdminClient(bootstrap_servers=bootstrap, client_id="pokeraudit-admin")
+    try:
+        admin.create_topics(
+            {
+                topic: {
+                    "num_partitions": partitions,
+                    "replication_factor": replication_factor,
+                    "configs": RECORD_TOPIC_CONFIG,
+                }
+            },
+            wait_for_metadata=True,
+        )
+    except TopicAlreadyExistsError:
+        pass
+    finally:
+        admin.close()
+
+
+def producer(bootstrap: str, **overrides: Any) -> KafkaProducer:
+    config: dict[str, Any] = {
+        "bootstrap_servers": bootstrap,
+        "enable_idempotence": True,
+        "acks": "all",
+        "linger_ms": 5,
+        "batch_size": 256 * 1024,
+        "compression_type": None,
+        "client_id": "pokeraudit-producer",
+    }
+    config.update(overrides)
+    return KafkaProducer(**config)
+
+
+class KafkaLog:
+    """The :class:`ingest.log.Log` interface over a Kafka topic."""
+
+    def __init__(self, bootstrap: str, topic: str, partitions: int = 6, create: bool = True) -> None:
+        self.topic = topic
+        self._bootstrap = bootstrap
+        if create:
+            ensure_topic(bootstrap, topic, partitions)
+        self._producer = producer(bootstrap)
+        self._reader = KafkaConsumer(
+            bootstrap_servers=bootstrap,
+            enable_auto_commit=False,
+            group_id=None,
+            client_id="pokeraudit-reader",
+        )
+
+    def partitions(self) -> int:
+        found = self._reader.partitions_for_topic(self.topic)
+        if not found:
+            raise LookupError(f"topic {self.topic!r} does not exist on {self._bootstrap}")
+        return len(found)
+
+    def append(self, records: Sequence[tuple[bytes, bytes]]) -> list[tuple[int, int]]:
+        futures = [self._producer.send(self.topic, key=key, value=value) for key, value in records]
+        self._producer.flush()
+        placed = []
+        for future in futures:
+            meta = future.get(timeout=60)
+            placed.append((meta.partition, meta.offset))
+        return placed
+
+    def read(self, partition: int, offset: int, max_records: int) -> list[LogRecord]:
+        tp = TopicPartition(self.topic, partition)
+        self._reader.assign([tp])
+        self._reader.seek(tp, offset)
+        end = self._reader.end_offsets([tp])[tp]
+        out: list[LogRecord] = []
+        while len(out) < max_records and offset + len(out) < end:
+            batch = self._reader.poll(timeout_ms=1000, max_records=max_records - len(out))
+            for msg in batch.get(tp, []):
+                out.append(LogRecord(self.topic, partition, msg.offset, msg.key or b"", msg.value or b""))
+        return out
+
+    def end_offsets(self) -> dict[int, int]:
+        tps = [TopicPartition(self.topic, p) for p in range(self.partitions())]
+        return {tp.partition: offset for tp, offset in self._reader.end_offsets(tps).items()}
+
+    def close(self) -> None:
+        self._producer.close()
+        self._reader.close()
