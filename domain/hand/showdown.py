@@ -148,7 +148,8 @@ def award_pots(
     a card nobody saw). Give ``high`` and ``low`` for a hi-lo game, one of them for any other.
     ``clockwise_from_button`` orders every eligible seat from the first left of the button; in stud
     (``button_game=False``) it is the engine's seat order and the odd chip goes by the highest card.
-    An undetermined pot has no :class:`PotAwarded`: its chips wait for the cards or a ruling.
+    An undetermined pot has no :class:`PotAwarded`: its chips wait for the cards or a ruling. Every tied
+    winner has a share, which is 0 when a split has fewer smallest chips than winners.
     """
     if high is None and low is None:
         raise ValueError("a showdown needs a way to rank hands: give the high kind, the low kind or both")

@@ -3,15 +3,17 @@ TV-39…TV-45)."""
 
 from __future__ import annotations
 
-from dataclasses import replace
+from collections.abc import Iterable
+from dataclasses import dataclass, replace
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
+from pokerkit import Automation, FixedLimitOmahaHoldemHighLowSplitEightOrBetter, NoLimitTexasHoldem, State
 
 from domain.cards import MaybeCard, parse_cards, standard_deck
 from domain.errors import RulingRequired
-from domain.evaluation import EvaluationKind
+from domain.evaluation import EvaluationKind, evaluate
 from domain.hand.events import PotAwarded, PotShare
 from domain.hand.pots import Pot, build_pots
 from domain.hand.showdown import award_pots, showdown_order, showdown_order_reason
@@ -495,7 +497,7 @@ def assert_every_pot_is_paid_in_full_to_its_contenders(
     for index, pot in enumerate(pots):
         paid = [share for award in awards if award.pot_index == index for share in award.shares]
         assert sum(share.amount for share in paid) == pot.amount
-        assert all(share.seat in pot.eligible and share.seat in shown and share.amount > 0 for share in paid)
+        assert all(share.seat in pot.eligible and share.seat in shown and share.amount >= 0 for share in paid)
 
 
 @settings(max_examples=200, deadline=None)
@@ -549,3 +551,144 @@ def test_hiding_a_contenders_card_leaves_exactly_the_pots_he_contests_with_other
     }
     assert {award.pot_index for award in awards} == set(range(len(pots))) - touched
     assert undetermined == bool(touched)
+
+
+# --- against PokerKit 0.7.7, with the rulebook set to PokerKit's conventions ------------------------------------
+
+#: PokerKit gives every odd chip of a split to the first winner in seat order, the odd chip between halves to
+#: the high hand, and always halves a hi-lo pot first.
+POKERKIT_CONVENTIONS = replace(
+    BFSP,
+    multiway_odd_chips=MultiwayOddChips.ALL_TO_FIRST,
+    odd_chip_to_high_half=True,
+    hi_lo_same_winners_split_whole=False,
+)
+POKERKIT_AUTOMATIONS = (
+    Automation.ANTE_POSTING,
+    Automation.BET_COLLECTION,
+    Automation.BLIND_OR_STRADDLE_POSTING,
+    Automation.CARD_BURNING,
+    Automation.HOLE_DEALING,
+    Automation.BOARD_DEALING,
+    Automation.HAND_KILLING,
+    Automation.CHIPS_PUSHING,
+    Automation.CHIPS_PULLING,
+)
+
+
+@dataclass
+class PlayedHand:
+    """What a PokerKit hand looked like at its showdown (seat = player index + 1) and how it ended."""
+
+    contributions: dict[int, int]
+    folded: set[int]
+    shown: dict[int, tuple[MaybeCard, ...]]
+    board: tuple[MaybeCard, ...]
+    final_stacks: list[int]
+
+
+def ours(cards: Iterable[object]) -> tuple[MaybeCard, ...]:
+    return parse_cards("".join(repr(card) for card in cards))
+
+
+def at_showdown(state: State) -> PlayedHand:
+    stacks = zip(state.starting_stacks, state.stacks, strict=True)
+    return PlayedHand(
+        {i + 1: start - now for i, (start, now) in enumerate(stacks)},
+        {i + 1 for i, live in enumerate(state.statuses) if not live},
+        {i + 1: ours(state.hole_cards[i]) for i, live in enumerate(state.statuses) if live},
+        (),
+        [],
+    )
+
+
+def act(state: State, choices: st.DataObject) -> None:
+    """Fold, call, min-raise or shove, as drawn, whichever of them is legal."""
+    choice = choices.draw(st.sampled_from(["fold", "call", "min_raise", "shove"]))
+    if choice == "fold" and state.can_fold():
+        state.fold()
+    elif choice in ("min_raise", "shove") and state.can_complete_bet_or_raise_to():
+        low = state.min_completion_betting_or_raising_to_amount
+        high = state.max_completion_betting_or_raising_to_amount
+        state.complete_bet_or_raise_to(low if choice == "min_raise" else high)
+    else:
+        state.check_or_call()
+
+
+def play_out(state: State, choices: st.DataObject) -> PlayedHand | None:
+    """Play to the showdown, table every live hand, finish; None when nobody had to show."""
+    seen: PlayedHand | None = None
+    while state.status:
+        if state.can_show_or_muck_hole_cards():
+            seen = seen or at_showdown(state)
+            state.show_or_muck_hole_cards(True)
+        else:
+            act(state, choices)
+    if seen is not None:
+        seen.board = ours(card for street in state.board_cards for card in street)
+        seen.final_stacks = list(state.stacks)
+    return seen
+
+
+def our_final_stacks(
+    hand: PlayedHand, starting: list[int], high: EvaluationKind, low: EvaluationKind | None
+) -> list[int]:
+    """The stacks after our awards. PokerKit kills every tabled hand that wins nothing before it pushes the
+    chips, so pots whose contestants then coincide are split as one there, where TDA 2022 21 splits each pot
+    on its own; to compare, those hands are mucked here too and the pots built again."""
+    order = tuple(range(1, len(starting) + 1))
+    pots = build_pots(hand.contributions, hand.folded)
+    awards, _ = award_pots(pots, hand.shown, hand.board, high, low, order, POKERKIT_CONVENTIONS)
+    losers = set(hand.shown) - set(won(awards))
+    pots = build_pots(hand.contributions, hand.folded | losers)
+    shown = {seat: cards for seat, cards in hand.shown.items() if seat not in losers}
+    assume(low is None or not splits_a_pot_without_a_low(pots, shown, hand.board, low))
+    awards, undetermined = award_pots(pots, shown, hand.board, high, low, order, POKERKIT_CONVENTIONS)
+    assert not undetermined
+    paid = won(awards)
+    return [starting[i] - hand.contributions[i + 1] + paid.get(i + 1, 0) for i in range(len(starting))]
+
+
+def splits_a_pot_without_a_low(
+    pots: tuple[Pot, ...],
+    shown: dict[int, tuple[MaybeCard, ...]],
+    board: tuple[MaybeCard, ...],
+    low: EvaluationKind,
+) -> bool:
+    """PokerKit halves every pot once any tabled hand makes a low, and shares the low half of a pot none of
+    whose players has one among them all; the rules give such a pot to the high hand (here it scoops)."""
+    known = [card for card in board if card is not None]
+    lows = {
+        seat for seat, cards in shown.items() if evaluate(low, [c for c in cards if c], known) is not None
+    }
+    return bool(lows) and any(not lows & set(pot.eligible) for pot in pots)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.integers(1, 300), min_size=2, max_size=9), st.data())
+def test_no_limit_holdem_showdowns_end_with_the_same_stacks_as_pokerkit(
+    stacks: list[int], data: st.DataObject
+) -> None:
+    state = NoLimitTexasHoldem.create_state(
+        POKERKIT_AUTOMATIONS, True, 1, (1, 2), 2, tuple(stacks), len(stacks)
+    )
+    hand = play_out(state, data)
+    assume(hand is not None)
+    assert hand is not None
+
+    assert our_final_stacks(hand, stacks, HIGH, None) == hand.final_stacks
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.integers(1, 60), min_size=2, max_size=6), st.data())
+def test_omaha_hi_lo_showdowns_end_with_the_same_stacks_as_pokerkit(
+    stacks: list[int], data: st.DataObject
+) -> None:
+    state = FixedLimitOmahaHoldemHighLowSplitEightOrBetter.create_state(
+        POKERKIT_AUTOMATIONS, True, 0, (1, 2), 2, 4, tuple(stacks), len(stacks)
+    )
+    hand = play_out(state, data)
+    assume(hand is not None)
+    assert hand is not None
+
+    assert our_final_stacks(hand, stacks, OMAHA_HIGH, OMAHA_LOW) == hand.final_stacks
