@@ -1,9 +1,16 @@
 """The Hand aggregate: one hand at one table, its accepted events, and the rules engine that judged them.
 
-Each reported act is an ``@event`` method named for what happened (``PlayerActed``, ``HoleCardsDealt`` ...).
+Each reported act is an event named for what happened (``PlayerActed``, ``HoleCardsDealt`` ...), and each
+consequence the engine derives from it is one too (``UncalledBetReturned``, ``PotAwarded``, ``HandEnded``),
+so the stored record shows what the table reported and what followed mechanically.
 :meth:`Hand.record` asks the engine first: an illegal act raises its :class:`domain.errors.HandError` and
 nothing is triggered, so the aggregate never stores a refused act (the referee stores the rejection
-elsewhere). The event bodies drive the :class:`HandState` on replay exactly as they did live.
+elsewhere). Event bodies drive the :class:`HandState` on replay exactly as they did live.
+
+Every event carries ``meta`` (who recorded it, when, the log position: filled at the edge) and a link of the
+hand's hash chain (DESIGN decision 7): ``link = sha256(prev_link + canonical body)``, where the body is the
+hand's id, the event's version, type and time, its payload and its meta. :func:`first_broken_link_in`
+recomputes a stored stream.
 
 The id is ``uuid5`` of the table and the hand number, so a redelivered record lands on the same aggregate.
 The engine's state lives in a slot, outside the aggregate's stored state; the accepted acts (as JSON values)
@@ -12,16 +19,16 @@ are in the stored state, so a snapshot rebuilds the engine when it is first need
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from datetime import datetime
+from typing import Any
 from uuid import NAMESPACE_URL, UUID, uuid5
 
 from eventsourcing.domain import Aggregate, event
 
-from domain.hand.codec import JSON, decode, encode
-from domain.hand.events import (
-    DerivedEvent,
-    HandStarted,
-    ReportedEvent,
-)
+from domain.chain import GENESIS, BrokenLink, first_broken_link, link
+from domain.hand.codec import JSON, decode, encode, encode_any
+from domain.hand.events import DerivedEvent, HandStarted, ReportedEvent
 from domain.hand.state import HandState
 from domain.rulebooks import get_rulebook
 
@@ -32,29 +39,57 @@ def hand_id(table_id: str, hand_number: int) -> UUID:
     return uuid5(HAND_NAMESPACE, f"{table_id}/{hand_number}")
 
 
+def chain_body(hand: UUID, version: int, type_name: str, at: datetime, payload: JSON, meta: JSON) -> JSON:
+    """What a hand's chain link covers: everything stored of the event but the link itself."""
+    return {
+        "hand": str(hand),
+        "version": version,
+        "type": type_name,
+        "at": at.isoformat(),
+        "payload": payload,
+        "meta": meta,
+    }
+
+
 class Hand(Aggregate):
     __slots__ = ("_engine", "_derived")
 
     @staticmethod
-    def create_id(table_id: str, hand_number: int, started: JSON) -> UUID:
+    def create_id(table_id: str, hand_number: int, **_: Any) -> UUID:
         return hand_id(table_id, hand_number)
 
     @event("HandStarted")
-    def __init__(self, table_id: str, hand_number: int, started: JSON) -> None:
+    def __init__(
+        self, table_id: str, hand_number: int, started: JSON, meta: JSON, prev_link: str, link: str
+    ) -> None:
         self.table_id = table_id
         self.hand_number = hand_number
         self.started = started
         self.reported: list[JSON] = []
+        self.chain_head = link
         start = decode(started)
         assert isinstance(start, HandStarted)
         self._engine: HandState | None = HandState.start(start, get_rulebook(start.rulebook))
         self._derived: tuple[DerivedEvent, ...] = ()
 
     @classmethod
-    def start(cls, started: HandStarted) -> Hand:
+    def start(cls, started: HandStarted, at: datetime, meta: JSON | None = None) -> Hand:
         """A new hand; :class:`domain.errors.HandError` if its start breaks the rules (nothing is created)."""
         HandState.start(started, get_rulebook(started.rulebook))
-        return cls(table_id=started.table_id, hand_number=started.hand_number, started=encode(started))
+        payload, meta = encode(started), meta or {}
+        hid = hand_id(started.table_id, started.hand_number)
+        first = link(GENESIS, chain_body(hid, 1, "HandStarted", at, payload, meta))
+        return cls._create(
+            cls.HandStarted,  # type: ignore[attr-defined]
+            id=hid,
+            timestamp=at,
+            table_id=started.table_id,
+            hand_number=started.hand_number,
+            started=payload,
+            meta=meta,
+            prev_link=GENESIS,
+            link=first,
+        )
 
     # --- the engine -------------------------------------------------------------------------------------
 
@@ -75,69 +110,110 @@ class Hand(Aggregate):
     def is_over(self) -> bool:
         return self.engine.is_over
 
-    def record(self, reported: ReportedEvent) -> tuple[DerivedEvent, ...]:
-        """Judge ``reported`` and, if legal, record it; returns what follows from it (uncalled bet, pots, end)."""
-        self.engine.verify(reported)
-        trigger = getattr(self, _METHODS[type(reported).__name__])
-        trigger(payload=encode(reported))
-        return self._derived
+    def record(self, reported: ReportedEvent, at: datetime, meta: JSON | None = None) -> tuple[DerivedEvent, ...]:
+        """Judge ``reported`` and, if legal, record it and what follows from it (uncalled bet, pots, end).
 
-    def _apply(self, payload: JSON) -> None:
+        ``at`` is when it happened at the table and ``meta`` who recorded it and where it came from: both are
+        stored with the event and covered by its chain link.
+        """
+        self.engine.verify(reported)
+        meta = meta or {}
+        self._trigger(type(reported).__name__, encode(reported), at, meta)
+        derived = self._derived
+        for consequence in derived:
+            self._trigger(type(consequence).__name__, encode_any(consequence), at, {"follows": meta.get("event_id")})
+        return derived
+
+    def _trigger(self, type_name: str, payload: JSON, at: datetime, meta: JSON) -> None:
+        body = chain_body(self.id, self.version + 1, type_name, at, payload, meta)
+        self.trigger_event(
+            getattr(type(self), type_name),
+            timestamp=at,
+            payload=payload,
+            meta=meta,
+            prev_link=self.chain_head,
+            link=link(self.chain_head, body),
+        )
+
+    def _apply(self, payload: JSON, link: str) -> None:
         self._derived = self.engine.apply(decode(payload))
         self.reported.append(payload)
+        self.chain_head = link
+
+    def _follow(self, link: str) -> None:
+        self.chain_head = link
 
     # --- one event per reported act -----------------------------------------------------------------------
 
     @event("ForcedBetPosted")
-    def _forced_bet_posted(self, payload: JSON) -> None:
-        self._apply(payload)
+    def _forced_bet_posted(self, payload: JSON, meta: JSON, prev_link: str, link: str) -> None:
+        self._apply(payload, link)
 
     @event("HoleCardsDealt")
-    def _hole_cards_dealt(self, payload: JSON) -> None:
-        self._apply(payload)
+    def _hole_cards_dealt(self, payload: JSON, meta: JSON, prev_link: str, link: str) -> None:
+        self._apply(payload, link)
 
     @event("CardBurned")
-    def _card_burned(self, payload: JSON) -> None:
-        self._apply(payload)
+    def _card_burned(self, payload: JSON, meta: JSON, prev_link: str, link: str) -> None:
+        self._apply(payload, link)
 
     @event("BoardDealt")
-    def _board_dealt(self, payload: JSON) -> None:
-        self._apply(payload)
+    def _board_dealt(self, payload: JSON, meta: JSON, prev_link: str, link: str) -> None:
+        self._apply(payload, link)
 
     @event("PlayerActed")
-    def _player_acted(self, payload: JSON) -> None:
-        self._apply(payload)
+    def _player_acted(self, payload: JSON, meta: JSON, prev_link: str, link: str) -> None:
+        self._apply(payload, link)
 
     @event("CardsDiscarded")
-    def _cards_discarded(self, payload: JSON) -> None:
-        self._apply(payload)
+    def _cards_discarded(self, payload: JSON, meta: JSON, prev_link: str, link: str) -> None:
+        self._apply(payload, link)
 
     @event("HandShown")
-    def _hand_shown(self, payload: JSON) -> None:
-        self._apply(payload)
+    def _hand_shown(self, payload: JSON, meta: JSON, prev_link: str, link: str) -> None:
+        self._apply(payload, link)
 
     @event("HandMucked")
-    def _hand_mucked(self, payload: JSON) -> None:
-        self._apply(payload)
+    def _hand_mucked(self, payload: JSON, meta: JSON, prev_link: str, link: str) -> None:
+        self._apply(payload, link)
 
     @event("MisdealDeclared")
-    def _misdeal_declared(self, payload: JSON) -> None:
-        self._apply(payload)
+    def _misdeal_declared(self, payload: JSON, meta: JSON, prev_link: str, link: str) -> None:
+        self._apply(payload, link)
 
     @event("HandVoided")
-    def _hand_voided(self, payload: JSON) -> None:
-        self._apply(payload)
+    def _hand_voided(self, payload: JSON, meta: JSON, prev_link: str, link: str) -> None:
+        self._apply(payload, link)
+
+    # --- what follows mechanically (the engine derived it; replay derives it again) ------------------------
+
+    @event("UncalledBetReturned")
+    def _uncalled_bet_returned(self, payload: JSON, meta: JSON, prev_link: str, link: str) -> None:
+        self._follow(link)
+
+    @event("PotAwarded")
+    def _pot_awarded(self, payload: JSON, meta: JSON, prev_link: str, link: str) -> None:
+        self._follow(link)
+
+    @event("HandEnded")
+    def _hand_ended(self, payload: JSON, meta: JSON, prev_link: str, link: str) -> None:
+        self._follow(link)
 
 
-_METHODS: dict[str, str] = {
-    "ForcedBetPosted": "_forced_bet_posted",
-    "HoleCardsDealt": "_hole_cards_dealt",
-    "CardBurned": "_card_burned",
-    "BoardDealt": "_board_dealt",
-    "PlayerActed": "_player_acted",
-    "CardsDiscarded": "_cards_discarded",
-    "HandShown": "_hand_shown",
-    "HandMucked": "_hand_mucked",
-    "MisdealDeclared": "_misdeal_declared",
-    "HandVoided": "_hand_voided",
-}
+def first_broken_link_in(events: Iterable[Any]) -> BrokenLink | None:
+    """Recompute the chain of one hand's stored events (as the event store gives them back, in order)."""
+    return first_broken_link(
+        (
+            chain_body(
+                e.originator_id,
+                e.originator_version,
+                type(e).__name__,
+                e.timestamp,
+                e.started if type(e).__name__ == "HandStarted" else e.payload,
+                e.meta,
+            ),
+            e.prev_link,
+            e.link,
+        )
+        for e in events
+    )

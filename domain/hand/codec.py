@@ -53,6 +53,13 @@ def encode(event: ReportedEvent) -> JSON:
     return out
 
 
+def encode_any(event: Any) -> JSON:
+    """Any hand event (reported or derived) as a JSON value, named by its type."""
+    out: JSON = {"type": type(event).__name__}
+    out.update(_encode_fields(event))
+    return out
+
+
 def decode(payload: JSON) -> ReportedEvent:
     cls = REPORTED[payload["type"]]
     return typing.cast(ReportedEvent, _decode_dataclass(cls, payload))

@@ -3,13 +3,15 @@ and the same hand after replay from the event store or from a snapshot."""
 
 from __future__ import annotations
 
+from datetime import UTC, datetime, timedelta
+
 import pytest
 from eventsourcing.application import Application
 from eventsourcing.domain import Snapshot
 
 from domain.cards import parse_cards
 from domain.errors import ForcedBetError, HandStateError, OutOfTurnError
-from domain.hand.aggregate import Hand, hand_id
+from domain.hand.aggregate import Hand, first_broken_link_in, hand_id
 from domain.hand.codec import decode, encode
 from domain.hand.events import (
     ActionKind,
@@ -58,41 +60,48 @@ PLAY: list[ReportedEvent] = [
 ]
 
 
+AT = datetime(2026, 11, 29, 12, 0, tzinfo=UTC)
+
+
+def at(i: int) -> datetime:
+    return AT + timedelta(seconds=i)
+
+
 def played() -> Hand:
-    hand = Hand.start(START)
-    for e in PLAY:
-        hand.record(e)
+    hand = Hand.start(START, AT, {"event_id": "e0"})
+    for i, e in enumerate(PLAY, 1):
+        hand.record(e, at(i), {"event_id": f"e{i}", "recorded_by": {"person": "dealer-1", "role": "dealer"}})
     return hand
 
 
 def test_a_hands_id_comes_from_its_table_and_number() -> None:
-    assert Hand.start(START).id == hand_id("table-7", 42) != hand_id("table-7", 43)
+    assert Hand.start(START, AT).id == hand_id("table-7", 42) != hand_id("table-7", 43)
 
 
 def test_every_accepted_act_is_one_event_named_for_it() -> None:
     hand = played()
     names = [type(e).__name__ for e in hand.collect_events()]
-    assert names == ["HandStarted", *(type(e).__name__ for e in PLAY)]
+    assert names == ["HandStarted", *(type(e).__name__ for e in PLAY), "PotAwarded", "HandEnded"]
     assert hand.is_over and hand.engine.final_stacks() == {1: 1300, 2: 700}
 
 
 def test_a_refused_act_records_nothing() -> None:
-    hand = Hand.start(START)
-    hand.record(PLAY[0])
+    hand = Hand.start(START, AT)
+    hand.record(PLAY[0], AT)
     version = hand.version
     with pytest.raises(ForcedBetError):
-        hand.record(ForcedBetPosted(1, ForcedBetKind.BIG_BLIND, 80))
+        hand.record(ForcedBetPosted(1, ForcedBetKind.BIG_BLIND, 80), AT)
     with pytest.raises(OutOfTurnError):
         for e in PLAY[1:4]:
-            hand.record(e)
-        hand.record(PlayerActed(1, ActionKind.CHECK))
+            hand.record(e, AT)
+        hand.record(PlayerActed(1, ActionKind.CHECK), AT)
     assert hand.version == version + 3
     assert len(hand.reported) == 4
 
 
 def test_a_start_that_breaks_the_rules_creates_no_hand() -> None:
     with pytest.raises(HandStateError):
-        Hand.start(HandStarted("t", 1, "NT", (SeatEntry(1, "A", 10), SeatEntry(1, "B", 10)), 1, Stakes()))
+        Hand.start(HandStarted("t", 1, "NT", (SeatEntry(1, "A", 10), SeatEntry(1, "B", 10)), 1, Stakes()), AT)
 
 
 def test_the_hand_replays_from_the_event_store_to_the_same_state() -> None:
@@ -106,17 +115,36 @@ def test_the_hand_replays_from_the_event_store_to_the_same_state() -> None:
 
 
 def test_a_snapshot_rebuilds_the_engine_from_the_accepted_acts() -> None:
-    hand = Hand.start(START)
+    hand = Hand.start(START, AT)
     for e in PLAY[:8]:
-        hand.record(e)
+        hand.record(e, AT)
     restored = Snapshot.take(hand).mutate(None)
     assert isinstance(restored, Hand)
     out = ()
     for e in PLAY[8:]:
-        out = restored.record(e)
+        out = restored.record(e, AT)
     assert isinstance(out[-1], HandEnded) and restored.engine.final_stacks() == {1: 1300, 2: 700}
 
 
 def test_every_reported_event_survives_the_json_codec() -> None:
     for e in [START, *PLAY]:
         assert decode(encode(e)) == e
+
+
+def test_the_stored_events_chain_verifies_and_carries_who_recorded_them() -> None:
+    app: Application = Application()
+    hand = played()
+    app.save(hand)
+    stored = list(app.repository.event_store.get(hand.id))
+    assert first_broken_link_in(stored) is None
+    assert stored[1].meta["recorded_by"]["role"] == "dealer" and stored[1].timestamp == at(1)
+    assert stored[-1].meta == {"follows": f"e{len(PLAY)}"}
+
+
+def test_a_changed_amount_breaks_the_chain_at_that_event() -> None:
+    hand = played()
+    events = list(hand.collect_events())
+    bet = next(i for i, e in enumerate(events) if getattr(e, "payload", {}).get("action") == "bet")
+    events[bet].payload["amount"] = 20  # type: ignore[attr-defined]
+    broken = first_broken_link_in(events)
+    assert broken is not None and broken.position == bet
