@@ -8,9 +8,7 @@ nothing is triggered, so the aggregate never stores a refused act (the referee s
 elsewhere). Event bodies drive the :class:`HandState` on replay exactly as they did live.
 
 Every event carries ``meta`` (who recorded it, when, the log position: filled at the edge) and a link of the
-hand's hash chain (DESIGN decision 7): ``link = sha256(prev_link + canonical body)``, where the body is the
-hand's id, the event's version, type and time, its payload and its meta. :func:`first_broken_link_in`
-recomputes a stored stream.
+hand's hash chain (:mod:`domain.chained`).
 
 The id is ``uuid5`` of the table and the hand number, so a redelivered record lands on the same aggregate.
 The engine's state lives in a slot, outside the aggregate's stored state; the accepted acts (as JSON values)
@@ -19,15 +17,14 @@ are in the stored state, so a snapshot rebuilds the engine when it is first need
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from datetime import datetime
 from typing import Any
 from uuid import NAMESPACE_URL, UUID, uuid5
 
-from eventsourcing.domain import Aggregate, event
+from eventsourcing.domain import event
 
-from domain.chain import GENESIS, BrokenLink, first_broken_link, link
-from domain.hand.codec import JSON, decode, encode, encode_any
+from domain.chained import JSON, ChainedAggregate
+from domain.hand.codec import decode, encode, encode_any
 from domain.hand.events import DerivedEvent, HandStarted, ReportedEvent
 from domain.hand.state import HandState
 from domain.rulebooks import get_rulebook
@@ -39,19 +36,7 @@ def hand_id(table_id: str, hand_number: int) -> UUID:
     return uuid5(HAND_NAMESPACE, f"{table_id}/{hand_number}")
 
 
-def chain_body(hand: UUID, version: int, type_name: str, at: datetime, payload: JSON, meta: JSON) -> JSON:
-    """What a hand's chain link covers: everything stored of the event but the link itself."""
-    return {
-        "hand": str(hand),
-        "version": version,
-        "type": type_name,
-        "at": at.isoformat(),
-        "payload": payload,
-        "meta": meta,
-    }
-
-
-class Hand(Aggregate):
+class Hand(ChainedAggregate):
     __slots__ = ("_engine", "_derived")
 
     @staticmethod
@@ -60,14 +45,14 @@ class Hand(Aggregate):
 
     @event("HandStarted")
     def __init__(
-        self, table_id: str, hand_number: int, started: JSON, meta: JSON, prev_link: str, link: str
+        self, table_id: str, hand_number: int, payload: JSON, meta: JSON, prev_link: str, link: str
     ) -> None:
         self.table_id = table_id
         self.hand_number = hand_number
-        self.started = started
+        self.started = payload
         self.reported: list[JSON] = []
         self.chain_head = link
-        start = decode(started)
+        start = decode(payload)
         assert isinstance(start, HandStarted)
         self._engine: HandState | None = HandState.start(start, get_rulebook(start.rulebook))
         self._derived: tuple[DerivedEvent, ...] = ()
@@ -76,20 +61,17 @@ class Hand(Aggregate):
     def start(cls, started: HandStarted, at: datetime, meta: JSON | None = None) -> Hand:
         """A new hand; :class:`domain.errors.HandError` if its start breaks the rules (nothing is created)."""
         HandState.start(started, get_rulebook(started.rulebook))
-        payload, meta = encode(started), meta or {}
-        hid = hand_id(started.table_id, started.hand_number)
-        first = link(GENESIS, chain_body(hid, 1, "HandStarted", at, payload, meta))
-        return cls._create(
-            cls.HandStarted,  # type: ignore[attr-defined]
-            id=hid,
-            timestamp=at,
+        stream = hand_id(started.table_id, started.hand_number)
+        hand: Hand = cls._create_chained(
+            "HandStarted",
+            stream,
+            at,
+            encode(started),
+            meta or {},
             table_id=started.table_id,
             hand_number=started.hand_number,
-            started=payload,
-            meta=meta,
-            prev_link=GENESIS,
-            link=first,
         )
+        return hand
 
     # --- the engine -------------------------------------------------------------------------------------
 
@@ -118,22 +100,12 @@ class Hand(Aggregate):
         """
         self.engine.verify(reported)
         meta = meta or {}
-        self._trigger(type(reported).__name__, encode(reported), at, meta)
+        self._trigger_chained(type(reported).__name__, encode(reported), at, meta)
         derived = self._derived
+        follows = {"follows": meta.get("event_id")}
         for consequence in derived:
-            self._trigger(type(consequence).__name__, encode_any(consequence), at, {"follows": meta.get("event_id")})
+            self._trigger_chained(type(consequence).__name__, encode_any(consequence), at, follows)
         return derived
-
-    def _trigger(self, type_name: str, payload: JSON, at: datetime, meta: JSON) -> None:
-        body = chain_body(self.id, self.version + 1, type_name, at, payload, meta)
-        self.trigger_event(
-            getattr(type(self), type_name),
-            timestamp=at,
-            payload=payload,
-            meta=meta,
-            prev_link=self.chain_head,
-            link=link(self.chain_head, body),
-        )
 
     def _apply(self, payload: JSON, link: str) -> None:
         self._derived = self.engine.apply(decode(payload))
@@ -199,21 +171,3 @@ class Hand(Aggregate):
     def _hand_ended(self, payload: JSON, meta: JSON, prev_link: str, link: str) -> None:
         self._follow(link)
 
-
-def first_broken_link_in(events: Iterable[Any]) -> BrokenLink | None:
-    """Recompute the chain of one hand's stored events (as the event store gives them back, in order)."""
-    return first_broken_link(
-        (
-            chain_body(
-                e.originator_id,
-                e.originator_version,
-                type(e).__name__,
-                e.timestamp,
-                e.started if type(e).__name__ == "HandStarted" else e.payload,
-                e.meta,
-            ),
-            e.prev_link,
-            e.link,
-        )
-        for e in events
-    )

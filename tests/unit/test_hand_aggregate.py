@@ -10,8 +10,9 @@ from eventsourcing.application import Application
 from eventsourcing.domain import Snapshot
 
 from domain.cards import parse_cards
+from domain.chained import first_broken_link_in
 from domain.errors import ForcedBetError, HandStateError, OutOfTurnError
-from domain.hand.aggregate import Hand, first_broken_link_in, hand_id
+from domain.hand.aggregate import Hand, hand_id
 from domain.hand.codec import decode, encode
 from domain.hand.events import (
     ActionKind,

@@ -1,0 +1,90 @@
+"""Rejections: what was reported and refused, kept forever beside what was accepted (DESIGN decision 1).
+
+A rejection is not an error swallowed: it is a record with the rulebook and rule it broke and a sentence a
+floor official would say, or, for a record the referee could not read, the field that was wrong. One
+:class:`RejectionLog` per competition holds them in log order, hash-chained like every stored stream.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+from datetime import datetime
+from enum import StrEnum
+from typing import Any
+from uuid import NAMESPACE_URL, UUID, uuid5
+
+from eventsourcing.domain import event
+
+from domain.chained import JSON, ChainedAggregate
+
+REJECTIONS_NAMESPACE = uuid5(NAMESPACE_URL, "https://pokeraudit/rejections")
+
+
+def rejection_log_id(competition_id: str) -> UUID:
+    return uuid5(REJECTIONS_NAMESPACE, competition_id)
+
+
+class RejectionKind(StrEnum):
+    #: the rules forbid the act (the citation says which rule)
+    ILLEGAL = "illegal"
+    #: the record cannot be read: bad JSON, unknown type, a field that breaks the schema
+    MALFORMED = "malformed"
+    #: the record does not fit the hand's sequence (a gap, a second start, an unknown hand)
+    OUT_OF_SEQUENCE = "out_of_sequence"
+
+
+@dataclass(frozen=True, slots=True)
+class Rejection:
+    kind: RejectionKind
+    reason: str
+    #: "bfsp 4.9.6", or "" for a malformed record
+    rule: str = ""
+    #: the envelope field at fault, for a malformed record ("payload.cards.1")
+    field: str = ""
+    event_id: str = ""
+    event_type: str = ""
+    hand_id: str = ""
+    seq: int | None = None
+    #: the record as it came off the log (kept verbatim up to a bound, so officials see what was attempted)
+    record: str = ""
+
+    def to_json(self) -> JSON:
+        out = asdict(self)
+        out["kind"] = self.kind.value
+        return out
+
+    @property
+    def message(self) -> str:
+        return f"{self.reason} ({self.rule})" if self.rule else self.reason
+
+
+class RejectionLog(ChainedAggregate):
+    @staticmethod
+    def create_id(competition_id: str, **_: Any) -> UUID:
+        return rejection_log_id(competition_id)
+
+    @event("Opened")
+    def __init__(self, competition_id: str, payload: JSON, meta: JSON, prev_link: str, link: str) -> None:
+        self.competition_id = competition_id
+        self.count = 0
+        self.chain_head = link
+
+    @classmethod
+    def open(cls, competition_id: str, at: datetime) -> RejectionLog:
+        log: RejectionLog = cls._create_chained(
+            "Opened",
+            rejection_log_id(competition_id),
+            at,
+            {"competition_id": competition_id},
+            {},
+            competition_id=competition_id,
+        )
+        return log
+
+    def reject(self, rejection: Rejection, at: datetime, meta: JSON) -> None:
+        self._trigger_chained("RecordRejected", rejection.to_json(), at, meta)
+
+    @event("RecordRejected")
+    def _record_rejected(self, payload: JSON, meta: JSON, prev_link: str, link: str) -> None:
+        self.count += 1
+        self.chain_head = link
