@@ -1,0 +1,309 @@
+"""The referee: reads the log, judges each record through the rulebook, stores the verdicts exactly once.
+
+Per record, in log order (ingest/ owns the I/O; the judging is the domain's):
+
+1. read it: a record that is not JSON, names an unknown type or breaks the schema is *malformed*;
+2. skip it if its ``event_id`` already has a stored outcome (a redelivery or a client's retry), so an old
+   action is never judged against newer state;
+3. route it to its hand (kept hot in memory): a start of a hand that exists, an event for a hand that does
+   not, or a sequence number out of step is *out of sequence*;
+4. judge it: the Hand aggregate accepts it, or the engine refuses it with the rule it breaks (*illegal*).
+
+A batch of records of one partition is committed in one transaction with its last offset
+(:meth:`ingest.store.Store.commit`). Rejections are stored in the competition's :class:`RejectionLog` and,
+after the commit, published to the rejections topic. Nothing is dropped.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import OrderedDict
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+from uuid import NAMESPACE_URL, UUID, uuid5
+
+from eventsourcing.application import AggregateNotFoundError
+from eventsourcing.domain import Aggregate
+
+from domain.errors import HandError
+from domain.hand.aggregate import Hand, hand_id
+from domain.hand.events import HandStarted
+from domain.rejections import Rejection, RejectionKind, RejectionLog, rejection_log_id
+from ingest.envelope import Envelope, MalformedRecord, parse_record
+from ingest.log import LogRecord
+from ingest.store import SeenId, Store, position
+
+#: the verbatim record kept with a rejection, at most this many characters
+RECORD_EXCERPT = 4000
+OFFSET_NAMESPACE = uuid5(NAMESPACE_URL, "https://pokeraudit/log-offset")
+
+
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    partition: int
+    offset: int
+    event_id: UUID
+    outcome: str  # "accepted", "rejected", "duplicate"
+    rejection: Rejection | None = None
+    competition_id: str = ""
+
+
+@dataclass
+class _Batch:
+    touched: dict[UUID, Aggregate] = field(default_factory=dict)
+    seen: list[SeenId] = field(default_factory=list)
+    ids: set[UUID] = field(default_factory=set)
+    verdicts: list[Verdict] = field(default_factory=list)
+
+
+class Referee:
+    def __init__(
+        self,
+        store: Store,
+        topic: str,
+        publish_rejections: Callable[[Sequence[Verdict]], None] | None = None,
+        hot_hands: int = 20_000,
+    ) -> None:
+        self.store = store
+        self.topic = topic
+        self.publish_rejections = publish_rejections
+        self.hot_hands = hot_hands
+        self._hands: OrderedDict[UUID, Hand] = OrderedDict()
+        self._rejection_logs: dict[UUID, RejectionLog] = {}
+
+    # --- positions ----------------------------------------------------------------------------------------
+
+    def resume_offset(self, partition: int) -> int:
+        """Where to read ``partition`` from: one past the last offset whose outcome is stored."""
+        tracked = self.store.tracked_offset(self.topic, partition)
+        return 0 if tracked is None else tracked + 1
+
+    def forget(self) -> None:
+        """Drop every hot aggregate (after a failed commit their in-memory state is ahead of the store)."""
+        self._hands.clear()
+        self._rejection_logs.clear()
+
+    # --- judging ------------------------------------------------------------------------------------------
+
+    def judge(self, partition: int, records: Sequence[LogRecord]) -> list[Verdict]:
+        """Judge records of one partition in log order and commit their outcomes in one transaction."""
+        if not records:
+            return []
+        parsed = [self._read(r) for r in records]
+        ids = [p[0] for p in parsed]
+        already = self.store.seen(ids)
+        batch = _Batch()
+        for record, (event_id, envelope, event, malformed) in zip(records, parsed, strict=True):
+            if event_id in already or event_id in batch.ids:
+                batch.verdicts.append(Verdict(partition, record.offset, event_id, "duplicate"))
+                continue
+            batch.ids.add(event_id)
+            if malformed is not None:
+                self._reject(batch, record, event_id, None, self._malformed(record, envelope, malformed))
+                continue
+            assert envelope is not None
+            self._route(batch, record, event_id, envelope, event)
+        try:
+            self.store.commit(batch.touched.values(), position(self.topic, partition, records[-1].offset), batch.seen)
+        except BaseException:
+            self.forget()
+            raise
+        if self.publish_rejections is not None:
+            rejected = [v for v in batch.verdicts if v.outcome == "rejected"]
+            if rejected:
+                self.publish_rejections(rejected)
+        return batch.verdicts
+
+    def _read(self, record: LogRecord) -> tuple[UUID, Envelope | None, Any, MalformedRecord | None]:
+        try:
+            envelope, event = parse_record(record.value)
+        except MalformedRecord as err:
+            return _fallback_id(record), _envelope_or_none(record.value), None, err
+        return envelope.event_id, envelope, event, None
+
+    def _route(self, batch: _Batch, record: LogRecord, event_id: UUID, envelope: Envelope, event: Any) -> None:
+        meta = _meta(envelope, record)
+        at = envelope.occurred_at
+        try:
+            stream = _hand_stream(envelope, event)
+        except MalformedRecord as err:
+            self._reject(batch, record, event_id, envelope, self._malformed(record, envelope, err))
+            return
+        hand = self._hand(stream)
+        if isinstance(event, HandStarted):
+            if hand is not None:
+                why = f"hand {envelope.hand_id} at table {envelope.table_id} has already started"
+                self._reject(batch, record, event_id, envelope, _sequence(record, envelope, why))
+                return
+            if envelope.seq != 0:
+                why = f"a hand starts at seq 0; this start has seq {envelope.seq}"
+                self._reject(batch, record, event_id, envelope, _sequence(record, envelope, why))
+                return
+            try:
+                hand = Hand.start(event, at, meta)
+            except HandError as err:
+                self._reject(batch, record, event_id, envelope, _illegal(record, envelope, err))
+                return
+            self._keep(hand)
+        else:
+            if hand is None:
+                why = f"no hand {envelope.hand_id} has started at table {envelope.table_id}"
+                self._reject(batch, record, event_id, envelope, _sequence(record, envelope, why))
+                return
+            expected = len(hand.reported) + 1
+            if envelope.seq != expected:
+                gap = "a gap" if envelope.seq > expected else "already recorded"
+                why = f"seq {envelope.seq} is out of step: the hand expects seq {expected} ({gap})"
+                self._reject(batch, record, event_id, envelope, _sequence(record, envelope, why))
+                return
+            try:
+                hand.record(event, at, meta)
+            except HandError as err:
+                self._reject(batch, record, event_id, envelope, _illegal(record, envelope, err))
+                return
+        batch.touched[hand.id] = hand
+        batch.seen.append((event_id, hand.id, "accepted"))
+        batch.verdicts.append(Verdict(record.partition, record.offset, event_id, "accepted", None, envelope.competition_id))
+
+    def _reject(
+        self, batch: _Batch, record: LogRecord, event_id: UUID, envelope: Envelope | None, rejection: Rejection
+    ) -> None:
+        competition = envelope.competition_id if envelope is not None else record.key.decode("utf-8", "replace")
+        at = envelope.occurred_at if envelope is not None else datetime.now(UTC)
+        log = self._rejection_log(competition or "(no competition)", at)
+        meta = _meta(envelope, record) if envelope is not None else {"log": _log_position(record)}
+        log.reject(rejection, at, meta)
+        batch.touched[log.id] = log
+        batch.seen.append((event_id, log.id, "rejected"))
+        batch.verdicts.append(
+            Verdict(record.partition, record.offset, event_id, "rejected", rejection, competition)
+        )
+
+    def _malformed(self, record: LogRecord, envelope: Envelope | None, err: MalformedRecord) -> Rejection:
+        return Rejection(
+            RejectionKind.MALFORMED,
+            err.reason,
+            field=err.field,
+            event_id=str(envelope.event_id) if envelope else "",
+            event_type=envelope.type if envelope else "",
+            hand_id=(envelope.hand_id or "") if envelope else "",
+            seq=envelope.seq if envelope else None,
+            record=_excerpt(record.value),
+        )
+
+    # --- the hot aggregates -------------------------------------------------------------------------------
+
+    def _hand(self, stream: UUID) -> Hand | None:
+        hand = self._hands.get(stream)
+        if hand is not None:
+            self._hands.move_to_end(stream)
+            return hand
+        try:
+            found: Aggregate = self.store.repository.get(stream)
+        except AggregateNotFoundError:
+            return None
+        assert isinstance(found, Hand)
+        self._keep(found)
+        return found
+
+    def _keep(self, hand: Hand) -> None:
+        self._hands[hand.id] = hand
+        while len(self._hands) > self.hot_hands:
+            self._hands.popitem(last=False)
+
+    def _rejection_log(self, competition_id: str, at: datetime) -> RejectionLog:
+        stream = rejection_log_id(competition_id)
+        log = self._rejection_logs.get(stream)
+        if log is None:
+            try:
+                found: Aggregate = self.store.repository.get(stream)
+                assert isinstance(found, RejectionLog)
+                log = found
+            except AggregateNotFoundError:
+                log = RejectionLog.open(competition_id, at)
+            self._rejection_logs[stream] = log
+        return log
+
+
+def _hand_stream(envelope: Envelope, event: Any) -> UUID:
+    if not envelope.table_id:
+        raise MalformedRecord("a hand's event must name its table", "table_id")
+    if not envelope.hand_id:
+        raise MalformedRecord("a hand's event must name its hand", "hand_id")
+    if isinstance(event, HandStarted):
+        if event.table_id != envelope.table_id:
+            raise MalformedRecord(f"the envelope says table {envelope.table_id}, the start {event.table_id}", "table_id")
+        if str(event.hand_number) != envelope.hand_id:
+            raise MalformedRecord(
+                f"the envelope says hand {envelope.hand_id}, the start hand {event.hand_number}", "hand_id"
+            )
+    try:
+        number = int(envelope.hand_id)
+    except ValueError:
+        raise MalformedRecord(f"hand_id {envelope.hand_id!r} is not a hand number", "hand_id") from None
+    return hand_id(envelope.table_id, number)
+
+
+def _meta(envelope: Envelope | None, record: LogRecord) -> dict[str, Any]:
+    meta: dict[str, Any] = {"log": _log_position(record)}
+    if envelope is not None:
+        meta.update(
+            event_id=str(envelope.event_id),
+            seq=envelope.seq,
+            recorded_by=envelope.recorded_by.model_dump(mode="json"),
+            competition_id=envelope.competition_id,
+            rulebook=envelope.rulebook,
+        )
+    return meta
+
+
+def _log_position(record: LogRecord) -> dict[str, Any]:
+    return {"topic": record.topic, "partition": record.partition, "offset": record.offset}
+
+
+def _illegal(record: LogRecord, envelope: Envelope, err: HandError) -> Rejection:
+    return Rejection(
+        RejectionKind.ILLEGAL,
+        err.reason,
+        rule=str(err.rule),
+        event_id=str(envelope.event_id),
+        event_type=envelope.type,
+        hand_id=envelope.hand_id or "",
+        seq=envelope.seq,
+        record=_excerpt(record.value),
+    )
+
+
+def _sequence(record: LogRecord, envelope: Envelope, why: str) -> Rejection:
+    return Rejection(
+        RejectionKind.OUT_OF_SEQUENCE,
+        why,
+        field="seq" if "seq" in why else "hand_id",
+        event_id=str(envelope.event_id),
+        event_type=envelope.type,
+        hand_id=envelope.hand_id or "",
+        seq=envelope.seq,
+        record=_excerpt(record.value),
+    )
+
+
+def _fallback_id(record: LogRecord) -> UUID:
+    """A record that cannot be read may still carry its event id; else its log position names it."""
+    try:
+        data = json.loads(record.value)
+        return UUID(str(data["event_id"]))
+    except (ValueError, KeyError, TypeError):
+        return uuid5(OFFSET_NAMESPACE, f"{record.topic}:{record.partition}:{record.offset}")
+
+
+def _envelope_or_none(raw: bytes) -> Envelope | None:
+    try:
+        return Envelope.model_validate_json(raw)
+    except ValueError:
+        return None
+
+
+def _excerpt(raw: bytes) -> str:
+    return raw[:RECORD_EXCERPT].decode("utf-8", "replace")

@@ -1,0 +1,164 @@
+"""The event store: accepted events, rejections, seen event ids and log positions, in one transaction.
+
+An eventsourcing :class:`Application` on PostgreSQL (or SQLite in the embedded mode) whose recorder is a
+process recorder: :meth:`Store.commit` writes the aggregates' new events, the tracking record of the log
+position they came from (``topic:partition`` → offset) and the ids of the records they answer, atomically
+(DESIGN decision 2). A crash before the commit leaves none of it; a redelivery after it is recognised by
+its tracked offset or its event id.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Any
+from urllib.parse import unquote, urlparse
+from uuid import UUID
+
+from eventsourcing.application import Application
+from eventsourcing.domain import Aggregate
+from eventsourcing.persistence import ProcessRecorder, Tracking
+from eventsourcing.postgres import PostgresProcessRecorder
+from eventsourcing.sqlite import SQLiteProcessRecorder
+from psycopg.sql import SQL, Identifier
+
+#: (event id, the stream it went to, what became of it: "accepted" / "rejected")
+SeenId = tuple[UUID, UUID, str]
+
+_PG_SEEN_TABLE = "referee_event_ids"
+
+
+class PostgresStoreRecorder(PostgresProcessRecorder):
+    def __init__(self, datastore: Any, **kwargs: Any) -> None:
+        super().__init__(datastore, **kwargs)
+        self.seen_table = Identifier(datastore.schema or "public", _PG_SEEN_TABLE)
+        self.sql_create_statements.append(
+            SQL(
+                "CREATE TABLE IF NOT EXISTS {t} (event_id uuid PRIMARY KEY, stream_id uuid NOT NULL,"
+                " outcome text NOT NULL)"
+            ).format(t=self.seen_table)
+        )
+
+    def _insert_events(self, curs: Any, stored_events: Sequence[Any], **kwargs: Any) -> None:
+        seen: Sequence[SeenId] = kwargs.get("seen_ids") or ()
+        if seen:
+            curs.executemany(
+                SQL("INSERT INTO {t} (event_id, stream_id, outcome) VALUES (%s, %s, %s)").format(t=self.seen_table),
+                list(seen),
+            )
+        super()._insert_events(curs, stored_events, **kwargs)
+
+    def seen(self, ids: Iterable[UUID]) -> set[UUID]:
+        wanted = list(ids)
+        if not wanted:
+            return set()
+        with self.datastore.get_connection() as conn, conn.cursor() as curs:
+            curs.execute(
+                SQL("SELECT event_id FROM {t} WHERE event_id = ANY(%s)").format(t=self.seen_table), (wanted,)
+            )
+            return {row["event_id"] for row in curs.fetchall()}
+
+    def count_seen(self) -> dict[str, int]:
+        with self.datastore.get_connection() as conn, conn.cursor() as curs:
+            curs.execute(SQL("SELECT outcome, count(*) AS n FROM {t} GROUP BY outcome").format(t=self.seen_table))
+            return {row["outcome"]: row["n"] for row in curs.fetchall()}
+
+
+class SQLiteStoreRecorder(SQLiteProcessRecorder):
+    def construct_create_table_statements(self) -> list[str]:
+        return [
+            *super().construct_create_table_statements(),
+            f"CREATE TABLE IF NOT EXISTS {_PG_SEEN_TABLE} (event_id TEXT PRIMARY KEY, stream_id TEXT NOT NULL,"
+            " outcome TEXT NOT NULL) WITHOUT ROWID",
+        ]
+
+    def _insert_events(self, c: Any, stored_events: Sequence[Any], **kwargs: Any) -> Sequence[int] | None:
+        seen: Sequence[SeenId] = kwargs.get("seen_ids") or ()
+        if seen:
+            c.executemany(
+                f"INSERT INTO {_PG_SEEN_TABLE} VALUES (?, ?, ?)", [(e.hex, s.hex, o) for e, s, o in seen]
+            )
+        return super()._insert_events(c, stored_events, **kwargs)
+
+    def seen(self, ids: Iterable[UUID]) -> set[UUID]:
+        wanted = [i.hex for i in ids]
+        if not wanted:
+            return set()
+        marks = ",".join("?" * len(wanted))
+        with self.datastore.transaction(commit=False) as c:
+            c.execute(f"SELECT event_id FROM {_PG_SEEN_TABLE} WHERE event_id IN ({marks})", wanted)
+            return {UUID(row[0]) for row in c.fetchall()}
+
+    def count_seen(self) -> dict[str, int]:
+        with self.datastore.transaction(commit=False) as c:
+            c.execute(f"SELECT outcome, count(*) FROM {_PG_SEEN_TABLE} GROUP BY outcome")
+            return {row[0]: row[1] for row in c.fetchall()}
+
+
+def store_env(database_url: str | None, sqlite_path: str | None = None, schema: str = "") -> dict[str, str]:
+    """eventsourcing's environment for PostgreSQL at ``database_url``, or SQLite at ``sqlite_path``.
+
+    POSTGRES_ENABLE_DB_FUNCTIONS stays unset: with eventsourcing 9.5.6 it silently drops tracking records.
+    """
+    if database_url:
+        url = urlparse(database_url)
+        env = {
+            "PERSISTENCE_MODULE": "eventsourcing.postgres",
+            "POSTGRES_DBNAME": url.path.lstrip("/") or "postgres",
+            "POSTGRES_HOST": url.hostname or "127.0.0.1",
+            "POSTGRES_PORT": str(url.port or 5432),
+            "POSTGRES_USER": unquote(url.username or "postgres"),
+            "POSTGRES_PASSWORD": unquote(url.password or ""),
+            "PROCESS_RECORDER_TOPIC": f"{__name__}:PostgresStoreRecorder",
+            "POSTGRES_POOL_SIZE": "4",
+        }
+        if schema:
+            env["POSTGRES_SCHEMA"] = schema
+        return env
+    if not sqlite_path:
+        raise ValueError("the store needs DATABASE_URL or an embedded SQLite path")
+    return {
+        "PERSISTENCE_MODULE": "eventsourcing.sqlite",
+        "SQLITE_DBNAME": sqlite_path,
+        "PROCESS_RECORDER_TOPIC": f"{__name__}:SQLiteStoreRecorder",
+    }
+
+
+class Store(Application[UUID]):
+    """The one door to persistence of what the referee judged."""
+
+    name = "pokeraudit"
+
+    def construct_recorder(self) -> ProcessRecorder:
+        return self.factory.process_recorder()
+
+    @property
+    def _store_recorder(self) -> PostgresStoreRecorder | SQLiteStoreRecorder:
+        recorder = self.recorder
+        assert isinstance(recorder, PostgresStoreRecorder | SQLiteStoreRecorder)
+        return recorder
+
+    def commit(
+        self, aggregates: Iterable[Aggregate], position: Tracking | None, seen_ids: Sequence[SeenId]
+    ) -> None:
+        """One transaction: every pending event of ``aggregates``, the log position, the answered ids."""
+        events = [e for agg in aggregates for e in agg.collect_events()]
+        self.events.put(events, tracking=position, seen_ids=seen_ids)
+
+    def tracked_offset(self, topic: str, partition: int) -> int | None:
+        """The last log offset of ``topic:partition`` whose outcome is stored, or None."""
+        found = self.recorder.max_tracking_id(position_name(topic, partition))  # type: ignore[attr-defined]
+        return None if found is None else int(found)
+
+    def seen(self, ids: Iterable[UUID]) -> set[UUID]:
+        return self._store_recorder.seen(ids)
+
+    def outcome_counts(self) -> dict[str, int]:
+        return self._store_recorder.count_seen()
+
+
+def position_name(topic: str, partition: int) -> str:
+    return f"{topic}:{partition}"
+
+
+def position(topic: str, partition: int, offset: int) -> Tracking:
+    return Tracking(application_name=position_name(topic, partition), notification_id=offset)
