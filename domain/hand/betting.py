@@ -49,6 +49,7 @@ class BettingRound:
         "full_seq",
         "last_aggressor",
         "actor",
+        "able_count",
     )
 
     def __init__(
@@ -99,6 +100,7 @@ class BettingRound:
         self.full_seq = 0
         self.last_aggressor: int | None = None
         self.actor: int | None = None
+        self.able_count = sum(1 for s in seats if s not in folded and stacks[s] > 0)
         if first is not None:
             self.actor = first if self.needs_action(first) else self._after(first)
 
@@ -106,22 +108,26 @@ class BettingRound:
 
     def able(self) -> int:
         """Seats still in the hand with chips behind (they can still bet)."""
-        return sum(1 for s in self.seats if s not in self.folded and self.stacks[s] > 0)
+        return self.able_count
 
-    def needs_action(self, seat: int, able: int | None = None) -> bool:
+    def needs_action(self, seat: int) -> bool:
         if seat in self.folded or self.stacks[seat] == 0:
             return False
         if self.bets[seat] < self.call_level:
             return True
-        return seat not in self.acted_at and (self.able() if able is None else able) >= 2
+        return seat not in self.acted_at and self.able_count >= 2
 
     def _after(self, seat: int) -> int | None:
-        able = self.able()
-        s = seat
+        """The next seat clockwise that must act: facing a bet, or not yet acted while two can bet."""
+        folded, stacks, bets, acted = self.folded, self.stacks, self.bets, self.acted_at
+        call, two = self.call_level, self.able_count >= 2
         nxt = self.next_seat
+        s = seat
         for _ in range(len(self.seats)):
             s = nxt[s]
-            if self.needs_action(s, able):
+            if s in folded or stacks[s] == 0:
+                continue
+            if bets[s] < call or (two and s not in acted):
                 return s
         return None
 
@@ -364,14 +370,19 @@ class BettingRound:
 
     def _put(self, seat: int, total: int) -> None:
         add = total - self.bets[seat]
-        self.stacks[seat] -= add
+        left = self.stacks[seat] - add
+        self.stacks[seat] = left
         self.contributions[seat] += add
         self.bets[seat] = total
+        if left == 0 and add:
+            self.able_count -= 1
 
     def act(self, seat: int, action: ActionKind, total: int) -> None:
         """Apply an act already verified; ``total`` is what :meth:`verify` returned."""
         if action is ActionKind.FOLD:
             self.folded.add(seat)
+            if self.stacks[seat]:
+                self.able_count -= 1
         elif action is ActionKind.BRING_IN:
             self._put(seat, total)
             self.call_level = max(self.call_level, total)

@@ -18,16 +18,27 @@ _LOWEST_RANK = {"standard": min(c.rank for c in standard_deck()), "short": min(c
 class Deck:
     """The cards of one hand seen so far, and the deck they must come from."""
 
-    __slots__ = ("low_rank", "name", "seen", "rulebook")
+    __slots__ = ("low_rank", "name", "seen", "rulebook", "size", "dealt")
 
     def __init__(self, name: str, rulebook: Rulebook) -> None:
         self.name = name
         self.low_rank = _LOWEST_RANK[name]
+        self.size = (15 - self.low_rank) * 4
+        #: every card taken from the deck, seen or not
+        self.dealt = 0
         self.seen: set[Card] = set()
         self.rulebook = rulebook
 
-    def verify(self, cards: Sequence[MaybeCard], what: str) -> None:
-        """Refuse a card from another deck or a card already dealt in this hand."""
+    def stub(self) -> int:
+        """Cards left in the stub, as far as the record tells (burns it does not record are not counted)."""
+        return self.size - self.dealt
+
+    def verify(
+        self, cards: Sequence[MaybeCard], what: str, seat: int = 0, reshuffled: frozenset[Card] = frozenset()
+    ) -> None:
+        """Refuse a card from another deck or a card already dealt in this hand; ``what`` names the deal
+        (``{seat}`` in it is filled in, only when a card is refused). ``reshuffled`` cards (the discards, when
+        a draw has exhausted the stub) may come again."""
         seen = self.seen
         known: list[Card] = []
         for card in cards:
@@ -35,18 +46,24 @@ class Deck:
                 continue
             if card.rank < self.low_rank:
                 raise DealingError(
-                    f"{what} includes {card}, which is not in the {self.name} deck",
+                    f"{what.format(seat=seat)} includes {card}, which is not in the {self.name} deck",
                     self.rulebook.cite("duplicate_card"),
                 )
-            if card in seen or card in known:
+            if (card in seen and card not in reshuffled) or card in known:
                 raise DealingError(
-                    f"{what} includes {card}, which was already dealt in this hand",
+                    f"{what.format(seat=seat)} includes {card}, which was already dealt in this hand",
                     self.rulebook.cite("duplicate_card"),
                 )
             known.append(card)
 
-    def add(self, cards: Iterable[MaybeCard]) -> None:
-        self.seen.update(c for c in cards if c is not None)
+    def add(self, cards: Iterable[MaybeCard], dealt: bool = True) -> None:
+        """Note ``cards`` as seen; ``dealt``: they were taken from the stub (not revealed from a hand)."""
+        seen = self.seen
+        for c in cards:
+            if dealt:
+                self.dealt += 1
+            if c is not None:
+                seen.add(c)
 
 
 def reveal(held: Sequence[MaybeCard], shown: Sequence[MaybeCard]) -> list[MaybeCard] | None:

@@ -17,7 +17,7 @@ from collections.abc import Callable
 from enum import StrEnum
 from typing import Any
 
-from domain.cards import MaybeCard
+from domain.cards import Card, MaybeCard
 from domain.errors import DealingError, ForcedBetError, HandError, HandStateError, IllegalActionError, chips
 from domain.hand.betting import BettingRound
 from domain.hand.dealing import Deck, cards_phrase, reveal
@@ -90,6 +90,7 @@ class HandState:
         "owed_hole",
         "owed_board",
         "burned",
+        "burn_due",
         "dealt_on_street",
         "draw_order",
         "round",
@@ -132,6 +133,7 @@ class HandState:
         self.owed_hole: dict[int, int] = {}
         self.owed_board = 0
         self.burned = False
+        self.burn_due = False
         self.dealt_on_street = False
         self.draw_order: list[int] = []
         self.round: BettingRound | None = None
@@ -177,7 +179,8 @@ class HandState:
     @property
     def in_hand(self) -> tuple[int, ...]:
         """Seats that have not folded, clockwise from the button (stud: seat order)."""
-        return tuple(s for s in self.from_button if s not in self.folded)
+        folded = self.folded
+        return tuple([s for s in self.from_button if s not in folded])
 
     def final_stacks(self) -> dict[int, int]:
         return dict(self.stacks)
@@ -399,7 +402,8 @@ class HandState:
         return owed
 
     def _do_forced(self, e: ForcedBetPosted, owed: ForcedBet) -> tuple[DerivedEvent, ...]:
-        self.forced_owed.remove(owed)
+        owed_list = self.forced_owed
+        del owed_list[next(i for i, f in enumerate(owed_list) if f is owed)]
         self.stacks[e.seat] -= e.amount
         self.contributions[e.seat] += e.amount
         if e.kind is ForcedBetKind.DEAD_BLIND or (e.kind is ForcedBetKind.ANTE and self.antes_dead):
@@ -414,10 +418,13 @@ class HandState:
     # --- dealing ------------------------------------------------------------------------------------------
 
     def _burn_owed(self) -> bool:
-        return self.started.burns_recorded and self.street.burn and not self.burned
+        return self.burn_due and not self.burned
 
-    def _check_dealing(self, what: str) -> None:
+    def _check_dealing(self, template: str, seat: int = 0) -> None:
+        if self.phase is Phase.DEALING and not (self.burn_due and not self.burned):
+            return
         cite = self.rulebook.cite
+        what = template.format(seat=seat)
         if self.phase is not Phase.DEALING:
             raise HandStateError(f"{what} now: {self._waiting_for()}", cite("deal_count"))
         if self._burn_owed():
@@ -444,7 +451,7 @@ class HandState:
 
     def _check_hole(self, e: HoleCardsDealt) -> tuple[bool, ...]:
         cite = self.rulebook.cite
-        self._check_dealing(f"seat {e.seat} was dealt hole cards")
+        self._check_dealing("seat {seat} was dealt hole cards", e.seat)
         street = self.street
         owed = self.owed_hole.get(e.seat, 0)
         if e.seat not in self.hole:
@@ -467,7 +474,7 @@ class HandState:
                 f"{_face_words(pattern)}",
                 cite("deal_count"),
             )
-        self.deck.verify(e.cards, f"the deal to seat {e.seat}")
+        self.deck.verify(e.cards, "the deal to seat {seat}", e.seat)
         return pattern
 
     def _do_hole(self, e: HoleCardsDealt, pattern: tuple[bool, ...]) -> tuple[DerivedEvent, ...]:
@@ -514,7 +521,7 @@ class HandState:
             raise DealingError(
                 f"the burn comes before the {street.name}'s first card, not after it", cite("burn")
             )
-        self.deck.verify((e.card,), "the burn card")
+        self.deck.verify((e.card,), "the burn card", 0, self._reshuffled(0, 1))
 
     def _do_burn(self, e: CardBurned, _: None) -> tuple[DerivedEvent, ...]:
         self.burned = True
@@ -559,12 +566,23 @@ class HandState:
                 cite("draw"),
             )
         fresh = [c for c in merged if c not in held]
-        self.deck.verify(fresh, f"seat {e.seat}'s discards")
-        self.deck.verify(e.drawn, f"the draw to seat {e.seat}")
+        self.deck.verify(fresh, "seat {seat}'s discards", e.seat)
+        self.deck.verify(e.drawn, "the draw to seat {seat}", e.seat, self._reshuffled(e.seat, len(e.drawn)))
         return merged
 
+    def _reshuffled(self, seat: int, drawing: int) -> frozenset[Card]:
+        """When the stub cannot cover a draw, the discards and folded hands are shuffled to finish it (the
+        drawer's own discards are still in his hand as he draws, so they are not among them)."""
+        stub = self.deck.stub()
+        if not self.started.burns_recorded:  # the burns the record leaves out were taken all the same
+            stub -= sum(1 for st in self.variant.streets[: self.street_index + 1] if st.burn)
+        if stub >= drawing:
+            return frozenset()
+        live = {c for s in self.in_hand for c in self.hole[s]} | set(self.board)
+        return frozenset(c for c in self.deck.seen if c not in live)
+
     def _do_draw(self, e: CardsDiscarded, merged: list[MaybeCard]) -> tuple[DerivedEvent, ...]:
-        self.deck.add(merged)
+        self.deck.add(merged, dealt=False)
         self.deck.add(e.drawn)
         kept = list(merged)
         unknown_thrown = 0
@@ -623,6 +641,7 @@ class HandState:
         self.street_index = index
         street = self.variant.streets[index]
         self.burned = False
+        self.burn_due = street.burn and self.started.burns_recorded
         self.dealt_on_street = False
         live = self.in_hand
         if index:
@@ -760,7 +779,7 @@ class HandState:
                 f"seat {e.seat} showed {cards_phrase(e.cards)}, but was dealt {cards_phrase(held)}",
                 cite("show"),
             )
-        self.deck.verify([c for c in merged if c not in held], f"seat {e.seat}'s shown hand")
+        self.deck.verify([c for c in merged if c not in held], "seat {seat}'s shown hand", e.seat)
         return merged
 
     def _do_show(self, e: HandShown, merged: list[MaybeCard]) -> tuple[DerivedEvent, ...]:
@@ -770,7 +789,7 @@ class HandState:
             awards, undetermined = self._showdown_awards(hole, set())
         else:
             awards, undetermined = None, False
-        self.deck.add(merged)
+        self.deck.add(merged, dealt=False)
         self.hole[e.seat] = merged
         if self.phase is Phase.SHOWDOWN or None not in merged:
             # a hand tabled face down ("????") before the showdown has not been shown yet

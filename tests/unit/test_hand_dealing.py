@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from hand_table import BFSP, C, F, X, start
 
-from domain.cards import parse_cards
+from domain.cards import parse_cards, standard_deck
 from domain.errors import DealingError, ForcedBetError, HandStateError, OutOfTurnError
 from domain.hand.events import (
     BoardDealt,
@@ -347,3 +347,25 @@ def test_a_misdeal_before_any_action_returns_every_chip_and_not_after() -> None:
 def test_an_act_before_the_cards_are_out_is_refused() -> None:
     t = start(stacks=(1000, 1000, 1000)).post()
     t.refuse(PlayerActed(3, F), Exception, "turn_order")  # type: ignore[arg-type]
+
+
+def test_when_a_draw_exhausts_the_stub_the_others_discards_are_shuffled_to_finish_it() -> None:
+    deck = [str(c) for c in standard_deck()]
+    t = start("F2L3D", stacks=(1000,) * 6, blinds=(5, 10), small_bet=10, big_bet=20).post()
+    hands = {s: deck[(s - 1) * 5 : s * 5] for s in range(1, 7)}
+    t.deal(**{f"s{s}": "".join(h) for s, h in hands.items()})
+    t.acts((3, C), (4, C), (5, C), (6, C), (1, C), (2, X))
+    stub = deck[30:]
+    for seat in (1, 2, 3, 4):  # 20 of the 22 cards left
+        t.apply(CardsDiscarded(seat, cards("".join(hands[seat])), cards("".join(stub[:5]))))  # type: ignore[arg-type]
+        stub = stub[5:]
+    assert len(stub) == 2
+    own = "".join(hands[5][:3])
+    t.refuse(
+        CardsDiscarded(5, cards("".join(hands[5])), cards("".join(stub) + own)),  # type: ignore[arg-type]
+        DealingError,
+        "duplicate_card",
+    )
+    others = "".join(hands[1][:3])
+    t.apply(CardsDiscarded(5, cards("".join(hands[5])), cards("".join(stub) + others)))  # type: ignore[arg-type]
+    assert t.state.hole[5] == list(cards("".join(stub) + others))

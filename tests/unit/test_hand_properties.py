@@ -80,11 +80,14 @@ def next_event(state: HandState, data: st.DataObject, deck: list[Card]) -> Repor
         assert nxt.seat is not None and nxt.forced_bet is not None
         return ForcedBetPosted(nxt.seat, nxt.forced_bet, nxt.amount)
     if kind is NextActKind.BURN:
-        return CardBurned(deck.pop())
+        if not deck:
+            refill(state, deck, set())
+        return CardBurned(deck.pop() if deck else None)
     if kind is NextActKind.DEAL_HOLE:
         assert nxt.seat is not None
         unknown = data.draw(st.integers(0, 9), label="unknown") == 0
-        return HoleCardsDealt(nxt.seat, tuple(None if unknown else deck.pop() for _ in range(nxt.count)))
+        dealt = [deck.pop() for _ in range(nxt.count)]
+        return HoleCardsDealt(nxt.seat, tuple(None if unknown else c for c in dealt))
     if kind is NextActKind.DEAL_BOARD:
         return BoardDealt(tuple(deck.pop() for _ in range(nxt.count)))
     if kind is NextActKind.DRAW:
@@ -93,6 +96,8 @@ def next_event(state: HandState, data: st.DataObject, deck: list[Card]) -> Repor
         thrown = tuple(
             data.draw(st.lists(st.sampled_from(held), unique=True, max_size=len(held)), label="thrown")
         )
+        if len(deck) < len(thrown):  # the stub is out: the other seats' discards are shuffled in
+            refill(state, deck, set(thrown))
         if len(deck) < len(thrown):
             thrown = ()
         return CardsDiscarded(nxt.seat, thrown, tuple(deck.pop() for _ in thrown))
@@ -103,6 +108,11 @@ def next_event(state: HandState, data: st.DataObject, deck: list[Card]) -> Repor
         return HandShown(seat, tuple(state.hole[seat]))
     assert kind is NextActKind.PLAYER_ACTION and nxt.seat is not None
     return player_act(state, data)
+
+
+def refill(state: HandState, deck: list[Card], mine: set[object]) -> None:
+    live = {c for s in state.in_hand for c in state.hole[s]} | set(state.board)
+    deck[:0] = [c for c in state.deck.seen if c not in live and c not in mine and c not in deck]
 
 
 def player_act(state: HandState, data: st.DataObject) -> PlayerActed:
