@@ -7,13 +7,19 @@ function ``(args) -> exit code``, and list it in :data:`_SUBCOMMANDS`.
 from __future__ import annotations
 
 import argparse
+import contextlib
+import json
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from typing import TYPE_CHECKING
 
 from api.validate_view import Tally, summary_line, unreadable_line
 from domain.rulebooks import DEFAULT_RULEBOOK, RULEBOOKS, get_rulebook
 from ingest.phh import phh_files
 from ingest.phh_validate import HandReport, UnreadableReport, validate_file
+
+if TYPE_CHECKING:
+    from api.bootstrap import Pipeline
 
 
 def _add_validate(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -46,8 +52,120 @@ def _validate(args: argparse.Namespace) -> int:
     return tally.exit_code()
 
 
+def _add_publish(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    command = subparsers.add_parser(
+        "publish",
+        help="put hand histories on the log of record",
+        description="Read PHH hand histories (files or folders) and append their events to the log, keyed by "
+        "competition. Event ids derive from competition, table, hand and sequence: publishing twice is harmless.",
+    )
+    command.add_argument("paths", nargs="+", metavar="PATH")
+    command.add_argument("--competition", default="imported", help="the competition the hands belong to")
+    command.add_argument("--repeat", type=int, default=1, help="publish the hands N times at new tables")
+    command.add_argument("--quiet", action="store_true", help="no progress bar")
+    command.set_defaults(run=_publish)
+
+
+def _publish(args: argparse.Namespace) -> int:
+    from api.operations import phh_records, publish
+
+    with _pipeline() as pipeline:
+        n = publish(pipeline, phh_records(args.paths, args.competition, args.repeat), progress=not args.quiet)
+    print(f"published {n} events to {pipeline.settings.topic}")
+    return 0
+
+
+def _add_referee(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    command = subparsers.add_parser(
+        "referee",
+        help="judge the log's records and store the verdicts",
+        description="Replay every record on the log through the rulebook; store accepted events and "
+        "rejections with the log position in one transaction. Embedded mode: judge what is there and exit.",
+    )
+    command.add_argument("--idle-exit", type=float, default=None, metavar="SECONDS",
+                         help="Kafka mode: stop after the log has been quiet this long")
+    command.set_defaults(run=_referee)
+
+
+def _referee(args: argparse.Namespace) -> int:
+    from api.operations import referee_once
+    from ingest.runners import KafkaRefereeRunner
+
+    with _pipeline(publish_rejections=True) as pipeline:
+        settings = pipeline.settings
+        if settings.kafka_bootstrap_servers is None:
+            print(json.dumps(referee_once(pipeline)))
+            return 0
+        runner = KafkaRefereeRunner(
+            settings.kafka_bootstrap_servers, settings.topic, pipeline.referee,
+            settings.referee_batch_max, settings.referee_batch_ms,
+        )
+        judged = runner.run(idle_exit_s=args.idle_exit)
+    print(json.dumps({"judged": judged}))
+    return 0
+
+
+def _add_status(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    command = subparsers.add_parser(
+        "status", help="per partition: log end, tracked offset, lag; accepted and rejected counts"
+    )
+    command.add_argument("--json", action="store_true")
+    command.set_defaults(run=_status)
+
+
+def _status(args: argparse.Namespace) -> int:
+    from api.operations import status
+
+    with _pipeline() as pipeline:
+        report = status(pipeline)
+    if args.json:
+        print(json.dumps(report))
+    else:
+        for p in report["partitions"]:
+            print(f"partition {p['partition']}: log end {p['log_end_offset']}, tracked {p['tracked_offset']}, lag {p['lag']}")
+        print(f"accepted {report['accepted']}, rejected {report['rejected']}, lag {report['lag']}")
+    return 0
+
+
+def _add_verify(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    command = subparsers.add_parser(
+        "verify",
+        help="recompute every stored event's hash chain",
+        description="Exit 0 when every chain verifies, 1 with the first broken link.",
+    )
+    command.set_defaults(run=_verify)
+
+
+def _verify(args: argparse.Namespace) -> int:
+    from api.operations import verify
+
+    with _pipeline() as pipeline:
+        report = verify(pipeline)
+    if report.ok:
+        print(f"verified {report.events} events in {report.streams} streams: every chain holds")
+        return 0
+    print(f"BROKEN after {report.events - 1} good events: {report.broken}")
+    return 1
+
+
+@contextlib.contextmanager
+def _pipeline(publish_rejections: bool = False) -> Iterator[Pipeline]:
+    from api.bootstrap import bootstrap
+    from api.settings import Settings
+
+    pipeline = bootstrap(Settings(), publish_rejections=publish_rejections)
+    try:
+        yield pipeline
+    finally:
+        pipeline.close()
+
+
 _SUBCOMMANDS: tuple[Callable[[argparse._SubParsersAction[argparse.ArgumentParser]], None], ...] = (
     _add_validate,
+    _add_publish,
+    _add_referee,
+    _add_status,
+    _add_verify,
 )
 
 

@@ -7,6 +7,7 @@ history twice yields the same ids and the referee stores it once.
 from __future__ import annotations
 
 import dataclasses
+import itertools
 from collections.abc import Iterable, Iterator, Sequence
 from datetime import datetime, timedelta
 from uuid import NAMESPACE_URL, UUID, uuid5
@@ -42,7 +43,7 @@ def hand_records(
         hand_number=hand_number if hand_number is not None else start.hand_number,
     )
     key = competition_id.encode()
-    for seq, event in enumerate((start, *it)):
+    for seq, event in enumerate(itertools.chain((start,), it)):
         envelope = make_envelope(
             event,
             event_id=event_id_for(competition_id, start.table_id, start.hand_number, seq),

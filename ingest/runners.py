@@ -1,0 +1,152 @@
+"""Run the referee: over the embedded log (drain until caught up) or as a Kafka consumer-group member.
+
+The Kafka runner seeks every assigned partition to the offset after the last one the store tracks, never to
+Kafka's committed offset (DESIGN decision 2), and commits to Kafka only as a courtesy for lag monitoring.
+An infrastructure failure (the database or the broker unreachable) stops the batch, drops the hot
+aggregates, waits, seeks back to the tracked offsets and tries again: it is never judged as a rule breach.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import threading
+import time
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from kafka import KafkaConsumer, TopicPartition
+from kafka.consumer.subscription_state import ConsumerRebalanceListener
+from kafka.structs import OffsetAndMetadata
+
+from ingest.kafka_log import ensure_topic, producer
+from ingest.log import EmbeddedLog, LogRecord
+from ingest.referee import Referee, Verdict
+
+log = logging.getLogger("pokeraudit.referee")
+
+#: failures that mean "the infrastructure is down", retried, never read as a verdict
+try:
+    import psycopg
+    from eventsourcing.persistence import InterfaceError, OperationalError
+
+    INFRASTRUCTURE_ERRORS: tuple[type[BaseException], ...] = (
+        psycopg.OperationalError,
+        psycopg.InterfaceError,
+        OperationalError,
+        InterfaceError,
+        ConnectionError,
+        TimeoutError,
+    )
+except ImportError:  # pragma: no cover - psycopg is a dependency
+    INFRASTRUCTURE_ERRORS = (ConnectionError, TimeoutError)
+
+
+def drain_embedded(event_log: EmbeddedLog, referee: Referee, batch_max: int = 500) -> list[Verdict]:
+    """Judge everything on the embedded log the store has not yet judged; return the verdicts."""
+    verdicts: list[Verdict] = []
+    for partition in range(event_log.partitions()):
+        while True:
+            records = event_log.read(partition, referee.resume_offset(partition), batch_max)
+            if not records:
+                break
+            verdicts += referee.judge(partition, records)
+    return verdicts
+
+
+def rejections_publisher(bootstrap: str, topic: str, partitions: int) -> Callable[[Sequence[Verdict]], None]:
+    ensure_topic(bootstrap, topic, partitions)
+    out = producer(bootstrap, client_id="pokeraudit-rejections")
+
+    def publish(verdicts: Sequence[Verdict]) -> None:
+        for v in verdicts:
+            assert v.rejection is not None
+            value = {"event_id": str(v.event_id), "partition": v.partition, "offset": v.offset, **v.rejection.to_json()}
+            out.send(topic, key=v.competition_id.encode(), value=json.dumps(value).encode())
+        out.flush()
+
+    return publish
+
+
+class _SeekToTracked(ConsumerRebalanceListener):  # type: ignore[misc]
+    def __init__(self, runner: KafkaRefereeRunner) -> None:
+        self.runner = runner
+
+    def on_partitions_revoked(self, revoked: Any) -> None:
+        self.runner.referee.forget()
+
+    def on_partitions_assigned(self, assigned: Any) -> None:
+        self.runner.seek_to_tracked(assigned)
+
+
+class KafkaRefereeRunner:
+    def __init__(
+        self,
+        bootstrap: str,
+        topic: str,
+        referee: Referee,
+        batch_max: int = 500,
+        batch_ms: int = 200,
+        group_id: str = "pokeraudit-referee",
+    ) -> None:
+        self.topic = topic
+        self.referee = referee
+        self.batch_max = batch_max
+        self.batch_ms = batch_ms
+        self.consumer = KafkaConsumer(
+            bootstrap_servers=bootstrap,
+            group_id=group_id,
+            enable_auto_commit=False,
+            auto_offset_reset="earliest",
+            max_poll_records=batch_max,
+            fetch_max_wait_ms=max(batch_ms, 1),
+            client_id="pokeraudit-referee",
+        )
+        self.judged = 0
+
+    def seek_to_tracked(self, partitions: Any) -> None:
+        for tp in partitions:
+            self.consumer.seek(tp, self.referee.resume_offset(tp.partition))
+
+    def run(self, stop: threading.Event | None = None, idle_exit_s: float | None = None) -> int:
+        """Judge until ``stop`` is set (or, with ``idle_exit_s``, until the log has been quiet that long)."""
+        stop = stop or threading.Event()
+        self.consumer.subscribe([self.topic], listener=_SeekToTracked(self))
+        quiet_since = time.monotonic()
+        backoff = 0.5
+        while not stop.is_set():
+            try:
+                polled = self.consumer.poll(timeout_ms=self.batch_ms, max_records=self.batch_max)
+                if not polled:
+                    if idle_exit_s is not None and time.monotonic() - quiet_since > idle_exit_s:
+                        break
+                    continue
+                quiet_since = time.monotonic()
+                for tp, messages in polled.items():
+                    records = [
+                        LogRecord(tp.topic, tp.partition, m.offset, m.key or b"", m.value or b"") for m in messages
+                    ]
+                    self.judged += len(self.referee.judge(tp.partition, records))
+                    self.consumer.commit({tp: _offset_and_metadata(records[-1].offset + 1)})
+                backoff = 0.5
+            except INFRASTRUCTURE_ERRORS as err:
+                log.warning("infrastructure failure, retrying in %.1fs: %s", backoff, err)
+                self.referee.forget()
+                time.sleep(backoff)
+                backoff = min(backoff * 2, 10.0)
+                self._seek_back()
+        self.consumer.close()
+        return self.judged
+
+    def _seek_back(self) -> None:
+        try:
+            self.seek_to_tracked(self.consumer.assignment())
+        except INFRASTRUCTURE_ERRORS as err:
+            log.warning("cannot read tracked offsets yet: %s", err)
+
+
+def _offset_and_metadata(offset: int) -> OffsetAndMetadata:
+    return OffsetAndMetadata(offset, "", -1)
+
+
+__all__ = ["KafkaRefereeRunner", "TopicPartition", "drain_embedded", "rejections_publisher"]
