@@ -148,6 +148,25 @@ def _verify(args: argparse.Namespace) -> int:
     return 1
 
 
+def _add_demo(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    command = subparsers.add_parser(
+        "demo",
+        help="run the embedded pipeline end to end on real hands (no Kafka, no PostgreSQL)",
+        description="Publish the 2023 WSOP Event #43 final table (shared PHH set) to the embedded log, judge "
+        "it into the embedded store, print counts, rejections with their rules, chip counts and the chain check.",
+    )
+    command.add_argument("--data-dir", default="var/demo", help="where the demo keeps its log and store")
+    command.set_defaults(run=_demo)
+
+
+def _demo(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from api.demo import run_demo
+
+    return run_demo(Path(args.data_dir))
+
+
 @contextlib.contextmanager
 def _pipeline(publish_rejections: bool = False) -> Iterator[Pipeline]:
     from api.bootstrap import bootstrap
@@ -166,6 +185,7 @@ _SUBCOMMANDS: tuple[Callable[[argparse._SubParsersAction[argparse.ArgumentParser
     _add_referee,
     _add_status,
     _add_verify,
+    _add_demo,
 )
 
 

@@ -43,6 +43,7 @@ class Rejection:
     field: str = ""
     event_id: str = ""
     event_type: str = ""
+    table_id: str = ""
     hand_id: str = ""
     seq: int | None = None
     #: the record as it came off the log (kept verbatim up to a bound, so officials see what was attempted)
