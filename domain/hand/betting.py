@@ -113,14 +113,18 @@ class BettingRound:
     def needs_action(self, seat: int) -> bool:
         if seat in self.folded or self.stacks[seat] == 0:
             return False
-        if self.bets[seat] < self.call_level:
-            return True
-        return seat not in self.acted_at and self.able_count >= 2
+        if self.able_count < 2:
+            return self.bets[seat] < max(self.bets.values())
+        return self.bets[seat] < self.call_level or seat not in self.acted_at
 
     def _after(self, seat: int) -> int | None:
         """The next seat clockwise that must act: facing a bet, or not yet acted while two can bet."""
         folded, stacks, bets, acted = self.folded, self.stacks, self.bets, self.acted_at
         call, two = self.call_level, self.able_count >= 2
+        if not two:
+            # alone with chips: only a bet actually in front of him is to be called (a short big blind's
+            # full amount is owed only while someone could still raise)
+            call = max(bets.values())
         nxt = self.next_seat
         s = seat
         for _ in range(len(self.seats)):
@@ -130,6 +134,11 @@ class BettingRound:
             if bets[s] < call or (two and s not in acted):
                 return s
         return None
+
+    def to_match(self) -> int:
+        """The street total a call reaches: the current bet, a short big blind counted in full (bfsp 4.9.8) while
+        two players can still bet; alone with chips, only what others actually put in."""
+        return self.call_level if self.able_count >= 2 else max(self.bets.values())
 
     def reopened(self, seat: int) -> bool:
         """May this seat raise, having already acted? (bfsp 4.7 "Right to raise", TDA 47)."""
@@ -154,7 +163,7 @@ class BettingRound:
         all_in_to = bet + self.stacks[seat]
         if all_in_to <= self.call_level or not self.reopened(seat):
             return None
-        if not any(s != seat and s not in self.folded and self.stacks[s] > 0 for s in self.seats):
+        if not self._someone_could_answer(seat):
             return None
         if self.limit and self.cap is not None and self.full_level > 0 and self.raises >= self.cap:
             return None
@@ -180,6 +189,14 @@ class BettingRound:
         min_to = min(min_to, max_to)
         return kind, min_to, max_to, ()
 
+    def _someone_could_answer(self, seat: int) -> bool:
+        """A raise needs an opponent who could put in more than the current bet; else it is only returned."""
+        level = self.call_level
+        bets, stacks, folded = self.bets, self.stacks, self.folded
+        return any(
+            s != seat and s not in folded and stacks[s] and bets[s] + stacks[s] > level for s in self.seats
+        )
+
     def pot_limit_max(self, seat: int) -> int:
         """The pot after the call, raised on top of the call (bfsp 4.9.6; TDA 54-B for a short blind)."""
         owe = self.call_level - self.bets[seat]
@@ -199,7 +216,7 @@ class BettingRound:
                 seat, False, False, False, 0, False, False, complete_to > bring, True, bring,
                 complete_to, complete_to, ActionKind.COMPLETE, raises_left, True, (complete_to,),
             )  # fmt: skip
-        owe = self.call_level - bet
+        owe = self.to_match() - bet
         rng = self.aggressive_range(seat)
         kind = rng[0] if rng else None
         return LegalActions(
@@ -233,13 +250,13 @@ class BettingRound:
         bet = self.bets[seat]
         if self.awaiting_bring_in:
             return self._verify_opening_stud(seat, action, amount)
-        owe = self.call_level - bet
+        owe = self.to_match() - bet
         if action is ActionKind.FOLD:
             return bet
         if action is ActionKind.CHECK:
             if owe > 0:
                 raise IllegalActionError(
-                    f"seat {seat} checked facing a bet of {chips(self.call_level)}; seat {seat} may call "
+                    f"seat {seat} checked facing a bet of {chips(bet + owe)}; seat {seat} may call "
                     f"{chips(min(owe, self.stacks[seat]))}, raise or fold",
                     cite("check"),
                 )
@@ -362,7 +379,8 @@ class BettingRound:
                 cite("raise_cap"),
             )
         return IllegalActionError(
-            f"seat {seat} cannot {action}: every other player is all-in, so seat {seat} may only call or fold",
+            f"seat {seat} cannot {action}: no other player has chips to answer it, so seat {seat} may only call "
+            f"or fold",
             cite("bet"),
         )
 

@@ -268,16 +268,16 @@ def test_a_big_blind_all_in_for_less_still_sets_the_call_and_the_raise_sizes() -
     assert UncalledBetReturned(3, 25) in t.derived
 
 
-def test_nobody_may_raise_when_every_other_player_is_all_in() -> None:
+def test_nobody_may_raise_when_no_other_player_could_answer_the_raise() -> None:
     t = start(stacks=(10_000, 10_000, 300, 10_000), button=4).post().deal()
-    t.acts((3, R, 300), (4, F), (1, F))
+    t.acts((3, R, 300), (4, F), (1, F))  # seat 3 is all-in
     legal = t.state.legal_actions()
     assert (legal.seat, legal.can_call, legal.can_raise) == (2, True, False)
     t.refuse(
         PlayerActed(2, R, 1000),
         IllegalActionError,
         "bet",
-        "seat 2 cannot raise: every other player is all-in, so seat 2 may only call or fold",
+        "seat 2 cannot raise: no other player has chips to answer it, so seat 2 may only call or fold",
     )
 
 
@@ -435,3 +435,11 @@ def test_an_act_with_an_unknown_action_kind_for_this_moment_is_refused() -> None
     t = start().post().deal()
     t.refuse(PlayerActed(3, ActionKind.BRING_IN), IllegalActionError, "bring_in")
     t.refuse(PlayerActed(3, R), IllegalActionError, "bet", "seat 3 raised without an amount")
+
+
+def test_a_raise_nobody_could_call_beyond_the_current_bet_is_not_offered() -> None:
+    # seat 3 called 10 with 1 chip left; seat 1 raised all-in to 21: nobody could answer seat 2's raise
+    t = start(stacks=(21, 22, 11, 1), blinds=(5, 10)).post().deal()
+    t.acts((3, C), (4, F), (1, R, 21))
+    legal = t.state.legal_actions()
+    assert (legal.seat, legal.can_call, legal.can_raise) == (2, True, False)

@@ -130,3 +130,13 @@ def test_fifth_street_is_the_big_bet() -> None:
     for seat, card in ((1, "2h"), (2, "9c"), (3, "Tc")):
         t.apply(HoleCardsDealt(seat, parse_cards(card)))
     assert t.state.legal_actions().allowed_to == (20,)
+
+
+def test_when_the_up_cards_are_unknown_the_record_names_the_bring_in() -> None:
+    t = start(
+        "F7S", stacks=(1000, 1000, 1000), antes=((1, 5), (2, 5), (3, 5)), bring_in=5, small_bet=10, big_bet=20
+    )
+    t.post().deal()  # nobody's cards known
+    t.act(3, BI)
+    legal = t.state.legal_actions()
+    assert (legal.seat, legal.call_amount, legal.can_complete) == (1, 5, True)
