@@ -111,6 +111,10 @@ class Rulebook:
     #: stud, fixed limit: an open pair on fourth street lets players bet the big bet (bfsp 5.8.5);
     #: TDA 2022 RP-10-f: the bet does not double for an open pair in tournaments
     stud_open_pair_big_bet: bool = False
+    #: a big blind all-in for less still sets the call and the raise sizes: the next player puts in the full
+    #: big blind (bfsp 4.9.8; TDA 2022 54-B for the pot-limit pot). False: the call is what the blind put in
+    #: (PokerKit's convention, for differential tests)
+    short_big_blind_full_call: bool = True
     #: a declared amount that can legally mean more than one thing (TDA 2022 57; tda-club 53)
     ambiguous_amount: AmbiguousAmount = AmbiguousAmount.LARGEST_NOT_OVER_POT
     #: a call for less than the call made in turn without saying "call" (TDA 2022 51-B; bfsp 4.13)

@@ -670,8 +670,11 @@ class HandState:
             first = (
                 self.next_seat[after] if after in self.next_seat else clockwise_after(self.seats, after)[0]
             )
-            call_level = max((owed for _, owed, _ in blinds), default=0)
-            pl_adjust = sum(owed - posted for _, owed, posted in blinds if posted < owed)
+            if self.rulebook.short_big_blind_full_call:
+                call_level = max((owed for _, owed, _ in blinds), default=0)
+                pl_adjust = sum(owed - posted for _, owed, posted in blinds if posted < owed)
+            else:
+                call_level = max((posted for _, _, posted in blinds), default=0)
         elif street.opener is Opener.LEFT_OF_BUTTON:
             first = self.from_button[0]
         elif street.opener is Opener.BRING_IN:

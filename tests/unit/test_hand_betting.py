@@ -443,3 +443,10 @@ def test_a_raise_nobody_could_call_beyond_the_current_bet_is_not_offered() -> No
     t.acts((3, C), (4, F), (1, R, 21))
     legal = t.state.legal_actions()
     assert (legal.seat, legal.can_call, legal.can_raise) == (2, True, False)
+
+
+def test_under_pokerkits_convention_the_call_over_a_short_big_blind_is_what_it_put_in() -> None:
+    t = start(stacks=(10_000, 75, 10_000, 10_000), rulebook=with_rules(short_big_blind_full_call=False))
+    t.post().deal()
+    legal = t.state.legal_actions()
+    assert (legal.call_amount, legal.min_bet_or_raise_to) == (75, 175)
