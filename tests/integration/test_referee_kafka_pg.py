@@ -1,0 +1,125 @@
+"""The operators' commands on the real broker and server: publish → referee → status → verify, the
+rejection on the rejections topic, and a single byte changed in a stored event caught by verify."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import psycopg
+import pytest
+from kafka import KafkaConsumer, TopicPartition
+
+if TYPE_CHECKING:
+    from conftest import PgDatabase
+
+pytestmark = pytest.mark.integration
+
+ROOT = Path(__file__).resolve().parents[2]
+PHH_DIR = Path(os.environ.get("POKERAUDIT_PHH_DIR", ROOT / ".." / "shared" / "data" / "phh"))
+POKERAUDIT = Path(sys.executable).parent / "pokeraudit"
+WSOP = PHH_DIR / "data" / "wsop" / "2023" / "43" / "5"
+RAZZ = WSOP / "03-50-24.phh"  # its 6th-street raise breaks the fixed-limit size (bfsp 4.7.3)
+HANDS = [WSOP / "00-02-07.phh", RAZZ, WSOP / "00-22-43.phh", PHH_DIR / "data" / "pluribus" / "100" / "11.phh"]
+
+
+def pokeraudit(
+    env: dict[str, str], *args: str | Path, timeout: float = 300
+) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [str(POKERAUDIT), *map(str, args)], capture_output=True, text=True, timeout=timeout, env=env
+    )
+
+
+@pytest.fixture
+def env(kafka_bootstrap: str, topic_factory: Callable[..., str], pg_database: PgDatabase) -> dict[str, str]:
+    return {
+        **os.environ,
+        "KAFKA_BOOTSTRAP_SERVERS": kafka_bootstrap,
+        "DATABASE_URL": pg_database.url,
+        "POKERAUDIT_TOPIC": topic_factory(partitions=3),
+        "POKERAUDIT_REJECTIONS_TOPIC": topic_factory(partitions=3),
+        "POKERAUDIT_PARTITIONS": "3",
+    }
+
+
+def rejections_on_topic(bootstrap: str, topic: str) -> list[dict[str, object]]:
+    consumer = KafkaConsumer(bootstrap_servers=bootstrap, enable_auto_commit=False, group_id=None)
+    try:
+        parts = [TopicPartition(topic, p) for p in sorted(consumer.partitions_for_topic(topic) or ())]
+        consumer.assign(parts)
+        consumer.seek_to_beginning(*parts)
+        ends = consumer.end_offsets(parts)
+        found: list[dict[str, object]] = []
+        while any(consumer.position(tp) < ends[tp] for tp in parts):
+            for messages in consumer.poll(timeout_ms=1000).values():
+                found += [json.loads(m.value) for m in messages]
+        return found
+    finally:
+        consumer.close()
+
+
+def change_one_digit(state: bytes) -> bytes:
+    """The same stored event with one byte changed: the first digit of its payload, plus one."""
+    at = state.index(b'"payload"')
+    digit = next(i for i in range(at, len(state)) if chr(state[i]).isdigit())
+    return state[:digit] + bytes([ord("0") + (state[digit] - ord("0") + 1) % 10]) + state[digit + 1 :]
+
+
+def test_published_hands_are_judged_once_on_kafka_and_postgres_and_a_changed_byte_is_caught(
+    env: dict[str, str], pg_database: PgDatabase
+) -> None:
+    published = pokeraudit(env, "publish", "--quiet", "--competition", "wsop-43", *HANDS)
+    assert published.returncode == 0, published.stderr
+    n = int(re.search(r"published (\d+) events", published.stdout).group(1))  # type: ignore[union-attr]
+    assert n > 50
+
+    judged = pokeraudit(env, "referee", "--idle-exit", "3")
+    assert judged.returncode == 0, judged.stderr
+    assert json.loads(judged.stdout) == {"judged": n}
+
+    status = json.loads(pokeraudit(env, "status", "--json").stdout)
+    assert status["lag"] == 0 and all(p["lag"] == 0 for p in status["partitions"])
+    assert (status["accepted"], status["rejected"]) == (n - 1, 1)
+
+    # Publishing the same hands again changes nothing: every id already has its stored outcome.
+    assert pokeraudit(env, "publish", "--quiet", "--competition", "wsop-43", *HANDS).returncode == 0
+    assert json.loads(pokeraudit(env, "referee", "--idle-exit", "3").stdout) == {"judged": n}
+    again = json.loads(pokeraudit(env, "status", "--json").stdout)
+    assert (again["accepted"], again["rejected"], again["lag"]) == (n - 1, 1, 0)
+
+    rejections = rejections_on_topic(env["KAFKA_BOOTSTRAP_SERVERS"], env["POKERAUDIT_REJECTIONS_TOPIC"])
+    assert len(rejections) == 1
+    (rejection,) = rejections
+    assert rejection["kind"] == "illegal" and str(rejection["rule"]).startswith("bfsp 4.7.3")
+    assert json.loads(str(rejection["record"]))["table_id"].startswith("03-50-24")
+
+    verified = pokeraudit(env, "verify")
+    assert verified.returncode == 0 and "every chain holds" in verified.stdout, verified.stdout
+
+    with psycopg.connect(pg_database.url, autocommit=True) as db:
+        rows = db.execute(
+            "SELECT notification_id, originator_id, originator_version, state FROM pokeraudit_events"
+            " ORDER BY notification_id"
+        ).fetchall()
+        assert len(rows) > n
+        for notification_id, stream, version, state in (rows[1], rows[len(rows) // 2], rows[-1]):
+            original = bytes(state)
+            db.execute(
+                "UPDATE pokeraudit_events SET state = %s WHERE notification_id = %s",
+                (change_one_digit(original), notification_id),
+            )
+            broken = pokeraudit(env, "verify")
+            assert broken.returncode == 1, broken.stdout
+            assert f"stream {stream} version {version} (notification {notification_id})" in broken.stdout
+            db.execute(
+                "UPDATE pokeraudit_events SET state = %s WHERE notification_id = %s",
+                (original, notification_id),
+            )
+            assert pokeraudit(env, "verify").returncode == 0
