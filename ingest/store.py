@@ -39,13 +39,19 @@ class PostgresStoreRecorder(PostgresProcessRecorder):
         )
 
     def _insert_events(self, curs: Any, stored_events: Sequence[Any], **kwargs: Any) -> None:
+        # The tracking insert first: it fetches its RETURNING row, and in the pipeline eventsourcing opens
+        # a fetch after an executemany on the same cursor can read the executemany's result instead.
+        super()._insert_events(curs, stored_events, **kwargs)
         seen: Sequence[SeenId] = kwargs.get("seen_ids") or ()
         if seen:
-            curs.executemany(
-                SQL("INSERT INTO {t} (event_id, stream_id, outcome) VALUES (%s, %s, %s)").format(t=self.seen_table),
-                list(seen),
+            event_ids, stream_ids, outcomes = (list(column) for column in zip(*seen, strict=True))
+            curs.execute(
+                SQL(
+                    "INSERT INTO {t} (event_id, stream_id, outcome)"
+                    " SELECT * FROM unnest(%s::uuid[], %s::uuid[], %s::text[])"
+                ).format(t=self.seen_table),
+                (event_ids, stream_ids, outcomes),
             )
-        super()._insert_events(curs, stored_events, **kwargs)
 
     def seen(self, ids: Iterable[UUID]) -> set[UUID]:
         wanted = list(ids)
