@@ -1,0 +1,245 @@
+"""Validated events per second through real Kafka → referee → PostgreSQL, batched and naive, in one run.
+
+    .venv/bin/python bench/pipeline.py [--events 1000000] [--naive-events 5000] [PATH ...]
+
+Publishes the shared PHH hands (default: the 83 WSOP 2023 final-table hands), played again at new tables
+until at least ``--events`` records are on a fresh topic, then runs the referee as its own process
+(``KafkaRefereeRunner`` with the batch sizes from settings: POKERAUDIT_REFEREE_BATCH_MAX / _MS) into a fresh
+database and times it from its first judged record to its last commit. Then the naive referee: the same
+Referee and runner judging and committing one record per transaction (batch of 1), on the first
+``--naive-events`` records of the same hands, into another fresh database. Prints events/s for each (overall
+and the median of 10-second windows), the ratio and each referee process's peak memory (ru_maxrss).
+
+Uses KAFKA_BOOTSTRAP_SERVERS and DATABASE_URL when set; otherwise starts a broker and a cluster with the
+deploy/ scripts in a scratch folder and stops them afterwards.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import itertools
+import json
+import os
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+DEFAULT_PATHS = [ROOT.parent / "shared" / "data" / "phh" / "data" / "wsop" / "2023" / "43" / "5"]
+WINDOW_S = 10.0
+
+
+# ------------------------------------------------------------------------------------ the referee process
+
+
+def referee_process(
+    topic: str, bootstrap: str, database_url: str, batch_max: int, batch_ms: int, idle: float
+) -> None:
+    """Run one referee until the topic has been quiet ``idle`` seconds; print its timings as JSON."""
+    from ingest.referee import Referee
+    from ingest.runners import KafkaRefereeRunner
+    from ingest.store import Store, store_env
+
+    store = Store(env=store_env(database_url))
+    referee = Referee(store, topic)
+    marks: list[tuple[float, float, int]] = []  # (start, end, records) of each judged batch
+    judge = referee.judge
+
+    def timed(partition: int, records: Any) -> Any:
+        start = time.perf_counter()
+        verdicts = judge(partition, records)
+        marks.append((start, time.perf_counter(), len(records)))
+        return verdicts
+
+    referee.judge = timed  # type: ignore[method-assign]
+    runner = KafkaRefereeRunner(
+        bootstrap, topic, referee, batch_max, batch_ms, group_id=f"bench-{uuid.uuid4().hex}"
+    )
+    runner.run(idle_exit_s=idle)
+    store.close()
+    print(json.dumps({"marks": marks, "maxrss_kib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss}))
+
+
+def run_referee(
+    topic: str, bootstrap: str, database_url: str, batch_max: int, batch_ms: int
+) -> dict[str, Any]:
+    proc = subprocess.run(
+        [
+            sys.executable,
+            __file__,
+            "--referee-process",
+            topic,
+            bootstrap,
+            database_url,
+            str(batch_max),
+            str(batch_ms),
+        ],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    if proc.returncode != 0:
+        raise SystemExit(f"the referee failed:\n{proc.stderr}")
+    found: dict[str, Any] = json.loads(proc.stdout.strip().splitlines()[-1])
+    marks = found["marks"]
+    events = sum(n for _, _, n in marks)
+    elapsed = marks[-1][1] - marks[0][0]
+    windows: dict[int, int] = {}
+    for _, end, n in marks:
+        windows[int((end - marks[0][0]) // WINDOW_S)] = (
+            windows.get(int((end - marks[0][0]) // WINDOW_S), 0) + n
+        )
+    full = [n / WINDOW_S for w, n in sorted(windows.items()) if (w + 1) * WINDOW_S <= elapsed]
+    return {
+        "events": events,
+        "seconds": elapsed,
+        "events_per_s": events / elapsed,
+        "median_window_events_per_s": statistics.median(full) if full else events / elapsed,
+        "batches": len(marks),
+        "maxrss_mib": found["maxrss_kib"] / 1024,
+    }
+
+
+# ----------------------------------------------------------------------------------------- the services
+
+
+@contextlib.contextmanager
+def services() -> Iterator[tuple[str, str]]:
+    bootstrap, database = os.environ.get("KAFKA_BOOTSTRAP_SERVERS"), os.environ.get("DATABASE_URL")
+    if bootstrap and database:
+        yield bootstrap, database
+        return
+    scratch = Path(tempfile.mkdtemp(prefix="pokeraudit-bench-"))
+    scripts = [
+        (ROOT / "deploy" / "kafka" / "kafka.sh", {"KAFKA_RUN_DIR": str(scratch / "kafka")}),
+        (ROOT / "deploy" / "postgres" / "postgres.sh", {"POSTGRES_RUN_DIR": str(scratch / "postgres")}),
+    ]
+    addresses = []
+    try:
+        for script, env in scripts:
+            out = subprocess.run(
+                ["bash", str(script), "start"],
+                env={**os.environ, **env},
+                capture_output=True,
+                text=True,
+                check=True,
+            )
+            addresses.append(out.stdout.strip().splitlines()[-1])
+        yield addresses[0], addresses[1]
+    finally:
+        for script, env in scripts:
+            subprocess.run(
+                ["bash", str(script), "stop"], env={**os.environ, **env}, capture_output=True, check=False
+            )
+
+
+@contextlib.contextmanager
+def fresh_database(server_url: str) -> Iterator[str]:
+    import psycopg
+
+    name = f"bench_{uuid.uuid4().hex[:12]}"
+    with psycopg.connect(server_url, autocommit=True) as conn:
+        conn.execute(f"CREATE DATABASE {name}")
+    try:
+        yield server_url.rsplit("/", 1)[0] + "/" + name
+    finally:
+        with psycopg.connect(server_url, autocommit=True) as conn:
+            conn.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+
+
+# ---------------------------------------------------------------------------------------------- the run
+
+
+def publish(
+    bootstrap: str, topic: str, records: Iterator[tuple[bytes, bytes]], partitions: int
+) -> tuple[int, float]:
+    from ingest.kafka_log import KafkaLog
+    from ingest.publish import batched
+
+    log = KafkaLog(bootstrap, topic, partitions)
+    start = time.perf_counter()
+    count = 0
+    try:
+        for chunk in batched(records, 5000):
+            log.append(chunk)
+            count += len(chunk)
+    finally:
+        log.close()
+    return count, time.perf_counter() - start
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("paths", nargs="*", type=Path, default=DEFAULT_PATHS)
+    parser.add_argument(
+        "--events", type=int, default=1_000_000, help="at least this many records (batched run)"
+    )
+    parser.add_argument("--naive-events", type=int, default=5_000, help="records for the naive referee")
+    parser.add_argument("--referee-process", nargs=5, help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.referee_process:
+        topic, bootstrap, url, batch_max, batch_ms = args.referee_process
+        referee_process(topic, bootstrap, url, int(batch_max), int(batch_ms), idle=5.0)
+        return
+
+    from api.operations import phh_records
+    from api.settings import Settings
+
+    with services() as (bootstrap, server_url):
+        settings = Settings(kafka_bootstrap_servers=bootstrap, database_url=server_url)
+        per_copy = sum(1 for _ in phh_records(args.paths, "bench"))
+        repeat = -(-args.events // per_copy)
+        run_id = uuid.uuid4().hex[:8]
+        topic, naive_topic = f"bench.pipeline.{run_id}", f"bench.pipeline.naive.{run_id}"
+        published, publish_s = publish(
+            bootstrap, topic, phh_records(args.paths, "bench", repeat), settings.partitions
+        )
+        print(
+            f"published {published:,} events ({repeat} × {per_copy}) to {topic} in {publish_s:.1f} s "
+            f"({published / publish_s:,.0f}/s)",
+            flush=True,
+        )
+        naive_records = itertools.islice(phh_records(args.paths, "bench", repeat), args.naive_events)
+        publish(bootstrap, naive_topic, naive_records, settings.partitions)
+
+        with fresh_database(server_url) as url:
+            batched_run = run_referee(
+                topic, bootstrap, url, settings.referee_batch_max, settings.referee_batch_ms
+            )
+        print(
+            f"batched referee (batch ≤ {settings.referee_batch_max} records / {settings.referee_batch_ms} ms): "
+            f"{batched_run['events']:,} events in {batched_run['seconds']:.1f} s = "
+            f"{batched_run['events_per_s']:,.0f} events/s (median of {WINDOW_S:.0f}-s windows "
+            f"{batched_run['median_window_events_per_s']:,.0f}), peak memory {batched_run['maxrss_mib']:.0f} MiB",
+            flush=True,
+        )
+        with fresh_database(server_url) as url:
+            naive_run = run_referee(naive_topic, bootstrap, url, 1, settings.referee_batch_ms)
+        print(
+            f"naive referee (one record per transaction): {naive_run['events']:,} events in "
+            f"{naive_run['seconds']:.1f} s = {naive_run['events_per_s']:,.0f} events/s "
+            f"(median of windows {naive_run['median_window_events_per_s']:,.0f}), "
+            f"peak memory {naive_run['maxrss_mib']:.0f} MiB"
+        )
+        print(f"ratio: {batched_run['events_per_s'] / naive_run['events_per_s']:.1f}×")
+        from kafka.admin import KafkaAdminClient
+
+        admin = KafkaAdminClient(bootstrap_servers=bootstrap)
+        admin.delete_topics([topic, naive_topic])
+        admin.close()
+
+
+if __name__ == "__main__":
+    main()
