@@ -74,8 +74,9 @@ class HighRules:
     def _best_of_ranks(self, ranks: list[int]) -> int:
         groups = grouped(ranks)
         distinct = sorted({r for _, r in groups}, reverse=True)
-        pairs = [r for n, r in groups if n >= 2]
-        trips = [r for n, r in groups if n >= 3]
+        # by rank, not by group size: with eight or more cards a second trips must not outrank a higher pair
+        pairs = sorted((r for n, r in groups if n >= 2), reverse=True)
+        trips = sorted((r for n, r in groups if n >= 3), reverse=True)
         candidates: list[int] = []
 
         def others(*used: int) -> list[int]:

@@ -377,3 +377,9 @@ def test_a_bounded_table_starts_afresh_instead_of_growing() -> None:
     table = LazyTable(lambda key: key * 2, limit=3)
     assert [table[k] for k in range(5)] == [0, 2, 4, 6, 8]
     assert len(table) <= 3
+
+
+def test_a_full_house_takes_the_higher_pair_over_a_second_lower_trips() -> None:
+    # Eight cards (Omaha's property tests use more than seven): 444 222 88 plays fours full of eights.
+    hand = evaluate(EvaluationKind.STANDARD_HIGH, parse_cards("2s4d4s2c8s8h2d4h"), ())
+    assert hand is not None and hand.describe() == "full house, fours full of eights"
