@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from domain.errors import HandStateError
 from domain.hand.events import ForcedBetKind, HandStarted
@@ -10,8 +10,7 @@ from domain.rulebooks import Rulebook
 from domain.variants import VARIANTS, BettingStructure, Variant
 
 
-@dataclass(frozen=True, slots=True)
-class ForcedBet:
+class ForcedBet(NamedTuple):
     """A forced bet a seat owes before the deal (the amount owed, before any all-in cap)."""
 
     seat: int
@@ -21,25 +20,24 @@ class ForcedBet:
 
 def verify_start(started: HandStarted, rulebook: Rulebook) -> tuple[Variant, list[ForcedBet]]:
     """The game and the forced bets owed, or :class:`HandStateError` naming what is wrong with the start."""
-    ref = rulebook.cite("stakes")
 
     def refuse(reason: str) -> HandStateError:
-        return HandStateError(reason, ref)
+        return HandStateError(reason, rulebook.cite("stakes"))
 
     variant = VARIANTS.get(started.variant)
     if variant is None:
         raise refuse(f"no game is called {started.variant!r}; the engine knows {', '.join(sorted(VARIANTS))}")
-    seats = [e.seat for e in started.seats]
-    if len(seats) < 2:
-        raise refuse(f"a hand needs at least two players; {len(seats)} seated")
-    if len(set(seats)) != len(seats):
-        dup = sorted({s for s in seats if seats.count(s) > 1})
-        raise refuse(f"seat {dup[0]} is listed twice")
+    seats: set[int] = set()
     for e in started.seats:
+        if e.seat in seats:
+            raise refuse(f"seat {e.seat} is listed twice")
+        seats.add(e.seat)
         if e.seat < 1:
             raise refuse(f"seat {e.seat} is not a seat number; seats are numbered from 1")
         if e.stack <= 0:
             raise refuse(f"seat {e.seat} has {e.stack} chips; a player without chips is not dealt in")
+    if len(seats) < 2:
+        raise refuse(f"a hand needs at least two players; {len(seats)} seated")
     if variant.uses_button and started.button not in seats:
         where = "no seat" if started.button is None else f"seat {started.button}, where nobody sits"
         raise refuse(f"the button is at {where}; {variant.name} needs the button at a seated player")

@@ -46,7 +46,7 @@ from domain.hand.legal import LegalActions, NextAct, NextActKind
 from domain.hand.pots import Pot, build_pots
 from domain.hand.showdown import award_pots, showdown_order
 from domain.hand.start import ForcedBet, verify_start
-from domain.hand.turn import best_showing_seat, bring_in_seat, clockwise_after, ring, up_cards
+from domain.hand.turn import best_showing_seat, bring_in_seat, clockwise_after, topology, up_cards
 from domain.rulebooks import Rulebook
 from domain.variants import BettingStructure, Opener, Street, Variant
 
@@ -111,11 +111,10 @@ class HandState:
         self.started = started
         self.rulebook = rulebook
         self.variant = variant
-        self.seats = tuple(sorted(e.seat for e in started.seats))
-        self.next_seat = ring(self.seats)
-        button = started.button if started.button is not None else self.seats[-1]
-        self.from_button = clockwise_after(self.seats, button)
         self.starting_stacks = {e.seat: e.stack for e in started.seats}
+        self.seats = tuple(sorted(self.starting_stacks))
+        button = started.button if started.button is not None else self.seats[-1]
+        self.next_seat, self.from_button = topology(self.seats, button)
         self.stacks = dict(self.starting_stacks)
         self.contributions = dict.fromkeys(self.seats, 0)
         self.folded: set[int] = set()
@@ -848,10 +847,10 @@ class HandState:
         )
 
     def _single_awards(self, winner: int, out_of_it: set[int]) -> tuple[PotAwarded, ...]:
-        pots = self.pots(out_of_it)
-        return tuple(
-            PotAwarded(i, p.amount, p.eligible, (PotShare(winner, p.amount),)) for i, p in enumerate(pots)
-        )
+        # every layer of the pots has the winner as its only eligible seat or none, and build_pots joins those
+        # into one pot: the winner takes all of it
+        total = sum(self.contributions.values())
+        return (PotAwarded(0, total, (winner,), (PotShare(winner, total),)),)
 
     def pots(self, out_of_it: set[int] | None = None) -> tuple[Pot, ...]:
         """The main pot and the side pots now; dead money (antes others did not owe, dead blinds) is in the main

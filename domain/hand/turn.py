@@ -25,6 +25,21 @@ def clockwise_after(seats: Sequence[int], seat: int) -> tuple[int, ...]:
     return tuple(seats[start:]) + tuple(seats[:start])
 
 
+_TOPOLOGY: dict[tuple[tuple[int, ...], int], tuple[dict[int, int], tuple[int, ...]]] = {}
+
+
+def topology(seats: tuple[int, ...], button: int) -> tuple[dict[int, int], tuple[int, ...]]:
+    """(each seat's next seat, the seats from the first left of the button), memoised: tables repeat them.
+    The results are shared: never mutate them."""
+    key = (seats, button)
+    known = _TOPOLOGY.get(key)
+    if known is None:
+        if len(_TOPOLOGY) >= 4096:
+            _TOPOLOGY.clear()
+        known = _TOPOLOGY[key] = (ring(seats), clockwise_after(seats, button))
+    return known
+
+
 def up_cards(cards: Sequence[MaybeCard], face_up: Sequence[bool]) -> list[Card]:
     return [c for c, up in zip(cards, face_up, strict=False) if up and c is not None]
 
