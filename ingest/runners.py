@@ -118,7 +118,10 @@ class KafkaRefereeRunner:
             try:
                 polled = self.consumer.poll(timeout_ms=self.batch_ms, max_records=self.batch_max)
                 if not polled:
-                    if idle_exit_s is not None and time.monotonic() - quiet_since > idle_exit_s:
+                    if not self.consumer.assignment():
+                        # Still joining the group (e.g. waiting out a crashed member's session): not quiet.
+                        quiet_since = time.monotonic()
+                    elif idle_exit_s is not None and time.monotonic() - quiet_since > idle_exit_s:
                         break
                     continue
                 quiet_since = time.monotonic()
