@@ -101,6 +101,10 @@ class KafkaRefereeRunner:
             max_poll_records=batch_max,
             fetch_max_wait_ms=max(batch_ms, 1),
             client_id="pokeraudit-referee",
+            # kafka-python 3 defaults to 45 s: a crashed referee's partitions would wait that long for its
+            # successor. Heartbeats come from a background thread, so a long batch does not miss them.
+            session_timeout_ms=10_000,
+            heartbeat_interval_ms=3_000,
         )
         self.judged = 0
 
