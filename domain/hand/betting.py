@@ -62,17 +62,10 @@ class BettingRound:
         folded: set[int],
         seats: tuple[int, ...],
         next_seat: dict[int, int],
-        bets: dict[int, int],
-        call_level: int,
         min_bet: int,
-        size: int,
         big: int,
-        may_double: bool,
-        cap: int | None,
-        pl_adjust: int,
-        bring_in: int,
-        first: int | None,
     ) -> None:
+        """What stays the same for every round of a hand; :meth:`open` starts each round."""
         self.rulebook = rulebook
         self.limit = structure is BettingStructure.FIXED_LIMIT
         self.pot_limit = structure is BettingStructure.POT_LIMIT
@@ -81,13 +74,27 @@ class BettingRound:
         self.folded = folded
         self.seats = seats
         self.next_seat = next_seat
+        self.min_bet = min_bet
+        self.big = big
+
+    def open(
+        self,
+        bets: dict[int, int],
+        call_level: int,
+        size: int,
+        may_double: bool,
+        cap: int | None,
+        pl_adjust: int,
+        bring_in: int,
+        first: int | None,
+    ) -> None:
+        """Start a round: ``bets`` are the street's bets so far (the blinds before the flop), ``first`` the seat
+        that opens it (it acts if it must, else the next that must)."""
         self.bets = bets
         self.call_level = call_level
         self.full_level = call_level
-        self.min_bet = min_bet
-        self.increment = max(min_bet, call_level)
+        self.increment = max(self.min_bet, call_level)
         self.size = size
-        self.big = big
         self.may_double = may_double
         self.raises = 0
         self.cap = cap
@@ -100,7 +107,8 @@ class BettingRound:
         self.full_seq = 0
         self.last_aggressor: int | None = None
         self.actor: int | None = None
-        self.able_count = sum(1 for s in seats if s not in folded and stacks[s] > 0)
+        stacks, folded = self.stacks, self.folded
+        self.able_count = sum(1 for s in self.seats if s not in folded and stacks[s] > 0)
         if first is not None:
             self.actor = first if self.needs_action(first) else self._after(first)
 

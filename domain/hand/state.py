@@ -94,6 +94,7 @@ class HandState:
         "dealt_on_street",
         "draw_order",
         "round",
+        "table_round",
         "any_bettor",
         "open_bring_in",
         "last_aggressor_any",
@@ -136,6 +137,8 @@ class HandState:
         self.dealt_on_street = False
         self.draw_order: list[int] = []
         self.round: BettingRound | None = None
+        #: the hand's one betting-round object, opened again on every street
+        self.table_round: BettingRound | None = None
         self.any_bettor = False
         self.open_bring_in = False
         self.last_aggressor_any: int | None = None
@@ -697,25 +700,30 @@ class HandState:
             and self.street_index == 1
             and any(_open_pair(up_cards(self.hole[s], self.face_up[s])) for s in live)
         )
-        self.round = BettingRound(
-            rulebook=self.rulebook,
-            structure=v.betting,
-            stacks=self.stacks,
-            contributions=self.contributions,
-            folded=self.folded,
-            seats=self.seats,
-            next_seat=self.next_seat,
-            bets=self.bets,
-            call_level=call_level,
-            min_bet=_min_bet(self),
-            size=big if street.big_bet else small,
-            big=big,
-            may_double=may_double,
-            cap=cap,
-            pl_adjust=pl_adjust,
-            bring_in=bring_in,
-            first=first if first is not None and len(able) >= 1 else None,
+        rnd = self.table_round
+        if rnd is None:
+            rnd = self.table_round = BettingRound(
+                rulebook=self.rulebook,
+                structure=v.betting,
+                stacks=self.stacks,
+                contributions=self.contributions,
+                folded=self.folded,
+                seats=self.seats,
+                next_seat=self.next_seat,
+                min_bet=_min_bet(self),
+                big=big,
+            )
+        rnd.open(
+            self.bets,
+            call_level,
+            big if street.big_bet else small,
+            may_double,
+            cap,
+            pl_adjust,
+            bring_in,
+            first if first is not None and able else None,
         )
+        self.round = rnd
         self.phase = Phase.BETTING
         if self.round.actor is None:
             return self._end_round()
