@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import os
 from collections.abc import Iterable, Iterator, Sequence
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -29,8 +30,13 @@ def phh_records(
 ) -> Iterator[tuple[bytes, bytes]]:
     """The hands under ``paths`` as log records; ``repeat`` plays them again at new tables (benchmarks)."""
     hands = list(load_hands(paths))
+    # A table is named by its file's path below the folder all files share: files of the same name in
+    # different folders (pluribus/100/11.phh, pluribus/101/11.phh) are different tables.
+    files = [Path(hand.file).resolve() for hand in hands]
+    common = Path(os.path.commonpath([f.parent for f in files])) if files else Path()
     for copy, (n, hand) in itertools.product(range(repeat), enumerate(hands)):
-        table = f"{Path(hand.file).stem}#{hand.index}" + (f"@{copy}" if repeat > 1 else "")
+        name = files[n].relative_to(common).with_suffix("").as_posix()
+        table = f"{name}#{hand.index}" + (f"@{copy}" if repeat > 1 else "")
         yield from hand_records(
             _as_recorded(hand.events()), competition_id, IMPORTER, EPOCH + timedelta(minutes=n),
             table_id=table, hand_number=1,
