@@ -450,3 +450,21 @@ def test_under_pokerkits_convention_the_call_over_a_short_big_blind_is_what_it_p
     t.post().deal()
     legal = t.state.legal_actions()
     assert (legal.call_amount, legal.min_bet_or_raise_to) == (75, 175)
+
+
+def test_a_call_for_less_puts_in_the_whole_stack() -> None:
+    t = start(stacks=(10_000, 10_000, 10_000, 250), button=4).post().deal()
+    t.act(3, R, 600)
+    legal = t.state.legal_actions()
+    assert (legal.seat, legal.call_amount, legal.can_raise) == (4, 250, False)
+    t.act(4, C)
+    assert t.state.stacks[4] == 0 and t.state.contributions[4] == 250
+
+
+def test_a_straddle_acts_last_before_the_flop_and_doubles_the_minimum_raise() -> None:
+    t = start(stacks=(10_000,) * 5, blinds=(50, 100, 200)).post().deal()
+    legal = t.state.legal_actions()
+    assert (legal.seat, legal.call_amount, legal.min_bet_or_raise_to) == (4, 200, 400)
+    t.acts((4, C), (5, C), (1, C), (2, C))
+    legal = t.state.legal_actions()
+    assert (legal.seat, legal.can_check, legal.can_raise) == (3, True, True)

@@ -369,3 +369,20 @@ def test_when_a_draw_exhausts_the_stub_the_others_discards_are_shuffled_to_finis
     others = "".join(hands[1][:3])
     t.apply(CardsDiscarded(5, cards("".join(hands[5])), cards("".join(stub) + others)))  # type: ignore[arg-type]
     assert t.state.hole[5] == list(cards("".join(stub) + others))
+
+
+def test_the_draw_waits_for_its_burn_when_burns_are_recorded_but_standing_pat_does_not() -> None:
+    t = start("F2L3D", stacks=(1000, 1000, 1000), blinds=(5, 10), small_bet=10, big_bet=20, burns=True).post()
+    t.deal(s1="2c3c4c5d8h", s2="2d3d4d6s9h", s3="7c7d7h7sKc")
+    t.acts((3, C), (1, C), (2, X))
+    assert t.state.expected_next().kind is NextActKind.BURN
+    t.refuse(
+        CardsDiscarded(1, cards("8h"), cards("6h")),  # type: ignore[arg-type]
+        DealingError,
+        "burn",
+        "seat 1 was dealt its draw before a card was burned for the first draw",
+    )
+    t.apply(CardBurned(parse_cards("As")[0]))
+    t.apply(CardsDiscarded(1, cards("8h"), cards("6h")))  # type: ignore[arg-type]
+    t.apply(CardsDiscarded(2, (), ()))
+    t.refuse(CardBurned(), DealingError, "burn", "a card was already burned before the first draw")
