@@ -43,6 +43,7 @@ class BettingRound:
         "pl_adjust",
         "bring_in",
         "awaiting_bring_in",
+        "bring_in_fold_ok",
         "bring_in_posted",
         "acted_at",
         "acted_seq",
@@ -87,6 +88,7 @@ class BettingRound:
         pl_adjust: int,
         bring_in: int,
         first: int | None,
+        bring_in_fold_ok: bool = False,
     ) -> None:
         """Start a round: ``bets`` are the street's bets so far (the blinds before the flop), ``first`` the seat
         that opens it (it acts if it must, else the next that must)."""
@@ -101,6 +103,8 @@ class BettingRound:
         self.pl_adjust = pl_adjust
         self.bring_in = bring_in
         self.awaiting_bring_in = bring_in > 0 and first is not None
+        #: the seat due the bring-in is all-in: the next ones may fold, bring in or complete (bfsp 6.5.4)
+        self.bring_in_fold_ok = bring_in_fold_ok
         self.bring_in_posted = False
         self.acted_at: dict[int, int] = {}
         self.acted_seq: dict[int, int] = {}
@@ -221,7 +225,7 @@ class BettingRound:
             bring = min(self.bring_in, stack)
             complete_to = min(self.size, bet + stack)
             return LegalActions(
-                seat, False, False, False, 0, False, False, complete_to > bring, True, bring,
+                seat, self.bring_in_fold_ok, False, False, 0, False, False, complete_to > bring, True, bring,
                 complete_to, complete_to, ActionKind.COMPLETE, raises_left, True, (complete_to,),
             )  # fmt: skip
         owe = self.to_match() - bet
@@ -313,6 +317,8 @@ class BettingRound:
                     cite("complete"),
                 )
             return complete_to
+        if action is ActionKind.FOLD and self.bring_in_fold_ok:
+            return bet
         raise IllegalActionError(
             f"seat {seat} must open with the bring-in of {chips(min(self.bring_in, stack))} or complete to "
             f"{chips(min(self.size, bet + stack))}; a {action} is not allowed",
@@ -417,7 +423,8 @@ class BettingRound:
             self._raise(seat, total)
         elif action is ActionKind.CALL:
             self._put(seat, total)
-        self.awaiting_bring_in = False
+        if not (action is ActionKind.FOLD and self.awaiting_bring_in and self.bring_in_fold_ok):
+            self.awaiting_bring_in = False
         self.acted_at[seat] = self.call_level
         self.acted_seq[seat] = self.full_seq
         self.actor = self._after(seat)

@@ -664,6 +664,7 @@ class HandState:
         able = [s for s in live if self.stacks[s] > 0]
         first: int | None = None
         bring_in = 0
+        bring_in_fold_ok = False
         call_level = 0
         pl_adjust = 0
         if street.opener is Opener.AFTER_BLINDS:
@@ -681,13 +682,15 @@ class HandState:
             first = self.from_button[0]
         elif street.opener is Opener.BRING_IN:
             bring_in = stakes.bring_in
-            first = bring_in_seat(
-                v.bring_in_kind, live, self.hole, self.face_up, [s for s in live if s not in able]
-            )
+            # the lowest up-card is due the bring-in; if it is all-in on the ante, the action starts at his
+            # left and each may fold, bring in or complete (bfsp 6.5.4; TDA 2017 D-59 D)
+            first = bring_in_seat(v.bring_in_kind, live, self.hole, self.face_up, ())
             if first is None and able:
                 first, self.open_bring_in = able[0], True
+            bring_in_fold_ok = first is not None and first not in able
         else:
-            first = best_showing_seat(v.bring_in_kind, live, self.hole, self.face_up, able)
+            # the best board opens; if it is all-in, the next seat clockwise that can act (PokerKit agrees)
+            first = best_showing_seat(v.bring_in_kind, live, self.hole, self.face_up, live)
         limit = v.betting is BettingStructure.FIXED_LIMIT
         small, big = stakes.small_bet, stakes.big_bet
         cap: int | None = None
@@ -722,6 +725,7 @@ class HandState:
             pl_adjust,
             bring_in,
             first if first is not None and able else None,
+            bring_in_fold_ok,
         )
         self.round = rnd
         self.phase = Phase.BETTING

@@ -140,3 +140,39 @@ def test_when_the_up_cards_are_unknown_the_record_names_the_bring_in() -> None:
     t.act(3, BI)
     legal = t.state.legal_actions()
     assert (legal.seat, legal.call_amount, legal.can_complete) == (1, 5, True)
+
+
+def test_bfsp_6_5_4_when_the_bring_in_is_all_in_on_the_ante_the_next_seat_may_fold_bring_in_or_complete() -> (
+    None
+):
+    t = start(
+        "F7S",
+        stacks=(1000, 5, 1000, 1000),
+        antes=((1, 5), (2, 5), (3, 5), (4, 5)),
+        bring_in=5,
+        small_bet=10,
+        big_bet=20,
+    )
+    t.post().deal(s1="AsKdQh", s2="2s3d4c", s3="5s6d4h", s4="9c9dJh")  # seat 2 has the 4c and nothing behind
+    legal = t.state.legal_actions()
+    assert (legal.seat, legal.can_fold, legal.can_bring_in, legal.can_complete) == (3, True, True, True)
+    t.act(3, ActionKind.FOLD)
+    legal = t.state.legal_actions()
+    assert (legal.seat, legal.can_fold, legal.can_bring_in) == (4, True, True)
+    t.act(4, BI)
+    legal = t.state.legal_actions()
+    assert (legal.seat, legal.call_amount, legal.aggressive_action) == (1, 5, CO)
+
+
+def test_a_later_street_opens_left_of_an_all_in_best_board() -> None:
+    t = start(
+        "F7S", stacks=(1000, 15, 1000), antes=((1, 5), (2, 5), (3, 5)), bring_in=5, small_bet=10, big_bet=20
+    )
+    t.post().deal(s1="AsKd2h", s2="2s3dAc", s3="5s6d4h")  # seat 1 brings in with the 2h
+    t.acts((1, BI), (2, CO, 10), (3, C), (1, C))
+    assert t.state.stacks[2] == 0
+    for seat, card in ((1, "Kc"), (2, "Ad"), (3, "8d")):
+        t.apply(HoleCardsDealt(seat, parse_cards(card)))
+    # seat 2 shows the best board (aces) but is all-in: seat 3, to his left, acts first (bfsp 6.5.4), not
+    # seat 1 with the better board of the two who can still bet
+    assert t.state.actor == 3
