@@ -29,8 +29,10 @@ log = logging.getLogger("pokeraudit.referee")
 try:
     import psycopg
     from eventsourcing.persistence import InterfaceError, OperationalError
+    from kafka.errors import KafkaError
 
     INFRASTRUCTURE_ERRORS: tuple[type[BaseException], ...] = (
+        KafkaError,  # the broker unreachable: e.g. the courtesy offset commit while it restarts
         psycopg.OperationalError,
         psycopg.InterfaceError,
         OperationalError,
