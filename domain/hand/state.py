@@ -14,13 +14,22 @@ with them.
 from __future__ import annotations
 
 from collections.abc import Callable
-from enum import StrEnum
 from typing import Any
 
-from domain.cards import Card, MaybeCard
-from domain.errors import DealingError, ForcedBetError, HandError, HandStateError, IllegalActionError, chips
+from domain.cards import MaybeCard
+from domain.errors import ForcedBetError, HandError, HandStateError, IllegalActionError, chips
 from domain.hand.betting import BettingRound
-from domain.hand.dealing import Deck, cards_phrase, reveal
+from domain.hand.deal_acts import (
+    check_board,
+    check_burn,
+    check_draw,
+    check_hole,
+    do_board,
+    do_burn,
+    do_draw,
+    do_hole,
+)
+from domain.hand.dealing import Deck
 from domain.hand.events import (
     ActionKind,
     BoardDealt,
@@ -38,28 +47,31 @@ from domain.hand.events import (
     MisdealDeclared,
     PlayerActed,
     PotAwarded,
-    PotShare,
     ReportedEvent,
     UncalledBetReturned,
 )
 from domain.hand.legal import LegalActions, NextAct, NextActKind
-from domain.hand.pots import Pot, build_pots
-from domain.hand.showdown import award_pots, showdown_order
+from domain.hand.phase import Phase
+from domain.hand.pots import Pot
+from domain.hand.showdown import showdown_order
 from domain.hand.start import ForcedBet, verify_start
+from domain.hand.tabling import (
+    award_to,
+    check_muck,
+    check_show,
+    do_muck,
+    do_show,
+    finish,
+    pots,
+    showdown_awards,
+)
 from domain.hand.turn import best_showing_seat, bring_in_seat, clockwise_after, topology, up_cards
 from domain.rulebooks import Rulebook
 from domain.variants import BettingStructure, Opener, Street, Variant
 
+__all__ = ["HandState", "Phase"]
+
 _NO_EVENTS: tuple[DerivedEvent, ...] = ()
-
-
-class Phase(StrEnum):
-    FORCED_BETS = "forced_bets"
-    DEALING = "dealing"
-    DRAW = "draw"
-    BETTING = "betting"
-    SHOWDOWN = "showdown"
-    OVER = "over"
 
 
 class HandState:
@@ -417,23 +429,10 @@ class HandState:
             self._start_street(0)
         return _NO_EVENTS
 
-    # --- dealing ------------------------------------------------------------------------------------------
+    # --- dealing (domain/hand/deal_acts.py) ---------------------------------------------------------------
 
     def _burn_owed(self) -> bool:
         return self.burn_due and not self.burned
-
-    def _check_dealing(self, template: str, seat: int = 0) -> None:
-        if self.phase is Phase.DEALING and not (self.burn_due and not self.burned):
-            return
-        cite = self.rulebook.cite
-        what = template.format(seat=seat)
-        if self.phase is not Phase.DEALING:
-            raise HandStateError(f"{what} now: {self._waiting_for()}", cite("deal_count"))
-        if self._burn_owed():
-            raise DealingError(
-                f"{what} before a card was burned; one card is burned before the {self.street.name}",
-                cite("burn"),
-            )
 
     def _waiting_for(self) -> str:
         nxt = self.expected_next()
@@ -450,162 +449,6 @@ class HandState:
         if nxt.kind is NextActKind.DEAL_BOARD:
             return f"{nxt.count} board card(s) are owed on the {self.street.name}"
         return "the dealer must burn a card"
-
-    def _check_hole(self, e: HoleCardsDealt) -> tuple[bool, ...]:
-        cite = self.rulebook.cite
-        self._check_dealing("seat {seat} was dealt hole cards", e.seat)
-        street = self.street
-        owed = self.owed_hole.get(e.seat, 0)
-        if e.seat not in self.hole:
-            raise DealingError(f"seat {e.seat} is not in this hand", cite("deal_count"))
-        if owed == 0:
-            why = "has folded" if e.seat in self.folded else f"has had its cards for the {street.name}"
-            raise DealingError(f"seat {e.seat} was dealt a card but {why}", cite("deal_count"))
-        n = len(e.cards)
-        if n == 0 or n > owed:
-            raise DealingError(
-                f"seat {e.seat} was dealt {n} card(s) on the {street.name}; it is owed {owed} "
-                f"of the {street.hole_cards} each seat gets",
-                cite("deal_count"),
-            )
-        start = street.hole_cards - owed
-        pattern = street.face_up[start : start + n]
-        if e.face_up and tuple(e.face_up) != pattern:
-            raise DealingError(
-                f"seat {e.seat}'s cards were dealt {_face_words(e.face_up)}; on the {street.name} they are dealt "
-                f"{_face_words(pattern)}",
-                cite("deal_count"),
-            )
-        self.deck.verify(e.cards, "the deal to seat {seat}", e.seat)
-        return pattern
-
-    def _do_hole(self, e: HoleCardsDealt, pattern: tuple[bool, ...]) -> tuple[DerivedEvent, ...]:
-        self.hole[e.seat].extend(e.cards)
-        self.face_up[e.seat].extend(pattern)
-        self.deck.add(e.cards)
-        self.dealt_on_street = True
-        left = self.owed_hole[e.seat] - len(e.cards)
-        if left:
-            self.owed_hole[e.seat] = left
-        else:
-            del self.owed_hole[e.seat]
-        return self._after_deal()
-
-    def _check_board(self, e: BoardDealt) -> None:
-        self._check_dealing("board cards were dealt")
-        n = len(e.cards)
-        if n == 0 or n > self.owed_board:
-            raise DealingError(
-                f"{n} board card(s) were dealt; {self.owed_board} are owed on the {self.street.name}",
-                self.rulebook.cite("deal_count"),
-            )
-        self.deck.verify(e.cards, "the board")
-
-    def _do_board(self, e: BoardDealt, _: None) -> tuple[DerivedEvent, ...]:
-        self.board.extend(e.cards)
-        self.deck.add(e.cards)
-        self.dealt_on_street = True
-        self.owed_board -= len(e.cards)
-        return self._after_deal()
-
-    def _check_burn(self, e: CardBurned) -> None:
-        cite = self.rulebook.cite
-        if self.phase not in (Phase.DEALING, Phase.DRAW):
-            raise DealingError(f"a card was burned now: {self._waiting_for()}", cite("burn"))
-        street = self.street
-        if not street.burn:
-            raise DealingError(
-                f"no card is burned before the {street.name}, the first deal of a hand", cite("burn")
-            )
-        if self.burned:
-            raise DealingError(f"a card was already burned before the {street.name}", cite("burn"))
-        if self.dealt_on_street:
-            raise DealingError(
-                f"the burn comes before the {street.name}'s first card, not after it", cite("burn")
-            )
-        self.deck.verify((e.card,), "the burn card", 0, self._reshuffled(0, 1))
-
-    def _do_burn(self, e: CardBurned, _: None) -> tuple[DerivedEvent, ...]:
-        self.burned = True
-        self.deck.add((e.card,))
-        return _NO_EVENTS
-
-    def _after_deal(self) -> tuple[DerivedEvent, ...]:
-        if self.owed_hole or self.owed_board:
-            return _NO_EVENTS
-        return self._begin_betting()
-
-    # --- the draw -----------------------------------------------------------------------------------------
-
-    def _check_draw(self, e: CardsDiscarded) -> list[MaybeCard]:
-        cite = self.rulebook.cite
-        if self.phase is not Phase.DRAW:
-            raise HandStateError(f"seat {e.seat} drew now: {self._waiting_for()}", cite("draw"))
-        if e.seat != self.draw_order[0]:
-            from domain.errors import OutOfTurnError
-
-            raise OutOfTurnError(
-                f"seat {e.seat} drew out of turn; seat {self.draw_order[0]} draws first", cite("draw")
-            )
-        if len(e.discarded) != len(e.drawn):
-            raise DealingError(
-                f"seat {e.seat} threw {len(e.discarded)} card(s) and was dealt {len(e.drawn)}; a draw replaces "
-                f"each card thrown",
-                cite("draw"),
-            )
-        held = self.hole[e.seat]
-        if e.drawn and self._burn_owed():
-            raise DealingError(
-                f"seat {e.seat} was dealt its draw before a card was burned for the {self.street.name}",
-                cite("burn"),
-            )
-        known = [c for c in e.discarded if c is not None]
-        merged = reveal(held, e.discarded) if len(set(known)) == len(known) else None
-        if len(e.discarded) > len(held) or merged is None:
-            raise DealingError(
-                f"seat {e.seat} threw {cards_phrase(e.discarded)}, which is not part of its hand "
-                f"{cards_phrase(held)}",
-                cite("draw"),
-            )
-        fresh = [c for c in merged if c not in held]
-        self.deck.verify(fresh, "seat {seat}'s discards", e.seat)
-        self.deck.verify(e.drawn, "the draw to seat {seat}", e.seat, self._reshuffled(e.seat, len(e.drawn)))
-        return merged
-
-    def _reshuffled(self, seat: int, drawing: int) -> frozenset[Card]:
-        """When the stub cannot cover a draw, the discards and folded hands are shuffled to finish it (the
-        drawer's own discards are still in his hand as he draws, so they are not among them)."""
-        stub = self.deck.stub()
-        if not self.started.burns_recorded:  # the burns the record leaves out were taken all the same
-            stub -= sum(1 for st in self.variant.streets[: self.street_index + 1] if st.burn)
-        if stub >= drawing:
-            return frozenset()
-        live = {c for s in self.in_hand for c in self.hole[s]} | set(self.board)
-        return frozenset(c for c in self.deck.seen if c not in live)
-
-    def _do_draw(self, e: CardsDiscarded, merged: list[MaybeCard]) -> tuple[DerivedEvent, ...]:
-        self.deck.add(merged, dealt=False)
-        self.deck.add(e.drawn)
-        kept = list(merged)
-        unknown_thrown = 0
-        for c in e.discarded:
-            if c is None:
-                unknown_thrown += 1
-            else:
-                kept.remove(c)
-        for _ in range(unknown_thrown):
-            if None in kept:
-                kept.remove(None)
-            else:  # a known hand threw cards nobody saw: which ones it kept is unknown
-                kept = [None] * (len(kept) - 1)
-        self.hole[e.seat] = kept + list(e.drawn)
-        self.face_up[e.seat] = [False] * len(self.hole[e.seat])
-        if e.drawn:
-            self.dealt_on_street = True
-        self.draw_order.pop(0)
-        if self.draw_order:
-            return _NO_EVENTS
-        return self._begin_betting()
 
     # --- betting ------------------------------------------------------------------------------------------
 
@@ -751,149 +594,23 @@ class HandState:
         self.open_bring_in = False
         live = self.in_hand
         if len(live) == 1:
-            out.extend(self._award_to(live[0], self.folded))
+            out.extend(award_to(self, live[0], self.folded))
         elif self.street_index == len(self.variant.streets) - 1:
             self.phase = Phase.SHOWDOWN
             if all(s in self.shown for s in live):
-                awards, undetermined = self._showdown_awards(self.hole, set())
-                out.extend(self._finish(awards, undetermined))
+                awards, undetermined = showdown_awards(self, self.hole, set())
+                out.extend(finish(self, awards, undetermined))
         else:
             self._start_street(self.street_index + 1)
             if self.phase is Phase.DEALING and not self.owed_hole and not self.owed_board:
                 out.extend(self._begin_betting())
         return tuple(out)
 
-    # --- showdown -----------------------------------------------------------------------------------------
-
-    def _tabling_allowed(self) -> bool:
-        """All-in hands may be tabled once no more betting is possible (TDA 2022 16)."""
-        if self.phase is Phase.SHOWDOWN:
-            return True
-        if self.phase not in (Phase.DEALING, Phase.DRAW) or len(self.in_hand) < 2:
-            return False
-        return sum(1 for s in self.in_hand if self.stacks[s] > 0) <= 1 and self.street_index > 0
-
-    def _check_show(self, e: HandShown) -> list[MaybeCard]:
-        cite = self.rulebook.cite
-        if not self._tabling_allowed():
-            raise IllegalActionError(
-                f"seat {e.seat} showed its hand now: {self._waiting_for()}", cite("show")
-            )
-        if e.seat not in self.hole or e.seat in self.folded or e.seat in self.mucked:
-            raise IllegalActionError(f"seat {e.seat} has no live hand to show", cite("show"))
-        held = self.hole[e.seat]
-        if len(e.cards) != len(held):
-            raise IllegalActionError(
-                f"seat {e.seat} showed {len(e.cards)} card(s); it holds {len(held)}", cite("show")
-            )
-        known = [c for c in e.cards if c is not None]
-        merged = reveal(held, e.cards) if len(set(known)) == len(known) else None
-        if merged is None:
-            raise IllegalActionError(
-                f"seat {e.seat} showed {cards_phrase(e.cards)}, but was dealt {cards_phrase(held)}",
-                cite("show"),
-            )
-        self.deck.verify([c for c in merged if c not in held], "seat {seat}'s shown hand", e.seat)
-        return merged
-
-    def _do_show(self, e: HandShown, merged: list[MaybeCard]) -> tuple[DerivedEvent, ...]:
-        if self.phase is Phase.SHOWDOWN and self._complete_with(shown={e.seat}):
-            hole = dict(self.hole)
-            hole[e.seat] = merged
-            awards, undetermined = self._showdown_awards(hole, set())
-        else:
-            awards, undetermined = None, False
-        self.deck.add(merged, dealt=False)
-        self.hole[e.seat] = merged
-        if self.phase is Phase.SHOWDOWN or None not in merged:
-            # a hand tabled face down ("????") before the showdown has not been shown yet
-            self.shown.add(e.seat)
-        if awards is None:
-            return _NO_EVENTS
-        return self._finish(awards, undetermined)
-
-    def _check_muck(self, e: HandMucked) -> None:
-        cite = self.rulebook.cite
-        if self.phase is not Phase.SHOWDOWN:
-            raise IllegalActionError(
-                f"seat {e.seat} mucked before the showdown; during the betting a hand is folded", cite("show")
-            )
-        if e.seat not in self.hole or e.seat in self.folded or e.seat in self.mucked:
-            raise IllegalActionError(f"seat {e.seat} has no live hand to muck", cite("show"))
-        if e.seat in self.shown:
-            raise IllegalActionError(f"seat {e.seat} has already tabled its hand", cite("show"))
-
-    def _do_muck(self, e: HandMucked, _: None) -> tuple[DerivedEvent, ...]:
-        if self._complete_with(mucked={e.seat}):
-            awards, undetermined = self._showdown_awards(self.hole, {e.seat})
-            self.mucked.add(e.seat)
-            return self._finish(awards, undetermined)
-        self.mucked.add(e.seat)
-        return _NO_EVENTS
-
-    def _complete_with(self, shown: set[int] | None = None, mucked: set[int] | None = None) -> bool:
-        gone = self.mucked | (mucked or set())
-        showed = self.shown | (shown or set())
-        contest = [s for s in self.in_hand if s not in gone]
-        return len(contest) <= 1 or all(s in showed for s in contest)
-
-    def _showdown_awards(
-        self, hole: dict[int, list[MaybeCard]], mucking: set[int]
-    ) -> tuple[tuple[PotAwarded, ...], bool]:
-        out_of_it = self.folded | self.mucked | mucking
-        contest = [s for s in self.in_hand if s not in out_of_it]
-        if len(contest) == 1:
-            return self._single_awards(contest[0], out_of_it), False
-        pots = self.pots(out_of_it)
-        v = self.variant
-        return award_pots(
-            pots,
-            {s: hole[s] for s in contest},
-            self.board,
-            v.high,
-            v.low,
-            self.from_button,
-            self.rulebook,
-            1,
-            button_game=v.uses_button,
-        )
-
-    def _single_awards(self, winner: int, out_of_it: set[int]) -> tuple[PotAwarded, ...]:
-        # every layer of the pots has the winner as its only eligible seat or none, and build_pots joins those
-        # into one pot: the winner takes all of it
-        total = sum(self.contributions.values())
-        return (PotAwarded(0, total, (winner,), (PotShare(winner, total),)),)
+    # --- showdown (domain/hand/tabling.py) --------------------------------------------------------------
 
     def pots(self, out_of_it: set[int] | None = None) -> tuple[Pot, ...]:
-        """The main pot and the side pots now; dead money (antes others did not owe, dead blinds) is in the main
-        pot whatever the side pots (PokerKit's convention for big-blind antes)."""
-        out = self.folded | self.mucked if out_of_it is None else out_of_it
-        if not self.dead:
-            return build_pots(self.contributions, out)
-        live = {s: c - self.dead.get(s, 0) for s, c in self.contributions.items()}
-        pots = list(build_pots(live, out))
-        dead = sum(self.dead.values())
-        if pots:
-            main = pots[0]
-            who = tuple(sorted(set(main.contributors) | set(self.dead)))
-            pots[0] = Pot(main.amount + dead, main.eligible, who)
-        else:
-            pots.append(Pot(dead, tuple(s for s in self.seats if s not in out), tuple(sorted(self.dead))))
-        return tuple(pots)
-
-    def _award_to(self, winner: int, out_of_it: set[int]) -> tuple[DerivedEvent, ...]:
-        return self._finish(self._single_awards(winner, out_of_it), False)
-
-    def _finish(self, awards: tuple[PotAwarded, ...], undetermined: bool) -> tuple[DerivedEvent, ...]:
-        for award in awards:
-            for share in award.shares:
-                self.stacks[share.seat] += share.amount
-        self.awards.extend(awards)
-        self.undetermined = undetermined
-        self.phase = Phase.OVER
-        self.round = None
-        ended = HandEnded(tuple(sorted(self.stacks.items())), undetermined)
-        return (*awards, ended)
+        """The main pot and the side pots now (dead money in the main pot)."""
+        return pots(self, out_of_it)
 
     # --- misdeal and void ---------------------------------------------------------------------------------
 
@@ -935,22 +652,18 @@ def _kind_words(kind: ForcedBetKind | None) -> str:
     return str(kind).replace("_", " ") if kind else "forced bet"
 
 
-def _face_words(pattern: tuple[bool, ...]) -> str:
-    return ", ".join("up" if up else "down" for up in pattern)
-
-
 _Check = Callable[[HandState, Any], Any]
 _Do = Callable[[HandState, Any, Any], tuple[DerivedEvent, ...]]
 
 _HANDLERS: dict[type, tuple[_Check, _Do]] = {
     ForcedBetPosted: (HandState._check_forced, HandState._do_forced),
-    HoleCardsDealt: (HandState._check_hole, HandState._do_hole),
-    BoardDealt: (HandState._check_board, HandState._do_board),
-    CardBurned: (HandState._check_burn, HandState._do_burn),
-    CardsDiscarded: (HandState._check_draw, HandState._do_draw),
+    HoleCardsDealt: (check_hole, do_hole),
+    BoardDealt: (check_board, do_board),
+    CardBurned: (check_burn, do_burn),
+    CardsDiscarded: (check_draw, do_draw),
     PlayerActed: (HandState._check_act, HandState._do_act),
-    HandShown: (HandState._check_show, HandState._do_show),
-    HandMucked: (HandState._check_muck, HandState._do_muck),
+    HandShown: (check_show, do_show),
+    HandMucked: (check_muck, do_muck),
     MisdealDeclared: (HandState._check_misdeal, HandState._do_void),
     HandVoided: (HandState._check_void, HandState._do_void),
 }
