@@ -98,7 +98,7 @@ def test_published_hands_are_judged_once_on_kafka_and_postgres_and_a_changed_byt
     assert len(rejections) == 1
     (rejection,) = rejections
     assert rejection["kind"] == "illegal" and str(rejection["rule"]).startswith("bfsp 4.7.3")
-    assert json.loads(str(rejection["record"]))["table_id"].startswith("03-50-24")
+    assert "03-50-24" in json.loads(str(rejection["record"]))["table_id"]
 
     verified = pokeraudit(env, "verify")
     assert verified.returncode == 0 and "every chain holds" in verified.stdout, verified.stdout
