@@ -37,6 +37,30 @@ class PostgresStoreRecorder(PostgresProcessRecorder):
                 " outcome text NOT NULL)"
             ).format(t=self.seen_table)
         )
+        events = Identifier(datastore.schema or "public", self.events_table_name)
+        # One array per column, sent in binary: eventsourcing's array of a composite type is dumped as text,
+        # escaped by regular expressions per event, which cost the referee about a seventh of its time.
+        self.insert_columns_statement = SQL(
+            "INSERT INTO {t} (originator_id, originator_version, topic, state)"
+            " SELECT * FROM unnest(%s::uuid[], %s::bigint[], %s::text[], %s::bytea[]) RETURNING notification_id"
+        ).format(t=events)
+        self.streams_statement = SQL(
+            "SELECT originator_id FROM {t} WHERE originator_id = ANY(%s) AND originator_version = 1"
+        ).format(t=events)
+
+    def _insert_stored_events(self, curs: Any, stored_events: Sequence[Any], **kwargs: Any) -> None:
+        self._lock_table(curs)
+        self._notify_channel(curs)
+        curs.execute(
+            self.insert_columns_statement,
+            (
+                [e.originator_id for e in stored_events],
+                [e.originator_version for e in stored_events],
+                [e.topic for e in stored_events],
+                [e.state for e in stored_events],
+            ),
+            binary=True,
+        )
 
     def _insert_events(self, curs: Any, stored_events: Sequence[Any], **kwargs: Any) -> None:
         # The tracking insert first: it fetches its RETURNING row, and in the pipeline eventsourcing opens
