@@ -72,6 +72,7 @@ class Referee:
         self.hot_hands = hot_hands
         self._hands: OrderedDict[UUID, Hand] = OrderedDict()
         self._rejection_logs: dict[UUID, RejectionLog] = {}
+        self._absent: set[UUID] = set()  # streams the current batch may start; known not to be stored
 
     # --- positions ----------------------------------------------------------------------------------------
 
@@ -94,6 +95,7 @@ class Referee:
         parsed = [self._read(r) for r in records]
         ids = [p[0] for p in parsed]
         already = self.store.seen(ids)
+        self._absent = self._new_streams(parsed)
         batch = _Batch()
         for record, (event_id, envelope, event, malformed) in zip(records, parsed, strict=True):
             if event_id in already or event_id in batch.ids:
@@ -115,6 +117,19 @@ class Referee:
             if rejected:
                 self.publish_rejections(rejected)
         return batch.verdicts
+
+    def _new_streams(self, parsed: Sequence[tuple[UUID, Envelope | None, Any, MalformedRecord | None]]) -> set[UUID]:
+        """Streams that batch's starts would open and the store does not hold: no per-hand lookup for them."""
+        starts = set()
+        for _, envelope, event, _ in parsed:
+            if envelope is not None and isinstance(event, HandStarted):
+                try:
+                    stream = _hand_stream(envelope, event)
+                except MalformedRecord:
+                    continue
+                if stream not in self._hands:
+                    starts.add(stream)
+        return starts - self.store.existing(starts) if starts else set()
 
     def _read(self, record: LogRecord) -> tuple[UUID, Envelope | None, Any, MalformedRecord | None]:
         try:
@@ -201,6 +216,8 @@ class Referee:
         if hand is not None:
             self._hands.move_to_end(stream)
             return hand
+        if stream in self._absent:
+            return None
         try:
             found: Aggregate = self.store.repository.get(stream)
         except AggregateNotFoundError:

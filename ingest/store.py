@@ -77,6 +77,14 @@ class PostgresStoreRecorder(PostgresProcessRecorder):
                 (event_ids, stream_ids, outcomes),
             )
 
+    def existing(self, streams: Iterable[UUID]) -> set[UUID]:
+        wanted = list(streams)
+        if not wanted:
+            return set()
+        with self.datastore.get_connection() as conn, conn.cursor() as curs:
+            curs.execute(self.streams_statement, (wanted,))
+            return {row["originator_id"] for row in curs.fetchall()}
+
     def seen(self, ids: Iterable[UUID]) -> set[UUID]:
         wanted = list(ids)
         if not wanted:
@@ -108,6 +116,19 @@ class SQLiteStoreRecorder(SQLiteProcessRecorder):
                 f"INSERT INTO {_PG_SEEN_TABLE} VALUES (?, ?, ?)", [(e.hex, s.hex, o) for e, s, o in seen]
             )
         return super()._insert_events(c, stored_events, **kwargs)
+
+    def existing(self, streams: Iterable[UUID]) -> set[UUID]:
+        wanted = [i.hex for i in streams]
+        if not wanted:
+            return set()
+        marks = ",".join("?" * len(wanted))
+        with self.datastore.transaction(commit=False) as c:
+            c.execute(
+                f"SELECT originator_id FROM {self.events_table_name} WHERE originator_id IN ({marks})"
+                " AND originator_version = 1",
+                wanted,
+            )
+            return {UUID(row[0]) for row in c.fetchall()}
 
     def seen(self, ids: Iterable[UUID]) -> set[UUID]:
         wanted = [i.hex for i in ids]
@@ -181,6 +202,10 @@ class Store(Application[UUID]):
 
     def seen(self, ids: Iterable[UUID]) -> set[UUID]:
         return self._store_recorder.seen(ids)
+
+    def existing(self, streams: Iterable[UUID]) -> set[UUID]:
+        """Which of ``streams`` have stored events (one query for a batch, not one per stream)."""
+        return self._store_recorder.existing(streams)
 
     def outcome_counts(self) -> dict[str, int]:
         return self._store_recorder.count_seen()
