@@ -42,7 +42,7 @@ class PostgresStoreRecorder(PostgresProcessRecorder):
         # escaped by regular expressions per event, which cost the referee about a seventh of its time.
         self.insert_columns_statement = SQL(
             "INSERT INTO {t} (originator_id, originator_version, topic, state)"
-            " SELECT * FROM unnest(%s::uuid[], %s::bigint[], %s::text[], %s::bytea[]) RETURNING notification_id"
+            " SELECT * FROM unnest(%b::uuid[], %b::bigint[], %b::text[], %b::bytea[]) RETURNING notification_id"
         ).format(t=events)
         self.streams_statement = SQL(
             "SELECT originator_id FROM {t} WHERE originator_id = ANY(%s) AND originator_version = 1"
@@ -72,7 +72,7 @@ class PostgresStoreRecorder(PostgresProcessRecorder):
             curs.execute(
                 SQL(
                     "INSERT INTO {t} (event_id, stream_id, outcome)"
-                    " SELECT * FROM unnest(%s::uuid[], %s::uuid[], %s::text[])"
+                    " SELECT * FROM unnest(%b::uuid[], %b::uuid[], %b::text[])"
                 ).format(t=self.seen_table),
                 (event_ids, stream_ids, outcomes),
             )
