@@ -197,7 +197,8 @@ class BettingRound:
             min_to = self.call_level + self.increment
         max_to = all_in_to
         if self.pot_limit:
-            max_to = min(max_to, self.pot_limit_max(seat))
+            # the minimum bet or raise is always allowed, even where the pot is smaller (blinds all-in short)
+            max_to = min(max_to, max(self.pot_limit_max(seat), min_to))
         min_to = min(min_to, max_to)
         return kind, min_to, max_to, ()
 

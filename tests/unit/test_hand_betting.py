@@ -468,3 +468,27 @@ def test_a_straddle_acts_last_before_the_flop_and_doubles_the_minimum_raise() ->
     t.acts((4, C), (5, C), (1, C), (2, C))
     legal = t.state.legal_actions()
     assert (legal.seat, legal.can_check, legal.can_raise) == (3, True, True)
+
+
+def test_a_pot_limit_raise_may_always_reach_the_minimum_even_over_a_tiny_pot() -> None:
+    """Both blinds all-in for one chip: the pot (2) is smaller than a minimum raise, which stays allowed;
+    the only raise then open is all-in (a raise to 4 would be neither full nor all-in)."""
+    import dataclasses
+
+    from domain.hand.events import ForcedBetKind, ForcedBetPosted, HandStarted, SeatEntry, Stakes
+    from domain.hand.state import HandState
+    from domain.rulebooks import get_rulebook
+
+    seats = (SeatEntry(1, "a", 1), SeatEntry(2, "b", 1), SeatEntry(3, "c", 5), SeatEntry(4, "d", 2))
+    start = HandStarted("t", 1, "PO", seats, 4, Stakes(blinds=((1, 5), (2, 10)), min_bet=10), burns_recorded=False)
+    rulebook = dataclasses.replace(get_rulebook("tda-2022"), short_big_blind_full_call=False)
+    state = HandState.start(start, rulebook)
+    state.apply(ForcedBetPosted(1, ForcedBetKind.SMALL_BLIND, 1))
+    state.apply(ForcedBetPosted(2, ForcedBetKind.BIG_BLIND, 1))
+    from domain.cards import parse_cards
+    from domain.hand.events import HoleCardsDealt
+
+    for seat, cards in ((1, "AsKsQsJs"), (2, "AhKhQhJh"), (3, "AdKdQdJd"), (4, "AcKcQcJc")):
+        state.apply(HoleCardsDealt(seat, parse_cards(cards)))
+    legal = state.legal_actions()
+    assert legal.seat == 3 and (legal.min_bet_or_raise_to, legal.max_bet_or_raise_to) == (5, 5)
