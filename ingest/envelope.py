@@ -17,7 +17,7 @@ from uuid import UUID
 
 from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
-from domain.hand import events as hand_events
+from domain.hand.codec import REPORTED
 
 SCHEMA_VERSION = 1
 
@@ -44,23 +44,9 @@ class RecordedBy(BaseModel):
     role: Role
 
 
-#: Event types a record may carry, by name. Competition, table and discipline events join here later.
-CATALOG: dict[str, type] = {
-    cls.__name__: cls
-    for cls in (
-        hand_events.HandStarted,
-        hand_events.ForcedBetPosted,
-        hand_events.HoleCardsDealt,
-        hand_events.CardBurned,
-        hand_events.BoardDealt,
-        hand_events.PlayerActed,
-        hand_events.CardsDiscarded,
-        hand_events.HandShown,
-        hand_events.HandMucked,
-        hand_events.MisdealDeclared,
-        hand_events.HandVoided,
-    )
-}
+#: Event types a record may carry, by name: the Hand's reported events (competition, table and discipline
+#: events join through the same mechanism).
+CATALOG: dict[str, type] = dict(REPORTED)
 
 #: (type, schema version written) → function lifting that payload one version up.
 Upcaster = Callable[[dict[str, Any]], dict[str, Any]]
