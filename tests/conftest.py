@@ -34,6 +34,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, settings
+
+# The machine is shared and noisy: a property test's examples are judged by what they assert, never by how
+# fast the machine happened to generate them. (No deadline, no "too slow" health check; everything else stays.)
+settings.register_profile(
+    "pokeraudit", deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large]
+)
+settings.load_profile("pokeraudit")
 
 ROOT = Path(__file__).resolve().parent.parent
 KAFKA_SCRIPT = ROOT / "deploy" / "kafka" / "kafka.sh"
