@@ -7,6 +7,16 @@ so the stored record shows what the table reported and what followed mechanicall
 nothing is triggered, so the aggregate never stores a refused act (the referee stores the rejection
 elsewhere). Event bodies drive the :class:`HandState` on replay exactly as they did live.
 
+A raw act (``RawActReported``: the words said, the chips pushed) is stored as it happened, then its reading
+under the rulebook as its own event: the ``PlayerActed`` it amounts to (its meta names the raw act it
+``interprets``, the ``rule`` and the ``reading`` in words), an ``ActionObliged`` the seat's next action must
+meet, or a ``RulingRequested``. An interpreted action the rules refuse is refused with its rule, and nothing
+is stored. While a ruling is pending the hand waits for an action (or a void) recorded by an official: the
+meta's ``recorded_by.role`` must be ``judge`` or ``chief_judge``. An out-of-turn act binds, or is released,
+when the seat's turn comes: its interpreted ``PlayerActed`` then follows the act that brought the turn.
+``reported`` keeps the reported events only (raw acts included, their readings not): replaying them reads
+the raw acts again, to the same result.
+
 Every event carries ``meta`` (who recorded it, when, the log position: filled at the edge) and a link of the
 hand's hash chain (:mod:`domain.chained`).
 
@@ -24,12 +34,23 @@ from uuid import NAMESPACE_URL, UUID, uuid5
 from eventsourcing.domain import event
 
 from domain.chained import JSON, ChainedAggregate
+from domain.errors import HandStateError
 from domain.hand.codec import decode, encode, encode_any
-from domain.hand.events import DerivedEvent, HandStarted, ReportedEvent
+from domain.hand.events import (
+    DerivedEvent,
+    HandStarted,
+    HandVoided,
+    MisdealDeclared,
+    PlayerActed,
+    ReportedEvent,
+)
+from domain.hand.raw_acts import HandReading, InterpretedAct
 from domain.hand.state import HandState
 from domain.rulebooks import get_rulebook
 
 HAND_NAMESPACE = uuid5(NAMESPACE_URL, "https://pokeraudit/hand")
+#: who may enter the action a pending ruling decides (envelope roles, ingest/envelope.py)
+OFFICIALS = frozenset({"judge", "chief_judge"})
 
 
 def hand_id(table_id: str, hand_number: int) -> UUID:
@@ -37,7 +58,7 @@ def hand_id(table_id: str, hand_number: int) -> UUID:
 
 
 class Hand(ChainedAggregate):
-    __slots__ = ("_engine", "_derived")
+    __slots__ = ("_engine", "_derived", "_readings")
 
     @staticmethod
     def create_id(table_id: str, hand_number: int, **_: Any) -> UUID:
@@ -56,6 +77,9 @@ class Hand(ChainedAggregate):
         assert isinstance(start, HandStarted)
         self._engine: HandState | None = HandState.start(start, get_rulebook(start.rulebook))
         self._derived: tuple[DerivedEvent, ...] = ()
+        self._readings: tuple[HandReading, ...] = ()
+        #: seat → the event id of its last raw act, which a later interpreted action names
+        self.raw_acts: dict[str, Any] = {}
 
     @classmethod
     def start(cls, started: HandStarted, at: datetime, meta: JSON | None = None) -> Hand:
@@ -98,17 +122,54 @@ class Hand(ChainedAggregate):
         ``at`` is when it happened at the table and ``meta`` who recorded it and where it came from: both are
         stored with the event and covered by its chain link.
         """
-        self.engine.verify(reported)
         meta = meta or {}
+        self._check_official(reported, meta)
+        self.engine.verify(reported)
         self._trigger_chained(type(reported).__name__, encode(reported), at, meta)
         derived = self._derived
         follows = {"follows": meta.get("event_id")}
+        raw_ids = getattr(self, "raw_acts", {})
+        for reading in self._readings:
+            if isinstance(reading, InterpretedAct):
+                why: JSON = {
+                    "interprets": raw_ids.get(str(reading.event.seat)),
+                    "rule": str(reading.rule),
+                    "reading": reading.reason,
+                    **follows,
+                }
+                if reading.returned:
+                    why["returned"] = reading.returned
+                self._trigger_chained("PlayerActed", encode(reading.event), at, why)
+            else:
+                self._trigger_chained(type(reading).__name__, encode_any(reading), at, follows)
         for consequence in derived:
             self._trigger_chained(type(consequence).__name__, encode_any(consequence), at, follows)
         return derived
 
+    @property
+    def readings(self) -> tuple[HandReading, ...]:
+        """What the last recorded raw act (or the turn it brought) was read as."""
+        return getattr(self, "_readings", ())
+
+    def _check_official(self, reported: ReportedEvent, meta: JSON) -> None:
+        """A pending ruling is answered only by an official's entry (the engine refuses every other event)."""
+        pending = self.engine.ruling
+        if pending is None or not isinstance(reported, PlayerActed | HandVoided | MisdealDeclared):
+            return
+        role = (meta.get("recorded_by") or {}).get("role")
+        if role not in OFFICIALS:
+            asked, rule = pending
+            who = f"a {role}" if role else "nobody named"
+            raise HandStateError(
+                f"the director's ruling on seat {asked.seat}'s act is pending ({asked.reason}); only a judge or "
+                f"the chief judge may enter what follows, and this was recorded by {who}",
+                rule,
+            )
+
     def _apply(self, payload: JSON, link: str) -> None:
-        self._derived = self.engine.apply(decode(payload))
+        engine = self.engine
+        self._derived = engine.apply(decode(payload))
+        self._readings = tuple(engine.readings)
         self.reported.append(payload)
         self.chain_head = link
 
@@ -135,7 +196,17 @@ class Hand(ChainedAggregate):
 
     @event("PlayerActed")
     def _player_acted(self, payload: JSON, meta: JSON, prev_link: str, link: str) -> None:
+        if "interprets" in meta:  # a raw act's reading: replaying the raw act applied it
+            self._follow(link)
+        else:
+            self._apply(payload, link)
+
+    @event("RawActReported")
+    def _raw_act_reported(self, payload: JSON, meta: JSON, prev_link: str, link: str) -> None:
         self._apply(payload, link)
+        if not hasattr(self, "raw_acts"):
+            self.raw_acts = {}
+        self.raw_acts[str(payload["seat"])] = meta.get("event_id")
 
     @event("CardsDiscarded")
     def _cards_discarded(self, payload: JSON, meta: JSON, prev_link: str, link: str) -> None:
@@ -169,5 +240,15 @@ class Hand(ChainedAggregate):
 
     @event("HandEnded")
     def _hand_ended(self, payload: JSON, meta: JSON, prev_link: str, link: str) -> None:
+        self._follow(link)
+
+    # --- a raw act's reading when it is not an action yet --------------------------------------------------
+
+    @event("ActionObliged")
+    def _action_obliged(self, payload: JSON, meta: JSON, prev_link: str, link: str) -> None:
+        self._follow(link)
+
+    @event("RulingRequested")
+    def _ruling_requested(self, payload: JSON, meta: JSON, prev_link: str, link: str) -> None:
         self._follow(link)
 

@@ -165,6 +165,19 @@ class BettingRound:
             return self.rulebook.limit_reopen_fraction * self.size
         return self.rulebook.nl_pl_reopen_fraction * self.increment
 
+    def full_raise(self) -> int:
+        """The size of a full bet or raise now, before any all-in cap: what the 50 % rule measures against
+        (TDA 2022 43; bfsp 4.9.6): the fixed size in limit, else the opening bet or the last full increment."""
+        if self.limit:
+            return self.full_level + self.size - self.call_level
+        if self.call_level == 0:
+            return self.min_bet
+        if self.full_level < self.call_level and (
+            self.rulebook.short_all_in_reraise is ShortAllInReraise.ALL_IN_PLUS_BIG_BLIND
+        ):
+            return self.min_bet
+        return self.increment
+
     def completing(self) -> bool:
         """Stud: only the bring-in is in; the next aggressive act completes it to the small bet."""
         return self.bring_in_posted and self.full_level == 0

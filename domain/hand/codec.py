@@ -23,6 +23,7 @@ from domain.hand.events import (
     HoleCardsDealt,
     MisdealDeclared,
     PlayerActed,
+    RawActReported,
     ReportedEvent,
 )
 
@@ -37,6 +38,7 @@ REPORTED: dict[str, type[ReportedEvent]] = {
         CardBurned,
         BoardDealt,
         PlayerActed,
+        RawActReported,
         CardsDiscarded,
         HandShown,
         HandMucked,

@@ -69,6 +69,70 @@ class Stakes:
     min_bet: int = 0
 
 
+# --- what physically happened at the table: the raw act (DESIGN decision 4) ------------------------------
+
+
+class Declared(StrEnum):
+    FOLD = "fold"
+    CHECK = "check"
+    CALL = "call"
+    BET = "bet"
+    RAISE = "raise"
+    ALL_IN = "all-in"
+    POT = "pot"
+    COMPLETE = "complete"
+
+
+@dataclass(frozen=True, slots=True)
+class Declaration:
+    """What the player said. ``kind`` is ``None`` for an amount alone ("two hundred", TDA 2022 40-C).
+
+    ``bare`` marks a number said without its scale ("I bet five"): it may mean 5, 500 or 5,000 (TDA 2022 57).
+    ``clear`` is False when the table did not clearly hear or understand it (TDA 2022 40-A).
+    """
+
+    kind: Declared | None = None
+    amount: int | None = None
+    bare: bool = False
+    clear: bool = True
+
+
+@dataclass(frozen=True, slots=True)
+class ChipsPlaced:
+    """Chips pushed forward, by denomination, one tuple per motion (a string bet has several, bfsp 4.11).
+
+    ``pulled_back`` is how much of his earlier bet the player drew back before pushing (TDA 2022 46);
+    ``in_front`` is the value of the earlier chips lying in front of him when it exceeds his commitment
+    because change is due (a big blind posted with one 1,000 chip); by default it equals the commitment.
+    """
+
+    motions: tuple[tuple[int, ...], ...]
+    pulled_back: int = 0
+    in_front: int | None = None
+
+    @classmethod
+    def one_motion(
+        cls, *denominations: int, pulled_back: int = 0, in_front: int | None = None
+    ) -> ChipsPlaced:
+        return cls((tuple(denominations),), pulled_back, in_front)
+
+
+class Timing(StrEnum):
+    """Which came first when a player both spoke and pushed chips (TDA 2022 40-A)."""
+
+    VERBAL_FIRST = "verbal_first"
+    CHIPS_FIRST = "chips_first"
+    SIMULTANEOUS = "simultaneous"
+
+
+@dataclass(frozen=True, slots=True)
+class RawAct:
+    declaration: Declaration | None = None
+    chips: ChipsPlaced | None = None
+    timing: Timing = Timing.VERBAL_FIRST
+    out_of_turn: bool = False
+
+
 # --- events reported at the table -------------------------------------------------------------------------
 
 
@@ -120,6 +184,19 @@ class PlayerActed:
     seat: int
     action: ActionKind
     amount: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class RawActReported:
+    """What a player physically did at his turn or out of it: the words, the chips by denomination and motion.
+
+    The engine reads it under the rulebook (:func:`domain.hand.interpretation.interpret`) into the action it is,
+    an obligation still to be met, or a ruling for the director; the aggregate stores the raw act and then that
+    reading as their own events. Whether it was out of turn is the engine's to see (the seat is not the actor).
+    """
+
+    seat: int
+    act: RawAct
 
 
 @dataclass(frozen=True, slots=True)
@@ -191,6 +268,36 @@ class HandEnded:
     undetermined: bool = False
 
 
+# --- a raw act's reading when it is not an action yet (the engine emits them) ------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class ActionObliged:
+    """A raw act binds the seat to one of ``options`` without fixing which or how much (TDA 2022 55, 53).
+
+    The seat's next action must be one of them, a bet or raise between ``minimum`` and ``maximum`` (totals)
+    when given. ``forfeit_on_fold`` is what stays in the pot if he folds; ``returned`` is handed back now.
+    """
+
+    seat: int
+    options: tuple[ActionKind, ...]
+    rule: str
+    reason: str
+    minimum: int | None = None
+    maximum: int | None = None
+    forfeit_on_fold: int = 0
+    returned: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class RulingRequested:
+    """The rules leave a raw act's reading to the director: the hand waits for an official's entry."""
+
+    seat: int
+    rule: str
+    reason: str
+
+
 ReportedEvent = (
     HandStarted
     | ForcedBetPosted
@@ -198,6 +305,7 @@ ReportedEvent = (
     | CardBurned
     | BoardDealt
     | PlayerActed
+    | RawActReported
     | CardsDiscarded
     | HandShown
     | HandMucked
@@ -205,14 +313,19 @@ ReportedEvent = (
     | HandVoided
 )
 DerivedEvent = UncalledBetReturned | PotAwarded | HandEnded
-HandEvent = ReportedEvent | DerivedEvent
+ReadingEvent = ActionObliged | RulingRequested
+HandEvent = ReportedEvent | DerivedEvent | ReadingEvent
 
 __all__ = [
     "ActionKind",
+    "ActionObliged",
     "BoardDealt",
     "Card",
     "CardBurned",
     "CardsDiscarded",
+    "ChipsPlaced",
+    "Declaration",
+    "Declared",
     "DerivedEvent",
     "ForcedBetKind",
     "ForcedBetPosted",
@@ -227,8 +340,13 @@ __all__ = [
     "PlayerActed",
     "PotAwarded",
     "PotShare",
+    "RawAct",
+    "RawActReported",
+    "ReadingEvent",
     "ReportedEvent",
+    "RulingRequested",
     "SeatEntry",
     "Stakes",
+    "Timing",
     "UncalledBetReturned",
 ]

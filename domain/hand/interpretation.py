@@ -20,10 +20,16 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from enum import StrEnum
 
 from domain.errors import RuleRef, RulingRequired, chips
+
+# the raw act's shape (RawAct, Declaration, ChipsPlaced, Timing, Declared) is the event catalog's, re-exported
 from domain.hand.events import ActionKind, PlayerActed
+from domain.hand.events import ChipsPlaced as ChipsPlaced
+from domain.hand.events import Declaration as Declaration
+from domain.hand.events import Declared as Declared
+from domain.hand.events import RawAct as RawAct
+from domain.hand.events import Timing as Timing
 from domain.rulebooks import AmbiguousAmount, Rulebook, Undercall
 from domain.variants import BettingStructure
 
@@ -94,70 +100,6 @@ class BettingContext:
         if self.completing:
             return ActionKind.COMPLETE
         return ActionKind.BET if self.current_bet == 0 else ActionKind.RAISE
-
-
-# --- the raw act ----------------------------------------------------------------------------------------------
-
-
-class Declared(StrEnum):
-    FOLD = "fold"
-    CHECK = "check"
-    CALL = "call"
-    BET = "bet"
-    RAISE = "raise"
-    ALL_IN = "all-in"
-    POT = "pot"
-    COMPLETE = "complete"
-
-
-@dataclass(frozen=True, slots=True)
-class Declaration:
-    """What the player said. ``kind`` is ``None`` for an amount alone ("two hundred", TDA 2022 40-C).
-
-    ``bare`` marks a number said without its scale ("I bet five"): it may mean 5, 500 or 5,000 (TDA 2022 57).
-    ``clear`` is False when the table did not clearly hear or understand it (TDA 2022 40-A).
-    """
-
-    kind: Declared | None = None
-    amount: int | None = None
-    bare: bool = False
-    clear: bool = True
-
-
-@dataclass(frozen=True, slots=True)
-class ChipsPlaced:
-    """Chips pushed forward, by denomination, one tuple per motion (a string bet has several, bfsp 4.11).
-
-    ``pulled_back`` is how much of his earlier bet the player drew back before pushing (TDA 2022 46);
-    ``in_front`` is the value of the earlier chips lying in front of him when it exceeds his commitment
-    because change is due (a big blind posted with one 1,000 chip); by default it equals the commitment.
-    """
-
-    motions: tuple[tuple[int, ...], ...]
-    pulled_back: int = 0
-    in_front: int | None = None
-
-    @classmethod
-    def one_motion(
-        cls, *denominations: int, pulled_back: int = 0, in_front: int | None = None
-    ) -> ChipsPlaced:
-        return cls((tuple(denominations),), pulled_back, in_front)
-
-
-class Timing(StrEnum):
-    """Which came first when a player both spoke and pushed chips (TDA 2022 40-A)."""
-
-    VERBAL_FIRST = "verbal_first"
-    CHIPS_FIRST = "chips_first"
-    SIMULTANEOUS = "simultaneous"
-
-
-@dataclass(frozen=True, slots=True)
-class RawAct:
-    declaration: Declaration | None = None
-    chips: ChipsPlaced | None = None
-    timing: Timing = Timing.VERBAL_FIRST
-    out_of_turn: bool = False
 
 
 # --- the readings ---------------------------------------------------------------------------------------------

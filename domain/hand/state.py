@@ -17,7 +17,7 @@ from collections.abc import Callable
 from typing import Any
 
 from domain.cards import MaybeCard
-from domain.errors import ForcedBetError, HandError, HandStateError, IllegalActionError, chips
+from domain.errors import ForcedBetError, HandError, HandStateError, IllegalActionError, RuleRef, chips
 from domain.hand.betting import BettingRound
 from domain.hand.deal_acts import (
     check_board,
@@ -32,6 +32,7 @@ from domain.hand.deal_acts import (
 from domain.hand.dealing import Deck
 from domain.hand.events import (
     ActionKind,
+    ActionObliged,
     BoardDealt,
     CardBurned,
     CardsDiscarded,
@@ -47,12 +48,26 @@ from domain.hand.events import (
     MisdealDeclared,
     PlayerActed,
     PotAwarded,
+    RawActReported,
     ReportedEvent,
+    RulingRequested,
     UncalledBetReturned,
 )
+from domain.hand.interpretation import BettingContext, substantial_action
 from domain.hand.legal import LegalActions, NextAct, NextActKind
 from domain.hand.phase import Phase
 from domain.hand.pots import Pot
+from domain.hand.raw_acts import (
+    HandReading,
+    PendingOutOfTurn,
+    before_act,
+    betting_context,
+    check_obligation,
+    check_raw,
+    do_raw,
+    forfeit,
+    turn_comes,
+)
 from domain.hand.showdown import showdown_order
 from domain.hand.start import ForcedBet, verify_start
 from domain.hand.tabling import (
@@ -116,6 +131,11 @@ class HandState:
         "awards",
         "dead",
         "antes_dead",
+        "actions",
+        "obligation",
+        "ruling",
+        "out_of_turn",
+        "readings",
     )
 
     def __init__(
@@ -162,6 +182,16 @@ class HandState:
         self.dead: dict[int, int] = {}
         antes = started.stakes.antes
         self.antes_dead = len(antes) != len(self.seats) or len({a for _, a in antes}) > 1
+        #: every action in turn so far (substantial action, TDA 2022 36)
+        self.actions: list[ActionKind] = []
+        #: a seat held by a raw act to a choice still to make, with its rule (domain/hand/raw_acts.py)
+        self.obligation: tuple[ActionObliged, RuleRef] | None = None
+        #: a raw act the director must read: the hand waits for an official's entry of the action
+        self.ruling: tuple[RulingRequested, RuleRef] | None = None
+        #: out-of-turn acts waiting for their seat's turn
+        self.out_of_turn: dict[int, PendingOutOfTurn] = {}
+        #: the readings of raw acts the last applied event produced (the aggregate stores them)
+        self.readings: list[HandReading] = []
         if not owed:
             self._start_street(0)
 
@@ -201,6 +231,10 @@ class HandState:
 
     def pot_total(self) -> int:
         return sum(self.contributions.values())
+
+    def betting_context(self, seat: int) -> BettingContext:
+        """Where the betting stands for ``seat`` now, as the rulebook reads a raw act (domain/hand/raw_acts.py)."""
+        return betting_context(self, seat)
 
     def legal_actions(self) -> LegalActions:
         """The options of the player to act (bfsp 3.4 "action legality view")."""
@@ -264,12 +298,14 @@ class HandState:
                 self.rulebook.cite("hand_over"),
             )
         check, do = handler
+        self.readings = []
         if self.phase is Phase.OVER and not self._is_reshow(event):
             raise HandStateError(
                 f"the hand is over; a {type(event).__name__} cannot follow", self.rulebook.cite("hand_over")
             )
         if self.phase is Phase.OVER:
             return _NO_EVENTS
+        self._check_ruling(event)
         prepared = check(self, event)
         result: tuple[DerivedEvent, ...] = do(self, event, prepared)
         return result
@@ -289,7 +325,19 @@ class HandState:
                 self.rulebook.cite("hand_over"),
             )
         if self.phase is not Phase.OVER:
+            self._check_ruling(event)
             handler[0](self, event)
+
+    def _check_ruling(self, event: ReportedEvent) -> None:
+        """While a ruling is pending, only the official's entry of an action, or a void, may follow."""
+        if self.ruling is None or isinstance(event, PlayerActed | HandVoided | MisdealDeclared):
+            return
+        asked, rule = self.ruling
+        raise HandStateError(
+            f"a {type(event).__name__} cannot follow: the director's ruling on seat {asked.seat}'s act is "
+            f"pending ({asked.reason})",
+            rule,
+        )
 
     def can(self, event: ReportedEvent) -> bool:
         try:
@@ -466,19 +514,24 @@ class HandState:
                 return rnd.verify(e.seat, e.action, e.amount)
             finally:
                 rnd.actor = saved
-        return rnd.verify(e.seat, e.action, e.amount)
+        total = rnd.verify(e.seat, e.action, e.amount)
+        check_obligation(self, e)
+        return total
 
     def _do_act(self, e: PlayerActed, total: int) -> tuple[DerivedEvent, ...]:
         rnd = self.round
         assert rnd is not None
         self.acted = True
+        self.actions.append(e.action)
+        forfeited = before_act(self, e)
         if self.open_bring_in:
             self.open_bring_in = False
             rnd.actor = e.seat
         rnd.act(e.seat, e.action, total)
+        forfeit(self, e.seat, forfeited)
         if rnd.actor is None or len(self.folded) >= len(self.seats) - 1:
             return self._end_round()
-        return _NO_EVENTS
+        return turn_comes(self)
 
     # --- streets ------------------------------------------------------------------------------------------
 
@@ -592,6 +645,7 @@ class HandState:
                 self.last_aggressor_final = rnd.last_aggressor
         self.round = None
         self.open_bring_in = False
+        self.out_of_turn.clear()  # an act out of turn whose turn never came lapses with the round
         live = self.in_hand
         if len(live) == 1:
             out.extend(award_to(self, live[0], self.folded))
@@ -615,9 +669,17 @@ class HandState:
     # --- misdeal and void ---------------------------------------------------------------------------------
 
     def _check_misdeal(self, e: MisdealDeclared) -> None:
-        if self.acted:
+        """TDA 2022 35-D: a misdeal until substantial action (36); bfsp 6.3: only before the first action."""
+        if self.rulebook.misdeal_until_substantial_action:
+            if substantial_action(self.actions, self.rulebook):
+                raise HandStateError(
+                    "a misdeal cannot be declared after substantial action (two actions in turn, one of them "
+                    "putting chips in, or any three)",
+                    self.rulebook.cite("misdeal"),
+                )
+        elif self.acted:
             raise HandStateError(
-                "a misdeal cannot be declared once the betting has begun (substantial action)",
+                "a misdeal cannot be declared once the betting has begun: the first action has been taken",
                 self.rulebook.cite("misdeal"),
             )
 
@@ -626,6 +688,8 @@ class HandState:
         self.contributions = dict.fromkeys(self.seats, 0)
         self.phase = Phase.OVER
         self.round = None
+        self.obligation = self.ruling = None
+        self.out_of_turn.clear()
         return (HandEnded(tuple(sorted(self.stacks.items())), False),)
 
     def _check_void(self, e: HandVoided) -> None:
@@ -666,4 +730,5 @@ _HANDLERS: dict[type, tuple[_Check, _Do]] = {
     HandMucked: (check_muck, do_muck),
     MisdealDeclared: (HandState._check_misdeal, HandState._do_void),
     HandVoided: (HandState._check_void, HandState._do_void),
+    RawActReported: (check_raw, do_raw),
 }

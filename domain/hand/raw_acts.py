@@ -1,0 +1,268 @@
+"""Raw acts in the engine: a player's words and chips read by the rulebook into what the hand does next.
+
+:func:`check_raw` reads a :class:`RawActReported` against the hand as it stands (its
+:func:`betting_context`) with :func:`domain.hand.interpretation.interpret`, and refuses it — nothing changes —
+when the action it amounts to is illegal. :func:`do_raw` then applies the reading:
+
+* an action (:class:`InterpretedAct`): applied as if reported, through the same betting checks;
+* an obligation: the hand waits for that seat, whose next action must be one of its options
+  (:class:`ActionObliged`; TDA 2022 55, bfsp 4.13);
+* a ruling: the hand waits for an official's entry of the action (:class:`RulingRequested`);
+* out of turn (the seat is not the actor): nothing moves yet. The act waits for the seat's turn, noting what
+  the skipped seats do; when the turn comes it binds if the action to him did not change and is released
+  into an obligation if it did (:func:`domain.hand.interpretation.resolve_out_of_turn`; TDA 2022 53,
+  bfsp 4.10). If the round ends before his turn comes, it lapses.
+
+Each reading is put in :attr:`HandState.readings` for the aggregate to store; replaying the raw act reads it
+again, to the same result.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING
+
+from domain.errors import (
+    HandError,
+    IllegalActionError,
+    OutOfTurnError,
+    RuleRef,
+    RulingRequired,
+    chips,
+)
+from domain.hand.events import (
+    ActionKind,
+    ActionObliged,
+    DerivedEvent,
+    PlayerActed,
+    RawActReported,
+    RulingRequested,
+)
+from domain.hand.interpretation import (
+    BettingContext,
+    Interpreted,
+    Obligation,
+    Reading,
+    interpret,
+    resolve_out_of_turn,
+)
+from domain.hand.phase import Phase
+
+if TYPE_CHECKING:
+    from domain.hand.state import HandState
+
+_NO_EVENTS: tuple[DerivedEvent, ...] = ()
+_AGGRESSIVE = frozenset({ActionKind.BET, ActionKind.RAISE, ActionKind.COMPLETE})
+
+
+@dataclass(frozen=True, slots=True)
+class InterpretedAct:
+    """The action a raw act amounts to, with the rule that reads it so and the reading in words."""
+
+    event: PlayerActed
+    rule: RuleRef
+    reason: str
+    returned: int = 0
+
+
+@dataclass(slots=True)
+class PendingOutOfTurn:
+    """An out-of-turn act waiting for the seat's turn, and the actions of the seats it skipped since."""
+
+    reading: Reading
+    skipped: list[ActionKind] = field(default_factory=list)
+
+
+@dataclass(frozen=True, slots=True)
+class RawPlan:
+    """What :func:`check_raw` found: the reading to apply, or the out-of-turn reading to keep."""
+
+    reading: InterpretedAct | ActionObliged | RulingRequested | None
+    rule: RuleRef | None = None
+    total: int = 0
+    pending: Reading | None = None
+
+
+HandReading = InterpretedAct | ActionObliged | RulingRequested
+
+
+def betting_context(hand: HandState, seat: int) -> BettingContext:
+    """Where the betting stands for ``seat`` now, as :func:`interpret` needs it."""
+    rnd = hand.round
+    if hand.phase is not Phase.BETTING or rnd is None:
+        raise IllegalActionError(f"seat {seat} cannot act now: {hand._waiting_for()}", hand.rulebook.cite("turn_order"))
+    completing = rnd.completing()
+    return BettingContext(
+        structure=hand.variant.betting,
+        current_bet=rnd.to_match(),
+        committed=rnd.bets[seat],
+        stack=hand.stacks[seat],
+        last_full_raise=rnd.size if completing else rnd.full_raise(),
+        big_blind=rnd.min_bet,
+        pot=sum(hand.contributions.values()) + rnd.pl_adjust,
+        opening_bet_only=rnd.raises == 0 and rnd.call_level == rnd.full_level,
+        heads_up=len(hand.in_hand) == 2,
+        completing=completing,
+    )
+
+
+def check_raw(hand: HandState, e: RawActReported) -> RawPlan:
+    """Read the raw act; refuse it (with the rule) when it cannot be made now or reads as an illegal action."""
+    cite = hand.rulebook.cite
+    seat = e.seat
+    rnd = hand.round
+    if hand.phase is not Phase.BETTING or rnd is None:
+        raise IllegalActionError(f"seat {seat} acted now: {hand._waiting_for()}", cite("turn_order"))
+    if seat not in hand.stacks or seat in hand.folded or hand.stacks[seat] == 0:
+        raise OutOfTurnError(f"seat {seat} has no action: not in the hand with chips to bet", cite("turn_order"))
+    if rnd.awaiting_bring_in or hand.open_bring_in:
+        raise IllegalActionError(
+            f"seat {seat} made a raw act, but the round opens with the bring-in: record the bring-in or the "
+            "completion as the action",
+            cite("bring_in"),
+        )
+    if seat in hand.out_of_turn:
+        raise OutOfTurnError(
+            f"seat {seat} already acted out of turn; that act stands until his turn comes", cite("out_of_turn")
+        )
+    in_turn = seat == rnd.actor
+    act = e.act
+    if act.out_of_turn == in_turn:
+        # the engine sees whose turn it is; the record's flag is only what the terminal believed
+        act = replace(act, out_of_turn=not in_turn)
+    try:
+        reading = interpret(act, betting_context(hand, seat), hand.rulebook)
+    except RulingRequired as err:
+        return RawPlan(RulingRequested(seat, str(err.rule), err.reason), err.rule)
+    except ValueError as err:
+        raise IllegalActionError(f"seat {seat}: {err}", cite("verbal")) from None
+    if not in_turn:
+        return RawPlan(None, pending=reading)
+    if isinstance(reading, Obligation):
+        held = hand.obligation
+        if held is not None and held[0].seat == seat and not set(reading.options) <= set(held[0].options):
+            raise IllegalActionError(
+                f"seat {seat} is held to {_options(held[0].options)} ({held[0].reason}); this act would "
+                f"{_options(reading.options)}",
+                held[1],
+            )
+        return RawPlan(_obliged(hand, seat, reading), reading.rule)
+    action = reading.as_event(seat)
+    total = hand._check_act(action)
+    return RawPlan(InterpretedAct(action, reading.rule, reading.reason, reading.returned), reading.rule, total)
+
+
+def do_raw(hand: HandState, e: RawActReported, plan: RawPlan) -> tuple[DerivedEvent, ...]:
+    reading = plan.reading
+    if reading is None:
+        assert plan.pending is not None
+        hand.out_of_turn[e.seat] = PendingOutOfTurn(plan.pending)
+        return _NO_EVENTS
+    hand.readings.append(reading)
+    assert plan.rule is not None
+    if isinstance(reading, RulingRequested):
+        hand.ruling = (reading, plan.rule)
+        return _NO_EVENTS
+    if isinstance(reading, ActionObliged):
+        hand.obligation = (reading, plan.rule)
+        return _NO_EVENTS
+    return hand._do_act(reading.event, plan.total)
+
+
+def check_obligation(hand: HandState, e: PlayerActed) -> None:
+    """A seat held to an obligation acts within it (TDA 2022 55; bfsp 4.13)."""
+    held = hand.obligation
+    if held is None or held[0].seat != e.seat:
+        return
+    ob, rule = held
+    if e.action not in ob.options:
+        raise IllegalActionError(
+            f"seat {e.seat} made a {e.action}; {ob.reason}: seat {e.seat} may only {_options(ob.options)}", rule
+        )
+    if e.action in _AGGRESSIVE and e.amount is not None:
+        if ob.minimum is not None and e.amount < ob.minimum:
+            raise IllegalActionError(
+                f"seat {e.seat} made a {e.action} to {chips(e.amount)}; he is bound to at least {chips(ob.minimum)}",
+                rule,
+            )
+        if ob.maximum is not None and e.amount > ob.maximum:
+            raise IllegalActionError(
+                f"seat {e.seat} made a {e.action} to {chips(e.amount)}; he is bound to at most {chips(ob.maximum)}",
+                rule,
+            )
+
+
+def before_act(hand: HandState, e: PlayerActed) -> int:
+    """Clear what an action settles (a ruling, the seat's obligation); note it for waiting out-of-turn acts.
+    Returns what a fold forfeits under the seat's obligation (bfsp 4.10, 4.13)."""
+    hand.ruling = None
+    forfeit = 0
+    held = hand.obligation
+    if held is not None and held[0].seat == e.seat:
+        hand.obligation = None
+        if e.action is ActionKind.FOLD:
+            forfeit = min(held[0].forfeit_on_fold, hand.stacks[e.seat])
+    for seat, pending in hand.out_of_turn.items():
+        if seat != e.seat:
+            pending.skipped.append(e.action)
+    return forfeit
+
+
+def forfeit(hand: HandState, seat: int, amount: int) -> None:
+    """Chips put in out of turn or short stay in the pot when he folds (they are dead money)."""
+    if amount:
+        hand.stacks[seat] -= amount
+        hand.contributions[seat] += amount
+
+
+def turn_comes(hand: HandState) -> tuple[DerivedEvent, ...]:
+    """The seat to act acted out of turn before: his act binds, or is released into an obligation."""
+    rnd = hand.round
+    if hand.phase is not Phase.BETTING or rnd is None or rnd.actor not in hand.out_of_turn:
+        return _NO_EVENTS
+    seat = rnd.actor
+    pending = hand.out_of_turn.pop(seat)
+    rulebook = hand.rulebook
+    reading = pending.reading
+    resolved: Reading
+    if isinstance(reading, Interpreted):
+        resolved = resolve_out_of_turn(reading, pending.skipped, rulebook)
+    elif any(a in _AGGRESSIVE for a in pending.skipped):
+        resolved = Obligation(
+            (ActionKind.FOLD, ActionKind.CALL, ActionKind.RAISE),
+            rulebook.cite("out_of_turn"),
+            f"{reading.reason}, out of turn; the action to him changed, so he has every option",
+        )
+    else:
+        resolved = reading
+    if isinstance(resolved, Obligation):
+        if resolved.forfeit_on_fold:
+            # resolve_out_of_turn counts the total put in; what he already had in front of him is not forfeit
+            resolved = replace(resolved, forfeit_on_fold=max(resolved.forfeit_on_fold - hand.bets[seat], 0))
+        obliged = _obliged(hand, seat, resolved)
+        hand.obligation = (obliged, resolved.rule)
+        hand.readings.append(obliged)
+        return _NO_EVENTS
+    action = resolved.as_event(seat)
+    try:
+        total = hand._check_act(action)
+    except HandError as err:
+        ruling = RulingRequested(
+            seat, str(resolved.rule), f"his act out of turn binds but cannot be made now: {err.reason}"
+        )
+        hand.ruling = (ruling, resolved.rule)
+        hand.readings.append(ruling)
+        return _NO_EVENTS
+    hand.readings.append(InterpretedAct(action, resolved.rule, resolved.reason, resolved.returned))
+    return hand._do_act(action, total)
+
+
+def _obliged(hand: HandState, seat: int, ob: Obligation) -> ActionObliged:
+    return ActionObliged(
+        seat, ob.options, str(ob.rule), ob.reason, ob.minimum, ob.maximum, ob.forfeit_on_fold, ob.returned
+    )
+
+
+def _options(options: tuple[ActionKind, ...]) -> str:
+    words = [str(o) for o in options]
+    return " or ".join(words) if len(words) < 3 else ", ".join(words[:-1]) + " or " + words[-1]
