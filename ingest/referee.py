@@ -8,6 +8,9 @@ Per record, in log order (ingest/ owns the I/O; the judging is the domain's):
 3. route it to its hand (kept hot in memory): a start of a hand that exists, an event for a hand that does
    not, or a sequence number out of step is *out of sequence*;
 4. judge it: the Hand aggregate accepts it, or the engine refuses it with the rule it breaks (*illegal*).
+   A raw act (``RawActReported``) is one record and one seq; the reading the aggregate stores after it (the
+   interpreted ``PlayerActed``, ``ActionObliged``, ``RulingRequested``) is a consequence, like a pot awarded,
+   and takes no seq: ``hand.reported`` counts reported events only.
 
 A batch of records of one partition is committed in one transaction with its last offset
 (:meth:`ingest.store.Store.commit`). Rejections are stored in the competition's :class:`RejectionLog` and,

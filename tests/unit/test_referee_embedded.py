@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from datetime import UTC, datetime
 from pathlib import Path
+from uuid import uuid4
 
 import pytest
 
@@ -15,18 +16,24 @@ from domain.hand.aggregate import hand_id
 from domain.hand.events import (
     ActionKind,
     BoardDealt,
+    ChipsPlaced,
     ForcedBetKind,
     ForcedBetPosted,
     HandShown,
     HandStarted,
     HoleCardsDealt,
     PlayerActed,
+    RawAct,
+    RawActReported,
     ReportedEvent,
     SeatEntry,
     Stakes,
+    Timing,
 )
+from domain.hand.interpretation import parse_declaration
 from domain.rejections import rejection_log_id
-from ingest.envelope import RecordedBy
+from ingest.envelope import RecordedBy, make_envelope
+from ingest.envelope import encode as encode_envelope
 from ingest.log import EmbeddedLog
 from ingest.publish import hand_records
 from ingest.referee import Referee
@@ -124,3 +131,49 @@ def test_the_referee_resumes_after_the_last_stored_offset(setup: tuple[EmbeddedL
     fresh = Referee(store, "events")
     partition = next(p for p in range(2) if fresh.resume_offset(p))
     assert fresh.resume_offset(partition) == 3
+
+
+def test_a_raw_act_is_stored_then_its_reading_in_order_and_the_seq_counts_reported_events_only(
+    setup: tuple[EmbeddedLog, Referee, Store],
+) -> None:
+    log, referee, store = setup
+    oversized = RawActReported(2, RawAct(chips=ChipsPlaced.one_motion(1000)))  # the button, facing the big blind
+    events = [*HAND[:5], oversized, PlayerActed(1, ActionKind.CHECK), BoardDealt(parse_cards("Ah9c4d"))]
+    log.append(list(hand_records(events, "open", DEALER, AT)))
+    assert run(log, referee) == ["accepted"] * len(events)
+    stored = list(store.events.get(hand_id("t1", 1)))
+    assert first_broken_link_in(stored) is None
+    raw, read, check = stored[5:8]
+    assert type(raw).__name__ == "RawActReported" and raw.payload["act"]["chips"]["motions"] == [[1000]]
+    assert read.payload == {"type": "PlayerActed", "seat": 2, "action": "call", "amount": 100}
+    assert read.meta["interprets"] == raw.meta["event_id"] and read.meta["rule"] == "bfsp 4.12"
+    assert check.payload["action"] == "check" and check.meta["seq"] == 6
+
+
+def test_a_ruling_waits_for_an_official_and_the_dealers_entry_is_rejected(
+    setup: tuple[EmbeddedLog, Referee, Store],
+) -> None:
+    log, referee, store = setup
+    unclear = RawActReported(  # "three hundred", not clearly heard, then one 1,000 chip: the director decides
+        2, RawAct(parse_declaration("three hundred", clear=False), ChipsPlaced.one_motion(1000), Timing.VERBAL_FIRST)
+    )
+    events = [*HAND[:5], unclear, PlayerActed(2, ActionKind.RAISE, 300)]
+    records = list(hand_records(events, "open", DEALER, AT))
+    judge = make_envelope(
+        events[-1],
+        event_id=uuid4(),
+        competition_id="open",
+        seq=6,
+        recorded_by=RecordedBy(person="floor-1", role="judge"),
+        occurred_at=AT,
+        table_id="t1",
+        hand_id="1",
+    )
+    log.append([*records, (b"open", encode_envelope(judge))])
+    assert run(log, referee) == ["accepted"] * 6 + ["rejected", "accepted"]
+    stored = list(store.events.get(hand_id("t1", 1)))
+    assert [type(e).__name__ for e in stored[5:8]] == ["RawActReported", "RulingRequested", "PlayerActed"]
+    assert stored[6].payload["rule"] == "bfsp 4.8.1" and stored[6].payload["seat"] == 2
+    assert stored[7].meta["recorded_by"]["role"] == "judge" and first_broken_link_in(stored) is None
+    rejection = [e for e in store.events.get(rejection_log_id("open")) if "kind" in getattr(e, "payload", {})][-1]
+    assert rejection.payload["kind"] == "illegal" and "judge" in rejection.payload["reason"]
