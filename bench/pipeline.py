@@ -29,6 +29,7 @@ import tempfile
 import time
 import uuid
 from collections.abc import Iterator
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
@@ -43,7 +44,7 @@ WINDOW_S = 10.0
 
 
 def referee_process(
-    topic: str, bootstrap: str, database_url: str, batch_max: int, batch_ms: int, idle: float
+    topic: str, bootstrap: str, database_url: str, batch_max: int, batch_ms: int, group: str, idle: float
 ) -> None:
     """Run one referee until the topic has been quiet ``idle`` seconds; print its timings as JSON."""
     from ingest.referee import Referee
@@ -56,49 +57,54 @@ def referee_process(
     judge = referee.judge
 
     def timed(partition: int, records: Any) -> Any:
-        start = time.perf_counter()
+        start = time.monotonic()
         verdicts = judge(partition, records)
-        marks.append((start, time.perf_counter(), len(records)))
+        marks.append((start, time.monotonic(), len(records)))
         return verdicts
 
     referee.judge = timed  # type: ignore[method-assign]
-    runner = KafkaRefereeRunner(
-        bootstrap, topic, referee, batch_max, batch_ms, group_id=f"bench-{uuid.uuid4().hex}"
-    )
+    runner = KafkaRefereeRunner(bootstrap, topic, referee, batch_max, batch_ms, group_id=group)
     runner.run(idle_exit_s=idle)
     store.close()
     print(json.dumps({"marks": marks, "maxrss_kib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss}))
 
 
-def run_referee(
-    topic: str, bootstrap: str, database_url: str, batch_max: int, batch_ms: int
+def run_referees(
+    count: int, topic: str, bootstrap: str, database_url: str, batch_max: int, batch_ms: int
 ) -> dict[str, Any]:
-    proc = subprocess.run(
-        [
-            sys.executable,
-            __file__,
-            "--referee-process",
-            topic,
-            bootstrap,
-            database_url,
-            str(batch_max),
-            str(batch_ms),
-        ],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    if proc.returncode != 0:
-        raise SystemExit(f"the referee failed:\n{proc.stderr}")
-    found: dict[str, Any] = json.loads(proc.stdout.strip().splitlines()[-1])
-    marks = found["marks"]
+    """``count`` referee processes in one consumer group; timed from the first batch to the last commit."""
+    from ingest.store import Store, store_env
+
+    # Create the tables first: referees starting together on an empty database race on eventsourcing's
+    # CREATE TYPE and one fails with a unique violation.
+    Store(env=store_env(database_url)).close()
+    group = f"bench-{uuid.uuid4().hex[:8]}"
+    argv = [topic, bootstrap, database_url, str(batch_max), str(batch_ms), group]
+    procs = [
+        subprocess.Popen(
+            [sys.executable, __file__, "--referee-process", *argv],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+        )
+        for _ in range(count)
+    ]
+    marks: list[tuple[float, float, int]] = []
+    peak_kib = 0
+    for proc in procs:
+        out, err = proc.communicate()
+        if proc.returncode != 0:
+            raise SystemExit(f"a referee failed:\n{err.decode()}")
+        found = json.loads(out.decode().strip().splitlines()[-1])
+        marks += [tuple(m) for m in found["marks"]]
+        peak_kib = max(peak_kib, found["maxrss_kib"])
+    marks.sort()
     events = sum(n for _, _, n in marks)
-    elapsed = marks[-1][1] - marks[0][0]
+    first = marks[0][0]
+    elapsed = max(end for _, end, _ in marks) - first
     windows: dict[int, int] = {}
     for _, end, n in marks:
-        windows[int((end - marks[0][0]) // WINDOW_S)] = (
-            windows.get(int((end - marks[0][0]) // WINDOW_S), 0) + n
-        )
+        window = int((end - first) // WINDOW_S)
+        windows[window] = windows.get(window, 0) + n
     full = [n / WINDOW_S for w, n in sorted(windows.items()) if (w + 1) * WINDOW_S <= elapsed]
     return {
         "events": events,
@@ -106,8 +112,39 @@ def run_referee(
         "events_per_s": events / elapsed,
         "median_window_events_per_s": statistics.median(full) if full else events / elapsed,
         "batches": len(marks),
-        "maxrss_mib": found["maxrss_kib"] / 1024,
+        "maxrss_mib": peak_kib / 1024,
     }
+
+
+def bench_records(paths: list[Path], repeat: int, competitions: int) -> Iterator[tuple[bytes, bytes]]:
+    """The hands played ``repeat`` times at new tables, copy ``c`` in competition ``bench-{c % competitions}``
+    (several competitions spread the records over partitions, so several referees can share them)."""
+    from api.operations import EPOCH, IMPORTER
+    from domain.errors import HandError
+    from ingest.phh import load_hands
+    from ingest.publish import hand_records
+
+    hands = list(load_hands(paths))
+    files = [Path(hand.file).resolve() for hand in hands]
+    common = Path(os.path.commonpath([f.parent for f in files]))
+    names = [f.relative_to(common).with_suffix("").as_posix() for f in files]
+
+    def as_recorded(events: Iterator[Any]) -> Iterator[Any]:
+        try:
+            yield from events
+        except HandError:  # up to and including the first refused event, as `pokeraudit publish` does
+            return
+
+    for copy in range(repeat):
+        for n, hand in enumerate(hands):
+            yield from hand_records(
+                as_recorded(hand.events()),
+                f"bench-{copy % competitions}",
+                IMPORTER,
+                EPOCH + timedelta(minutes=n),
+                table_id=f"{names[n]}#{hand.index}@{copy}",
+                hand_number=1,
+            )
 
 
 # ----------------------------------------------------------------------------------------- the services
@@ -167,7 +204,7 @@ def publish(
     from ingest.publish import batched
 
     log = KafkaLog(bootstrap, topic, partitions)
-    start = time.perf_counter()
+    start = time.monotonic()
     count = 0
     try:
         for chunk in batched(records, 5000):
@@ -175,7 +212,7 @@ def publish(
             count += len(chunk)
     finally:
         log.close()
-    return count, time.perf_counter() - start
+    return count, time.monotonic() - start
 
 
 def main() -> None:
@@ -187,53 +224,56 @@ def main() -> None:
         "--events", type=int, default=1_000_000, help="at least this many records (batched run)"
     )
     parser.add_argument("--naive-events", type=int, default=5_000, help="records for the naive referee")
-    parser.add_argument("--referee-process", nargs=5, help=argparse.SUPPRESS)
+    parser.add_argument("--referees", type=int, default=1, help="referee processes sharing the batched run")
+    parser.add_argument(
+        "--competitions", type=int, default=1, help="competitions (keys) the copies spread over"
+    )
+    parser.add_argument("--referee-process", nargs=6, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.referee_process:
-        topic, bootstrap, url, batch_max, batch_ms = args.referee_process
-        referee_process(topic, bootstrap, url, int(batch_max), int(batch_ms), idle=5.0)
+        topic, bootstrap, url, batch_max, batch_ms, group = args.referee_process
+        referee_process(topic, bootstrap, url, int(batch_max), int(batch_ms), group, idle=5.0)
         return
 
-    from api.operations import phh_records
     from api.settings import Settings
 
     with services() as (bootstrap, server_url):
         settings = Settings(kafka_bootstrap_servers=bootstrap, database_url=server_url)
-        per_copy = sum(1 for _ in phh_records(args.paths, "bench"))
+        per_copy = sum(1 for _ in bench_records(args.paths, 1, 1))
         repeat = -(-args.events // per_copy)
         run_id = uuid.uuid4().hex[:8]
         topic, naive_topic = f"bench.pipeline.{run_id}", f"bench.pipeline.naive.{run_id}"
         published, publish_s = publish(
-            bootstrap, topic, phh_records(args.paths, "bench", repeat), settings.partitions
+            bootstrap, topic, bench_records(args.paths, repeat, args.competitions), settings.partitions
         )
         print(
-            f"published {published:,} events ({repeat} × {per_copy}) to {topic} in {publish_s:.1f} s "
-            f"({published / publish_s:,.0f}/s)",
+            f"published {published:,} events ({repeat} × {per_copy}, {args.competitions} competition(s)) to "
+            f"{topic} in {publish_s:.1f} s ({published / publish_s:,.0f}/s)",
             flush=True,
         )
-        naive_records = itertools.islice(phh_records(args.paths, "bench", repeat), args.naive_events)
+        naive_records = itertools.islice(bench_records(args.paths, repeat, 1), args.naive_events)
         publish(bootstrap, naive_topic, naive_records, settings.partitions)
 
         with fresh_database(server_url) as url:
-            batched_run = run_referee(
-                topic, bootstrap, url, settings.referee_batch_max, settings.referee_batch_ms
+            batched = run_referees(
+                args.referees, topic, bootstrap, url, settings.referee_batch_max, settings.referee_batch_ms
             )
         print(
-            f"batched referee (batch ≤ {settings.referee_batch_max} records / {settings.referee_batch_ms} ms): "
-            f"{batched_run['events']:,} events in {batched_run['seconds']:.1f} s = "
-            f"{batched_run['events_per_s']:,.0f} events/s (median of {WINDOW_S:.0f}-s windows "
-            f"{batched_run['median_window_events_per_s']:,.0f}), peak memory {batched_run['maxrss_mib']:.0f} MiB",
+            f"batched referee ×{args.referees} (batch ≤ {settings.referee_batch_max} records / "
+            f"{settings.referee_batch_ms} ms): {batched['events']:,} events in {batched['seconds']:.1f} s = "
+            f"{batched['events_per_s']:,.0f} events/s (median of {WINDOW_S:.0f}-s windows "
+            f"{batched['median_window_events_per_s']:,.0f}), peak memory {batched['maxrss_mib']:.0f} MiB",
             flush=True,
         )
         with fresh_database(server_url) as url:
-            naive_run = run_referee(naive_topic, bootstrap, url, 1, settings.referee_batch_ms)
+            naive = run_referees(1, naive_topic, bootstrap, url, 1, settings.referee_batch_ms)
         print(
-            f"naive referee (one record per transaction): {naive_run['events']:,} events in "
-            f"{naive_run['seconds']:.1f} s = {naive_run['events_per_s']:,.0f} events/s "
-            f"(median of windows {naive_run['median_window_events_per_s']:,.0f}), "
-            f"peak memory {naive_run['maxrss_mib']:.0f} MiB"
+            f"naive referee (one record per transaction): {naive['events']:,} events in "
+            f"{naive['seconds']:.1f} s = {naive['events_per_s']:,.0f} events/s "
+            f"(median of windows {naive['median_window_events_per_s']:,.0f}), "
+            f"peak memory {naive['maxrss_mib']:.0f} MiB"
         )
-        print(f"ratio: {batched_run['events_per_s'] / naive_run['events_per_s']:.1f}×")
+        print(f"ratio: {batched['events_per_s'] / naive['events_per_s']:.1f}×")
         from kafka.admin import KafkaAdminClient
 
         admin = KafkaAdminClient(bootstrap_servers=bootstrap)
