@@ -125,6 +125,7 @@ def check_raw(hand: HandState, e: RawActReported) -> RawPlan:
         raise OutOfTurnError(
             f"seat {seat} already acted out of turn; that act stands until his turn comes", cite("out_of_turn")
         )
+    _check_shape(hand, e)
     in_turn = seat == rnd.actor
     act = e.act
     if act.out_of_turn == in_turn:
@@ -150,6 +151,25 @@ def check_raw(hand: HandState, e: RawActReported) -> RawPlan:
     action = reading.as_event(seat)
     total = hand._check_act(action)
     return RawPlan(InterpretedAct(action, reading.rule, reading.reason, reading.returned), reading.rule, total)
+
+
+def _check_shape(hand: HandState, e: RawActReported) -> None:
+    """A raw act must say or push something readable: words with an action or an amount, chips in motions."""
+    cite = hand.rulebook.cite
+    said, pushed = e.act.declaration, e.act.chips
+    if said is None and pushed is None:
+        raise IllegalActionError(f"seat {e.seat}'s act records neither words nor chips", cite("verbal"))
+    if said is not None and (said.kind is None and said.amount is None or (said.amount or 0) < 0):
+        raise IllegalActionError(
+            f"seat {e.seat}'s words record neither an action nor an amount a player could say", cite("verbal")
+        )
+    if pushed is not None:
+        if not pushed.motions or not all(pushed.motions) or any(c <= 0 for m in pushed.motions for c in m):
+            raise IllegalActionError(
+                f"seat {e.seat}'s chips must be one or more motions of chips of positive value", cite("bet")
+            )
+        if pushed.pulled_back < 0 or (pushed.in_front is not None and pushed.in_front < 0):
+            raise IllegalActionError(f"seat {e.seat}'s chips in front cannot be negative", cite("bet"))
 
 
 def do_raw(hand: HandState, e: RawActReported, plan: RawPlan) -> tuple[DerivedEvent, ...]:

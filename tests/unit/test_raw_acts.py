@@ -393,3 +393,23 @@ def test_bfsp_allows_a_misdeal_only_before_the_first_action() -> None:
     with pytest.raises(HandStateError) as refused:
         late.record(MisdealDeclared("a card exposed", "6.3"))
     assert str(refused.value.rule) == "bfsp 6.3" and "first action" in refused.value.reason
+
+
+@pytest.mark.parametrize(
+    "act",
+    [
+        pytest.param(RawAct(), id="nothing"),
+        pytest.param(RawAct(Declaration()), id="words-without-action-or-amount"),
+        pytest.param(RawAct(Declaration(Declared.BET, -100)), id="negative-amount"),
+        pytest.param(RawAct(chips=ChipsPlaced(())), id="no-motion"),
+        pytest.param(RawAct(chips=ChipsPlaced(((100,), ()))), id="empty-motion"),
+        pytest.param(RawAct(chips=ChipsPlaced.one_motion(100, 0)), id="worthless-chip"),
+        pytest.param(RawAct(chips=ChipsPlaced.one_motion(100, pulled_back=-5)), id="negative-pull-back"),
+    ],
+)
+def test_a_raw_act_that_records_nothing_readable_is_refused_and_nothing_is_stored(act: RawAct) -> None:
+    table = Table(50, 100)
+    version = table.hand.version
+    with pytest.raises(IllegalActionError):
+        table.raw(4, act)
+    assert table.hand.version == version
