@@ -228,6 +228,40 @@ class Hand(ChainedAggregate):
     def _hand_voided(self, payload: JSON, meta: JSON, prev_link: str, link: str) -> None:
         self._apply(payload, link)
 
+    # --- corrections of dealing errors and other irregularities (domain/hand/corrections.py) ----------------
+
+    @event("DealtShort")
+    def _dealt_short(self, payload: JSON, meta: JSON, prev_link: str, link: str) -> None:
+        self._apply(payload, link)
+
+    @event("MissingCardDealt")
+    def _missing_card_dealt(self, payload: JSON, meta: JSON, prev_link: str, link: str) -> None:
+        self._apply(payload, link)
+
+    @event("HandKilled")
+    def _hand_killed(self, payload: JSON, meta: JSON, prev_link: str, link: str) -> None:
+        self._apply(payload, link)
+
+    @event("FourCardFlopDealt")
+    def _four_card_flop_dealt(self, payload: JSON, meta: JSON, prev_link: str, link: str) -> None:
+        self._apply(payload, link)
+
+    @event("FlopDealtUnburned")
+    def _flop_dealt_unburned(self, payload: JSON, meta: JSON, prev_link: str, link: str) -> None:
+        self._apply(payload, link)
+
+    @event("FlopReformed")
+    def _flop_reformed(self, payload: JSON, meta: JSON, prev_link: str, link: str) -> None:
+        self._apply(payload, link)
+
+    @event("HandMuckedByMistake")
+    def _hand_mucked_by_mistake(self, payload: JSON, meta: JSON, prev_link: str, link: str) -> None:
+        self._apply(payload, link)
+
+    @event("ForeignCardFound")
+    def _foreign_card_found(self, payload: JSON, meta: JSON, prev_link: str, link: str) -> None:
+        self._apply(payload, link)
+
     # --- what follows mechanically (the engine derived it; replay derives it again) ------------------------
 
     @event("UncalledBetReturned")

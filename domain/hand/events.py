@@ -298,6 +298,75 @@ class RulingRequested:
     reason: str
 
 
+# --- corrections of dealing errors and other irregularities (domain/hand/corrections.py) ---------------
+
+
+@dataclass(frozen=True, slots=True)
+class DealtShort:
+    """The deal ended with ``seat`` given ``missing`` card(s) fewer than the game deals (TDA 2022 37, 35-A)."""
+
+    seat: int
+    missing: int
+
+
+@dataclass(frozen=True, slots=True)
+class MissingCardDealt:
+    """The button dealt short is given his missing card(s) before he acts (TDA 2022 37)."""
+
+    seat: int
+    cards: tuple[MaybeCard, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class HandKilled:
+    """A hand found with the wrong number of cards (``cards_held``) is ruled dead; its chips stay in the pot
+    (bfsp 6.3.7-6.3.9; TDA 2022 37, 38)."""
+
+    seat: int
+    cards_held: int
+
+
+@dataclass(frozen=True, slots=True)
+class FourCardFlopDealt:
+    """Four cards came on the flop; the judge picked ``next_burn`` among them at random (an input, not a
+    computation): it is the next burn card and the other three are the flop (bfsp 6.6.3; TDA 2022 39-A)."""
+
+    cards: tuple[MaybeCard, ...]
+    next_burn: MaybeCard
+
+
+@dataclass(frozen=True, slots=True)
+class FlopDealtUnburned:
+    """The flop was dealt without a burn before it (bfsp 6.6.2; TDA 2022 39-B)."""
+
+    cards: tuple[MaybeCard, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class FlopReformed:
+    """An unburned flop is re-formed before any action on it: under bfsp 6.6.2 it goes back into the stub
+    (``burn`` None) and is burned and dealt again; under TDA 2022 39-B the floor's pick among the three
+    (``burn``) is the burn and one card from the stub joins the other two."""
+
+    burn: MaybeCard = None
+
+
+@dataclass(frozen=True, slots=True)
+class HandMuckedByMistake:
+    """A player mucks his hand believing he has won (TDA 2022 15-B): his called bets stay in the pot, the part
+    nobody called goes back to him (TDA 2022 65-A)."""
+
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class ForeignCardFound:
+    """A card that is not of the game's deck (a joker, a 2-5 in short deck, a blank) is found in the hand:
+    before substantial action it is a misdeal, after it a scrap of paper passed over (TDA 2022 35-A, 35-D)."""
+
+    description: str
+
+
 ReportedEvent = (
     HandStarted
     | ForcedBetPosted
@@ -311,6 +380,14 @@ ReportedEvent = (
     | HandMucked
     | MisdealDeclared
     | HandVoided
+    | DealtShort
+    | MissingCardDealt
+    | HandKilled
+    | FourCardFlopDealt
+    | FlopDealtUnburned
+    | FlopReformed
+    | HandMuckedByMistake
+    | ForeignCardFound
 )
 DerivedEvent = UncalledBetReturned | PotAwarded | HandEnded
 ReadingEvent = ActionObliged | RulingRequested
@@ -324,19 +401,27 @@ __all__ = [
     "CardBurned",
     "CardsDiscarded",
     "ChipsPlaced",
+    "DealtShort",
     "Declaration",
     "Declared",
     "DerivedEvent",
+    "FlopDealtUnburned",
+    "FlopReformed",
     "ForcedBetKind",
     "ForcedBetPosted",
+    "ForeignCardFound",
+    "FourCardFlopDealt",
     "HandEnded",
     "HandEvent",
+    "HandKilled",
     "HandMucked",
+    "HandMuckedByMistake",
     "HandShown",
     "HandStarted",
     "HandVoided",
     "HoleCardsDealt",
     "MisdealDeclared",
+    "MissingCardDealt",
     "PlayerActed",
     "PotAwarded",
     "PotShare",

@@ -1,0 +1,434 @@
+"""Corrections of dealing errors and other irregularities, as the engine checks and applies them.
+
+A button dealt short (TDA 2022 37), a hand with the wrong number of cards ruled dead (bfsp 6.3.7-6.3.9; TDA 2022
+38), a four-card flop (bfsp 6.6.3; TDA 2022 39-A), a flop dealt without its burn (bfsp 6.6.2, 6.4.6; TDA 2022
+39-B), a hand mucked by mistake (TDA 2022 15-B, 65-A) and a card from outside the deck (TDA 2022 35-A, 35-D).
+Each reported correction has its check (raises, changes nothing) and its application, as in
+:mod:`domain.hand.deal_acts`. What the rules leave to the director (whether mucked cards can be recovered, whether
+chips found behind an all-in were part of the action) raises :class:`domain.errors.RulingRequired`.
+
+Where the federation's text is silent, the TDA rule it follows is cited (``tda-2022 37``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from domain.cards import MaybeCard
+from domain.errors import DealingError, HandStateError, IllegalActionError, RuleRef, RulingRequired, chips
+from domain.hand.deal_acts import after_deal, check_burn, do_burn
+from domain.hand.events import (
+    CardBurned,
+    DealtShort,
+    DerivedEvent,
+    FlopDealtUnburned,
+    FlopReformed,
+    ForeignCardFound,
+    FourCardFlopDealt,
+    HandKilled,
+    HandMuckedByMistake,
+    MisdealDeclared,
+    MissingCardDealt,
+    UncalledBetReturned,
+)
+from domain.hand.interpretation import substantial_action
+from domain.hand.phase import Phase
+from domain.hand.tabling import award_to, finish, showdown_awards
+
+if TYPE_CHECKING:
+    from domain.hand.state import HandState
+
+_NO_EVENTS: tuple[DerivedEvent, ...] = ()
+
+#: the rule each rulebook applies to each correction; "<rulebook> <rule>" where it is silent and follows another
+_RULES: dict[str, dict[str, str]] = {
+    "bfsp": {
+        "button_short": "tda-2022 37",
+        "unburned_flop": "6.6.2",
+        "unburned_flop_stands": "6.4.6",
+        "mucked_cards_returned": "4.9.1",
+        "chips_found": "tda-2022 62",
+        "foreign_card": "tda-2022 35-D",
+    },
+    "tda-2022": {
+        "button_short": "37",
+        "unburned_flop": "39-B",
+        "unburned_flop_stands": "39-B",
+        "mucked_cards_returned": "15-B",
+        "chips_found": "62",
+        "foreign_card": "35-D",
+    },
+    "tda-2017": {
+        "button_short": "D-36",
+        "unburned_flop": "D-38",
+        "unburned_flop_stands": "D-38",
+        "mucked_cards_returned": "tda-2022 15-B",
+        "chips_found": "D-61",
+        "foreign_card": "tda-2022 35-D",
+    },
+    "tda-club": {
+        "button_short": "tda-2022 37",
+        "unburned_flop": "37",
+        "unburned_flop_stands": "37",
+        "mucked_cards_returned": "tda-2022 15-B",
+        "chips_found": "58",
+        "foreign_card": "tda-2022 35-D",
+    },
+}
+
+#: rulebooks whose unburned flop goes back into the stub to be burned and dealt again (bfsp 6.6.2); the TDA's
+#: keep two of its cards and burn the floor's pick among the three (TDA 2022 39-B)
+_FLOP_BACK_TO_STUB = frozenset({"bfsp"})
+
+
+def cite(hand: HandState, topic: str) -> RuleRef:
+    """The rule the hand's rulebook applies to a correction ``topic``."""
+    rulebook = hand.rulebook
+    rule = _RULES.get(rulebook.name, _RULES["tda-2022"]).get(topic)
+    if rule is None:
+        return rulebook.cite(topic)
+    book, _, borrowed = rule.partition(" ")
+    if borrowed:
+        return RuleRef(book, borrowed)
+    return RuleRef(rulebook.name, rule)
+
+
+@dataclass(slots=True)
+class Corrections:
+    """What the corrections so far leave pending in a hand."""
+
+    #: seat → cards it was dealt short and has not been given (TDA 2022 37)
+    short: dict[int, int] = field(default_factory=dict)
+    #: the card the judge picked from a four-card flop is the next burn (bfsp 6.6.3)
+    burn_picked: bool = False
+    picked: MaybeCard = None
+    #: the flop on the board was dealt without its burn (bfsp 6.6.2)
+    unburned_flop: bool = False
+
+
+def corrections(hand: HandState) -> Corrections:
+    found: Corrections | None = hand.corrections
+    if found is None:
+        found = hand.corrections = Corrections()
+    return found
+
+
+def _due(hand: HandState) -> int:
+    """Hole cards each seat holds once this street's deal is complete (a draw keeps the count)."""
+    return sum(st.hole_cards for st in hand.variant.streets[: hand.street_index + 1])
+
+
+def _has_acted(hand: HandState, seat: int) -> bool:
+    if hand.street_index > 0:
+        return True
+    rnd = hand.round
+    return rnd is not None and seat in rnd.acted_at
+
+
+def _live(hand: HandState, seat: int, what: str) -> None:
+    if seat not in hand.hole or seat in hand.folded or seat in hand.mucked:
+        raise IllegalActionError(f"{what}: seat {seat} has no live hand", hand.rulebook.cite("fold"))
+
+
+# --- a seat dealt short, its missing card, a hand ruled dead -----------------------------------------------
+
+
+def check_dealt_short(hand: HandState, e: DealtShort) -> None:
+    cite_ = hand.rulebook.cite
+    owed = hand.owed_hole.get(e.seat, 0)
+    if hand.phase is not Phase.DEALING or not owed:
+        raise DealingError(
+            f"seat {e.seat} was reported dealt short, but it is owed no card now", cite_("deal_count")
+        )
+    if e.missing != owed or e.missing >= hand.street.hole_cards:
+        raise DealingError(
+            f"seat {e.seat} was reported {e.missing} card(s) short; it is owed {owed} of the "
+            f"{hand.street.hole_cards} the {hand.street.name} deals (a seat dealt no card was dealt out: a misdeal)",
+            cite_("deal_count"),
+        )
+
+
+def do_dealt_short(hand: HandState, e: DealtShort, _: None) -> tuple[DerivedEvent, ...]:
+    del hand.owed_hole[e.seat]
+    corrections(hand).short[e.seat] = e.missing
+    return after_deal(hand)
+
+
+def check_missing_card(hand: HandState, e: MissingCardDealt) -> None:
+    rule = cite(hand, "button_short")
+    short = corrections(hand).short.get(e.seat)
+    if short is None:
+        raise DealingError(f"seat {e.seat} was given a missing card, but it was not dealt short", rule)
+    _live(hand, e.seat, f"seat {e.seat} was given a missing card")
+    if e.seat != hand.started.button:
+        raise HandStateError(
+            f"seat {e.seat} was given a missing card; only the button, dealt the last card, may be (a short hand "
+            f"elsewhere is a misdeal before the action, a dead hand after it)",
+            rule,
+        )
+    if _has_acted(hand, e.seat):
+        raise HandStateError(
+            f"seat {e.seat}, the button, has acted holding {len(hand.hole[e.seat])} card(s): his hand is dead, "
+            f"not completed",
+            rule,
+        )
+    if len(e.cards) != short:
+        raise DealingError(f"seat {e.seat} is {short} card(s) short and was given {len(e.cards)}", rule)
+    hand.deck.verify(e.cards, "the missing card to seat {seat}", e.seat)
+
+
+def do_missing_card(hand: HandState, e: MissingCardDealt, _: None) -> tuple[DerivedEvent, ...]:
+    hand.hole[e.seat].extend(e.cards)
+    hand.face_up[e.seat].extend([False] * len(e.cards))
+    hand.deck.add(e.cards)
+    del corrections(hand).short[e.seat]
+    return _NO_EVENTS
+
+
+def check_kill(hand: HandState, e: HandKilled) -> None:
+    rulebook = hand.rulebook
+    _live(hand, e.seat, f"seat {e.seat}'s hand was ruled dead")
+    short = corrections(hand).short
+    due = _due(hand)
+    if e.seat in short:
+        held = len(hand.hole[e.seat])
+        if e.cards_held != held:
+            raise DealingError(
+                f"seat {e.seat}'s hand was ruled dead holding {e.cards_held} card(s); it was dealt {held}",
+                rulebook.cite("deal_count"),
+            )
+        if e.seat == hand.started.button and not _has_acted(hand, e.seat):
+            raise HandStateError(
+                f"seat {e.seat}, the button, is short and has not acted: he is given the missing card, his hand "
+                f"is not dead",
+                cite(hand, "button_short"),
+            )
+    elif e.cards_held == due:
+        raise DealingError(
+            f"seat {e.seat} holds {due} card(s), the number the game deals: the hand is not dead for its count",
+            rulebook.cite("deal_count"),
+        )
+    if rulebook.misdeal_until_substantial_action:
+        if not substantial_action(hand.actions, rulebook):
+            raise HandStateError(
+                f"seat {e.seat} holds {e.cards_held} card(s) before substantial action: that is a misdeal, not a "
+                f"dead hand",
+                rulebook.cite("deal_count"),
+            )
+    elif not hand.acted:
+        raise HandStateError(
+            f"seat {e.seat} holds {e.cards_held} card(s) before the first action: that is a misdeal, not a dead "
+            f"hand",
+            rulebook.cite("deal_count"),
+        )
+
+
+def do_kill(hand: HandState, e: HandKilled, _: None) -> tuple[DerivedEvent, ...]:
+    return kill(hand, e.seat, refund=False)
+
+
+def kill(hand: HandState, seat: int, refund: bool) -> tuple[DerivedEvent, ...]:
+    """Take the seat's cards away; his chips stay in the pot, but for a bet nobody called when ``refund``."""
+    out: list[DerivedEvent] = []
+    corrections(hand).short.pop(seat, None)
+    hand.folded.add(seat)
+    owed = hand.owed_hole.pop(seat, 0)
+    if seat in hand.draw_order:
+        hand.draw_order.remove(seat)
+    rnd = hand.round
+    if hand.phase is Phase.BETTING and rnd is not None:
+        if hand.stacks[seat]:
+            rnd.able_count -= 1
+        if refund:
+            others = max((b for s, b in hand.bets.items() if s != seat), default=0)
+            back = hand.bets[seat] - others
+            if back > 0:
+                hand.bets[seat] -= back
+                hand.stacks[seat] += back
+                hand.contributions[seat] -= back
+                rnd.call_level = min(rnd.call_level, max(hand.bets.values()))
+                out.append(UncalledBetReturned(seat, back))
+        if rnd.actor == seat:
+            rnd.actor = rnd._after(seat)
+        if rnd.actor is None or len(hand.in_hand) == 1:
+            out.extend(hand._end_round())
+        return tuple(out)
+    live = hand.in_hand
+    if len(live) == 1:
+        out.extend(award_to(hand, live[0], hand.folded))
+    elif hand.phase is Phase.SHOWDOWN and all(s in hand.shown for s in live):
+        awards, undetermined = showdown_awards(hand, hand.hole, set())
+        out.extend(finish(hand, awards, undetermined))
+    elif hand.phase is Phase.DEALING and owed:
+        out.extend(after_deal(hand))
+    elif hand.phase is Phase.DRAW and not hand.draw_order:
+        out.extend(hand._begin_betting())
+    return tuple(out)
+
+
+# --- irregular flops -----------------------------------------------------------------------------------------
+
+
+def _check_flop_street(hand: HandState, what: str, rule: RuleRef) -> None:
+    street = hand.street
+    if hand.phase is not Phase.DEALING or street.board_cards != 3 or hand.board or hand.dealt_on_street:
+        raise DealingError(f"{what}, but no flop is due now: {hand._waiting_for()}", rule)
+
+
+def check_four_card_flop(hand: HandState, e: FourCardFlopDealt) -> None:
+    rule = hand.rulebook.cite("irregular_flop")
+    _check_flop_street(hand, "a four-card flop was reported", rule)
+    if hand._burn_owed():
+        raise DealingError(
+            "a four-card flop was reported before the burn: the flop was dealt without a burn", rule
+        )
+    if len(e.cards) != 4:
+        raise DealingError(f"a four-card flop was reported with {len(e.cards)} card(s)", rule)
+    if e.next_burn is not None and e.next_burn not in e.cards:
+        raise DealingError(
+            f"the judge's pick for the next burn, {e.next_burn}, is not one of the four flop cards", rule
+        )
+    hand.deck.verify(e.cards, "the four-card flop")
+
+
+def do_four_card_flop(hand: HandState, e: FourCardFlopDealt, _: None) -> tuple[DerivedEvent, ...]:
+    flop = list(e.cards)
+    flop.remove(e.next_burn)
+    hand.board.extend(flop)
+    hand.deck.add(e.cards)
+    hand.dealt_on_street = True
+    hand.owed_board = 0
+    fix = corrections(hand)
+    fix.burn_picked, fix.picked = True, e.next_burn
+    return after_deal(hand)
+
+
+def check_burn_after_pick(hand: HandState, e: CardBurned) -> None:
+    """The burn after a four-card flop is the judge's pick, already out of the stub (bfsp 6.6.3)."""
+    fix = hand.corrections
+    if fix is None or not fix.burn_picked:
+        check_burn(hand, e)
+        return
+    check_burn(hand, CardBurned(None))
+    if e.card is not None and fix.picked is not None and e.card != fix.picked:
+        raise DealingError(
+            f"{e.card} was burned; the burn is {fix.picked}, the card the judge picked from the four-card flop",
+            hand.rulebook.cite("irregular_flop"),
+        )
+
+
+def do_burn_after_pick(hand: HandState, e: CardBurned, _: None) -> tuple[DerivedEvent, ...]:
+    fix = hand.corrections
+    if fix is None or not fix.burn_picked:
+        return do_burn(hand, e, None)
+    fix.burn_picked, fix.picked = False, None
+    hand.burned = True
+    return _NO_EVENTS
+
+
+def check_unburned_flop(hand: HandState, e: FlopDealtUnburned) -> None:
+    rule = cite(hand, "unburned_flop")
+    _check_flop_street(hand, "a flop was reported dealt without a burn", rule)
+    if not hand._burn_owed():
+        raise DealingError("a flop was reported dealt without a burn, but the burn was taken", rule)
+    if len(e.cards) != 3:
+        raise DealingError(f"a flop of {len(e.cards)} card(s) was reported dealt without a burn", rule)
+    hand.deck.verify(e.cards, "the flop")
+
+
+def do_unburned_flop(hand: HandState, e: FlopDealtUnburned, _: None) -> tuple[DerivedEvent, ...]:
+    hand.board.extend(e.cards)
+    hand.deck.add(e.cards)
+    hand.dealt_on_street = True
+    hand.burned = True  # no burn is owed any more on this street: the flop is out
+    hand.owed_board = 0
+    corrections(hand).unburned_flop = True
+    return after_deal(hand)
+
+
+def check_reform(hand: HandState, e: FlopReformed) -> None:
+    fix = corrections(hand)
+    rule = cite(hand, "unburned_flop")
+    if not fix.unburned_flop or hand.street.board_cards != 3:
+        raise DealingError("the flop was re-formed, but it was not dealt without a burn", rule)
+    rnd = hand.round
+    if hand.phase is not Phase.BETTING or rnd is None or rnd.acted_at:
+        raise HandStateError(
+            "there has been action on the flop dealt without a burn: play continues with those three cards, and "
+            "one card is burned before each later street",
+            cite(hand, "unburned_flop_stands"),
+        )
+    back_to_stub = hand.rulebook.name in _FLOP_BACK_TO_STUB
+    if back_to_stub and e.burn is not None:
+        raise DealingError(
+            f"the flop dealt without a burn goes back into the stub, to be burned and dealt again; {e.burn} "
+            f"cannot be picked from it as the burn",
+            rule,
+        )
+    if not back_to_stub and e.burn is not None and e.burn not in hand.board:
+        raise DealingError(f"the floor's pick for the burn, {e.burn}, is not one of the flop's cards", rule)
+
+
+def do_reform(hand: HandState, e: FlopReformed, _: None) -> tuple[DerivedEvent, ...]:
+    fix = corrections(hand)
+    fix.unburned_flop = False
+    hand.round = None
+    hand.phase = Phase.DEALING
+    if hand.rulebook.name in _FLOP_BACK_TO_STUB:
+        flop, hand.board[:] = list(hand.board), []
+        deck = hand.deck
+        for card in flop:
+            deck.seen.discard(card)
+        deck.dealt -= len(flop)
+        hand.burned = False
+        hand.dealt_on_street = False
+        hand.owed_board = 3
+    else:
+        hand.board.remove(e.burn)
+        hand.owed_board = 1
+    return _NO_EVENTS
+
+
+# --- a hand mucked by mistake, a foreign card, chips found ----------------------------------------------------
+
+
+def check_mistaken_muck(hand: HandState, e: HandMuckedByMistake) -> None:
+    _live(hand, e.seat, f"seat {e.seat} mucked by mistake")
+
+
+def do_mistaken_muck(hand: HandState, e: HandMuckedByMistake, _: None) -> tuple[DerivedEvent, ...]:
+    return kill(hand, e.seat, refund=True)
+
+
+def recover_mucked_hand(hand: HandState, seat: int) -> None:
+    """Whether a hand mucked by mistake can be restored is the director's finding (TDA 2022 15-B: only if 100 %
+    identifiable; bfsp 4.9.1 note 1: at the Chief Judge's discretion, cards clearly separable from the muck):
+    the engine asks for it."""
+    raise RulingRequired(
+        f"seat {seat}'s cards went into the muck: whether they can be identified with certainty and returned to "
+        f"play is the director's ruling",
+        cite(hand, "mucked_cards_returned"),
+    )
+
+
+def check_foreign_card(hand: HandState, e: ForeignCardFound) -> None:
+    return None
+
+
+def do_foreign_card(hand: HandState, e: ForeignCardFound, _: None) -> tuple[DerivedEvent, ...]:
+    """Before substantial action a card outside the deck is a misdeal (TDA 2022 35-A-6): every chip goes back;
+    after it, a scrap of paper passed over (35-D): nothing changes."""
+    if substantial_action(hand.actions, hand.rulebook):
+        return _NO_EVENTS
+    return hand._do_void(MisdealDeclared(e.description, str(cite(hand, "foreign_card"))), None)
+
+
+def found_chips_ruling(hand: HandState, seat: int, amount: int) -> None:
+    """Chips of an all-in player found after he was called: whether they were part of the action is the
+    director's decision (TDA 2022 62)."""
+    raise RulingRequired(
+        f"{chips(amount)} more of seat {seat}'s chips were found after his all-in was called: whether they were "
+        f"part of the accepted action is the director's ruling",
+        cite(hand, "chips_found"),
+    )

@@ -1,0 +1,411 @@
+"""Worked examples of dealing corrections and irregularities (domain/hand/corrections.py): a seat dealt short or
+long, the button's missing card, irregular flops, a hand mucked by mistake, a card outside the deck, chips found.
+
+Ids are the TV ids of ../shared/rules (``TV-nn`` TDA 2022, ``2017/TV-nn`` TDA 2017); docs/WORKED_EXAMPLES.md lists
+every id and its test. Hands are dealt from named cards so the deck checks see every card.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+from eventsourcing.application import Application
+from hand_table import B, C, F, R, Table, X, start
+
+from domain.cards import parse_cards
+from domain.errors import DealingError, HandStateError, RuleRef, RulingRequired
+from domain.hand.aggregate import Hand
+from domain.hand.codec import decode, encode
+from domain.hand.corrections import found_chips_ruling, recover_mucked_hand
+from domain.hand.events import (
+    BoardDealt,
+    CardBurned,
+    DealtShort,
+    FlopDealtUnburned,
+    FlopReformed,
+    ForcedBetKind,
+    ForcedBetPosted,
+    ForeignCardFound,
+    FourCardFlopDealt,
+    HandEnded,
+    HandKilled,
+    HandMuckedByMistake,
+    HandStarted,
+    HoleCardsDealt,
+    MissingCardDealt,
+    PlayerActed,
+    PotAwarded,
+    ReportedEvent,
+    SeatEntry,
+    Stakes,
+    UncalledBetReturned,
+)
+from domain.hand.legal import NextActKind
+from domain.hand.phase import Phase
+from domain.rulebooks import Rulebook, get_rulebook
+
+pytestmark = pytest.mark.unit
+
+TDA = get_rulebook("tda-2022")
+TDA_2017 = get_rulebook("tda-2017")
+BFSP = get_rulebook("bfsp")
+AT = datetime(2026, 11, 29, 12, 0, tzinfo=UTC)
+
+#: two hole cards a seat, seats 1..6 (the button is seat 6: blinds 1 and 2, seat 3 first to act pre-flop)
+HOLE = {1: "2c2d", 2: "3c3d", 3: "4c4d", 4: "5c5d", 5: "6c6d", 6: "7c7d"}
+
+
+def six_handed(rulebook: Rulebook = TDA, burns: bool = False, short: int | None = None) -> Table:
+    """Blinds posted and every seat dealt its two cards, but ``short``, which is dealt one and reported short."""
+    table = start(stacks=(10_000,) * 6, rulebook=rulebook, burns=burns).post()
+    for seat, cards in HOLE.items():
+        dealt = parse_cards(cards)
+        if seat == short:
+            table.apply(HoleCardsDealt(seat, dealt[:1]))
+            table.apply(DealtShort(seat, 1))
+        else:
+            table.apply(HoleCardsDealt(seat, dealt))
+    return table
+
+
+def limped_to_the_flop(rulebook: Rulebook = BFSP, burns: bool = True) -> Table:
+    table = six_handed(rulebook, burns)
+    table.acts((3, C), (4, C), (5, C), (6, C), (1, C), (2, X))
+    assert table.state.expected_next().kind is NextActKind.BURN
+    return table
+
+
+# --- a wrong number of cards after substantial action: the hand is dead (TDA 2022 38; bfsp 6.3.7) -------------
+
+
+@pytest.mark.parametrize(
+    ("tv", "held"), [pytest.param("TV-70", 1, id="TV-70"), pytest.param("TV-71", 3, id="TV-71")]
+)
+def test_a_hand_with_the_wrong_number_of_cards_after_substantial_action_is_dead_and_one_card_is_burned(
+    tv: str, held: int
+) -> None:
+    table = six_handed(TDA, burns=True)
+    table.acts((3, F), (4, C))
+    assert table.state.actor == 5
+    assert table.apply(HandKilled(5, held)) == ()
+    assert 5 in table.state.folded
+    assert table.state.actor == 6  # the dead hand's turn passes on
+    table.acts((6, C), (1, C), (2, X))
+    table.apply(CardBurned(parse_cards("Ah")[0]))
+    table.refuse(CardBurned(parse_cards("Kh")[0]), DealingError, "burn")  # never two burns
+    table.apply(BoardDealt(parse_cards("QhJhTh")))
+    assert table.state.phase is Phase.BETTING
+
+
+@pytest.mark.parametrize("tv", ["TV-70"])
+def test_a_wrong_number_of_cards_before_substantial_action_is_a_misdeal_not_a_dead_hand(tv: str) -> None:
+    table = six_handed(TDA)
+    table.acts((3, F))
+    reason = table.refuse(HandKilled(5, 1), HandStateError, "deal_count")
+    assert "misdeal" in reason
+
+
+@pytest.mark.parametrize("tv", ["TV-70"])
+def test_under_the_federation_a_hand_is_dead_once_the_betting_began_and_its_chips_stay(tv: str) -> None:
+    table = six_handed(BFSP)
+    table.refuse(HandKilled(3, 1), HandStateError, "deal_count")  # bfsp 6.3.5: a misdeal before round 1
+    table.acts((3, C), (4, C))
+    table.apply(HandKilled(3, 1))
+    assert table.state.contributions[3] == 100  # bfsp 6.3.7: his bets stay in the pot
+    assert table.state.stacks[3] == 9_900
+
+
+def test_a_hand_holding_the_games_count_is_not_killed_for_it() -> None:
+    table = six_handed(TDA)
+    table.acts((3, C), (4, C))
+    table.refuse(HandKilled(5, 2), DealingError, "deal_count")
+
+
+# --- the button dealt short (TDA 2022 37; bfsp is silent and follows it) ------------------------------------
+
+
+@pytest.mark.parametrize("tv", ["TV-79"])
+def test_a_button_dealt_short_who_has_not_acted_is_given_the_missing_card_even_after_substantial_action(
+    tv: str,
+) -> None:
+    table = six_handed(BFSP, short=6)
+    assert table.state.phase is Phase.BETTING
+    table.acts((3, C), (4, C), (5, C))
+    assert table.state.actor == 6
+    assert table.apply(MissingCardDealt(6, parse_cards("7d"))) == ()
+    assert table.state.hole[6] == list(parse_cards("7c7d"))
+    table.act(6, C)
+    assert table.state.actor == 1
+
+
+@pytest.mark.parametrize("tv", ["TV-79"])
+def test_only_the_button_is_given_a_missing_card(tv: str) -> None:
+    table = six_handed(BFSP, short=4)
+    with pytest.raises(HandStateError) as refused:
+        table.state.apply(MissingCardDealt(4, parse_cards("5d")))
+    assert refused.value.rule == RuleRef("tda-2022", "37")
+
+
+@pytest.mark.parametrize("tv", ["TV-80"])
+def test_a_button_dealt_short_who_has_acted_has_a_dead_hand(tv: str) -> None:
+    table = six_handed(BFSP, short=6)
+    table.acts((3, C), (4, C), (5, C), (6, C))
+    with pytest.raises(HandStateError) as refused:
+        table.state.apply(MissingCardDealt(6, parse_cards("7d")))
+    assert refused.value.rule == RuleRef("tda-2022", "37")
+    assert "dead" in refused.value.reason
+    table.apply(HandKilled(6, 1))
+    assert 6 in table.state.folded
+    assert table.state.contributions[6] == 100
+
+
+@pytest.mark.parametrize("tv", ["TV-79"])
+def test_the_button_short_and_not_acted_is_not_killed(tv: str) -> None:
+    table = six_handed(TDA, short=6)
+    table.acts((3, C), (4, C), (5, C))
+    with pytest.raises(HandStateError) as refused:
+        table.state.apply(HandKilled(6, 1))
+    assert refused.value.rule == RuleRef("tda-2022", "37")
+
+
+# --- irregular flops (bfsp 6.6.2, 6.6.3, 6.4.6; TDA 2022 39) ---------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("tv", "rulebook"),
+    [pytest.param("TV-72", TDA, id="TV-72"), pytest.param("2017/TV-54", TDA_2017, id="2017/TV-54")],
+)
+def test_a_four_card_flop_the_judges_pick_is_the_next_burn_and_the_other_three_the_flop(
+    tv: str, rulebook: Rulebook
+) -> None:
+    table = limped_to_the_flop(rulebook)
+    table.apply(CardBurned(parse_cards("2h")[0]))
+    four = parse_cards("AhKhQhJh")
+    table.refuse(FourCardFlopDealt(four, parse_cards("Th")[0]), DealingError, "irregular_flop")
+    table.apply(FourCardFlopDealt(four, four[1]))  # the judge picked the king at random
+    assert table.state.board == [four[0], four[2], four[3]]
+    table.acts((1, X), (2, X), (3, X), (4, X), (5, X), (6, X))
+    table.refuse(CardBurned(parse_cards("3h")[0]), DealingError, "irregular_flop")
+    table.apply(CardBurned(four[1]))
+    table.refuse(BoardDealt((four[1],)), DealingError, "duplicate_card")
+    table.apply(BoardDealt(parse_cards("Th")))
+    assert table.state.board == [four[0], four[2], four[3], parse_cards("Th")[0]]
+
+
+@pytest.mark.parametrize("tv", ["TV-73"])
+def test_an_unburned_flop_before_any_action_goes_back_into_the_stub_and_is_burned_and_dealt_again(
+    tv: str,
+) -> None:
+    table = limped_to_the_flop(BFSP)
+    flop = parse_cards("AhKhQh")
+    table.refuse(BoardDealt(flop), DealingError, "burn")
+    table.apply(FlopDealtUnburned(flop))
+    assert table.state.phase is Phase.BETTING
+    with pytest.raises(DealingError) as refused:
+        table.state.apply(FlopReformed(flop[0]))  # bfsp 6.6.2: the whole flop goes back
+    assert refused.value.rule == RuleRef("bfsp", "6.6.2")
+    table.apply(FlopReformed())
+    assert table.state.board == []
+    assert table.state.expected_next().kind is NextActKind.BURN
+    table.apply(CardBurned(flop[1]))  # shuffled back into the stub, the king may now be the burn
+    table.apply(BoardDealt((flop[0], flop[2], parse_cards("Jh")[0])))
+    assert table.state.phase is Phase.BETTING
+
+
+@pytest.mark.parametrize("tv", ["TV-73"])
+def test_under_the_tda_an_unburned_flop_before_any_action_burns_the_floors_pick_and_takes_one_more(
+    tv: str,
+) -> None:
+    table = limped_to_the_flop(TDA)
+    flop = parse_cards("AhKhQh")
+    table.apply(FlopDealtUnburned(flop))
+    table.apply(FlopReformed(flop[1]))
+    assert table.state.board == [flop[0], flop[2]]
+    table.refuse(BoardDealt((flop[1],)), DealingError, "duplicate_card")
+    table.apply(BoardDealt(parse_cards("Jh")))
+    assert table.state.board == [flop[0], flop[2], parse_cards("Jh")[0]]
+    assert table.state.actor == 1
+
+
+@pytest.mark.parametrize(
+    ("tv", "rulebook", "rule"),
+    [
+        pytest.param("TV-74", BFSP, RuleRef("bfsp", "6.4.6"), id="TV-74"),
+        pytest.param("TV-74", TDA, RuleRef("tda-2022", "39-B"), id="TV-74-tda"),
+    ],
+)
+def test_an_unburned_flop_stands_once_there_has_been_action_on_it(
+    tv: str, rulebook: Rulebook, rule: RuleRef
+) -> None:
+    table = limped_to_the_flop(rulebook)
+    flop = parse_cards("AhKhQh")
+    table.apply(FlopDealtUnburned(flop))
+    table.act(1, X)
+    with pytest.raises(HandStateError) as refused:
+        table.state.apply(FlopReformed())
+    assert refused.value.rule == rule
+    table.acts((2, X), (3, X), (4, X), (5, X), (6, X))
+    table.apply(CardBurned(parse_cards("2h")[0]))
+    table.refuse(CardBurned(parse_cards("3h")[0]), DealingError, "burn")  # one burn a street, never two
+    table.apply(BoardDealt(parse_cards("Jh")))
+    assert table.state.board == [*flop, parse_cards("Jh")[0]]
+
+
+# --- a hand mucked by mistake (TDA 2022 15-B, 65-A) ------------------------------------------------------------
+
+
+def heads_to_the_river(rulebook: Rulebook = BFSP) -> Table:
+    table = start(stacks=(10_000,) * 3, rulebook=rulebook).post()
+    table.apply(HoleCardsDealt(1, parse_cards("AsAd")))
+    table.apply(HoleCardsDealt(2, parse_cards("KsKd")))
+    table.apply(HoleCardsDealt(3, parse_cards("2c7d")))
+    table.acts((3, F), (1, C), (2, X))
+    for cards in ("Qh9h4c", "5s", "8d"):
+        table.board(cards)
+        if cards != "8d":
+            table.acts((1, X), (2, X))
+    return table
+
+
+@pytest.mark.parametrize("tv", ["TV-94"])
+def test_a_bettor_who_mucks_believing_he_won_loses_the_bets_that_were_called(tv: str) -> None:
+    table = heads_to_the_river()
+    table.acts((1, B, 1_000), (2, C))
+    assert table.state.phase is Phase.SHOWDOWN
+    derived = table.apply(HandMuckedByMistake(1))
+    (award,) = [d for d in derived if isinstance(d, PotAwarded)]
+    assert award.amount == 2_200 and [(s.seat, s.amount) for s in award.shares] == [(2, 2_200)]
+    assert not any(isinstance(d, UncalledBetReturned) for d in derived)
+    assert table.state.stacks == {1: 8_900, 2: 11_100, 3: 10_000}
+    with pytest.raises(RulingRequired) as asked:
+        recover_mucked_hand(table.state, 1)  # the cards' recovery is the floor's finding
+    assert asked.value.rule == RuleRef("bfsp", "4.9.1")
+
+
+@pytest.mark.parametrize("tv", ["TV-95"])
+def test_a_bettor_who_mucks_believing_he_won_gets_back_the_bet_nobody_called(tv: str) -> None:
+    table = heads_to_the_river(TDA)
+    table.act(1, B, 1_000)
+    derived = table.apply(HandMuckedByMistake(1))
+    assert UncalledBetReturned(1, 1_000) in derived
+    (award,) = [d for d in derived if isinstance(d, PotAwarded)]
+    assert award.amount == 200 and award.shares[0].seat == 2
+    assert isinstance(derived[-1], HandEnded)
+    assert table.state.stacks == {1: 9_900, 2: 10_100, 3: 10_000}
+    with pytest.raises(RulingRequired) as asked:
+        recover_mucked_hand(table.state, 1)
+    assert asked.value.rule == RuleRef("tda-2022", "15-B")
+
+
+# --- chips found behind an all-in (TDA 2022 62) ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("tv", "rulebook", "rule"),
+    [
+        pytest.param("TV-96", TDA, RuleRef("tda-2022", "62"), id="TV-96"),
+        pytest.param("TV-96", BFSP, RuleRef("tda-2022", "62"), id="TV-96-bfsp"),
+    ],
+)
+def test_whether_chips_found_behind_an_all_in_were_in_the_action_is_the_directors(
+    tv: str, rulebook: Rulebook, rule: RuleRef
+) -> None:
+    table = start(stacks=(3_000, 10_000, 10_000), rulebook=rulebook).post()
+    table.deal()
+    table.acts((3, F), (1, R, 2_950), (2, C))
+    with pytest.raises(RulingRequired) as asked:
+        found_chips_ruling(table.state, 1, 500)
+    assert asked.value.rule == rule
+    assert "director" in asked.value.reason
+
+
+# --- a card from outside the deck (TDA 2022 35-A, 35-D) ----------------------------------------------------------
+
+
+@pytest.mark.parametrize("tv", ["TV-77"])
+def test_a_card_outside_the_deck_after_substantial_action_is_a_scrap_of_paper(tv: str) -> None:
+    table = six_handed(TDA)
+    table.acts((3, C), (4, C))
+    before = table.snapshot()
+    assert table.apply(ForeignCardFound("a joker in the stub")) == ()
+    assert table.snapshot() == before
+    assert table.state.actor == 5
+
+
+@pytest.mark.parametrize("tv", ["TV-75"])
+def test_a_card_outside_the_deck_before_substantial_action_is_a_misdeal(tv: str) -> None:
+    table = six_handed(TDA)
+    table.acts((3, C))
+    (ended,) = table.apply(ForeignCardFound("a joker dealt to seat 4"))
+    assert isinstance(ended, HandEnded)
+    assert dict(ended.final_stacks) == dict.fromkeys(range(1, 7), 10_000)
+    assert table.state.is_over
+
+
+# --- the correction events are stored and read back like every reported event ------------------------------
+
+
+@pytest.mark.parametrize(
+    "event",
+    [
+        DealtShort(6, 1),
+        MissingCardDealt(6, parse_cards("7d")),
+        HandKilled(5, 3),
+        FourCardFlopDealt(parse_cards("AhKhQhJh"), parse_cards("Kh")[0]),
+        FourCardFlopDealt((None, None, None, None), None),
+        FlopDealtUnburned(parse_cards("AhKhQh")),
+        FlopReformed(),
+        FlopReformed(parse_cards("Kh")[0]),
+        HandMuckedByMistake(1),
+        ForeignCardFound("a joker"),
+    ],
+    ids=repr,
+)
+def test_a_correction_event_survives_the_codec(event: object) -> None:
+    assert decode(encode(event)) == event  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("tv", ["TV-72"])
+def test_a_corrected_hand_is_stored_and_replays_from_the_event_store_to_the_same_state(tv: str) -> None:
+    started = HandStarted(
+        "table-9",
+        7,
+        "NT",
+        (SeatEntry(1, "Ann", 1_000), SeatEntry(2, "Bob", 1_000), SeatEntry(3, "Cy", 1_000)),
+        3,
+        Stakes(blinds=((1, 50), (2, 100)), min_bet=100),
+        rulebook="bfsp",
+        burns_recorded=True,
+    )
+    four = parse_cards("AhKhQhJh")
+    play: list[ReportedEvent] = [
+        ForcedBetPosted(1, ForcedBetKind.SMALL_BLIND, 50),
+        ForcedBetPosted(2, ForcedBetKind.BIG_BLIND, 100),
+        HoleCardsDealt(1, parse_cards("AsAd")),
+        HoleCardsDealt(2, parse_cards("KsKd")),
+        HoleCardsDealt(3, parse_cards("2c")),
+        DealtShort(3, 1),
+        MissingCardDealt(3, parse_cards("7d")),
+        PlayerActed(3, C),
+        PlayerActed(1, C),
+        PlayerActed(2, X),
+        CardBurned(parse_cards("2h")[0]),
+        FourCardFlopDealt(four, four[3]),
+        PlayerActed(1, X),
+        HandKilled(2, 3),
+        PlayerActed(3, X),
+        CardBurned(four[3]),
+    ]
+    app: Application = Application()
+    hand = Hand.start(started, AT)
+    for e in play:
+        hand.record(e, AT)
+    app.save(hand)
+    again = app.repository.get(hand.id)
+    assert isinstance(again, Hand)
+    assert again.version == hand.version
+    assert [type(e).__name__ for e in (decode(p) for p in again.reported)] == [type(e).__name__ for e in play]
+    assert again.engine.board == [four[0], four[1], four[2]]
+    assert again.engine.folded == {2}
+    assert again.engine.expected_next().kind is NextActKind.DEAL_BOARD
