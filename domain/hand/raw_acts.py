@@ -46,6 +46,7 @@ from domain.hand.interpretation import (
     interpret,
     resolve_out_of_turn,
 )
+from domain.hand.legal import LegalActions
 from domain.hand.phase import Phase
 
 if TYPE_CHECKING:
@@ -210,6 +211,37 @@ def check_obligation(hand: HandState, e: PlayerActed) -> None:
                 f"seat {e.seat} made a {e.action} to {chips(e.amount)}; he is bound to at most {chips(ob.maximum)}",
                 rule,
             )
+
+
+def obliged_options(hand: HandState, legal: LegalActions) -> LegalActions:
+    """The seat's legal actions within his obligation, if he is held to one."""
+    held = hand.obligation
+    if held is None or held[0].seat != legal.seat:
+        return legal
+    ob = held[0]
+    allowed = set(ob.options)
+    aggressive = legal.aggressive_action if legal.aggressive_action in allowed else None
+    low, high = legal.min_bet_or_raise_to, legal.max_bet_or_raise_to
+    if aggressive is None:
+        low = high = None
+    else:
+        if low is not None and ob.minimum is not None:
+            low = max(low, ob.minimum)
+        if high is not None and ob.maximum is not None:
+            high = min(high, ob.maximum)
+    return replace(
+        legal,
+        can_fold=legal.can_fold and ActionKind.FOLD in allowed,
+        can_check=legal.can_check and ActionKind.CHECK in allowed,
+        can_call=legal.can_call and ActionKind.CALL in allowed,
+        can_bet=legal.can_bet and ActionKind.BET in allowed,
+        can_raise=legal.can_raise and ActionKind.RAISE in allowed,
+        can_complete=legal.can_complete and ActionKind.COMPLETE in allowed,
+        min_bet_or_raise_to=low,
+        max_bet_or_raise_to=high,
+        aggressive_action=aggressive,
+        allowed_to=tuple(a for a in legal.allowed_to if low is not None and high is not None and low <= a <= high),
+    )
 
 
 def before_act(hand: HandState, e: PlayerActed) -> int:

@@ -19,32 +19,13 @@ from typing import Any
 from domain.cards import MaybeCard
 from domain.errors import ForcedBetError, HandError, HandStateError, IllegalActionError, RuleRef, chips
 from domain.hand.betting import BettingRound
-from domain.hand.corrections import (
-    Corrections,
-    check_burn_after_pick,
-    check_dealt_short,
-    check_foreign_card,
-    check_four_card_flop,
-    check_kill,
-    check_missing_card,
-    check_mistaken_muck,
-    check_reform,
-    check_unburned_flop,
-    do_burn_after_pick,
-    do_dealt_short,
-    do_foreign_card,
-    do_four_card_flop,
-    do_kill,
-    do_missing_card,
-    do_mistaken_muck,
-    do_reform,
-    do_unburned_flop,
-)
 from domain.hand.deal_acts import (
     check_board,
+    check_burn,
     check_draw,
     check_hole,
     do_board,
+    do_burn,
     do_draw,
     do_hole,
 )
@@ -55,24 +36,16 @@ from domain.hand.events import (
     BoardDealt,
     CardBurned,
     CardsDiscarded,
-    DealtShort,
     DerivedEvent,
-    FlopDealtUnburned,
-    FlopReformed,
     ForcedBetKind,
     ForcedBetPosted,
-    ForeignCardFound,
-    FourCardFlopDealt,
     HandEnded,
-    HandKilled,
     HandMucked,
-    HandMuckedByMistake,
     HandShown,
     HandStarted,
     HandVoided,
     HoleCardsDealt,
     MisdealDeclared,
-    MissingCardDealt,
     PlayerActed,
     PotAwarded,
     RawActReported,
@@ -93,6 +66,7 @@ from domain.hand.raw_acts import (
     check_raw,
     do_raw,
     forfeit,
+    obliged_options,
     turn_comes,
 )
 from domain.hand.showdown import showdown_order
@@ -163,7 +137,6 @@ class HandState:
         "ruling",
         "out_of_turn",
         "readings",
-        "corrections",
     )
 
     def __init__(
@@ -220,8 +193,6 @@ class HandState:
         self.out_of_turn: dict[int, PendingOutOfTurn] = {}
         #: the readings of raw acts the last applied event produced (the aggregate stores them)
         self.readings: list[HandReading] = []
-        #: what dealing corrections leave pending (domain/hand/corrections.py), made when first needed
-        self.corrections: Corrections | None = None
         if not owed:
             self._start_street(0)
 
@@ -267,10 +238,11 @@ class HandState:
         return betting_context(self, seat)
 
     def legal_actions(self) -> LegalActions:
-        """The options of the player to act (bfsp 3.4 "action legality view")."""
+        """The options of the player to act (bfsp 3.4 "action legality view"), narrowed to what a raw act
+        obliges him to (domain/hand/raw_acts.py)."""
         if self.phase is not Phase.BETTING or self.round is None or self.round.actor is None:
             raise HandStateError("nobody is to bet now", self.rulebook.cite("turn_order"))
-        return self.round.legal(self.round.actor)
+        return obliged_options(self, self.round.legal(self.round.actor))
 
     def expected_next(self) -> NextAct:
         """What the table must do next (the first of several owed acts when their order is free)."""
@@ -753,7 +725,7 @@ _HANDLERS: dict[type, tuple[_Check, _Do]] = {
     ForcedBetPosted: (HandState._check_forced, HandState._do_forced),
     HoleCardsDealt: (check_hole, do_hole),
     BoardDealt: (check_board, do_board),
-    CardBurned: (check_burn_after_pick, do_burn_after_pick),
+    CardBurned: (check_burn, do_burn),
     CardsDiscarded: (check_draw, do_draw),
     PlayerActed: (HandState._check_act, HandState._do_act),
     HandShown: (check_show, do_show),
@@ -761,12 +733,4 @@ _HANDLERS: dict[type, tuple[_Check, _Do]] = {
     MisdealDeclared: (HandState._check_misdeal, HandState._do_void),
     HandVoided: (HandState._check_void, HandState._do_void),
     RawActReported: (check_raw, do_raw),
-    DealtShort: (check_dealt_short, do_dealt_short),
-    MissingCardDealt: (check_missing_card, do_missing_card),
-    HandKilled: (check_kill, do_kill),
-    FourCardFlopDealt: (check_four_card_flop, do_four_card_flop),
-    FlopDealtUnburned: (check_unburned_flop, do_unburned_flop),
-    FlopReformed: (check_reform, do_reform),
-    HandMuckedByMistake: (check_mistaken_muck, do_mistaken_muck),
-    ForeignCardFound: (check_foreign_card, do_foreign_card),
 }

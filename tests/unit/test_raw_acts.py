@@ -204,6 +204,8 @@ def test_tv_23_check_facing_a_bet_obliges_a_call_or_fold_and_then_a_raise_is_ref
     obliged = stored[1][1]
     assert obliged["seat"] == 4 and obliged["options"] == ["call", "fold"] and obliged["rule"] == "tda-2022 55"
     assert table.hand.engine.actor == 4  # the hand waits for him
+    legal = table.hand.engine.legal_actions()
+    assert legal.can_call and legal.can_fold and not legal.can_raise and legal.min_bet_or_raise_to is None
     with pytest.raises(IllegalActionError) as refused:
         table.act(4, RAISE, 900)
     assert str(refused.value.rule) == "tda-2022 55" and "may only call or fold" in refused.value.reason
@@ -218,6 +220,8 @@ def test_raise_without_an_amount_binds_a_raise_within_the_limits() -> None:
     table.raw(4, said("raise"))
     obliged = table.events()[-1].payload
     assert obliged["options"] == ["raise"] and obliged["minimum"] == 200
+    legal = table.hand.engine.legal_actions()
+    assert legal.can_raise and not (legal.can_call or legal.can_fold) and legal.min_bet_or_raise_to == 200
     with pytest.raises(IllegalActionError):
         table.act(4, CALL)
     table.act(4, RAISE, 250 * 2)
