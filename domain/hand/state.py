@@ -19,13 +19,32 @@ from typing import Any
 from domain.cards import MaybeCard
 from domain.errors import ForcedBetError, HandError, HandStateError, IllegalActionError, RuleRef, chips
 from domain.hand.betting import BettingRound
+from domain.hand.corrections import (
+    Corrections,
+    check_burn_after_pick,
+    check_dealt_short,
+    check_foreign_card,
+    check_four_card_flop,
+    check_kill,
+    check_missing_card,
+    check_mistaken_muck,
+    check_reform,
+    check_unburned_flop,
+    do_burn_after_pick,
+    do_dealt_short,
+    do_foreign_card,
+    do_four_card_flop,
+    do_kill,
+    do_missing_card,
+    do_mistaken_muck,
+    do_reform,
+    do_unburned_flop,
+)
 from domain.hand.deal_acts import (
     check_board,
-    check_burn,
     check_draw,
     check_hole,
     do_board,
-    do_burn,
     do_draw,
     do_hole,
 )
@@ -36,16 +55,24 @@ from domain.hand.events import (
     BoardDealt,
     CardBurned,
     CardsDiscarded,
+    DealtShort,
     DerivedEvent,
+    FlopDealtUnburned,
+    FlopReformed,
     ForcedBetKind,
     ForcedBetPosted,
+    ForeignCardFound,
+    FourCardFlopDealt,
     HandEnded,
+    HandKilled,
     HandMucked,
+    HandMuckedByMistake,
     HandShown,
     HandStarted,
     HandVoided,
     HoleCardsDealt,
     MisdealDeclared,
+    MissingCardDealt,
     PlayerActed,
     PotAwarded,
     RawActReported,
@@ -137,6 +164,7 @@ class HandState:
         "ruling",
         "out_of_turn",
         "readings",
+        "corrections",
     )
 
     def __init__(
@@ -193,6 +221,8 @@ class HandState:
         self.out_of_turn: dict[int, PendingOutOfTurn] = {}
         #: the readings of raw acts the last applied event produced (the aggregate stores them)
         self.readings: list[HandReading] = []
+        #: what dealing corrections leave pending (domain/hand/corrections.py), made when first needed
+        self.corrections: Corrections | None = None
         if not owed:
             self._start_street(0)
 
@@ -725,7 +755,7 @@ _HANDLERS: dict[type, tuple[_Check, _Do]] = {
     ForcedBetPosted: (HandState._check_forced, HandState._do_forced),
     HoleCardsDealt: (check_hole, do_hole),
     BoardDealt: (check_board, do_board),
-    CardBurned: (check_burn, do_burn),
+    CardBurned: (check_burn_after_pick, do_burn_after_pick),
     CardsDiscarded: (check_draw, do_draw),
     PlayerActed: (HandState._check_act, HandState._do_act),
     HandShown: (check_show, do_show),
@@ -733,4 +763,12 @@ _HANDLERS: dict[type, tuple[_Check, _Do]] = {
     MisdealDeclared: (HandState._check_misdeal, HandState._do_void),
     HandVoided: (HandState._check_void, HandState._do_void),
     RawActReported: (check_raw, do_raw),
+    DealtShort: (check_dealt_short, do_dealt_short),
+    MissingCardDealt: (check_missing_card, do_missing_card),
+    HandKilled: (check_kill, do_kill),
+    FourCardFlopDealt: (check_four_card_flop, do_four_card_flop),
+    FlopDealtUnburned: (check_unburned_flop, do_unburned_flop),
+    FlopReformed: (check_reform, do_reform),
+    HandMuckedByMistake: (check_mistaken_muck, do_mistaken_muck),
+    ForeignCardFound: (check_foreign_card, do_foreign_card),
 }
