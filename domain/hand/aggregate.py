@@ -262,6 +262,14 @@ class Hand(ChainedAggregate):
     def _foreign_card_found(self, payload: JSON, meta: JSON, prev_link: str, link: str) -> None:
         self._apply(payload, link)
 
+    @event("PrematureCardsDealt")
+    def _premature_cards_dealt(self, payload: JSON, meta: JSON, prev_link: str, link: str) -> None:
+        self._apply(payload, link)
+
+    @event("PrematureCardsReturned")
+    def _premature_cards_returned(self, payload: JSON, meta: JSON, prev_link: str, link: str) -> None:
+        self._apply(payload, link)
+
     # --- what follows mechanically (the engine derived it; replay derives it again) ------------------------
 
     @event("UncalledBetReturned")

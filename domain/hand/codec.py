@@ -31,6 +31,8 @@ from domain.hand.events import (
     MisdealDeclared,
     MissingCardDealt,
     PlayerActed,
+    PrematureCardsDealt,
+    PrematureCardsReturned,
     RawActReported,
     ReportedEvent,
 )
@@ -60,6 +62,8 @@ REPORTED: dict[str, type[ReportedEvent]] = {
         FlopReformed,
         HandMuckedByMistake,
         ForeignCardFound,
+        PrematureCardsDealt,
+        PrematureCardsReturned,
     )
 }
 

@@ -17,8 +17,9 @@ from typing import TYPE_CHECKING
 
 from domain.cards import MaybeCard
 from domain.errors import DealingError, HandStateError, IllegalActionError, RuleRef, RulingRequired, chips
-from domain.hand.deal_acts import after_deal, check_burn, do_burn
+from domain.hand.deal_acts import after_deal, check_board, check_burn, do_board, do_burn
 from domain.hand.events import (
+    BoardDealt,
     CardBurned,
     DealtShort,
     DerivedEvent,
@@ -30,6 +31,8 @@ from domain.hand.events import (
     HandMuckedByMistake,
     MisdealDeclared,
     MissingCardDealt,
+    PrematureCardsDealt,
+    PrematureCardsReturned,
     UncalledBetReturned,
 )
 from domain.hand.interpretation import substantial_action
@@ -77,6 +80,32 @@ _RULES: dict[str, dict[str, str]] = {
     },
 }
 
+
+@dataclass(frozen=True, slots=True)
+class PrematureProcedure:
+    """How a rulebook handles board cards dealt early.
+
+    ``turn_waits``: a premature turn is set aside, the next card is the turn and the premature card goes back
+    into the stub only for the river (bfsp 6.6.6, TDA 2017 RP-5-B); otherwise it goes back at once and the
+    street is dealt again from the shuffled stub (TDA 2022 RP-5-B). ``burn_down``: the burn dealt before the
+    premature cards is the burn of the street dealt after the reshuffle, so no new one is taken (TDA RP-5);
+    otherwise a new card is burned (bfsp 6.6.4-6.6.7), and a premature flop's burn goes back with it (6.6.4).
+    """
+
+    rule: str
+    turn_waits: bool
+    burn_down: bool
+
+
+_PREMATURE: dict[str, PrematureProcedure] = {
+    "bfsp": PrematureProcedure("6.6.6", turn_waits=True, burn_down=False),
+    "tda-2022": PrematureProcedure("RP-5", turn_waits=False, burn_down=True),
+    "tda-2017": PrematureProcedure("RP-5", turn_waits=True, burn_down=True),
+    "tda-club": PrematureProcedure("tda-2022 RP-5", turn_waits=False, burn_down=True),
+}
+#: bfsp's rule for each premature street: a flop (6.6.5, as 6.6.4), a turn (6.6.6), a river (6.6.7)
+_BFSP_PREMATURE = {"flop": "6.6.5", "turn": "6.6.6", "river": "6.6.7"}
+
 #: rulebooks whose unburned flop goes back into the stub to be burned and dealt again (bfsp 6.6.2); the TDA's
 #: keep two of its cards and burn the floor's pick among the three (TDA 2022 39-B)
 _FLOP_BACK_TO_STUB = frozenset({"bfsp"})
@@ -105,6 +134,17 @@ class Corrections:
     picked: MaybeCard = None
     #: the flop on the board was dealt without its burn (bfsp 6.6.2)
     unburned_flop: bool = False
+    #: board cards dealt early, not yet back in the stub, and the burn dealt before them (bfsp 6.6.5-6.6.7)
+    premature: tuple[MaybeCard, ...] = ()
+    premature_burn: tuple[MaybeCard, ...] = ()
+    #: the street the premature cards were dealt for
+    premature_street: int = 0
+    #: the street before whose deal the premature cards go back into the stub
+    return_street: int | None = None
+    #: the street whose burn is already down (TDA 2022 RP-5: no new burn)
+    burn_down_street: int | None = None
+    #: the premature cards were a flop (bfsp 6.6.5: its burn goes back with it)
+    premature_flop: bool = False
 
 
 def corrections(hand: HandState) -> Corrections:
@@ -304,10 +344,21 @@ def do_four_card_flop(hand: HandState, e: FourCardFlopDealt, _: None) -> tuple[D
     return after_deal(hand)
 
 
-def check_burn_after_pick(hand: HandState, e: CardBurned) -> None:
-    """The burn after a four-card flop is the judge's pick, already out of the stub (bfsp 6.6.3)."""
+def check_burn_corrected(hand: HandState, e: CardBurned) -> None:
+    """A burn after a correction: the judge's pick from a four-card flop (bfsp 6.6.3); none while premature
+    cards are still to go back into the stub, nor where the premature cards' burn is already down (RP-5)."""
     fix = hand.corrections
-    if fix is None or not fix.burn_picked:
+    if fix is None:
+        check_burn(hand, e)
+        return
+    _check_premature_pending(hand, fix, "a card was burned")
+    if fix.burn_down_street == hand.street_index and hand._burn_owed():
+        raise DealingError(
+            f"a card was burned before the {hand.street.name}, but its burn is already down: the one dealt before "
+            f"the premature card(s)",
+            premature_rule(hand),
+        )
+    if not fix.burn_picked:
         check_burn(hand, e)
         return
     check_burn(hand, CardBurned(None))
@@ -318,12 +369,128 @@ def check_burn_after_pick(hand: HandState, e: CardBurned) -> None:
         )
 
 
-def do_burn_after_pick(hand: HandState, e: CardBurned, _: None) -> tuple[DerivedEvent, ...]:
+def do_burn_corrected(hand: HandState, e: CardBurned, _: None) -> tuple[DerivedEvent, ...]:
     fix = hand.corrections
     if fix is None or not fix.burn_picked:
         return do_burn(hand, e, None)
     fix.burn_picked, fix.picked = False, None
     hand.burned = True
+    return _NO_EVENTS
+
+
+def check_board_corrected(hand: HandState, e: BoardDealt) -> None:
+    """Board cards after premature ones: not before those go back into the stub, and without a new burn where
+    the premature cards' burn is already down (TDA 2022 RP-5)."""
+    fix = hand.corrections
+    if fix is None:
+        check_board(hand, e)
+        return
+    _check_premature_pending(hand, fix, "board cards were dealt")
+    if fix.burn_down_street == hand.street_index and hand._burn_owed():
+        hand.burned = True
+        try:
+            check_board(hand, e)
+        finally:
+            hand.burned = False
+        return
+    check_board(hand, e)
+
+
+def do_board_corrected(hand: HandState, e: BoardDealt, _: None) -> tuple[DerivedEvent, ...]:
+    fix = hand.corrections
+    if fix is not None and fix.burn_down_street == hand.street_index:
+        fix.burn_down_street = None
+        hand.burned = True
+    return do_board(hand, e, None)
+
+
+# --- premature board cards (bfsp 6.6.5-6.6.7; TDA 2022 RP-5) --------------------------------------------------
+
+
+def _procedure(hand: HandState) -> PrematureProcedure:
+    return _PREMATURE.get(hand.rulebook.name, _PREMATURE["tda-2022"])
+
+
+def premature_rule(hand: HandState, street: str | None = None) -> RuleRef:
+    """bfsp 6.6.5 / 6.6.6 / 6.6.7 by the street dealt early; RP-5 in the TDA's books."""
+    rulebook = hand.rulebook
+    if rulebook.name == "bfsp":
+        fix = hand.corrections
+        if street is None and fix is not None and fix.premature_street:
+            street = hand.variant.streets[fix.premature_street].name
+        return RuleRef("bfsp", _BFSP_PREMATURE.get(street or "", "6.6.6"))
+    rule = _procedure(hand).rule
+    book, _, borrowed = rule.partition(" ")
+    return RuleRef(book, borrowed) if borrowed else RuleRef(rulebook.name, rule)
+
+
+def _check_premature_pending(hand: HandState, fix: Corrections, what: str) -> None:
+    if fix.premature and fix.return_street == hand.street_index:
+        raise DealingError(
+            f"{what} before the premature card(s) went back into the stub; they are shuffled in first",
+            premature_rule(hand),
+        )
+
+
+def check_premature(hand: HandState, e: PrematureCardsDealt) -> None:
+    rnd = hand.round
+    nxt = hand.street_index + 1
+    streets = hand.variant.streets
+    rule = premature_rule(hand, streets[nxt].name if nxt < len(streets) else None)
+    if hand.phase is not Phase.BETTING or rnd is None or nxt >= len(streets) or not streets[nxt].board_cards:
+        raise DealingError(f"board cards were reported dealt early, but {hand._waiting_for()}", rule)
+    if corrections(hand).premature:
+        raise DealingError("board cards were dealt early while earlier premature cards are still aside", rule)
+    due = streets[nxt].board_cards
+    if not 0 < len(e.cards) <= due:
+        raise DealingError(
+            f"{len(e.cards)} card(s) were reported dealt early; the {streets[nxt].name} has {due}", rule
+        )
+    if e.burn is not None and not hand.started.burns_recorded:
+        raise DealingError("a burn was reported with the premature cards, but this record has no burns", rule)
+    hand.deck.verify((*e.cards, e.burn), "the premature cards")
+
+
+def do_premature(hand: HandState, e: PrematureCardsDealt, _: None) -> tuple[DerivedEvent, ...]:
+    fix = corrections(hand)
+    procedure = _procedure(hand)
+    nxt = hand.street_index + 1
+    streets = hand.variant.streets
+    burns = (e.burn,) if hand.started.burns_recorded else ()
+    hand.deck.add((*burns, *e.cards))
+    fix.premature, fix.premature_burn = tuple(e.cards), burns
+    fix.premature_flop = streets[nxt].board_cards > 1
+    fix.premature_street = nxt
+    turn = not fix.premature_flop and nxt + 1 < len(streets)
+    fix.return_street = nxt + 1 if turn and procedure.turn_waits else nxt
+    fix.burn_down_street = fix.return_street if procedure.burn_down and burns else None
+    return _NO_EVENTS
+
+
+def check_premature_return(hand: HandState, e: PrematureCardsReturned) -> None:
+    fix = corrections(hand)
+    rule = premature_rule(hand)
+    if not fix.premature:
+        raise DealingError("premature cards were shuffled back, but none are aside", rule)
+    if fix.return_street != hand.street_index or hand.phase is not Phase.DEALING or hand.dealt_on_street:
+        street = hand.variant.streets[fix.return_street or 0].name
+        raise DealingError(
+            f"the premature card(s) go back into the stub just before the {street} is dealt, not now", rule
+        )
+    if hand.burned and fix.burn_down_street != hand.street_index:
+        raise DealingError("the premature card(s) go back into the stub before the burn, not after it", rule)
+
+
+def do_premature_return(hand: HandState, e: PrematureCardsReturned, _: None) -> tuple[DerivedEvent, ...]:
+    fix = corrections(hand)
+    back = list(fix.premature)
+    if fix.premature_flop and not _procedure(hand).burn_down:
+        back.extend(fix.premature_burn)  # bfsp 6.6.4: the flop goes back with its burn
+    deck = hand.deck
+    for card in back:
+        deck.seen.discard(card)
+    deck.dealt -= len(back)
+    fix.premature, fix.premature_burn, fix.return_street = (), (), None
     return _NO_EVENTS
 
 

@@ -367,6 +367,20 @@ class ForeignCardFound:
     description: str
 
 
+@dataclass(frozen=True, slots=True)
+class PrematureCardsDealt:
+    """Board cards of the next street (with the ``burn`` before them, when burns are recorded) were dealt
+    before the betting on this street was over (bfsp 6.6.5-6.6.7; TDA 2022 RP-5)."""
+
+    cards: tuple[MaybeCard, ...]
+    burn: MaybeCard = None
+
+
+@dataclass(frozen=True, slots=True)
+class PrematureCardsReturned:
+    """The premature cards are shuffled back into the stub, at the point the rulebook's procedure says."""
+
+
 ReportedEvent = (
     HandStarted
     | ForcedBetPosted
@@ -388,6 +402,8 @@ ReportedEvent = (
     | FlopReformed
     | HandMuckedByMistake
     | ForeignCardFound
+    | PrematureCardsDealt
+    | PrematureCardsReturned
 )
 DerivedEvent = UncalledBetReturned | PotAwarded | HandEnded
 ReadingEvent = ActionObliged | RulingRequested
@@ -425,6 +441,8 @@ __all__ = [
     "PlayerActed",
     "PotAwarded",
     "PotShare",
+    "PrematureCardsDealt",
+    "PrematureCardsReturned",
     "RawAct",
     "RawActReported",
     "ReadingEvent",

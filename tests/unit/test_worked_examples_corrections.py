@@ -13,7 +13,7 @@ import pytest
 from eventsourcing.application import Application
 from hand_table import B, C, F, R, Table, X, start
 
-from domain.cards import parse_cards
+from domain.cards import Card, parse_cards
 from domain.errors import DealingError, HandStateError, RuleRef, RulingRequired
 from domain.hand.aggregate import Hand
 from domain.hand.codec import decode, encode
@@ -36,6 +36,8 @@ from domain.hand.events import (
     MissingCardDealt,
     PlayerActed,
     PotAwarded,
+    PrematureCardsDealt,
+    PrematureCardsReturned,
     ReportedEvent,
     SeatEntry,
     Stakes,
@@ -359,6 +361,8 @@ def test_a_card_outside_the_deck_before_substantial_action_is_a_misdeal(tv: str)
         FlopReformed(parse_cards("Kh")[0]),
         HandMuckedByMistake(1),
         ForeignCardFound("a joker"),
+        PrematureCardsDealt(parse_cards("Th"), parse_cards("7c")[0]),
+        PrematureCardsReturned(),
     ],
     ids=repr,
 )
@@ -409,3 +413,136 @@ def test_a_corrected_hand_is_stored_and_replays_from_the_event_store_to_the_same
     assert again.engine.board == [four[0], four[1], four[2]]
     assert again.engine.folded == {2}
     assert again.engine.expected_next().kind is NextActKind.DEAL_BOARD
+
+
+# --- premature board cards (bfsp 6.6.5-6.6.7; TDA 2022 RP-5; TDA 2017 RP-5) ------------------------------------
+
+
+def three_handed(rulebook: Rulebook, street: str) -> Table:
+    """Burns recorded; the betting on ``street`` (pre-flop, flop, turn) is under way: seat 1 has bet or limped."""
+    table = start(stacks=(10_000,) * 3, rulebook=rulebook, burns=True).post()
+    for seat, cards in ((1, "AsAd"), (2, "KsKd"), (3, "QsQd")):
+        table.apply(HoleCardsDealt(seat, parse_cards(cards)))
+    if street == "pre-flop":
+        table.act(3, C)
+        return table
+    table.acts((3, C), (1, C), (2, X))
+    for name, cards in (("flop", "2h3h4h"), ("turn", "5h")):
+        table.apply(CardBurned(parse_cards("9c" if name == "flop" else "8c")[0]))
+        table.apply(BoardDealt(parse_cards(cards)))
+        if name == street:
+            table.act(1, B, 200)
+            return table
+        table.acts((1, X), (2, X), (3, X))
+    raise AssertionError(street)
+
+
+def card(text: str) -> Card:
+    return parse_cards(text)[0]
+
+
+@pytest.mark.parametrize("tv", ["TV-81"])
+def test_a_premature_turn_is_set_aside_the_next_card_is_the_turn_and_it_goes_back_for_the_river(
+    tv: str,
+) -> None:
+    table = three_handed(BFSP, "flop")
+    table.apply(PrematureCardsDealt(parse_cards("Th"), card("7c")))
+    assert table.state.phase is Phase.BETTING and table.state.board == list(parse_cards("2h3h4h"))
+    table.acts((2, C), (3, C))  # the betting is finished
+    with pytest.raises(DealingError) as refused:
+        table.state.apply(PrematureCardsReturned())  # not yet: bfsp 6.6.6 deals the next card as the turn
+    assert refused.value.rule == RuleRef("bfsp", "6.6.6")
+    table.apply(CardBurned(card("6c")))
+    table.refuse(BoardDealt(parse_cards("Th")), DealingError, "duplicate_card")
+    table.apply(BoardDealt(parse_cards("Jc")))
+    table.acts((1, X), (2, X), (3, X))
+    with pytest.raises(DealingError) as refused:
+        table.state.apply(CardBurned(card("5c")))  # the premature card goes back into the stub first
+    assert refused.value.rule == RuleRef("bfsp", "6.6.6")
+    table.apply(PrematureCardsReturned())
+    table.apply(CardBurned(card("5c")))  # the river is dealt normally, with a burn
+    table.apply(BoardDealt(parse_cards("Th")))  # shuffled back in, the card may come as the river
+    assert table.state.board == list(parse_cards("2h3h4hJcTh"))
+
+
+@pytest.mark.parametrize("tv", ["TV-81"])
+def test_a_premature_river_goes_back_into_the_stub_before_the_burn_and_the_river(tv: str) -> None:
+    table = three_handed(BFSP, "turn")
+    table.apply(PrematureCardsDealt(parse_cards("Th"), card("7c")))
+    table.acts((2, C), (3, F))
+    with pytest.raises(DealingError) as refused:
+        table.state.apply(BoardDealt(parse_cards("Jc")))
+    assert refused.value.rule == RuleRef("bfsp", "6.6.7")
+    table.apply(PrematureCardsReturned())
+    table.refuse(BoardDealt(parse_cards("Jc")), DealingError, "burn")  # bfsp 6.6.7: burns, then the river
+    table.apply(CardBurned(card("6c")))
+    table.apply(BoardDealt(parse_cards("Jc")))
+    assert table.state.phase is Phase.BETTING
+
+
+@pytest.mark.parametrize("tv", ["TV-81"])
+def test_a_premature_flop_goes_back_with_its_burn_and_is_burned_and_dealt_again(tv: str) -> None:
+    table = three_handed(BFSP, "pre-flop")
+    flop = parse_cards("2h3h4h")
+    table.apply(PrematureCardsDealt(flop, card("9c")))
+    table.acts((1, C), (2, X))
+    with pytest.raises(DealingError) as refused:
+        table.state.apply(CardBurned(card("8c")))
+    assert refused.value.rule == RuleRef("bfsp", "6.6.5")
+    table.apply(PrematureCardsReturned())
+    table.apply(CardBurned(card("9c")))  # the burn went back too: bfsp 6.6.4
+    table.apply(BoardDealt(flop))
+    assert table.state.board == list(flop)
+
+
+@pytest.mark.parametrize(
+    ("tv", "street", "cards"),
+    [
+        pytest.param("TV-81", "pre-flop", "5h6h7h", id="TV-81-flop-tda"),
+        pytest.param("TV-81", "flop", "Th", id="TV-81-turn-tda"),
+        pytest.param("TV-81", "turn", "Th", id="TV-81-river-tda"),
+    ],
+)
+def test_under_the_tda_premature_cards_go_back_at_once_and_the_street_is_dealt_without_a_new_burn(
+    tv: str, street: str, cards: str
+) -> None:
+    table = three_handed(TDA, street)
+    premature = parse_cards(cards)
+    table.apply(PrematureCardsDealt(premature, card("7c")))
+    if street == "pre-flop":
+        table.acts((1, C), (2, X))
+    else:
+        table.acts((2, C), (3, C))
+    table.apply(PrematureCardsReturned())
+    with pytest.raises(DealingError) as refused:
+        table.state.apply(CardBurned(card("6c")))  # RP-5: the burn is already down
+    assert refused.value.rule == RuleRef("tda-2022", "RP-5")
+    table.apply(BoardDealt(premature))  # from the shuffled stub, possibly the same card(s)
+    assert table.state.board[-len(premature) :] == list(premature)
+    assert table.state.phase is Phase.BETTING
+
+
+@pytest.mark.parametrize("tv", ["2017/TV-53"])
+def test_tda_2017_premature_turn_the_next_card_is_the_turn_and_the_river_comes_without_a_burn(
+    tv: str,
+) -> None:
+    table = three_handed(TDA_2017, "flop")
+    table.apply(PrematureCardsDealt(parse_cards("Th"), card("7c")))  # leave burn 2, the card aside
+    table.acts((2, C), (3, C))  # finish the round
+    table.apply(CardBurned(card("6c")))  # burn 3
+    table.apply(BoardDealt(parse_cards("Jc")))  # the next card as the turn
+    table.acts((1, X), (2, X), (3, X))
+    table.apply(PrematureCardsReturned())  # shuffle the premature card into the stub
+    with pytest.raises(DealingError) as refused:
+        table.state.apply(CardBurned(card("5c")))
+    assert refused.value.rule == RuleRef("tda-2017", "RP-5")
+    table.apply(BoardDealt(parse_cards("Th")))  # the river without a burn
+    assert table.state.board == list(parse_cards("2h3h4hJcTh"))
+    assert table.state.actor == 1  # the final round
+
+
+def test_premature_cards_are_refused_when_no_betting_is_under_way() -> None:
+    table = three_handed(BFSP, "flop")
+    table.acts((2, C), (3, C))
+    with pytest.raises(DealingError):
+        table.state.apply(PrematureCardsDealt(parse_cards("Th"), card("7c")))
