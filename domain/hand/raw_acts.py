@@ -101,7 +101,8 @@ def betting_context(hand: HandState, seat: int) -> BettingContext:
         last_full_raise=rnd.size if completing else rnd.full_raise(),
         big_blind=rnd.min_bet,
         pot=sum(hand.contributions.values()) + rnd.pl_adjust,
-        opening_bet_only=rnd.raises == 0 and rnd.call_level == rnd.full_level,
+        # the street's first bet (pre-flop the big blind, in stud the bring-in) not yet raised
+        opening_bet_only=rnd.raises == 0 and (completing or rnd.call_level == rnd.full_level),
         heads_up=len(hand.in_hand) == 2,
         completing=completing,
     )

@@ -10,6 +10,8 @@ from typing import Any
 import pytest
 from eventsourcing.application import Application
 from eventsourcing.domain import Snapshot
+from hand_table import Table as EngineTable
+from hand_table import start as start_engine
 
 from domain.cards import parse_cards
 from domain.chained import first_broken_link_in
@@ -342,6 +344,30 @@ def test_the_engine_builds_the_betting_context_for_a_seat() -> None:
         BettingStructure.NO_LIMIT, 1100, 0, 100_000, 600, 500, 1850, False, False
     )
     assert table.hand.engine.betting_context(3).committed == 500
+
+
+def stud() -> EngineTable:
+    """Seven-card stud under bfsp: seat 2's 4c is the lowest up-card and brings in for 5; the small bet is 10."""
+    table = start_engine(
+        "F7S", stacks=(1000, 1000, 1000), antes=((1, 5), (2, 5), (3, 5)), bring_in=5, small_bet=10, big_bet=20
+    ).post()
+    return table.deal(s1="AsKdQh", s2="2s3d4c", s3="5s6d4h")
+
+
+def test_in_stud_a_raw_act_facing_only_the_bring_in_reads_against_the_completion() -> None:
+    table = stud()
+    table.act(2, ActionKind.BRING_IN)  # 5; the completion is to 10
+    context = table.state.betting_context(3)
+    assert (context.current_bet, context.last_full_raise, context.completing, context.opening_bet_only) == (
+        5,
+        10,
+        True,
+        True,
+    )
+    table.apply(RawActReported(3, pushed(10)))  # a single chip: a call of the bring-in, 5 back
+    assert table.state.readings[0].event == PlayerActed(3, CALL, 5)  # type: ignore[union-attr]
+    table.apply(RawActReported(1, said("raise")))  # "raise" facing the bring-in completes it
+    assert table.state.readings[0].event == PlayerActed(1, ActionKind.COMPLETE, 10)  # type: ignore[union-attr]
 
 
 def test_raw_acts_replay_from_the_store_and_a_snapshot_to_the_same_hand_with_a_valid_chain() -> None:
