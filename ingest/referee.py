@@ -115,6 +115,11 @@ class Referee:
         except BaseException:
             self.forget()
             raise
+        # A finished hand takes no more events; kept hot it only costs memory and garbage-collector scans.
+        # Dropped only now that its events are stored: a late event reloads it from the store.
+        for stream, agg in batch.touched.items():
+            if isinstance(agg, Hand) and agg.is_over:
+                self._hands.pop(stream, None)
         if self.publish_rejections is not None:
             rejected = [v for v in batch.verdicts if v.outcome == "rejected"]
             if rejected:
