@@ -270,6 +270,14 @@ class Hand(ChainedAggregate):
     def _premature_cards_returned(self, payload: JSON, meta: JSON, prev_link: str, link: str) -> None:
         self._apply(payload, link)
 
+    @event("BurnsShuffledIntoStub")
+    def _burns_shuffled_into_stub(self, payload: JSON, meta: JSON, prev_link: str, link: str) -> None:
+        self._apply(payload, link)
+
+    @event("CommunityCardDealt")
+    def _community_card_dealt(self, payload: JSON, meta: JSON, prev_link: str, link: str) -> None:
+        self._apply(payload, link)
+
     # --- what follows mechanically (the engine derived it; replay derives it again) ------------------------
 
     @event("UncalledBetReturned")

@@ -13,8 +13,10 @@ from typing import Any
 from domain.cards import Card, parse_card
 from domain.hand.events import (
     BoardDealt,
+    BurnsShuffledIntoStub,
     CardBurned,
     CardsDiscarded,
+    CommunityCardDealt,
     DealtShort,
     FlopDealtUnburned,
     FlopReformed,
@@ -64,6 +66,8 @@ REPORTED: dict[str, type[ReportedEvent]] = {
         ForeignCardFound,
         PrematureCardsDealt,
         PrematureCardsReturned,
+        BurnsShuffledIntoStub,
+        CommunityCardDealt,
     )
 }
 

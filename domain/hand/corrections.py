@@ -20,7 +20,9 @@ from domain.errors import DealingError, HandStateError, IllegalActionError, Rule
 from domain.hand.deal_acts import after_deal, check_board, check_burn, do_board, do_burn
 from domain.hand.events import (
     BoardDealt,
+    BurnsShuffledIntoStub,
     CardBurned,
+    CommunityCardDealt,
     DealtShort,
     DerivedEvent,
     FlopDealtUnburned,
@@ -47,6 +49,7 @@ _NO_EVENTS: tuple[DerivedEvent, ...] = ()
 #: the rule each rulebook applies to each correction; "<rulebook> <rule>" where it is silent and follows another
 _RULES: dict[str, dict[str, str]] = {
     "bfsp": {
+        "short_stub": "6.5.3",
         "button_short": "tda-2022 37",
         "unburned_flop": "6.6.2",
         "unburned_flop_stands": "6.4.6",
@@ -55,6 +58,7 @@ _RULES: dict[str, dict[str, str]] = {
         "foreign_card": "tda-2022 35-D",
     },
     "tda-2022": {
+        "short_stub": "RP-10-h",
         "button_short": "37",
         "unburned_flop": "39-B",
         "unburned_flop_stands": "39-B",
@@ -63,6 +67,7 @@ _RULES: dict[str, dict[str, str]] = {
         "foreign_card": "35-D",
     },
     "tda-2017": {
+        "short_stub": "tda-2022 RP-10-h",
         "button_short": "D-36",
         "unburned_flop": "D-38",
         "unburned_flop_stands": "D-38",
@@ -71,6 +76,7 @@ _RULES: dict[str, dict[str, str]] = {
         "foreign_card": "tda-2022 35-D",
     },
     "tda-club": {
+        "short_stub": "tda-2022 RP-10-h",
         "button_short": "tda-2022 37",
         "unburned_flop": "37",
         "unburned_flop_stands": "37",
@@ -145,6 +151,8 @@ class Corrections:
     burn_down_street: int | None = None
     #: the premature cards were a flop (bfsp 6.6.5: its burn goes back with it)
     premature_flop: bool = False
+    #: stud: the earlier burns were shuffled into a short stub (bfsp 6.5.3; TDA 2022 RP-10-h)
+    burns_back: bool = False
 
 
 def corrections(hand: HandState) -> Corrections:
@@ -555,6 +563,98 @@ def do_reform(hand: HandState, e: FlopReformed, _: None) -> tuple[DerivedEvent, 
         hand.board.remove(e.burn)
         hand.owed_board = 1
     return _NO_EVENTS
+
+
+# --- stud: a short stub on the last street (bfsp 6.5.3; TDA 2022 RP-10-h) ---------------------------------------
+
+
+def _earlier_burns(hand: HandState) -> int:
+    """Cards burned before the streets already dealt (the last street's own burn not included)."""
+    return sum(1 for st in hand.variant.streets[: hand.street_index] if st.burn)
+
+
+def _stub(hand: HandState) -> int:
+    """Cards left in the stub (burns a record leaves out were taken all the same)."""
+    stub = hand.deck.stub()
+    if not hand.started.burns_recorded:
+        stub -= _earlier_burns(hand) + (1 if hand.street.burn and hand.burned else 0)
+    return stub
+
+
+def _last_stud_street(hand: HandState, what: str, rule: RuleRef) -> None:
+    streets = hand.variant.streets
+    street = hand.street
+    if hand.phase is not Phase.DEALING or hand.street_index != len(streets) - 1 or not street.hole_cards:
+        raise DealingError(f"{what}, but it is not the deal of a stud hand's last street", rule)
+
+
+def check_burns_shuffled(hand: HandState, e: BurnsShuffledIntoStub) -> None:
+    rule = cite(hand, "short_stub")
+    _last_stud_street(hand, "the burns were shuffled into the stub", rule)
+    if corrections(hand).burns_back:
+        raise DealingError("the burns were already shuffled into the stub", rule)
+    if hand.burned or hand.dealt_on_street:
+        raise DealingError(
+            "the earlier burns are shuffled into the stub before this street's burn and its first card", rule
+        )
+    stub, needed = _stub(hand), sum(hand.owed_hole.values()) + 2
+    if stub >= needed:
+        raise DealingError(
+            f"the stub holds {stub} cards, enough for the {needed - 2} card(s) the {hand.street.name} deals, its "
+            f"burn and the last card: the burns stay out",
+            rule,
+        )
+
+
+def do_burns_shuffled(hand: HandState, e: BurnsShuffledIntoStub, _: None) -> tuple[DerivedEvent, ...]:
+    deck = hand.deck
+    held = {c for cards in hand.hole.values() for c in cards if c is not None}
+    burns = [c for c in deck.seen if c not in held and c not in hand.board]
+    for c in burns:
+        deck.seen.discard(c)
+    deck.dealt -= _earlier_burns(hand) if hand.started.burns_recorded else 0
+    corrections(hand).burns_back = True
+    return _NO_EVENTS
+
+
+def check_community_card(hand: HandState, e: CommunityCardDealt) -> None:
+    rule = cite(hand, "short_stub")
+    if hand.rulebook.name == "bfsp":
+        raise DealingError(
+            "a stud hand is finished without a community card: the burns, then the muck, are shuffled to "
+            "complete the deal",
+            rule,
+        )
+    _last_stud_street(hand, "a community card was dealt", rule)
+    if hand.dealt_on_street:
+        raise DealingError("a community card was dealt after some seats had their last card", rule)
+    if hand._burn_owed():
+        raise DealingError("a community card was dealt before the burn; one card is burned first", rule)
+    players = len(hand.owed_hole)
+    stub = _stub(hand) + (1 if hand.burned else 0)  # as it was before the burn
+    fix = corrections(hand)
+    burns = 0 if fix.burns_back else _earlier_burns(hand)
+    if stub + burns >= players + 2:
+        raise DealingError(
+            f"the stub ({stub}) and the burns ({burns}) give one card to each of the {players} players, the burn "
+            f"and the last card: no community card",
+            rule,
+        )
+    if stub < 3 and not fix.burns_back:
+        raise DealingError(
+            f"the stub holds {stub} card(s), fewer than three: it is scrambled with the burns before the "
+            f"community card",
+            rule,
+        )
+    hand.deck.verify((e.card,), "the community card")
+
+
+def do_community_card(hand: HandState, e: CommunityCardDealt, _: None) -> tuple[DerivedEvent, ...]:
+    hand.board.append(e.card)
+    hand.deck.add((e.card,))
+    hand.owed_hole.clear()
+    hand.dealt_on_street = True
+    return after_deal(hand)
 
 
 # --- a hand mucked by mistake, a foreign card, chips found ----------------------------------------------------

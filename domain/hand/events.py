@@ -381,6 +381,20 @@ class PrematureCardsReturned:
     """The premature cards are shuffled back into the stub, at the point the rulebook's procedure says."""
 
 
+@dataclass(frozen=True, slots=True)
+class BurnsShuffledIntoStub:
+    """Stud, the last street: the stub is short, so the earlier burns are scrambled into it (bfsp 6.5.3; TDA
+    2022 RP-10-h)."""
+
+
+@dataclass(frozen=True, slots=True)
+class CommunityCardDealt:
+    """Stud, the last street: too few cards for one each, so one card is turned up in the middle for every
+    player (TDA 2022 RP-10-h)."""
+
+    card: MaybeCard
+
+
 ReportedEvent = (
     HandStarted
     | ForcedBetPosted
@@ -404,6 +418,8 @@ ReportedEvent = (
     | ForeignCardFound
     | PrematureCardsDealt
     | PrematureCardsReturned
+    | BurnsShuffledIntoStub
+    | CommunityCardDealt
 )
 DerivedEvent = UncalledBetReturned | PotAwarded | HandEnded
 ReadingEvent = ActionObliged | RulingRequested
@@ -413,10 +429,12 @@ __all__ = [
     "ActionKind",
     "ActionObliged",
     "BoardDealt",
+    "BurnsShuffledIntoStub",
     "Card",
     "CardBurned",
     "CardsDiscarded",
     "ChipsPlaced",
+    "CommunityCardDealt",
     "DealtShort",
     "Declaration",
     "Declared",

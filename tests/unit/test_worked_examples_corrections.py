@@ -13,14 +13,17 @@ import pytest
 from eventsourcing.application import Application
 from hand_table import B, C, F, R, Table, X, start
 
-from domain.cards import Card, parse_cards
+from domain.cards import Card, parse_cards, standard_deck
 from domain.errors import DealingError, HandStateError, RuleRef, RulingRequired
 from domain.hand.aggregate import Hand
 from domain.hand.codec import decode, encode
 from domain.hand.corrections import found_chips_ruling, recover_mucked_hand
 from domain.hand.events import (
+    ActionKind,
     BoardDealt,
+    BurnsShuffledIntoStub,
     CardBurned,
+    CommunityCardDealt,
     DealtShort,
     FlopDealtUnburned,
     FlopReformed,
@@ -31,6 +34,7 @@ from domain.hand.events import (
     HandEnded,
     HandKilled,
     HandMuckedByMistake,
+    HandShown,
     HandStarted,
     HoleCardsDealt,
     MissingCardDealt,
@@ -363,6 +367,8 @@ def test_a_card_outside_the_deck_before_substantial_action_is_a_misdeal(tv: str)
         ForeignCardFound("a joker"),
         PrematureCardsDealt(parse_cards("Th"), parse_cards("7c")[0]),
         PrematureCardsReturned(),
+        BurnsShuffledIntoStub(),
+        CommunityCardDealt(parse_cards("Th")[0]),
     ],
     ids=repr,
 )
@@ -546,3 +552,140 @@ def test_premature_cards_are_refused_when_no_betting_is_under_way() -> None:
     table.acts((2, C), (3, C))
     with pytest.raises(DealingError):
         table.state.apply(PrematureCardsDealt(parse_cards("Th"), card("7c")))
+
+
+# --- stud: a short stub on the last street (bfsp 6.5.3; TDA 2022 RP-10-h) ----------------------------------------
+
+
+class StudTable:
+    """Seven-card stud, ``players`` seats, every card dealt from one deck in order and every burn recorded;
+    everyone checks or calls to seventh street (``folds`` maps a street index to a seat folding on it)."""
+
+    def __init__(self, players: int, rulebook: Rulebook, folds: dict[int, int] | None = None) -> None:
+        self.table = start(
+            "F7S",
+            stacks=(1_000,) * players,
+            antes=tuple((s, 5) for s in range(1, players + 1)),
+            bring_in=5,
+            small_bet=10,
+            big_bet=20,
+            rulebook=rulebook,
+            burns=True,
+        ).post()
+        self.deck = iter(standard_deck())
+        self.burns: list[Card] = []
+        self.first_to_act: dict[int, int | None] = {}
+        state = self.table.state
+        while state.street_index < len(state.variant.streets) - 1:
+            self.deal()
+            self.first_to_act[state.street_index] = state.actor
+            self.bet((folds or {}).get(state.street_index))
+
+    def deal(self) -> None:
+        state = self.table.state
+        while (nxt := state.expected_next()).kind in (NextActKind.BURN, NextActKind.DEAL_HOLE):
+            if nxt.kind is NextActKind.BURN:
+                self.burns.append(next(self.deck))
+                self.table.apply(CardBurned(self.burns[-1]))
+            else:
+                assert nxt.seat is not None
+                self.table.apply(HoleCardsDealt(nxt.seat, tuple(next(self.deck) for _ in range(nxt.count))))
+
+    def bet(self, folder: int | None) -> None:
+        state = self.table.state
+        street = state.street_index
+        while state.phase is Phase.BETTING and state.street_index == street:
+            options = state.legal_actions()
+            if options.seat == folder:
+                self.table.act(options.seat, F)
+            elif options.can_bring_in:
+                self.table.act(options.seat, ActionKind.BRING_IN)
+            else:
+                self.table.act(options.seat, X if options.can_check else C)
+
+    @property
+    def stub(self) -> list[Card]:
+        return list(self.deck)
+
+
+@pytest.mark.parametrize("tv", ["TV-115"])
+def test_a_short_stub_made_up_by_the_burns_gives_one_card_each(tv: str) -> None:
+    hand = StudTable(7, TDA)
+    table, state = hand.table, hand.table.state
+    stub = hand.stub  # seven cards left for seven players, their burn and the last card
+    assert len(stub) == 7 and len(hand.burns) == 3
+    with pytest.raises(DealingError) as refused:
+        state.apply(CommunityCardDealt(stub[0]))  # the burns make it up: no community card
+    assert refused.value.rule == RuleRef("tda-2022", "RP-10-h")
+    assert state.phase is Phase.DEALING
+    with pytest.raises(DealingError):
+        state.apply(CardBurned(hand.burns[0]))  # still a burn until it is shuffled back
+    table.apply(BurnsShuffledIntoStub())
+    cards = [*hand.burns, *stub]
+    table.apply(CardBurned(cards.pop()))
+    live = [s for s in state.in_hand if state.owed_hole.get(s)]
+    for seat in live:
+        table.apply(HoleCardsDealt(seat, (cards.pop(0),)))
+    assert state.phase is Phase.BETTING
+    assert all(len(state.hole[s]) == 7 for s in live)
+    assert state.board == []
+
+
+def test_a_stub_that_is_long_enough_keeps_its_burns_out() -> None:
+    hand = StudTable(6, TDA)
+    with pytest.raises(DealingError) as refused:
+        hand.table.state.apply(BurnsShuffledIntoStub())
+    assert refused.value.rule == RuleRef("tda-2022", "RP-10-h")
+
+
+@pytest.mark.parametrize("tv", ["TV-116"])
+def test_a_stub_of_three_or_more_still_short_with_the_burns_gives_a_community_card(tv: str) -> None:
+    hand = StudTable(
+        8, TDA, folds={1: 8}
+    )  # seat 8 folds on fourth street: three cards left for seven players
+    table, state = hand.table, hand.table.state
+    stub = hand.stub
+    assert len(stub) == 3
+    table.apply(CardBurned(stub[0]))
+    table.apply(CommunityCardDealt(stub[1]))
+    assert state.board == [stub[1]]
+    assert state.phase is Phase.BETTING
+    assert state.actor == hand.first_to_act[3]  # the first to act on sixth street acts first
+    hand.bet(None)
+    assert state.phase is Phase.SHOWDOWN
+    pot = state.pot_total()
+    derived = [d for seat in state.in_hand for d in table.apply(HandShown(seat, tuple(state.hole[seat])))]
+    awards = [d for d in derived if isinstance(d, PotAwarded)]
+    assert sum(a.amount for a in awards) == pot and state.is_over  # every hand plays the community card
+
+
+@pytest.mark.parametrize("tv", ["TV-116"])
+def test_the_federation_never_finishes_a_stud_hand_with_a_community_card(tv: str) -> None:
+    hand = StudTable(8, BFSP, folds={1: 8})
+    stub = hand.stub
+    hand.table.apply(CardBurned(stub[0]))
+    with pytest.raises(DealingError) as refused:
+        hand.table.state.apply(CommunityCardDealt(stub[1]))
+    assert refused.value.rule == RuleRef("bfsp", "6.5.3")
+
+
+@pytest.mark.parametrize("tv", ["TV-117"])
+def test_a_stub_under_three_is_scrambled_with_the_burns_before_the_community_card(tv: str) -> None:
+    hand = StudTable(8, TDA)
+    table, state = hand.table, hand.table.state
+    stub = hand.stub
+    assert len(stub) == 1
+    before = table.snapshot()
+    table.apply(CardBurned(stub[0]))
+    with pytest.raises(DealingError) as refused:
+        state.apply(CommunityCardDealt(hand.burns[0]))
+    assert refused.value.rule == RuleRef("tda-2022", "RP-10-h")
+    assert "fewer than three" in refused.value.reason
+    hand = StudTable(8, TDA)
+    table, state = hand.table, hand.table.state
+    assert table.snapshot() == before
+    table.apply(BurnsShuffledIntoStub())
+    table.apply(CardBurned(hand.burns[1]))
+    table.apply(CommunityCardDealt(hand.burns[0]))
+    assert state.board == [hand.burns[0]]
+    assert state.actor == hand.first_to_act[3]
