@@ -278,6 +278,14 @@ class Hand(ChainedAggregate):
     def _community_card_dealt(self, payload: JSON, meta: JSON, prev_link: str, link: str) -> None:
         self._apply(payload, link)
 
+    @event("HoleCardExposed")
+    def _hole_card_exposed(self, payload: JSON, meta: JSON, prev_link: str, link: str) -> None:
+        self._apply(payload, link)
+
+    @event("ExposedCardReplaced")
+    def _exposed_card_replaced(self, payload: JSON, meta: JSON, prev_link: str, link: str) -> None:
+        self._apply(payload, link)
+
     # --- what follows mechanically (the engine derived it; replay derives it again) ------------------------
 
     @event("UncalledBetReturned")

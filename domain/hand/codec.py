@@ -18,6 +18,7 @@ from domain.hand.events import (
     CardsDiscarded,
     CommunityCardDealt,
     DealtShort,
+    ExposedCardReplaced,
     FlopDealtUnburned,
     FlopReformed,
     ForcedBetPosted,
@@ -29,6 +30,7 @@ from domain.hand.events import (
     HandShown,
     HandStarted,
     HandVoided,
+    HoleCardExposed,
     HoleCardsDealt,
     MisdealDeclared,
     MissingCardDealt,
@@ -68,6 +70,8 @@ REPORTED: dict[str, type[ReportedEvent]] = {
         PrematureCardsReturned,
         BurnsShuffledIntoStub,
         CommunityCardDealt,
+        HoleCardExposed,
+        ExposedCardReplaced,
     )
 }
 

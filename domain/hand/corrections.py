@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from domain.cards import MaybeCard
+from domain.cards import Card, MaybeCard
 from domain.errors import DealingError, HandStateError, IllegalActionError, RuleRef, RulingRequired, chips
 from domain.hand.deal_acts import after_deal, check_board, check_burn, do_board, do_burn
 from domain.hand.events import (
@@ -25,12 +25,14 @@ from domain.hand.events import (
     CommunityCardDealt,
     DealtShort,
     DerivedEvent,
+    ExposedCardReplaced,
     FlopDealtUnburned,
     FlopReformed,
     ForeignCardFound,
     FourCardFlopDealt,
     HandKilled,
     HandMuckedByMistake,
+    HoleCardExposed,
     MisdealDeclared,
     MissingCardDealt,
     PrematureCardsDealt,
@@ -49,6 +51,8 @@ _NO_EVENTS: tuple[DerivedEvent, ...] = ()
 #: the rule each rulebook applies to each correction; "<rulebook> <rule>" where it is silent and follows another
 _RULES: dict[str, dict[str, str]] = {
     "bfsp": {
+        "exposed_misdeal": "6.3.6",
+        "exposed_replaced": "6.6.1",
         "short_stub": "6.5.3",
         "button_short": "tda-2022 37",
         "unburned_flop": "6.6.2",
@@ -58,6 +62,8 @@ _RULES: dict[str, dict[str, str]] = {
         "foreign_card": "tda-2022 35-D",
     },
     "tda-2022": {
+        "exposed_misdeal": "35-A",
+        "exposed_replaced": "bfsp 6.6.1",
         "short_stub": "RP-10-h",
         "button_short": "37",
         "unburned_flop": "39-B",
@@ -67,6 +73,8 @@ _RULES: dict[str, dict[str, str]] = {
         "foreign_card": "35-D",
     },
     "tda-2017": {
+        "exposed_misdeal": "tda-2022 35-A",
+        "exposed_replaced": "bfsp 6.6.1",
         "short_stub": "tda-2022 RP-10-h",
         "button_short": "D-36",
         "unburned_flop": "D-38",
@@ -76,6 +84,8 @@ _RULES: dict[str, dict[str, str]] = {
         "foreign_card": "tda-2022 35-D",
     },
     "tda-club": {
+        "exposed_misdeal": "tda-2022 35-A",
+        "exposed_replaced": "bfsp 6.6.1",
         "short_stub": "tda-2022 RP-10-h",
         "button_short": "tda-2022 37",
         "unburned_flop": "37",
@@ -149,10 +159,17 @@ class Corrections:
     return_street: int | None = None
     #: the street whose burn is already down (TDA 2022 RP-5: no new burn)
     burn_down_street: int | None = None
+    #: which card that burn is, in words, and the rule that made it so
+    burn_down_card: str = ""
+    burn_down_rule: RuleRef | None = None
     #: the premature cards were a flop (bfsp 6.6.5: its burn goes back with it)
     premature_flop: bool = False
     #: stud: the earlier burns were shuffled into a short stub (bfsp 6.5.3; TDA 2022 RP-10-h)
     burns_back: bool = False
+    #: hole cards the dealer exposed in the first deal, still to be replaced (bfsp 6.6.1)
+    exposed: dict[int, Card] = field(default_factory=dict)
+    #: how many hole cards were exposed in the first deal
+    exposures: int = 0
 
 
 def corrections(hand: HandState) -> Corrections:
@@ -362,9 +379,8 @@ def check_burn_corrected(hand: HandState, e: CardBurned) -> None:
     _check_premature_pending(hand, fix, "a card was burned")
     if fix.burn_down_street == hand.street_index and hand._burn_owed():
         raise DealingError(
-            f"a card was burned before the {hand.street.name}, but its burn is already down: the one dealt before "
-            f"the premature card(s)",
-            premature_rule(hand),
+            f"a card was burned before the {hand.street.name}, but its burn is already down: {fix.burn_down_card}",
+            fix.burn_down_rule or premature_rule(hand),
         )
     if not fix.burn_picked:
         check_burn(hand, e)
@@ -472,6 +488,10 @@ def do_premature(hand: HandState, e: PrematureCardsDealt, _: None) -> tuple[Deri
     turn = not fix.premature_flop and nxt + 1 < len(streets)
     fix.return_street = nxt + 1 if turn and procedure.turn_waits else nxt
     fix.burn_down_street = fix.return_street if procedure.burn_down and burns else None
+    fix.burn_down_card, fix.burn_down_rule = (
+        "the one dealt before the premature card(s)",
+        premature_rule(hand),
+    )
     return _NO_EVENTS
 
 
@@ -655,6 +675,64 @@ def do_community_card(hand: HandState, e: CommunityCardDealt, _: None) -> tuple[
     hand.owed_hole.clear()
     hand.dealt_on_street = True
     return after_deal(hand)
+
+
+# --- a hole card exposed in the deal (bfsp 6.3.6, 6.6.1; TDA 2022 35-A) -------------------------------------------
+
+
+def _deal_position(hand: HandState, seat: int, card: Card) -> int:
+    """The card's place in the deal, 1 for the first card: one card at a time, from the button's left."""
+    order = hand.from_button
+    return hand.hole[seat].index(card) * len(order) + order.index(seat) + 1
+
+
+def check_exposed(hand: HandState, e: HoleCardExposed) -> None:
+    rule = cite(hand, "exposed_misdeal")
+    if not any(st.board_cards for st in hand.variant.streets) or hand.street_index or hand.acted:
+        raise DealingError(
+            f"seat {e.seat}'s {e.card} was reported exposed; this rule is for the first deal of a flop game, "
+            f"before any action",
+            rule,
+        )
+    if e.card not in hand.hole.get(e.seat, ()):
+        raise DealingError(f"seat {e.seat} was not dealt {e.card}", rule)
+
+
+def do_exposed(hand: HandState, e: HoleCardExposed, _: None) -> tuple[DerivedEvent, ...]:
+    """The first or second card of the deal, or a second card exposed: a misdeal, every chip back."""
+    fix = corrections(hand)
+    fix.exposures += 1
+    if fix.exposures > 1 or _deal_position(hand, e.seat, e.card) <= 2:
+        return hand._do_void(
+            MisdealDeclared(f"{e.card} exposed in the deal", str(cite(hand, "exposed_misdeal"))), None
+        )
+    fix.exposed[e.seat] = e.card
+    return _NO_EVENTS
+
+
+def check_exposed_replaced(hand: HandState, e: ExposedCardReplaced) -> None:
+    rule = cite(hand, "exposed_replaced")
+    exposed = corrections(hand).exposed.get(e.seat)
+    if exposed is None:
+        raise DealingError(f"seat {e.seat}'s card was replaced, but none of its cards was exposed", rule)
+    if hand.owed_hole or hand.phase is Phase.DEALING and hand.street_index == 0:
+        raise DealingError("the exposed card is replaced once the deal is complete", rule)
+    if hand.acted:
+        raise DealingError("the exposed card is replaced before any action", rule)
+    hand.deck.verify((e.card,), "the replacement for seat {seat}'s exposed card", e.seat)
+
+
+def do_exposed_replaced(hand: HandState, e: ExposedCardReplaced, _: None) -> tuple[DerivedEvent, ...]:
+    fix = corrections(hand)
+    exposed = fix.exposed.pop(e.seat)
+    held = hand.hole[e.seat]
+    held[held.index(exposed)] = e.card
+    hand.deck.add((e.card,))
+    if hand.started.burns_recorded:  # the exposed card is the first burn
+        fix.burn_down_street = next(i for i, st in enumerate(hand.variant.streets) if st.burn)
+        fix.burn_down_card = f"{exposed}, the card exposed in the deal"
+        fix.burn_down_rule = cite(hand, "exposed_replaced")
+    return _NO_EVENTS
 
 
 # --- a hand mucked by mistake, a foreign card, chips found ----------------------------------------------------

@@ -395,6 +395,25 @@ class CommunityCardDealt:
     card: MaybeCard
 
 
+@dataclass(frozen=True, slots=True)
+class HoleCardExposed:
+    """The dealer exposed ``card``, dealt to ``seat``, during the first deal of a flop game: the first or second
+    card of the deal, or a second exposed card, is a misdeal (bfsp 6.3.6; TDA 2022 35-A); otherwise the deal
+    is completed and the card replaced (bfsp 6.6.1)."""
+
+    seat: int
+    card: Card
+
+
+@dataclass(frozen=True, slots=True)
+class ExposedCardReplaced:
+    """The deal complete, the exposed card is replaced by the card that would have been the first burn, and
+    becomes that burn (bfsp 6.6.1)."""
+
+    seat: int
+    card: MaybeCard
+
+
 ReportedEvent = (
     HandStarted
     | ForcedBetPosted
@@ -420,6 +439,8 @@ ReportedEvent = (
     | PrematureCardsReturned
     | BurnsShuffledIntoStub
     | CommunityCardDealt
+    | HoleCardExposed
+    | ExposedCardReplaced
 )
 DerivedEvent = UncalledBetReturned | PotAwarded | HandEnded
 ReadingEvent = ActionObliged | RulingRequested
@@ -439,6 +460,7 @@ __all__ = [
     "Declaration",
     "Declared",
     "DerivedEvent",
+    "ExposedCardReplaced",
     "FlopDealtUnburned",
     "FlopReformed",
     "ForcedBetKind",
@@ -453,6 +475,7 @@ __all__ = [
     "HandShown",
     "HandStarted",
     "HandVoided",
+    "HoleCardExposed",
     "HoleCardsDealt",
     "MisdealDeclared",
     "MissingCardDealt",

@@ -25,6 +25,7 @@ from domain.hand.events import (
     CardBurned,
     CommunityCardDealt,
     DealtShort,
+    ExposedCardReplaced,
     FlopDealtUnburned,
     FlopReformed,
     ForcedBetKind,
@@ -36,6 +37,7 @@ from domain.hand.events import (
     HandMuckedByMistake,
     HandShown,
     HandStarted,
+    HoleCardExposed,
     HoleCardsDealt,
     MissingCardDealt,
     PlayerActed,
@@ -369,6 +371,8 @@ def test_a_card_outside_the_deck_before_substantial_action_is_a_misdeal(tv: str)
         PrematureCardsReturned(),
         BurnsShuffledIntoStub(),
         CommunityCardDealt(parse_cards("Th")[0]),
+        HoleCardExposed(6, parse_cards("7d")[0]),
+        ExposedCardReplaced(6, parse_cards("Ah")[0]),
     ],
     ids=repr,
 )
@@ -689,3 +693,50 @@ def test_a_stub_under_three_is_scrambled_with_the_burns_before_the_community_car
     table.apply(CommunityCardDealt(hand.burns[0]))
     assert state.board == [hand.burns[0]]
     assert state.actor == hand.first_to_act[3]
+
+
+# --- a hole card exposed in the deal (bfsp 6.3.6, 6.6.1; TDA 2022 35-A) -----------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("tv", "rulebook", "seat", "card"),
+    [
+        pytest.param("TV-75", TDA, 1, "2c", id="TV-75-first-card-exposed"),
+        pytest.param("TV-75", TDA, 2, "3c", id="TV-75-second-card-exposed"),
+        pytest.param("TV-75", BFSP, 1, "2c", id="TV-75-first-card-exposed-bfsp"),
+    ],
+)
+def test_the_first_or_second_card_of_the_deal_exposed_is_a_misdeal(
+    tv: str, rulebook: Rulebook, seat: int, card: str
+) -> None:
+    table = six_handed(rulebook)
+    (ended,) = table.apply(HoleCardExposed(seat, parse_cards(card)[0]))
+    assert isinstance(ended, HandEnded)
+    assert dict(ended.final_stacks) == dict.fromkeys(range(1, 7), 10_000)
+    assert table.state.is_over
+
+
+@pytest.mark.parametrize("tv", ["TV-75"])
+def test_two_cards_exposed_in_the_deal_are_a_misdeal(tv: str) -> None:
+    table = six_handed(TDA)
+    assert table.apply(HoleCardExposed(5, parse_cards("6d")[0])) == ()
+    (ended,) = table.apply(HoleCardExposed(6, parse_cards("7d")[0]))
+    assert isinstance(ended, HandEnded) and table.state.is_over
+
+
+@pytest.mark.parametrize("tv", ["TV-75"])
+def test_one_later_card_exposed_is_replaced_by_the_first_burn_and_becomes_it(tv: str) -> None:
+    table = six_handed(BFSP, burns=True)
+    seven = parse_cards("7d")[0]
+    table.apply(HoleCardExposed(6, seven))  # the button's second card: the twelfth of the deal
+    table.refuse(ExposedCardReplaced(6, seven), DealingError, "duplicate_card")
+    table.apply(ExposedCardReplaced(6, parse_cards("Ah")[0]))
+    assert table.state.hole[6] == list(parse_cards("7cAh"))
+    table.acts((3, C), (4, C), (5, C), (6, C), (1, C), (2, X))
+    with pytest.raises(DealingError) as refused:
+        table.state.apply(CardBurned(parse_cards("Kh")[0]))  # the exposed seven is the flop's burn
+    assert refused.value.rule == RuleRef("bfsp", "6.6.1")
+    table.apply(BoardDealt(parse_cards("KhQhJh")))
+    assert table.state.phase is Phase.BETTING
+    table.acts((1, X), (2, X), (3, X), (4, X), (5, X), (6, X))
+    table.refuse(BoardDealt(parse_cards("Th")), DealingError, "burn")  # the turn has its own burn
