@@ -377,7 +377,7 @@ def check_burn_corrected(hand: HandState, e: CardBurned) -> None:
         check_burn(hand, e)
         return
     _check_premature_pending(hand, fix, "a card was burned")
-    if fix.burn_down_street == hand.street_index and hand._burn_owed():
+    if fix.burn_down_street == hand.street_index and hand.burn_due and not hand.burned:
         raise DealingError(
             f"a card was burned before the {hand.street.name}, but its burn is already down: {fix.burn_down_card}",
             fix.burn_down_rule or premature_rule(hand),
@@ -403,20 +403,11 @@ def do_burn_corrected(hand: HandState, e: CardBurned, _: None) -> tuple[DerivedE
 
 
 def check_board_corrected(hand: HandState, e: BoardDealt) -> None:
-    """Board cards after premature ones: not before those go back into the stub, and without a new burn where
-    the premature cards' burn is already down (TDA 2022 RP-5)."""
+    """Board cards after premature ones: not before those go back into the stub (bfsp 6.6.6, 6.6.7; RP-5). Where
+    a correction put the street's burn down already, no burn is owed (``HandState._burn_owed``)."""
     fix = hand.corrections
-    if fix is None:
-        check_board(hand, e)
-        return
-    _check_premature_pending(hand, fix, "board cards were dealt")
-    if fix.burn_down_street == hand.street_index and hand._burn_owed():
-        hand.burned = True
-        try:
-            check_board(hand, e)
-        finally:
-            hand.burned = False
-        return
+    if fix is not None:
+        _check_premature_pending(hand, fix, "board cards were dealt")
     check_board(hand, e)
 
 

@@ -530,7 +530,11 @@ class HandState:
     # --- dealing (domain/hand/deal_acts.py) ---------------------------------------------------------------
 
     def _burn_owed(self) -> bool:
-        return self.burn_due and not self.burned
+        if not self.burn_due or self.burned:
+            return False
+        # a correction may have put this street's burn down already (domain/hand/corrections.py)
+        fix = self.corrections
+        return fix is None or fix.burn_down_street != self.street_index
 
     def _waiting_for(self) -> str:
         nxt = self.expected_next()

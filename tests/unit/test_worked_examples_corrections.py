@@ -524,6 +524,7 @@ def test_under_the_tda_premature_cards_go_back_at_once_and_the_street_is_dealt_w
     else:
         table.acts((2, C), (3, C))
     table.apply(PrematureCardsReturned())
+    assert table.state.expected_next().kind is NextActKind.DEAL_BOARD  # no burn owed
     with pytest.raises(DealingError) as refused:
         table.state.apply(CardBurned(card("6c")))  # RP-5: the burn is already down
     assert refused.value.rule == RuleRef("tda-2022", "RP-5")
@@ -733,6 +734,7 @@ def test_one_later_card_exposed_is_replaced_by_the_first_burn_and_becomes_it(tv:
     table.apply(ExposedCardReplaced(6, parse_cards("Ah")[0]))
     assert table.state.hole[6] == list(parse_cards("7cAh"))
     table.acts((3, C), (4, C), (5, C), (6, C), (1, C), (2, X))
+    assert table.state.expected_next().kind is NextActKind.DEAL_BOARD
     with pytest.raises(DealingError) as refused:
         table.state.apply(CardBurned(parse_cards("Kh")[0]))  # the exposed seven is the flop's burn
     assert refused.value.rule == RuleRef("bfsp", "6.6.1")
