@@ -742,3 +742,13 @@ def test_one_later_card_exposed_is_replaced_by_the_first_burn_and_becomes_it(tv:
     assert table.state.phase is Phase.BETTING
     table.acts((1, X), (2, X), (3, X), (4, X), (5, X), (6, X))
     table.refuse(BoardDealt(parse_cards("Th")), DealingError, "burn")  # the turn has its own burn
+
+
+def test_bfsp_6_3_9_a_wrong_number_of_cards_found_at_the_showdown_loses_the_pot() -> None:
+    table = heads_to_the_river(BFSP)
+    table.acts((1, B, 1_000), (2, C))
+    table.apply(HandShown(2, parse_cards("KsKd")))
+    derived = table.apply(HandKilled(1, 3))
+    (award,) = [d for d in derived if isinstance(d, PotAwarded)]
+    assert [(s.seat, s.amount) for s in award.shares] == [(2, 2_200)]
+    assert table.state.is_over
