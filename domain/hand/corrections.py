@@ -1,11 +1,15 @@
 """Corrections of dealing errors and other irregularities, as the engine checks and applies them.
 
 A button dealt short (TDA 2022 37), a hand with the wrong number of cards ruled dead (bfsp 6.3.7-6.3.9; TDA 2022
-38), a four-card flop (bfsp 6.6.3; TDA 2022 39-A), a flop dealt without its burn (bfsp 6.6.2, 6.4.6; TDA 2022
-39-B), a hand mucked by mistake (TDA 2022 15-B, 65-A) and a card from outside the deck (TDA 2022 35-A, 35-D).
-Each reported correction has its check (raises, changes nothing) and its application, as in
-:mod:`domain.hand.deal_acts`. What the rules leave to the director (whether mucked cards can be recovered, whether
-chips found behind an all-in were part of the action) raises :class:`domain.errors.RulingRequired`.
+38), a hole card exposed in the deal (bfsp 6.3.6, 6.6.1; TDA 2022 35-A), a four-card flop (bfsp 6.6.3; TDA 2022
+39-A), a flop dealt without its burn (bfsp 6.6.2, 6.4.6; TDA 2022 39-B), premature board cards (bfsp 6.6.5-6.6.7;
+TDA RP-5), a short stub on stud's last street (bfsp 6.5.3; TDA 2022 RP-10-h), a hand mucked by mistake (TDA 2022
+15-B, 65-A) and a card from outside the deck (TDA 2022 35-A, 35-D). Each reported correction has its check
+(raises, changes nothing) and its application, as in :mod:`domain.hand.deal_acts`; the burn and the board go
+through checks here too, because a correction can decide which card the next burn is or that it is already
+down. A random pick by the floor is an input of the event that reports it, never a computation. What the rules
+leave to the director (whether mucked cards can be recovered, whether chips found behind an all-in were part of
+the action) raises :class:`domain.errors.RulingRequired`.
 
 Where the federation's text is silent, the TDA rule it follows is cited (``tda-2022 37``).
 """
