@@ -529,3 +529,18 @@ def test_every_kind_of_malformed_record_is_a_stored_rejection_and_the_pipeline_g
     assert pokeraudit(env, "verify").returncode == 0
     stacks = final_stacks(stored_state(pg_database.url))
     assert len(stacks) == 1, "the hand after the malformed records was played to its end"
+
+    # A late event for the finished hand (no longer hot: it is read back from the store) is refused too.
+    last_act = max(i for i, (_, v) in enumerate(hand) if json.loads(v)["type"] == "PlayerActed")
+    late = altered(last_act, lambda d: d.update(seq=len(hand)))  # an act after the hand's end
+    log = KafkaLog(kafka_bootstrap, env["POKERAUDIT_TOPIC"], partitions=3, create=False)
+    try:
+        log.append([late])
+    finally:
+        log.close()
+    assert drain(env) == 1
+    refused = rejection_payloads(pg_database.url, "faults")[-1]
+    assert refused["event_id"] == json.loads(late[1])["event_id"] and refused["kind"] == "illegal", refused
+    status = json.loads(pokeraudit(env, "status", "--json").stdout)
+    assert (status["accepted"], status["rejected"]) == (len(hand), len(malformed) + 1)
+    assert final_stacks(stored_state(pg_database.url)) == stacks
