@@ -286,6 +286,10 @@ class Hand(ChainedAggregate):
     def _exposed_card_replaced(self, payload: JSON, meta: JSON, prev_link: str, link: str) -> None:
         self._apply(payload, link)
 
+    @event("MuckShuffledIntoStub")
+    def _muck_shuffled_into_stub(self, payload: JSON, meta: JSON, prev_link: str, link: str) -> None:
+        self._apply(payload, link)
+
     # --- what follows mechanically (the engine derived it; replay derives it again) ------------------------
 
     @event("UncalledBetReturned")

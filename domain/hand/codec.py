@@ -34,6 +34,7 @@ from domain.hand.events import (
     HoleCardsDealt,
     MisdealDeclared,
     MissingCardDealt,
+    MuckShuffledIntoStub,
     PlayerActed,
     PrematureCardsDealt,
     PrematureCardsReturned,
@@ -72,6 +73,7 @@ REPORTED: dict[str, type[ReportedEvent]] = {
         CommunityCardDealt,
         HoleCardExposed,
         ExposedCardReplaced,
+        MuckShuffledIntoStub,
     )
 }
 

@@ -39,6 +39,7 @@ from domain.hand.events import (
     HoleCardExposed,
     MisdealDeclared,
     MissingCardDealt,
+    MuckShuffledIntoStub,
     PrematureCardsDealt,
     PrematureCardsReturned,
     UncalledBetReturned,
@@ -170,6 +171,8 @@ class Corrections:
     premature_flop: bool = False
     #: stud: the earlier burns were shuffled into a short stub (bfsp 6.5.3; TDA 2022 RP-10-h)
     burns_back: bool = False
+    #: stud: the folded hands too (bfsp 6.5.3)
+    muck_back: bool = False
     #: hole cards the dealer exposed in the first deal, still to be replaced (bfsp 6.6.1)
     exposed: dict[int, Card] = field(default_factory=dict)
     #: how many hole cards were exposed in the first deal
@@ -629,6 +632,40 @@ def do_burns_shuffled(hand: HandState, e: BurnsShuffledIntoStub, _: None) -> tup
         deck.seen.discard(c)
     deck.dealt -= _earlier_burns(hand) if hand.started.burns_recorded else 0
     corrections(hand).burns_back = True
+    return _NO_EVENTS
+
+
+def check_muck_shuffled(hand: HandState, e: MuckShuffledIntoStub) -> None:
+    rule = cite(hand, "short_stub")
+    _last_stud_street(hand, "the muck was shuffled into the stub", rule)
+    fix = corrections(hand)
+    if fix.muck_back:
+        raise DealingError("the muck was already shuffled into the stub", rule)
+    if not fix.burns_back:
+        raise DealingError(
+            "the burns are shuffled into a short stub first, then the muck if still short", rule
+        )
+    if hand.burned or hand.dealt_on_street:
+        raise DealingError(
+            "the muck is shuffled into the stub before this street's burn and its first card", rule
+        )
+    stub, needed = _stub(hand), sum(hand.owed_hole.values()) + 2
+    if stub >= needed:
+        raise DealingError(
+            f"the stub holds {stub} cards with the burns, enough for the {needed - 2} card(s) the "
+            f"{hand.street.name} deals, its burn and the last card: the muck stays out",
+            rule,
+        )
+
+
+def do_muck_shuffled(hand: HandState, e: MuckShuffledIntoStub, _: None) -> tuple[DerivedEvent, ...]:
+    deck = hand.deck
+    folded = [c for s in hand.folded for c in hand.hole[s]]
+    for c in folded:
+        if c is not None:
+            deck.seen.discard(c)
+    deck.dealt -= len(folded)
+    corrections(hand).muck_back = True
     return _NO_EVENTS
 
 

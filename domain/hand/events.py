@@ -414,6 +414,12 @@ class ExposedCardReplaced:
     card: MaybeCard
 
 
+@dataclass(frozen=True, slots=True)
+class MuckShuffledIntoStub:
+    """Stud, the last street: the stub is short even with the burns, so the folded hands' cards are shuffled
+    into it too (bfsp 6.5.3)."""
+
+
 ReportedEvent = (
     HandStarted
     | ForcedBetPosted
@@ -441,6 +447,7 @@ ReportedEvent = (
     | CommunityCardDealt
     | HoleCardExposed
     | ExposedCardReplaced
+    | MuckShuffledIntoStub
 )
 DerivedEvent = UncalledBetReturned | PotAwarded | HandEnded
 ReadingEvent = ActionObliged | RulingRequested
@@ -479,6 +486,7 @@ __all__ = [
     "HoleCardsDealt",
     "MisdealDeclared",
     "MissingCardDealt",
+    "MuckShuffledIntoStub",
     "PlayerActed",
     "PotAwarded",
     "PotShare",

@@ -40,6 +40,7 @@ from domain.hand.events import (
     HoleCardExposed,
     HoleCardsDealt,
     MissingCardDealt,
+    MuckShuffledIntoStub,
     PlayerActed,
     PotAwarded,
     PrematureCardsDealt,
@@ -373,6 +374,7 @@ def test_a_card_outside_the_deck_before_substantial_action_is_a_misdeal(tv: str)
         CommunityCardDealt(parse_cards("Th")[0]),
         HoleCardExposed(6, parse_cards("7d")[0]),
         ExposedCardReplaced(6, parse_cards("Ah")[0]),
+        MuckShuffledIntoStub(),
     ],
     ids=repr,
 )
@@ -752,3 +754,20 @@ def test_bfsp_6_3_9_a_wrong_number_of_cards_found_at_the_showdown_loses_the_pot(
     (award,) = [d for d in derived if isinstance(d, PotAwarded)]
     assert [(s.seat, s.amount) for s in award.shares] == [(2, 2_200)]
     assert table.state.is_over
+
+
+@pytest.mark.parametrize("tv", ["TV-116"])
+def test_under_the_federation_the_burns_then_the_muck_complete_a_short_stud_deal(tv: str) -> None:
+    hand = StudTable(8, BFSP, folds={1: 8})  # three cards left for seven players
+    table, state = hand.table, hand.table.state
+    stub = hand.stub
+    with pytest.raises(DealingError) as refused:
+        state.apply(MuckShuffledIntoStub())  # the burns come first
+    assert refused.value.rule == RuleRef("bfsp", "6.5.3")
+    table.apply(BurnsShuffledIntoStub())
+    table.apply(MuckShuffledIntoStub())  # six cards with the burns: still short of nine
+    cards = [*stub, *hand.burns, *state.hole[8]]
+    table.apply(CardBurned(cards.pop(0)))
+    for seat in [s for s in state.in_hand if state.owed_hole.get(s)]:
+        table.apply(HoleCardsDealt(seat, (cards.pop(0),)))
+    assert state.phase is Phase.BETTING and state.board == []
