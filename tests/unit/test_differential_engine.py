@@ -35,6 +35,7 @@ from pokerkit import (
 from pokerkit_reference import Decision, ReferenceGame, ReferenceHand, play_reference_hand
 
 from domain.cards import Card, parse_cards
+from domain.evaluation import EvaluationKind, showing_rank
 from domain.hand.events import (
     ActionKind,
     BoardDealt,
@@ -192,9 +193,17 @@ def _event_for(
     return PlayerActed(seat, legal.aggressive_action, op.amount)
 
 
+def _highest_board(state: HandState) -> int:
+    live = [s for s in state.seats if s not in state.folded]
+    return max(live, key=lambda s: showing_rank(EvaluationKind.STANDARD_HIGH, _up_cards(state, s)))
+
+
+def _up_cards(state: HandState, seat: int) -> list[Card]:
+    return [c for c, face_up in zip(state.hole[seat], state.face_up[seat], strict=True) if face_up and c is not None]
+
+
 def _ranks_showing(state: HandState, seat: int) -> list[int]:
-    up = [c for c, face_up in zip(state.hole[seat], state.face_up[seat], strict=True) if face_up and c is not None]
-    return sorted(c.rank for c in up)
+    return sorted(c.rank for c in _up_cards(state, seat))
 
 
 def _we_allow(legal: LegalActions) -> bool:
@@ -212,10 +221,18 @@ def _assert_same_options(
 ) -> None:
     """Same call, same bet/raise range; where they differ, only by a PokerKit convention named here."""
     if legal.seat != decision.player + 1:
-        # PokerKit convention: between stud boards of equal ranks it lets the first seat act; the rules
-        # let the board with the highest card by suit act first (TDA 2022 RP-10, bfsp 4.5.1(b)).
-        assert game.code == "F7S/8" and _ranks_showing(state, legal.seat) == _ranks_showing(state, decision.player + 1)
-        raise Diverged("equal boards: PokerKit acts by seat, the rules by suit")
+        # PokerKit conventions in stud: between boards of equal ranks it lets the first seat act, where the
+        # rules let the board with the highest card by suit act first (TDA 2022 RP-10, bfsp 4.5.1(b)); and
+        # when the highest board is all-in it does not always pass the action on clockwise from it, as
+        # bfsp 6.5.4 does ("his action is always check").
+        assert game.code == "F7S/8"
+        top = _highest_board(state)
+        tie = any(
+            s != top and s not in state.folded and _ranks_showing(state, s) == _ranks_showing(state, top)
+            for s in state.seats
+        )
+        assert tie or state.stacks[top] == 0, f"seat {legal.seat} acts first for us, seat {decision.player + 1} for PokerKit"
+        raise Diverged("stud order of action: equal boards, or the highest board all-in")
     if decision.call_amount is not None:
         assert legal.can_check or legal.can_call
         assert (0 if legal.can_check else legal.call_amount) == decision.call_amount
