@@ -58,7 +58,7 @@ def hand_id(table_id: str, hand_number: int) -> UUID:
 
 
 class Hand(ChainedAggregate):
-    __slots__ = ("_engine", "_derived", "_readings")
+    __slots__ = ("_engine", "_derived", "_readings", "_live")
 
     @staticmethod
     def create_id(table_id: str, hand_number: int, **_: Any) -> UUID:
@@ -83,8 +83,8 @@ class Hand(ChainedAggregate):
 
     @classmethod
     def start(cls, started: HandStarted, at: datetime, meta: JSON | None = None) -> Hand:
-        """A new hand; :class:`domain.errors.HandError` if its start breaks the rules (nothing is created)."""
-        HandState.start(started, get_rulebook(started.rulebook))
+        """A new hand; :class:`domain.errors.HandError` if its start breaks the rules (nothing is created:
+        the creation event's body starts the engine, which refuses before the aggregate exists)."""
         stream = hand_id(started.table_id, started.hand_number)
         hand: Hand = cls._create_chained(
             "HandStarted",
@@ -124,8 +124,13 @@ class Hand(ChainedAggregate):
         """
         meta = meta or {}
         self._check_official(reported, meta)
-        self.engine.verify(reported)
-        self._trigger_chained(type(reported).__name__, encode(reported), at, meta)
+        # The event body applies the act to the engine, which checks it before changing anything: a refused
+        # act raises out of the trigger before the event is kept, the version moves or the chain advances.
+        self._live: ReportedEvent | None = reported
+        try:
+            self._trigger_chained(type(reported).__name__, encode(reported), at, meta)
+        finally:
+            self._live = None
         derived = self._derived
         follows = {"follows": meta.get("event_id")}
         raw_ids = getattr(self, "raw_acts", {})
@@ -168,7 +173,8 @@ class Hand(ChainedAggregate):
 
     def _apply(self, payload: JSON, link: str) -> None:
         engine = self.engine
-        self._derived = engine.apply(decode(payload))
+        live: ReportedEvent | None = getattr(self, "_live", None)  # recording live: no need to decode it back
+        self._derived = engine.apply(live if live is not None else decode(payload))
         self._readings = tuple(engine.readings)
         self.reported.append(payload)
         self.chain_head = link
