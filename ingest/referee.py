@@ -269,7 +269,7 @@ def _hand_stream(envelope: Envelope, event: Any) -> UUID:
         number = int(envelope.hand_id)
     except ValueError:
         raise MalformedRecord(f"hand_id {envelope.hand_id!r} is not a hand number", "hand_id") from None
-    return hand_id(envelope.table_id, number)
+    return hand_id(envelope.table_id, number, envelope.competition_id)
 
 
 def _meta(envelope: Envelope | None, record: LogRecord) -> dict[str, Any]:

@@ -53,8 +53,9 @@ HAND_NAMESPACE = uuid5(NAMESPACE_URL, "https://pokeraudit/hand")
 OFFICIALS = frozenset({"judge", "chief_judge"})
 
 
-def hand_id(table_id: str, hand_number: int) -> UUID:
-    return uuid5(HAND_NAMESPACE, f"{table_id}/{hand_number}")
+def hand_id(table_id: str, hand_number: int, competition_id: str = "") -> UUID:
+    """A hand's natural key: its competition, its table and its number (table ids repeat across events)."""
+    return uuid5(HAND_NAMESPACE, f"{competition_id}/{table_id}/{hand_number}")
 
 
 class Hand(ChainedAggregate):
@@ -62,7 +63,7 @@ class Hand(ChainedAggregate):
 
     @staticmethod
     def create_id(table_id: str, hand_number: int, **_: Any) -> UUID:
-        return hand_id(table_id, hand_number)
+        return hand_id(table_id, hand_number)  # start() passes the id, with the competition, explicitly
 
     @event("HandStarted")
     def __init__(
@@ -85,13 +86,14 @@ class Hand(ChainedAggregate):
     def start(cls, started: HandStarted, at: datetime, meta: JSON | None = None) -> Hand:
         """A new hand; :class:`domain.errors.HandError` if its start breaks the rules (nothing is created:
         the creation event's body starts the engine, which refuses before the aggregate exists)."""
-        stream = hand_id(started.table_id, started.hand_number)
+        meta = meta or {}
+        stream = hand_id(started.table_id, started.hand_number, str(meta.get("competition_id", "")))
         hand: Hand = cls._create_chained(
             "HandStarted",
             stream,
             at,
             encode(started),
-            meta or {},
+            meta,
             table_id=started.table_id,
             hand_number=started.hand_number,
         )

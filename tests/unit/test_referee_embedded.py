@@ -80,7 +80,7 @@ def test_a_legal_hand_is_accepted_event_by_event_and_chained(setup: tuple[Embedd
     log, referee, store = setup
     log.append(list(hand_records(HAND, "open", DEALER, AT)))
     assert run(log, referee) == ["accepted"] * len(HAND)
-    stored = list(store.events.get(hand_id("t1", 1)))
+    stored = list(store.events.get(hand_id("t1", 1, "open")))
     assert first_broken_link_in(stored) is None
     assert [e.payload["type"] for e in stored[-2:]] == ["PotAwarded", "HandEnded"]
     assert stored[-1].payload["final_stacks"] == [[1, 2000], [2, 0]]
@@ -141,7 +141,7 @@ def test_a_raw_act_is_stored_then_its_reading_in_order_and_the_seq_counts_report
     events = [*HAND[:5], oversized, PlayerActed(1, ActionKind.CHECK), BoardDealt(parse_cards("Ah9c4d"))]
     log.append(list(hand_records(events, "open", DEALER, AT)))
     assert run(log, referee) == ["accepted"] * len(events)
-    stored = list(store.events.get(hand_id("t1", 1)))
+    stored = list(store.events.get(hand_id("t1", 1, "open")))
     assert first_broken_link_in(stored) is None
     raw, read, check = stored[5:8]
     assert type(raw).__name__ == "RawActReported" and raw.payload["act"]["chips"]["motions"] == [[1000]]
@@ -171,9 +171,18 @@ def test_a_ruling_waits_for_an_official_and_the_dealers_entry_is_rejected(
     )
     log.append([*records, (b"open", encode_envelope(judge))])
     assert run(log, referee) == ["accepted"] * 6 + ["rejected", "accepted"]
-    stored = list(store.events.get(hand_id("t1", 1)))
+    stored = list(store.events.get(hand_id("t1", 1, "open")))
     assert [type(e).__name__ for e in stored[5:8]] == ["RawActReported", "RulingRequested", "PlayerActed"]
     assert stored[6].payload["rule"] == "bfsp 4.8.1" and stored[6].payload["seat"] == 2
     assert stored[7].meta["recorded_by"]["role"] == "judge" and first_broken_link_in(stored) is None
     rejection = [e for e in store.events.get(rejection_log_id("open")) if "kind" in getattr(e, "payload", {})][-1]
     assert rejection.payload["kind"] == "illegal" and "judge" in rejection.payload["reason"]
+
+
+def test_the_same_table_and_hand_number_in_two_competitions_are_two_hands(
+    setup: tuple[EmbeddedLog, Referee, Store],
+) -> None:
+    log, referee, store = setup
+    log.append([*hand_records(HAND[:3], "open", DEALER, AT), *hand_records(HAND[:3], "cup", DEALER, AT)])
+    assert run(log, referee) == ["accepted"] * 6
+    assert len(list(store.events.get(hand_id("t1", 1, "open")))) == len(list(store.events.get(hand_id("t1", 1, "cup")))) == 3
