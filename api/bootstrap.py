@@ -6,24 +6,46 @@ SQLite under POKERAUDIT_DATA_DIR) or the production ones (Kafka and PostgreSQL).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from api.settings import Settings
 from ingest.log import EmbeddedLog, Log
 from ingest.referee import Referee
 from ingest.store import Store, store_env
 
 
-@dataclass
 class Pipeline:
-    settings: Settings
-    log: Log
-    store: Store
-    referee: Referee
+    """The wired adapters. The store and the referee open on first use, so publishing to the log works
+    while the database is down."""
+
+    def __init__(self, settings: Settings, log: Log, publish_rejections: bool = False) -> None:
+        self.settings = settings
+        self.log = log
+        self._publish_rejections = publish_rejections
+        self._store: Store | None = None
+        self._referee: Referee | None = None
+
+    @property
+    def store(self) -> Store:
+        if self._store is None:
+            self._store = open_store(self.settings)
+        return self._store
+
+    @property
+    def referee(self) -> Referee:
+        if self._referee is None:
+            settings, publisher = self.settings, None
+            if self._publish_rejections and settings.kafka_bootstrap_servers:
+                from ingest.runners import rejections_publisher
+
+                publisher = rejections_publisher(
+                    settings.kafka_bootstrap_servers, settings.rejections_topic, settings.partitions
+                )
+            self._referee = Referee(self.store, settings.topic, publisher)
+        return self._referee
 
     def close(self) -> None:
         self.log.close()
-        self.store.close()
+        if self._store is not None:
+            self._store.close()
 
 
 def open_log(settings: Settings) -> Log:
@@ -43,11 +65,4 @@ def open_store(settings: Settings) -> Store:
 
 
 def bootstrap(settings: Settings, publish_rejections: bool = False) -> Pipeline:
-    log = open_log(settings)
-    store = open_store(settings)
-    publisher = None
-    if publish_rejections and settings.kafka_bootstrap_servers:
-        from ingest.runners import rejections_publisher
-
-        publisher = rejections_publisher(settings.kafka_bootstrap_servers, settings.rejections_topic, settings.partitions)
-    return Pipeline(settings, log, store, Referee(store, settings.topic, publisher))
+    return Pipeline(settings, open_log(settings), publish_rejections)
