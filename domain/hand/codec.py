@@ -97,8 +97,18 @@ def decode(payload: JSON) -> ReportedEvent:
     return typing.cast(ReportedEvent, _decode_dataclass(cls, payload))
 
 
+_FIELD_NAMES: dict[type, tuple[str, ...]] = {}
+
+
+def _field_names(cls: type) -> tuple[str, ...]:
+    names = _FIELD_NAMES.get(cls)
+    if names is None:
+        names = _FIELD_NAMES[cls] = tuple(f.name for f in dataclasses.fields(cls))
+    return names
+
+
 def _encode_fields(value: Any) -> JSON:
-    return {f.name: _encode(getattr(value, f.name)) for f in dataclasses.fields(value)}
+    return {name: _encode(getattr(value, name)) for name in _field_names(type(value))}
 
 
 def _encode(value: Any) -> Any:
@@ -108,6 +118,8 @@ def _encode(value: Any) -> Any:
         return value.value
     if isinstance(value, tuple | list):
         return [_encode(v) for v in value]
+    if isinstance(value, str | int | bool | None):
+        return value
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         return _encode_fields(value)
     return value
@@ -121,7 +133,7 @@ def _decode_dataclass(cls: type, payload: JSON) -> Any:
     if hints is None:
         hints = _HINTS[cls] = typing.get_type_hints(cls)
     kwargs = {
-        f.name: _decode(hints[f.name], payload[f.name]) for f in dataclasses.fields(cls) if f.name in payload
+        name: _decode(hints[name], payload[name]) for name in _field_names(cls) if name in payload
     }
     return cls(**kwargs)
 
