@@ -278,7 +278,7 @@ def _meta(envelope: Envelope | None, record: LogRecord) -> dict[str, Any]:
         meta.update(
             event_id=str(envelope.event_id),
             seq=envelope.seq,
-            recorded_by=envelope.recorded_by.model_dump(mode="json"),
+            recorded_by={"person": envelope.recorded_by.person, "role": envelope.recorded_by.role.value},
             competition_id=envelope.competition_id,
             rulebook=envelope.rulebook,
         )

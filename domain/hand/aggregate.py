@@ -28,6 +28,7 @@ are in the stored state, so a snapshot rebuilds the engine when it is first need
 from __future__ import annotations
 
 from datetime import datetime
+from functools import lru_cache
 from typing import Any
 from uuid import NAMESPACE_URL, UUID, uuid5
 
@@ -53,6 +54,7 @@ HAND_NAMESPACE = uuid5(NAMESPACE_URL, "https://pokeraudit/hand")
 OFFICIALS = frozenset({"judge", "chief_judge"})
 
 
+@lru_cache(maxsize=4096)  # asked once per event of a hand: computed once per hand while it is being played
 def hand_id(table_id: str, hand_number: int, competition_id: str = "") -> UUID:
     """A hand's natural key: its competition, its table and its number (table ids repeat across events)."""
     return uuid5(HAND_NAMESPACE, f"{competition_id}/{table_id}/{hand_number}")
