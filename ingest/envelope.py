@@ -114,16 +114,27 @@ def decode_event(envelope: Envelope) -> Any:
 
 
 def parse_record(raw: bytes) -> tuple[Envelope, Any]:
-    """Read one log record: its envelope and its domain event."""
+    """Read one log record: its envelope and its domain event.
+
+    The envelope is parsed and validated in one step; a record that step refuses is read again the way it
+    always was (``json.loads``, then the model), so what is refused, and why, does not depend on the fast path.
+    """
+    try:
+        envelope = Envelope.model_validate_json(raw)
+    except ValidationError:
+        envelope = _read_envelope(raw)
+    return envelope, decode_event(envelope)
+
+
+def _read_envelope(raw: bytes) -> Envelope:
     try:
         data = json.loads(raw)
     except (UnicodeDecodeError, json.JSONDecodeError) as err:
         raise MalformedRecord(f"not JSON: {err}") from None
     try:
-        envelope = Envelope.model_validate(data)
+        return Envelope.model_validate(data)
     except ValidationError as err:
         raise _malformed(err) from None
-    return envelope, decode_event(envelope)
 
 
 def encode(envelope: Envelope) -> bytes:
