@@ -157,6 +157,7 @@ def services() -> Iterator[tuple[str, str]]:
         yield bootstrap, database
         return
     scratch = Path(tempfile.mkdtemp(prefix="pokeraudit-bench-"))
+    scratch.chmod(0o755)  # PostgreSQL runs as the postgres user when we are root: it must reach its folder
     scripts = [
         (ROOT / "deploy" / "kafka" / "kafka.sh", {"KAFKA_RUN_DIR": str(scratch / "kafka")}),
         (ROOT / "deploy" / "postgres" / "postgres.sh", {"POSTGRES_RUN_DIR": str(scratch / "postgres")}),
