@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import json
 from collections import OrderedDict
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
@@ -36,6 +36,7 @@ from domain.hand.events import HandStarted
 from domain.rejections import Rejection, RejectionKind, RejectionLog, rejection_log_id
 from ingest.envelope import Envelope, MalformedRecord, parse_record
 from ingest.log import LogRecord
+from ingest.outbox import Publish, publish_pending
 from ingest.store import SeenId, Store, position
 
 #: the verbatim record kept with a rejection, at most this many characters
@@ -66,12 +67,14 @@ class Referee:
         self,
         store: Store,
         topic: str,
-        publish_rejections: Callable[[Sequence[Verdict]], None] | None = None,
+        publish_rejections: Publish | None = None,
         hot_hands: int = 20_000,
     ) -> None:
         self.store = store
         self.topic = topic
         self.publish_rejections = publish_rejections
+        #: until the first publish succeeds, rejections stored by an earlier run may still be unpublished
+        self._outbox_behind = True
         self.hot_hands = hot_hands
         self._hands: OrderedDict[UUID, Hand] = OrderedDict()
         self._rejection_logs: dict[UUID, RejectionLog] = {}
@@ -120,10 +123,12 @@ class Referee:
         for stream, agg in batch.touched.items():
             if isinstance(agg, Hand) and agg.is_over:
                 self._hands.pop(stream, None)
-        if self.publish_rejections is not None:
-            rejected = [v for v in batch.verdicts if v.outcome == "rejected"]
-            if rejected:
-                self.publish_rejections(rejected)
+        if self.publish_rejections is not None and (
+            self._outbox_behind or any(v.outcome == "rejected" for v in batch.verdicts)
+        ):
+            # From the store, not from this batch: what a crash left unpublished goes out too (ingest/outbox.py).
+            publish_pending(self.store, self.publish_rejections)
+            self._outbox_behind = False
         return batch.verdicts
 
     def _new_streams(self, parsed: Sequence[tuple[UUID, Envelope | None, Any, MalformedRecord | None]]) -> set[UUID]:

@@ -12,7 +12,7 @@ import json
 import logging
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from kafka import KafkaConsumer, TopicPartition
@@ -21,6 +21,7 @@ from kafka.structs import OffsetAndMetadata
 
 from ingest.kafka_log import ensure_topic, producer
 from ingest.log import EmbeddedLog, LogRecord
+from ingest.outbox import Publish
 from ingest.referee import Referee, Verdict
 
 log = logging.getLogger("pokeraudit.referee")
@@ -56,15 +57,13 @@ def drain_embedded(event_log: EmbeddedLog, referee: Referee, batch_max: int = 50
     return verdicts
 
 
-def rejections_publisher(bootstrap: str, topic: str, partitions: int) -> Callable[[Sequence[Verdict]], None]:
+def rejections_publisher(bootstrap: str, topic: str, partitions: int) -> Publish:
     ensure_topic(bootstrap, topic, partitions)
     out = producer(bootstrap, client_id="pokeraudit-rejections")
 
-    def publish(verdicts: Sequence[Verdict]) -> None:
-        for v in verdicts:
-            assert v.rejection is not None
-            value = {"event_id": str(v.event_id), "partition": v.partition, "offset": v.offset, **v.rejection.to_json()}
-            out.send(topic, key=v.competition_id.encode(), value=json.dumps(value).encode())
+    def publish(messages: Sequence[tuple[bytes, dict[str, Any]]]) -> None:
+        for key, value in messages:
+            out.send(topic, key=key, value=json.dumps(value).encode())
         out.flush()
 
     return publish
