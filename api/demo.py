@@ -14,10 +14,14 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from eventsourcing.utils import get_topic
+
 from api.bootstrap import bootstrap
 from api.operations import phh_records, publish, referee_once, status, verify
 from api.settings import Settings
 from domain.errors import chips
+from domain.hand.aggregate import Hand
+from domain.rejections import RejectionLog
 from ingest.store import Store
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -58,19 +62,15 @@ def run_demo(data_dir: Path, out: Callable[[str], None] = print) -> int:
         pipeline.close()
 
 
-def _stored(store: Store, type_name: str) -> list[Any]:
+def _stored(store: Store, event_class: type) -> list[Any]:
     """Stored events of one type, in the order they were stored."""
-    found: list[Any] = []
-    start = 1
-    while notifications := store.recorder.select_notifications(start, 1000):
-        found += [store.mapper.to_domain_event(n) for n in notifications if n.topic.endswith(f".{type_name}")]
-        start = notifications[-1].id + 1
-    return found
+    topics = [get_topic(event_class)]
+    return [store.mapper.to_domain_event(n) for n in store.notifications(topics=topics)]
 
 
 def _rejections(store: Store) -> list[str]:
     lines = []
-    for event in _stored(store, "RecordRejected"):
+    for event in _stored(store, RejectionLog.RecordRejected):  # type: ignore[attr-defined]
         p = event.payload
         where = f"{p['event_type']} (table {p['table_id']}, hand {p['hand_id']}, seq {p['seq']})"
         lines.append(f"{where}: {p['reason']} ({p['rule']})" if p["rule"] else f"{where}: {p['reason']}")
@@ -78,10 +78,10 @@ def _rejections(store: Store) -> list[str]:
 
 
 def _last_stacks(store: Store) -> list[str]:
-    ended = _stored(store, "HandEnded")
+    ended = _stored(store, Hand.HandEnded)  # type: ignore[attr-defined]
     if not ended:
         return ["(no hand ended)"]
     last = ended[-1]
-    start = next(e for e in _stored(store, "HandStarted") if e.originator_id == last.originator_id)
-    players = {s["seat"]: s["player"] for s in start.payload["seats"]}
+    hand: Any = store.repository.get(last.originator_id)
+    players = {s["seat"]: s["player"] for s in hand.started["seats"]}
     return [f"seat {seat} {players.get(seat, '?')}: {chips(stack)}" for seat, stack in last.payload["final_stacks"]]

@@ -9,7 +9,7 @@ its tracked offset or its event id.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 from urllib.parse import unquote, urlparse
 from uuid import UUID
@@ -194,6 +194,13 @@ class Store(Application[UUID]):
         """One transaction: every pending event of ``aggregates``, the log position, the answered ids."""
         events = [e for agg in aggregates for e in agg.collect_events()]
         self.events.put(events, tracking=position, seen_ids=seen_ids)
+
+    def notifications(self, topics: Sequence[str] = (), page: int = 1000) -> Iterator[Any]:
+        """Every stored event (or only those of ``topics``) in the order it was stored, read page by page."""
+        start = 1
+        while batch := self.recorder.select_notifications(start, page, topics=topics):
+            yield from batch
+            start = batch[-1].id + 1
 
     def tracked_offset(self, topic: str, partition: int) -> int | None:
         """The last log offset of ``topic:partition`` whose outcome is stored, or None."""

@@ -32,17 +32,11 @@ class ChainReport:
 def verify_store(store: Store, page: int = 1000) -> ChainReport:
     heads: dict[UUID, tuple[int, str]] = {}
     count = 0
-    start = 1
-    while True:
-        notifications = store.recorder.select_notifications(start, page)
-        if not notifications:
-            break
-        for n in notifications:
-            count += 1
-            problem = _check(store, n, heads)
-            if problem:
-                return ChainReport(len(heads), count, problem, n.id)
-        start = notifications[-1].id + 1
+    for n in store.notifications(page=page):
+        count += 1
+        problem = _check(store, n, heads)
+        if problem:
+            return ChainReport(len(heads), count, problem, n.id)
     return ChainReport(len(heads), count)
 
 
