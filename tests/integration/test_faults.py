@@ -51,6 +51,13 @@ RAZZ_RULE = "bfsp 4.7.3"  # the WSOP razz hand's 6th-street raise, refused once 
 # --------------------------------------------------------------------------------------------- helpers
 
 
+
+def _start_service(script: Path, env: dict[str, str]) -> str:
+    """Start a dedicated service with a deploy/ script; answer the address it prints last."""
+    out = subprocess.run(["bash", str(script), "start"], env=env, capture_output=True, text=True, timeout=300, check=False)
+    assert out.returncode == 0, out.stderr
+    return out.stdout.strip().splitlines()[-1]
+
 class Chunk:
     """One `pokeraudit publish` invocation: its paths, repeat count, competition and expected event ids."""
 
@@ -240,16 +247,7 @@ class OwnKafka:
         self._relaunched: list[subprocess.Popen[bytes]] = []
 
     def start(self) -> str:
-        out = subprocess.run(
-            ["bash", str(KAFKA_SCRIPT), "start"],
-            env=self.env,
-            capture_output=True,
-            text=True,
-            timeout=300,
-            check=False,
-        )
-        assert out.returncode == 0, out.stderr
-        self.bootstrap = out.stdout.strip().splitlines()[-1]
+        self.bootstrap = _start_service(KAFKA_SCRIPT, self.env)
         return self.bootstrap
 
     def restart(self, down_s: float) -> None:
@@ -290,16 +288,7 @@ class OwnPostgres:
         self.url = ""
 
     def start(self) -> str:
-        out = subprocess.run(
-            ["bash", str(POSTGRES_SCRIPT), "start"],
-            env=self.env,
-            capture_output=True,
-            text=True,
-            timeout=300,
-            check=False,
-        )
-        assert out.returncode == 0, out.stderr
-        self.url = out.stdout.strip().splitlines()[-1]
+        self.url = _start_service(POSTGRES_SCRIPT, self.env)
         return self.url
 
     def _pg_ctl(self, *args: str) -> None:
