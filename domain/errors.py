@@ -20,8 +20,8 @@ class RuleRef:
         return f"{self.rulebook} {self.rule}"
 
 
-class HandError(Exception):
-    """An event the rules do not allow. ``rule`` is the citation, ``reason`` the sentence without it."""
+class RuleError(Exception):
+    """Something the rules do not allow. ``rule`` is the citation, ``reason`` the sentence without it."""
 
     def __init__(self, reason: str, rule: RuleRef) -> None:
         self.reason = reason
@@ -31,6 +31,26 @@ class HandError(Exception):
     @property
     def message(self) -> str:
         return str(self)
+
+
+class HandError(RuleError):
+    """An event at a hand the rules do not allow."""
+
+
+class CompetitionError(RuleError):
+    """A competition act the rules do not allow: registration, draw, move, level, elimination, placing."""
+
+
+class NotPermittedError(RuleError):
+    """An act recorded by someone whose role may not do it (the federation's roles table)."""
+
+
+class DisciplineError(RuleError):
+    """A violation, penalty or ruling the rules do not allow as recorded."""
+
+
+class ProtestError(RuleError):
+    """A challenge or protest filed late, by the wrong person or through the wrong channel."""
 
 
 class IllegalActionError(HandError):
