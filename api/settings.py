@@ -74,6 +74,11 @@ class Settings(BaseSettings):
         validation_alias="POKERAUDIT_JWT_SECRET",
         description="HMAC key for API tokens; the API refuses to serve kafka+postgres mode without it",
     )
+    public_read: bool = Field(
+        default=False,
+        validation_alias="POKERAUDIT_PUBLIC_READ",
+        description="let requests without a token read as viewers (hole cards sealed); the demo turns it on",
+    )
     api_host: str = Field(
         default="127.0.0.1",
         validation_alias="POKERAUDIT_API_HOST",

@@ -1,0 +1,152 @@
+"""Who is asking: API tokens (JWT, HS256, signed with POKERAUDIT_JWT_SECRET) and the roles they carry.
+
+A token's claims are ``sub`` (the person), ``role`` (one of :class:`ingest.envelope.Role`'s API roles),
+``table`` (a dealer's table: a dealer may only report events at it), optional ``competition`` and ``exp``.
+PyJWT checks the signature and the expiry; nothing of ours parses tokens.
+
+Without a token a request is anonymous. Anonymous reads are allowed only when the settings say so
+(``POKERAUDIT_PUBLIC_READ``, which the demo turns on); they are a viewer's reads: hole cards stay sealed until
+the hand has ended (DESIGN decision 8).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+
+import jwt
+
+from ingest.envelope import Role
+
+ALGORITHM = "HS256"
+
+#: The roles an API token may carry (the federation digest's roles table, plus the read-only system roles).
+API_ROLES: frozenset[Role] = frozenset(
+    {
+        Role.DEALER,
+        Role.JUDGE,
+        Role.CHIEF_JUDGE,
+        Role.SECRETARY,
+        Role.FEDERATION,
+        Role.INTEGRITY,
+        Role.VIEWER,
+    }
+)
+
+#: Roles that see hole cards while a hand is still being played (everyone else sees them once it has ended).
+SEES_LIVE_HOLE_CARDS: frozenset[Role] = frozenset({Role.DEALER, Role.JUDGE, Role.CHIEF_JUDGE})
+
+
+class AuthError(Exception):
+    """The request's credentials are missing, malformed, expired or not enough for what it asks."""
+
+    def __init__(self, status: int, code: str, message: str) -> None:
+        self.status = status
+        self.code = code
+        self.message = message
+        super().__init__(message)
+
+
+@dataclass(frozen=True, slots=True)
+class Principal:
+    person: str
+    role: Role
+    #: the one table a dealer may report at; None for every other role
+    table: str | None = None
+    competition: str | None = None
+    anonymous: bool = False
+
+    def sees_hole_cards(self, hand_over: bool, table_id: str | None = None) -> bool:
+        """Hole cards are sealed from viewers (and anyone not officiating this table) until the hand ends."""
+        if hand_over:
+            return True
+        if self.role is Role.DEALER:
+            return table_id is not None and table_id == self.table
+        return self.role in SEES_LIVE_HOLE_CARDS
+
+
+ANONYMOUS = Principal(person="anonymous", role=Role.VIEWER, anonymous=True)
+
+
+def issue_token(
+    secret: str,
+    person: str,
+    role: Role | str,
+    *,
+    table: str | None = None,
+    competition: str | None = None,
+    lifetime: timedelta = timedelta(hours=12),
+    now: datetime | None = None,
+) -> str:
+    """A signed token (for operators' tooling, the demo and tests: the federation's identity provider issues
+    the real ones with the same claims)."""
+    role = Role(role)
+    if role not in API_ROLES:
+        raise ValueError(f"role {role.value!r} cannot hold an API token; one of {sorted(r.value for r in API_ROLES)}")
+    if role is Role.DEALER and not table:
+        raise ValueError("a dealer's token names the table the dealer deals at (claim 'table')")
+    issued = now or datetime.now(UTC)
+    claims: dict[str, object] = {"sub": person, "role": role.value, "iat": issued, "exp": issued + lifetime}
+    if table:
+        claims["table"] = table
+    if competition:
+        claims["competition"] = competition
+    return jwt.encode(claims, secret, algorithm=ALGORITHM)
+
+
+def decode_token(secret: str, token: str) -> Principal:
+    """The principal a token names; :class:`AuthError` (401) when it is not a valid, current token of ours."""
+    try:
+        claims = jwt.decode(token, secret, algorithms=[ALGORITHM], options={"require": ["sub", "role", "exp"]})
+    except jwt.ExpiredSignatureError as exc:
+        raise AuthError(401, "token_expired", "the token has expired; ask for a new one") from exc
+    except jwt.InvalidTokenError as exc:
+        raise AuthError(401, "invalid_token", f"the token is not valid: {exc}") from exc
+    try:
+        role = Role(claims["role"])
+    except ValueError as exc:
+        raise AuthError(401, "invalid_token", f"the token's role {claims['role']!r} is not a known role") from exc
+    if role not in API_ROLES:
+        raise AuthError(401, "invalid_token", f"the role {role.value!r} cannot hold an API token")
+    table = claims.get("table")
+    if role is Role.DEALER and not table:
+        raise AuthError(401, "invalid_token", "a dealer's token must name its table (claim 'table')")
+    return Principal(
+        person=str(claims["sub"]),
+        role=role,
+        table=str(table) if table else None,
+        competition=str(claims["competition"]) if claims.get("competition") else None,
+    )
+
+
+def principal_from_header(authorization: str | None, secret: str | None, public_read: bool) -> Principal:
+    """The principal of an ``Authorization: Bearer …`` header, or the anonymous viewer where allowed."""
+    if not authorization:
+        if public_read:
+            return ANONYMOUS
+        raise AuthError(401, "not_authenticated", "this endpoint needs a bearer token (Authorization: Bearer …)")
+    scheme, _, token = authorization.partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        raise AuthError(401, "not_authenticated", "the Authorization header must be 'Bearer <token>'")
+    if secret is None:
+        raise AuthError(401, "not_authenticated", "this server has no token key (POKERAUDIT_JWT_SECRET) set")
+    return decode_token(secret, token.strip())
+
+
+def require(principal: Principal, roles: Iterable[Role], what: str) -> None:
+    """403 unless ``principal`` holds one of ``roles``; the message names what was asked and who may."""
+    allowed = frozenset(roles)
+    if principal.role not in allowed:
+        who = ", ".join(sorted(r.value for r in allowed))
+        raise AuthError(403, "forbidden", f"{what} is for {who}; this token's role is {principal.role.value}")
+
+
+def role_guard(*roles: Role, what: str) -> Callable[[Principal], Principal]:
+    """A check usable inside a FastAPI dependency: ``role_guard(Role.JUDGE, what="a ruling")(principal)``."""
+
+    def check(principal: Principal) -> Principal:
+        require(principal, roles, what)
+        return principal
+
+    return check

@@ -1,0 +1,72 @@
+"""What routes ask FastAPI for: the caller, the wiring, a page of results.
+
+The app factory (api/app.py) puts the settings and the wired pipeline on ``app.state``; routes never read the
+environment or open connections themselves.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Generic, TypeVar
+
+from fastapi import Depends, Header, Query, Request
+from pydantic import BaseModel, Field
+
+from api.auth import AuthError, Principal, principal_from_header
+from api.errors import ApiError
+from api.settings import Settings
+
+T = TypeVar("T")
+
+MAX_PAGE = 500
+
+
+def settings(request: Request) -> Settings:
+    value: Settings = request.app.state.settings
+    return value
+
+
+def principal(request: Request, authorization: Annotated[str | None, Header()] = None) -> Principal:
+    """The caller named by the bearer token (or the anonymous viewer where public reads are on)."""
+    s = settings(request)
+    secret = s.jwt_secret.get_secret_value() if s.jwt_secret else None
+    try:
+        return principal_from_header(authorization, secret, s.public_read)
+    except AuthError as exc:
+        raise ApiError(exc.status, exc.code, exc.message, field="Authorization") from exc
+
+
+class PageParams(BaseModel):
+    offset: int = 0
+    limit: int = 100
+
+
+def page_params(
+    offset: Annotated[int, Query(ge=0, le=10**9, description="items to skip")] = 0,
+    limit: Annotated[int, Query(ge=1, le=MAX_PAGE, description="most items returned")] = 100,
+) -> PageParams:
+    return PageParams(offset=offset, limit=limit)
+
+
+class Page(BaseModel, Generic[T]):
+    """A page of a longer list: ``next_offset`` is None on the last page."""
+
+    items: list[T]
+    offset: int
+    limit: int
+    total: int
+    next_offset: int | None = Field(default=None)
+
+    @classmethod
+    def of(cls, items: list[T], page: PageParams, total: int) -> Page[T]:
+        end = page.offset + len(items)
+        return cls(
+            items=items,
+            offset=page.offset,
+            limit=page.limit,
+            total=total,
+            next_offset=end if end < total else None,
+        )
+
+
+CurrentPrincipal = Annotated[Principal, Depends(principal)]
+CurrentPage = Annotated[PageParams, Depends(page_params)]
