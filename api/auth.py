@@ -1,6 +1,6 @@
 """Who is asking: API tokens (JWT, HS256, signed with POKERAUDIT_JWT_SECRET) and the roles they carry.
 
-A token's claims are ``sub`` (the person), ``role`` (one of :class:`ingest.envelope.Role`'s API roles),
+A token's claims are ``sub`` (the person), ``role`` (one of :class:`domain.roles.Role`'s API roles),
 ``table`` (a dealer's table: a dealer may only report events at it), optional ``competition`` and ``exp``.
 PyJWT checks the signature and the expiry; nothing of ours parses tokens.
 
@@ -17,7 +17,7 @@ from datetime import UTC, datetime, timedelta
 
 import jwt
 
-from ingest.envelope import Role
+from domain.roles import Role
 
 ALGORITHM = "HS256"
 

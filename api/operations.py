@@ -14,7 +14,8 @@ from tqdm import tqdm
 from api.bootstrap import Pipeline
 from domain.errors import HandError
 from domain.hand.events import ReportedEvent
-from ingest.envelope import RecordedBy, Role
+from domain.roles import Role
+from ingest.envelope import RecordedBy
 from ingest.log import EmbeddedLog
 from ingest.phh import load_hands
 from ingest.publish import batched, hand_records

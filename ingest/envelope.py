@@ -10,7 +10,6 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from datetime import datetime
-from enum import StrEnum
 from functools import cache
 from typing import Any
 from uuid import UUID
@@ -18,23 +17,9 @@ from uuid import UUID
 from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
 from domain.hand.codec import REPORTED
+from domain.roles import Role
 
 SCHEMA_VERSION = 1
-
-
-class Role(StrEnum):
-    """Who recorded an event (bfsp 2, roles table in the federation digest §3.5)."""
-
-    DEALER = "dealer"
-    JUDGE = "judge"
-    CHIEF_JUDGE = "chief_judge"
-    SECRETARY = "secretary"
-    FEDERATION = "federation"
-    INTEGRITY = "integrity"
-    VIEWER = "viewer"
-    PARTICIPANT = "participant"
-    IMPORTER = "importer"
-    SIMULATOR = "simulator"
 
 
 class RecordedBy(BaseModel):
