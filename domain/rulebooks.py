@@ -145,6 +145,16 @@ class Rulebook:
     dispute_seconds_at_break: int = 60
     #: final-table size by the event's seats per table, as (max seats, final-table size) pairs (TDA 2022 RP-9)
     final_table_sizes: tuple[tuple[int, int], ...] = ((6, 7), (7, 7), (8, 9), (9, 9), (10, 10))
+    # --- the Competition aggregate (issue 6: regulations, registration, levels, placings) ---------------------
+    #: nobody younger takes part; the regulations may raise it, never lower it (bfsp 1.1)
+    min_age: int = 18
+    #: a 10-max event plays its pre-final and final tables 9-max (bfsp 3.1)
+    last_two_tables_nine_max: bool = False
+    #: hand-for-hand: the level clock is charged this much per hand, however long it takes (TDA 2022 RP-8-b)
+    hand_for_hand_seconds_per_hand: int = 120
+    #: hand-for-hand: players busted in the same hand at different tables, or on the hand at the announcement,
+    #: share the place (TDA 2022 RP-8-a, tda-club 28-B); False: each table's busts are ranked on their own
+    hand_for_hand_busts_share: bool = True
 
     def cite(self, topic: str) -> RuleRef:
         """The rule this rulebook applies to ``topic`` (``"min_raise"``, ``"turn_order"``, ...).
@@ -406,6 +416,7 @@ BFSP = Rulebook(
     clock_countdown_seconds=10,  # 7.1.7 note
     clock_expired_checks=False,  # 7.1.7 note, 4.9.1: the hand is folded
     final_table_sizes=((6, 7), (7, 7), (8, 9), (9, 9), (10, 9)),  # 3.1: 10-max events end 9-max
+    last_two_tables_nine_max=True,  # 3.1
 )
 
 TDA_2022 = Rulebook(
