@@ -1,0 +1,21 @@
+"""The officials of a competition and what each of them may record (the federation's roles table)."""
+
+from domain.officials.permissions import (
+    PERMISSIONS,
+    Act,
+    Delegation,
+    Permission,
+    UnknownActError,
+    is_permitted,
+    verify_permitted,
+)
+
+__all__ = [
+    "PERMISSIONS",
+    "Act",
+    "Delegation",
+    "Permission",
+    "UnknownActError",
+    "is_permitted",
+    "verify_permitted",
+]
