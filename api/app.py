@@ -1,0 +1,138 @@
+"""The HTTP API: ``create_app(settings)`` wires the pipeline, the read models and every router.
+
+Every error leaves in one shape (api/errors.py): a route's :class:`ApiError`, Starlette's HTTP errors (an
+unknown path, a wrong method), a request that fails validation (``field`` names the input at fault) and an
+unexpected failure (500, logged here, its internals never sent to the caller).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import AsyncIterator, Sequence
+from contextlib import asynccontextmanager
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from starlette.exceptions import HTTPException
+
+from api.bootstrap import Pipeline, bootstrap
+from api.errors import ApiError, ErrorBody, ErrorDetail
+from api.routes import health, submit
+from api.settings import Settings
+from api.workers import Workers
+
+log = logging.getLogger("pokeraudit.api")
+
+#: The code of a Starlette HTTP error by status; any other status is "http_error".
+HTTP_CODES = {
+    401: "not_authenticated",
+    403: "forbidden",
+    404: "not_found",
+    405: "method_not_allowed",
+    413: "too_large",
+    415: "unsupported_media_type",
+}
+#: Where a validation error's location starts; what follows is the field's path.
+_SOURCES = frozenset({"body", "query", "path", "header", "cookie"})
+
+
+def create_app(
+    settings: Settings,
+    pipeline: Pipeline | None = None,
+    read_models: Any = None,
+    *,
+    workers: bool = False,
+) -> FastAPI:
+    """The API over ``pipeline`` (bootstrapped from ``settings`` when not given) and ``read_models``.
+
+    With ``workers`` the app also runs the referee and the projector in background threads while it serves
+    (the embedded mode's single process; ``pokeraudit serve --workers`` in the kafka+postgres mode).
+    """
+    owned = pipeline is None
+    pipeline = pipeline or bootstrap(settings)
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        if app.state.workers is not None:
+            # Opened (and its tables made) here, before the workers open theirs: two first openings of one
+            # SQLite store at once both try to record its schema migration.
+            _ = pipeline.store
+            app.state.workers.start()
+        try:
+            yield
+        finally:
+            if app.state.workers is not None:
+                app.state.workers.stop()
+            if owned:
+                pipeline.close()
+
+    app = FastAPI(
+        title="pokeraudit",
+        version="1",
+        summary="Event-sourced hand histories and audit for sports poker",
+        description="Submit what happened at the table; read what the referee accepted, what it refused and why. "
+        "Errors always have the shape {\"error\": {status, code, message, field, rule}}.",
+        lifespan=lifespan,
+    )
+    app.state.settings = settings
+    app.state.pipeline = pipeline
+    app.state.read_models = read_models
+    app.state.workers = Workers(settings) if workers else None
+    _install_error_shape(app)
+    for router in _routers():
+        app.include_router(router)
+    return app
+
+
+def _routers() -> Sequence[Any]:
+    return (health.router, submit.router)
+
+
+def error_response(detail: ErrorDetail, headers: dict[str, str] | None = None) -> JSONResponse:
+    return JSONResponse(ErrorBody(error=detail).model_dump(), status_code=detail.status, headers=headers)
+
+
+def field_path(location: Sequence[int | str]) -> str:
+    """``("body", "payload", "seat")`` → ``payload.seat``; ``("query", "timeout")`` → ``timeout``."""
+    parts = list(location)
+    if parts and parts[0] in _SOURCES:
+        parts = parts[1:]
+    return ".".join(str(p) for p in parts) or str(location[0] if location else "")
+
+
+def _install_error_shape(app: FastAPI) -> None:
+    @app.exception_handler(ApiError)
+    async def api_error(request: Request, exc: ApiError) -> JSONResponse:
+        headers = {"WWW-Authenticate": "Bearer"} if exc.detail.status == 401 else None
+        return error_response(exc.detail, headers)
+
+    @app.exception_handler(HTTPException)
+    async def http_error(request: Request, exc: HTTPException) -> JSONResponse:
+        code = HTTP_CODES.get(exc.status_code, "http_error")
+        message = str(exc.detail)
+        if exc.status_code == 404:
+            message = f"there is no resource at {request.url.path}"
+        elif exc.status_code == 405:
+            message = f"{request.method} is not allowed at {request.url.path}"
+        headers = dict(exc.headers) if exc.headers else None
+        return error_response(ErrorDetail(status=exc.status_code, code=code, message=message), headers)
+
+    @app.exception_handler(RequestValidationError)
+    async def invalid_request(request: Request, exc: RequestValidationError) -> JSONResponse:
+        errors = exc.errors()
+        first = errors[0] if errors else {"loc": (), "msg": "the request is not valid"}
+        field = field_path(first.get("loc", ()))
+        message = f"{field}: {first['msg']}" if field else str(first["msg"])
+        if len(errors) > 1:
+            message += f" (and {len(errors) - 1} more problem{'s' if len(errors) > 2 else ''})"
+        return error_response(ErrorDetail(status=422, code="validation_error", message=message, field=field))
+
+    @app.exception_handler(Exception)
+    async def unexpected(request: Request, exc: Exception) -> JSONResponse:
+        # The caller learns that it failed, not how: tracebacks name files, queries and sometimes data.
+        log.exception("unhandled error answering %s %s", request.method, request.url.path)
+        return error_response(
+            ErrorDetail(status=500, code="internal_error", message="the server failed to answer; the failure is logged")
+        )

@@ -1,0 +1,164 @@
+"""Reporting events: one record or a batch onto the log of record, and, when asked, the referee's verdict.
+
+A record is checked before it reaches the log (its envelope and its payload against the catalog's schemas,
+the caller's right to report it at that table), so the log holds only what could be judged; the rules are the
+referee's to apply. ``recorded_by`` is the token's person and role: a record that names someone else is
+refused, one that names nobody is signed with the token's.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from typing import Annotated
+from uuid import UUID
+
+from fastapi import APIRouter, Body, Query, Request, Response
+from pydantic import BaseModel, ConfigDict, Field
+
+from api.auth import Principal
+from api.bootstrap import Pipeline
+from api.deps import CurrentPrincipal
+from api.errors import ERROR_RESPONSES, ApiError, ErrorBody
+from api.verdicts import EventVerdict, await_seen, verdicts
+from domain.roles import Role
+from ingest.envelope import Envelope, MalformedRecord, RecordedBy, decode_event, encode
+from ingest.runners import INFRASTRUCTURE_ERRORS
+
+#: most records in one batch (a hand is a few dozen; a batch is a table's worth of hands)
+MAX_BATCH = 1000
+#: longest a request waits for the referee
+MAX_WAIT_SECONDS = 30.0
+#: who may report what happened at a table (a dealer only at his own)
+REPORTERS = frozenset({Role.DEALER, Role.JUDGE, Role.CHIEF_JUDGE, Role.SECRETARY})
+#: failures of the log (the broker, the embedded log's file): the records were not taken
+LOG_ERRORS: tuple[type[BaseException], ...] = (*INFRASTRUCTURE_ERRORS, sqlite3.Error)
+
+
+router = APIRouter(prefix="/v1", tags=["events"])
+
+
+class EventSubmission(Envelope):
+    """A record as a client reports it: the log's envelope, ``recorded_by`` optional (the token's)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    recorded_by: RecordedBy | None = None  # type: ignore[assignment]
+
+
+class SubmissionResult(BaseModel):
+    event_ids: list[UUID] = Field(description="the records' ids, in the order submitted")
+    verdicts: list[EventVerdict] = Field(default_factory=list, description="with wait=true: each record's verdict")
+
+
+RESPONSES: dict[int | str, dict[str, object]] = {
+    **ERROR_RESPONSES,
+    200: {"model": SubmissionResult, "description": "with wait=true: the referee's verdict on every record"},
+    504: {"model": ErrorBody, "description": "the referee did not judge every record within the timeout"},
+}
+
+Wait = Annotated[bool, Query(description="wait for the referee's verdict (200) instead of answering 202")]
+Timeout = Annotated[float, Query(gt=0, le=MAX_WAIT_SECONDS, description="seconds to wait for the verdict")]
+
+
+@router.post("/events", status_code=202, response_model=SubmissionResult, responses=RESPONSES)
+def submit_event(
+    submission: EventSubmission,
+    caller: CurrentPrincipal,
+    request: Request,
+    response: Response,
+    wait: Wait = False,
+    timeout: Timeout = 10.0,
+) -> SubmissionResult:
+    """Report one event; 202 once it is on the log, or with ``wait=true`` 200 with the referee's verdict."""
+    return _submit(request, response, caller, [(submission, "")], wait, timeout)
+
+
+@router.post("/events/batch", status_code=202, response_model=SubmissionResult, responses=RESPONSES)
+def submit_batch(
+    submissions: Annotated[list[EventSubmission], Body(min_length=1, max_length=MAX_BATCH)],
+    caller: CurrentPrincipal,
+    request: Request,
+    response: Response,
+    wait: Wait = False,
+    timeout: Timeout = 10.0,
+) -> SubmissionResult:
+    """Report up to 1000 events in order, all or none: one refused record refuses the batch."""
+    return _submit(request, response, caller, [(s, f"{n}.") for n, s in enumerate(submissions)], wait, timeout)
+
+
+def _submit(
+    request: Request,
+    response: Response,
+    caller: Principal,
+    submissions: list[tuple[EventSubmission, str]],
+    wait: bool,
+    timeout: float,
+) -> SubmissionResult:
+    envelopes = [envelope_for(caller, s, at) for s, at in submissions]
+    pipeline: Pipeline = request.app.state.pipeline
+    try:
+        pipeline.log.append([(e.key, encode(e)) for e in envelopes])
+    except LOG_ERRORS as exc:
+        raise ApiError(503, "log_unavailable", f"the log of record did not take the records: {exc}") from exc
+    if request.app.state.workers is not None:
+        request.app.state.workers.wake()
+    ids = [e.event_id for e in envelopes]
+    if not wait:
+        return SubmissionResult(event_ids=ids)
+    try:
+        seen = await_seen(pipeline.store, ids, timeout)
+        if len(seen) < len(set(ids)):
+            raise ApiError(
+                504,
+                "verdict_timeout",
+                f"the referee judged {len(seen)} of {len(set(ids))} records within {timeout:g} s; they are on the "
+                "log and will be judged: submit them again with wait=true to read the verdict (each id is judged once)",
+            )
+        judged = verdicts(pipeline.store, [(e.event_id, e.competition_id) for e in envelopes])
+    except INFRASTRUCTURE_ERRORS as exc:
+        raise ApiError(503, "store_unavailable", f"the records are on the log; the store cannot be read: {exc}") from exc
+    response.status_code = 200
+    return SubmissionResult(event_ids=ids, verdicts=judged)
+
+
+def envelope_for(caller: Principal, submission: EventSubmission, at: str = "") -> Envelope:
+    """The log's envelope for ``submission``, signed by ``caller``; 401/403/422 if it may not go on the log."""
+    recorded_by = _reporter(caller, submission, at)
+    envelope = Envelope(**{**dict(submission), "recorded_by": recorded_by})
+    try:
+        decode_event(envelope)
+    except MalformedRecord as err:
+        raise ApiError(422, "validation_error", f"{at}{err.field}: {err.reason}", field=at + err.field) from err
+    return envelope
+
+
+def _reporter(caller: Principal, submission: EventSubmission, at: str) -> RecordedBy:
+    if caller.anonymous:
+        raise ApiError(401, "not_authenticated", "reporting events needs a bearer token", field="Authorization")
+    if caller.role not in REPORTERS:
+        who = ", ".join(sorted(r.value for r in REPORTERS))
+        raise ApiError(403, "forbidden", f"reporting events is for {who}; this token's role is {caller.role.value}")
+    if caller.role is Role.DEALER and submission.table_id != caller.table:
+        raise ApiError(
+            403,
+            "forbidden",
+            f"a dealer reports only at his own table ({caller.table}); this record is for table {submission.table_id}",
+            field=f"{at}table_id",
+        )
+    if caller.competition is not None and submission.competition_id != caller.competition:
+        raise ApiError(
+            403,
+            "forbidden",
+            f"this token is for competition {caller.competition}; the record is for {submission.competition_id}",
+            field=f"{at}competition_id",
+        )
+    claimed = submission.recorded_by
+    if claimed is not None and (claimed.person, claimed.role) != (caller.person, caller.role):
+        raise ApiError(
+            403,
+            "forbidden",
+            f"the record says {claimed.person} ({claimed.role.value}) recorded it, but the token is "
+            f"{caller.person}'s ({caller.role.value}): a record is signed by whoever reports it",
+            field=f"{at}recorded_by",
+        )
+    return RecordedBy(person=caller.person, role=caller.role)
