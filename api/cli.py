@@ -179,6 +179,8 @@ def _pipeline(publish_rejections: bool = False) -> Iterator[Pipeline]:
         pipeline.close()
 
 
+from api.cli_serve import add_serve  # noqa: E402  (serve and token: their own module)
+
 _SUBCOMMANDS: tuple[Callable[[argparse._SubParsersAction[argparse.ArgumentParser]], None], ...] = (
     _add_validate,
     _add_publish,
@@ -186,6 +188,7 @@ _SUBCOMMANDS: tuple[Callable[[argparse._SubParsersAction[argparse.ArgumentParser
     _add_status,
     _add_verify,
     _add_demo,
+    add_serve,
 )
 
 

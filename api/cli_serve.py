@@ -1,0 +1,95 @@
+"""``pokeraudit serve`` (the API under uvicorn) and ``pokeraudit token`` (a signed token for operators).
+
+In the embedded mode the served process is the whole service: it also runs the referee and the projector,
+so a submitted event becomes readable. In the kafka+postgres mode they run as their own processes unless
+``--workers`` asks for them here.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from datetime import timedelta
+from typing import TYPE_CHECKING
+
+from api.auth import API_ROLES
+
+if TYPE_CHECKING:
+    Subparsers = argparse._SubParsersAction[argparse.ArgumentParser]
+
+
+def add_serve(subparsers: Subparsers) -> None:
+    """Declare ``serve`` and ``token`` (one registration in api/cli.py adds both)."""
+    command = subparsers.add_parser(
+        "serve",
+        help="serve the HTTP API (uvicorn)",
+        description="Serve the API. Embedded mode: the referee and the projector run in this process too. "
+        "Kafka+PostgreSQL mode: only with --workers (else run `pokeraudit referee` beside it); "
+        "POKERAUDIT_JWT_SECRET is required there.",
+    )
+    command.add_argument("--host", default=None, help="address to listen on (default POKERAUDIT_API_HOST)")
+    command.add_argument("--port", type=int, default=None, help="port (default POKERAUDIT_API_PORT)")
+    command.add_argument(
+        "--workers",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="run the referee and the projector in this process (default: yes when embedded, no otherwise)",
+    )
+    command.add_argument("--log-level", default="info", choices=["critical", "error", "warning", "info", "debug"])
+    command.set_defaults(run=_serve)
+    _add_token(subparsers)
+
+
+def _serve(args: argparse.Namespace) -> int:
+    import uvicorn
+
+    from api.app import create_app
+    from api.settings import Settings
+
+    settings = Settings()
+    if settings.mode == "kafka+postgres" and settings.jwt_secret is None:
+        print("serve: POKERAUDIT_JWT_SECRET must be set in the kafka+postgres mode (it signs the API's tokens)",
+              file=sys.stderr)
+        return 2
+    workers = args.workers if args.workers is not None else settings.mode == "embedded"
+    host = args.host or settings.api_host
+    port = args.port or settings.api_port
+    app = create_app(settings, workers=workers)
+    running = "with the referee and the projector" if workers else "without workers"
+    print(f"serving the {settings.mode} service {running} on http://{host}:{port} (OpenAPI at /docs)", flush=True)
+    uvicorn.run(app, host=host, port=port, log_level=args.log_level)
+    return 0
+
+
+def _add_token(subparsers: Subparsers) -> None:
+    command = subparsers.add_parser(
+        "token",
+        help="print a signed API token (operators' and the demo's tool)",
+        description="Sign a token with POKERAUDIT_JWT_SECRET for a person and role; a dealer's names his table.",
+    )
+    command.add_argument("--role", required=True, choices=sorted(r.value for r in API_ROLES))
+    command.add_argument("--person", required=True, help="who holds the token (the claim 'sub')")
+    command.add_argument("--table", default=None, help="a dealer's table (required for a dealer)")
+    command.add_argument("--competition", default=None, help="limit the token to one competition")
+    command.add_argument("--hours", type=float, default=12.0, help="how long the token is valid")
+    command.set_defaults(run=_token)
+
+
+def _token(args: argparse.Namespace) -> int:
+    from api.auth import issue_token
+    from api.settings import Settings
+
+    settings = Settings()
+    if settings.jwt_secret is None:
+        print("token: set POKERAUDIT_JWT_SECRET (the key the API checks tokens with)", file=sys.stderr)
+        return 2
+    try:
+        token = issue_token(
+            settings.jwt_secret.get_secret_value(), args.person, args.role, table=args.table,
+            competition=args.competition, lifetime=timedelta(hours=args.hours),
+        )
+    except ValueError as exc:
+        print(f"token: {exc}", file=sys.stderr)
+        return 2
+    print(token)
+    return 0
