@@ -155,6 +155,22 @@ class Rulebook:
     #: hand-for-hand: players busted in the same hand at different tables, or on the hand at the announcement,
     #: share the place (TDA 2022 RP-8-a, tda-club 28-B); False: each table's busts are ranked on their own
     hand_for_hand_busts_share: bool = True
+    # --- tables: seating, balancing and breaking (issue 6: the floor, domain/competition/floor.py) -----------
+    #: table counts may differ by this many players at the start of a hand (bfsp 3.1)
+    balance_tolerance: int = 1
+    #: ... and by this many at most when the Chief Judge decides so (bfsp 3.1; the TDA leave it to the TD)
+    balance_tolerance_widened: int = 2
+    #: a table this many short of the fullest lets the Chief Judge move the next player not in the hand when the
+    #: next big blind is still in it (bfsp 3.1: "more than 2"); 0: no such exception (TDA 2022 11 has none)
+    mover_exception_short_by: int = 0
+    #: a table this many short of the fullest halts when its big blind reaches an empty seat (TDA 2022 11-D),
+    #: in events played at these table sizes (TDA 2022 11-D: 8 to 10; TDA 2017 D-10 D: 8 or 9)
+    halt_short_by: int = 3
+    halt_table_sizes: tuple[int, ...] = (8, 9, 10)
+    #: the dead button (TDA 2022 32): the big blind moves to the next player and the small blind and the button
+    #: follow onto the seats the blinds left, empty or not; False: the button moves to the next player each
+    #: hand and the blinds are the two players after it (bfsp 5.3.2, 5.4.1)
+    dead_button: bool = True
 
     def cite(self, topic: str) -> RuleRef:
         """The rule this rulebook applies to ``topic`` (``"min_raise"``, ``"turn_order"``, ...).
@@ -245,6 +261,12 @@ _TDA_2022_RULES: dict[str, str] = {
     "dispute": "22",
     "final_table": "RP-9",
     "stud_open_pair": "RP-10-f",
+    "balancing": "11-A",
+    "balance_tolerance": "11-C",
+    "new_player_seat": "10-A",
+    "table_break": "10-B",
+    "halt": "11-D",
+    "button": "32",
 }
 
 _TDA_2017_RULES: dict[str, str] = {
@@ -307,6 +329,12 @@ _TDA_2017_RULES: dict[str, str] = {
     "clock": "D-28",
     "dispute": "D-21",
     "final_table": "D-11",
+    "balancing": "D-10",
+    "balance_tolerance": "D-10",
+    "new_player_seat": "D-09",
+    "table_break": "D-09",
+    "halt": "D-10",
+    "button": "D-31",
 }
 
 _TDA_CLUB_RULES: dict[str, str] = {
@@ -351,6 +379,12 @@ _TDA_CLUB_RULES: dict[str, str] = {
     "floor_decision": "1",
     "clock": "27",
     "final_table": "12",
+    "balancing": "11",
+    "balance_tolerance": "11",
+    "new_player_seat": "10",
+    "table_break": "10",
+    "halt": "11",
+    "button": "32",
 }
 
 _BFSP_RULES: dict[str, str] = {
@@ -397,6 +431,9 @@ _BFSP_RULES: dict[str, str] = {
     "dispute": "5.9.1",
     "final_table": "3.1",
     "stud_open_pair": "5.8.5",
+    "balancing": "3.1",
+    "balance_tolerance": "3.1",
+    "button": "5.3.2",
 }
 
 BFSP = Rulebook(
@@ -417,6 +454,8 @@ BFSP = Rulebook(
     clock_expired_checks=False,  # 7.1.7 note, 4.9.1: the hand is folded
     final_table_sizes=((6, 7), (7, 7), (8, 9), (9, 9), (10, 9)),  # 3.1: 10-max events end 9-max
     last_two_tables_nine_max=True,  # 3.1
+    mover_exception_short_by=3,  # 3.1: more than 2 fewer
+    dead_button=False,  # 5.3.2: the button moves one seat each hand
 )
 
 TDA_2022 = Rulebook(
@@ -434,6 +473,7 @@ TDA_2017 = Rulebook(
     limit_unlimited_heads_up=False,  # D-51
     checked_through_shows_first=CheckedThroughShowsFirst.FIRST_TO_ACT,  # D-16
     raise_call_then_one_motion=True,  # D-45 (3)
+    halt_table_sizes=(8, 9),  # D-10 D
     final_table_sizes=((6, 7), (7, 8), (8, 9), (9, 10), (10, 10)),  # D-11: seats + 1, never above 10
 )
 
