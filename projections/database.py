@@ -1,0 +1,144 @@
+"""The read models' database: SQLite in the embedded mode, PostgreSQL in production, one interface.
+
+Statements come from :mod:`projections.schema` with ``?`` placeholders; the PostgreSQL adapter turns them
+into psycopg's. A write happens inside :meth:`ReadDatabase.transaction`, so the projector's rows and its
+position commit together or not at all.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import threading
+from abc import ABC, abstractmethod
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any, Protocol
+
+from projections import schema
+
+Row = tuple[Any, ...]
+
+
+class ReadSettings(Protocol):
+    """What the read side needs of :class:`api.settings.Settings`."""
+
+    @property
+    def database_url(self) -> str | None: ...
+
+    @property
+    def data_dir(self) -> Path: ...
+
+
+class Writer(Protocol):
+    def execute(self, sql: str, params: Sequence[Any] = ()) -> Any: ...
+
+    def executemany(self, sql: str, rows: Sequence[Sequence[Any]]) -> Any: ...
+
+
+class ReadDatabase(ABC):
+    dialect: str
+
+    @abstractmethod
+    def transaction(self) -> Any:
+        """A context manager yielding a :class:`Writer`; it commits on exit, rolls back on an exception."""
+
+    @abstractmethod
+    def query(self, sql: str, params: Sequence[Any] = ()) -> list[Row]: ...
+
+    @abstractmethod
+    def close(self) -> None: ...
+
+    def create(self) -> None:
+        with self.transaction() as w:
+            for statement in schema.CREATE:
+                w.execute(statement)
+
+    def drop(self) -> None:
+        with self.transaction() as w:
+            for statement in schema.DROP:
+                w.execute(statement)
+
+    def one(self, sql: str, params: Sequence[Any] = ()) -> Row | None:
+        rows = self.query(sql, params)
+        return rows[0] if rows else None
+
+
+class SqliteReadDatabase(ReadDatabase):
+    """One connection shared by the API's worker threads, behind a lock; WAL lets another process (the
+    projector) write while this one reads."""
+
+    dialect = "sqlite"
+
+    def __init__(self, path: Path) -> None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        self._conn = sqlite3.connect(str(path), check_same_thread=False, isolation_level=None, timeout=30)
+        self._conn.execute("PRAGMA journal_mode=WAL")
+        # a read model can be rebuilt from the store: the last commits before a power cut may be redone
+        self._conn.execute("PRAGMA synchronous=NORMAL")
+        self._lock = threading.RLock()
+        self.create()
+
+    @contextmanager
+    def transaction(self) -> Iterator[Writer]:
+        with self._lock:
+            cursor = self._conn.cursor()
+            cursor.execute("BEGIN IMMEDIATE")
+            try:
+                yield cursor
+            except BaseException:
+                cursor.execute("ROLLBACK")
+                raise
+            cursor.execute("COMMIT")
+
+    def query(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
+        with self._lock:
+            return self._conn.execute(sql, tuple(params)).fetchall()
+
+    def close(self) -> None:
+        self._conn.close()
+
+
+class _PgWriter:
+    def __init__(self, cursor: Any) -> None:
+        self._cursor = cursor
+
+    def execute(self, sql: str, params: Sequence[Any] = ()) -> Any:
+        return self._cursor.execute(_pg(sql), tuple(params))
+
+    def executemany(self, sql: str, rows: Sequence[Sequence[Any]]) -> Any:
+        if rows:
+            self._cursor.executemany(_pg(sql), rows)
+
+
+class PostgresReadDatabase(ReadDatabase):
+    dialect = "postgresql"
+
+    def __init__(self, url: str, pool_size: int = 4) -> None:
+        from psycopg_pool import ConnectionPool
+
+        self._pool = ConnectionPool(url, min_size=1, max_size=pool_size, open=True)
+        self.create()
+
+    @contextmanager
+    def transaction(self) -> Iterator[Writer]:
+        with self._pool.connection() as conn, conn.transaction(), conn.cursor() as cursor:
+            yield _PgWriter(cursor)
+
+    def query(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
+        with self._pool.connection() as conn, conn.cursor() as cursor:
+            cursor.execute(_pg(sql), tuple(params))
+            return list(cursor.fetchall())
+
+    def close(self) -> None:
+        self._pool.close()
+
+
+_PG_SQL: dict[str, str] = {}
+
+
+def _pg(sql: str) -> str:
+    converted = _PG_SQL.get(sql)
+    if converted is None:
+        converted = _PG_SQL[sql] = sql.replace("?", "%s")
+    return converted

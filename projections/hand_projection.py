@@ -1,0 +1,241 @@
+"""One hand as the read models see it: its stored events replayed through the engine, in store order.
+
+The engine (:class:`domain.hand.state.HandState`) is driven exactly as the Hand aggregate drives it: a
+reported act is applied, while what the engine derived from it (an uncalled bet returned, a pot awarded,
+the end, a raw act's reading) is stored after it and only followed here. Stacks are followed event by
+event: a reported act's chips move at once, and the chips its consequences hand back move at the stored
+consequence, so the stacks after every stored event read as the table saw them.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import deque
+from typing import Any
+from uuid import UUID
+
+from domain.cards import MaybeCard
+from domain.hand.codec import decode
+from domain.hand.events import HandMucked, HandShown, HandStarted, HandVoided, MisdealDeclared, PotAwarded
+from domain.hand.phase import Phase
+from domain.hand.state import HandState
+from domain.rulebooks import get_rulebook
+
+JSON = dict[str, Any]
+
+#: stored after the act they follow from: the engine derived them when it applied that act
+FOLLOWED = frozenset({"UncalledBetReturned", "PotAwarded", "HandEnded", "ActionObliged", "RulingRequested"})
+
+#: (seat, stack, chips it has in the pot) after an event, for the seats that moved
+StackChange = tuple[int, int, int]
+
+
+def card_text(card: MaybeCard) -> str:
+    return "??" if card is None else str(card)
+
+
+def dumps(value: Any) -> str:
+    return json.dumps(value, separators=(",", ":"))
+
+
+class HandProjection:
+    __slots__ = (
+        "hand_id", "competition", "started", "engine", "stacks", "committed", "status", "voiding",
+        "started_at", "ended_at", "version", "chain_head", "order", "awards", "contributors", "undetermined",
+    )
+
+    def __init__(self, hand_id: UUID, event: Any) -> None:
+        started = decode(event.payload)
+        assert isinstance(started, HandStarted)
+        self.hand_id = str(hand_id)
+        self.competition = str(event.meta.get("competition_id", ""))
+        self.started = started
+        self.engine = HandState.start(started, get_rulebook(started.rulebook))
+        self.stacks = dict(self.engine.stacks)
+        self.committed = dict.fromkeys(self.engine.seats, 0)
+        self.status = "in_progress"
+        self.voiding = False
+        self.started_at = event.timestamp.isoformat()
+        self.ended_at: str | None = None
+        self.version = event.originator_version
+        self.chain_head = str(event.link)
+        self.order: tuple[int, ...] = ()
+        #: the stored PotAwarded payloads, each with the seats whose chips are in that pot
+        self.awards: list[tuple[JSON, tuple[int, ...]]] = []
+        self.contributors: deque[tuple[int, ...]] = deque()
+        self.undetermined = False
+
+    def opening_stacks(self) -> list[StackChange]:
+        return [(seat, self.stacks[seat], 0) for seat in self.engine.seats]
+
+    def apply(self, event: Any) -> list[StackChange]:
+        """Follow one stored event after the start; the seats whose stack or chips in the pot it moved."""
+        name = type(event).__name__
+        payload: JSON = event.payload
+        before_stacks, before_committed = dict(self.stacks), dict(self.committed)
+        if name in FOLLOWED or (name == "PlayerActed" and "interprets" in event.meta):
+            self._follow(name, payload, event)
+        else:
+            self._play(payload)
+        self.version = event.originator_version
+        self.chain_head = str(event.link)
+        return [
+            (seat, self.stacks[seat], self.committed[seat])
+            for seat in self.engine.seats
+            if self.stacks[seat] != before_stacks[seat] or self.committed[seat] != before_committed[seat]
+        ]
+
+    def _play(self, payload: JSON) -> None:
+        engine = self.engine
+        act = decode(payload)
+        if isinstance(act, HandShown | HandMucked):
+            self._note_showdown()
+        derived = engine.apply(act)
+        self._note_showdown()
+        if isinstance(act, HandVoided | MisdealDeclared):
+            self.voiding = True
+        # the chips the consequences hand back move when their stored events come
+        back = dict.fromkeys(engine.seats, 0)
+        for consequence in derived:
+            if type(consequence).__name__ == "UncalledBetReturned":
+                back[consequence.seat] += consequence.amount  # type: ignore[union-attr]
+        self.contributors.extend(self._award_contributors(derived))
+        for seat in engine.seats:
+            won = sum(
+                share.amount
+                for award in derived
+                if isinstance(award, PotAwarded)
+                for share in award.shares
+                if share.seat == seat
+            )
+            self.stacks[seat] = engine.stacks[seat] - back[seat] - won
+            self.committed[seat] = engine.contributions[seat] + back[seat]
+
+    def _award_contributors(self, derived: tuple[Any, ...]) -> list[tuple[int, ...]]:
+        awards = [a for a in derived if isinstance(a, PotAwarded)]
+        if not awards:
+            return []
+        pots = self.engine.pots()
+        everyone = tuple(s for s in self.engine.seats if self.engine.contributions[s] > 0)
+        per_index: dict[int, int] = {}
+        for award in awards:
+            per_index[award.pot_index] = per_index.get(award.pot_index, 0) + award.amount
+        out = []
+        for award in awards:
+            i = award.pot_index
+            # an uncontested hand takes every layer as one pot: its contributors are everyone's
+            fits = i < len(pots) and pots[i].amount == per_index[i]
+            out.append(pots[i].contributors if fits else everyone)
+        return out
+
+    def _follow(self, name: str, payload: JSON, event: Any) -> None:
+        if name == "UncalledBetReturned":
+            seat, amount = payload["seat"], payload["amount"]
+            self.stacks[seat] += amount
+            self.committed[seat] -= amount
+        elif name == "PotAwarded":
+            for share in payload["shares"]:
+                self.stacks[share["seat"]] += share["amount"]
+            contributors = self.contributors.popleft() if self.contributors else ()
+            self.awards.append((payload, contributors))
+        elif name == "HandEnded":
+            for seat, stack in payload["final_stacks"]:
+                self.stacks[seat] = stack
+            if self.voiding:
+                self.committed = dict.fromkeys(self.engine.seats, 0)
+            self.undetermined = bool(payload.get("undetermined", False))
+            self.status = "voided" if self.voiding else "ended"
+            self.ended_at = event.timestamp.isoformat()
+
+    def _note_showdown(self) -> None:
+        """The showdown order, taken once, when the first card is tabled or the showdown begins (as the
+        replay of :mod:`domain.hand.replay` takes it)."""
+        engine = self.engine
+        if not self.order and (engine.phase is Phase.SHOWDOWN or engine.shown):
+            self.order = engine.showdown_order()
+
+    @property
+    def is_over(self) -> bool:
+        return self.status != "in_progress"
+
+    # --- the rows of the snapshot tables ---------------------------------------------------------------------
+
+    def hand_row(self) -> tuple[Any, ...]:
+        s, engine = self.started, self.engine
+        players = {entry.seat: entry for entry in s.seats}
+        seats = [
+            {
+                "seat": seat,
+                "player": players[seat].player,
+                "starting_stack": players[seat].stack,
+                "stack": self.stacks[seat],
+                "committed": self.committed[seat],
+                "hole_cards": [card_text(c) for c in engine.hole[seat]],
+                "face_up": list(engine.face_up[seat]),
+                "folded": seat in engine.folded,
+                "shown": seat in engine.shown,
+                "mucked": seat in engine.mucked,
+            }
+            for seat in engine.seats
+        ]
+        stakes = {
+            "antes": [list(a) for a in s.stakes.antes],
+            "blinds": [list(b) for b in s.stakes.blinds],
+            "bring_in": s.stakes.bring_in,
+            "small_bet": s.stakes.small_bet,
+            "big_bet": s.stakes.big_bet,
+            "min_bet": s.stakes.min_bet,
+        }
+        return (
+            self.hand_id, self.competition, s.table_id, s.hand_number, s.variant, s.rulebook, s.button, s.level,
+            dumps(stakes), dumps(seats), dumps([card_text(c) for c in engine.board]), self.status,
+            int(self.undetermined), self.started_at, self.ended_at, self.version, self.chain_head,
+        )
+
+    def pot_rows(self) -> list[tuple[Any, ...]]:
+        if self.awards:
+            return [
+                (
+                    self.hand_id, n, a["pot_index"], a.get("half", ""), a["amount"], dumps(a["eligible"]),
+                    dumps(list(contributors)), 1, dumps(a["shares"]), a.get("winning_hand", ""),
+                    a.get("odd_chip", ""),
+                )
+                for n, (a, contributors) in enumerate(self.awards)
+            ]
+        if self.is_over:
+            return []
+        return [
+            (self.hand_id, n, n, "", pot.amount, dumps(pot.eligible), dumps(pot.contributors), 0, "[]", "", "")
+            for n, pot in enumerate(self.engine.pots())
+        ]
+
+    def showdown_row(self) -> tuple[Any, ...] | None:
+        engine = self.engine
+        if not (self.order or engine.shown or engine.mucked):
+            return None
+        shown = [{"seat": s, "cards": [card_text(c) for c in engine.hole[s]]} for s in sorted(engine.shown)]
+        mucked = sorted(engine.mucked - engine.shown)
+        odd = [a["odd_chip"] for a, _ in self.awards if a.get("odd_chip")]
+        return (self.hand_id, dumps(list(self.order)), dumps(shown), dumps(mucked), dumps(odd))
+
+
+def history_row(hand_id: str, event: Any) -> tuple[Any, ...]:
+    meta: JSON = event.meta
+    recorded_by = meta.get("recorded_by") or {}
+    return (
+        hand_id,
+        event.originator_version,
+        type(event).__name__,
+        dumps(event.payload),
+        str(recorded_by.get("person", "")),
+        str(recorded_by.get("role", "")),
+        str(meta.get("event_id") or ""),
+        meta.get("seq"),
+        str(meta.get("follows") or ""),
+        str(meta.get("interprets") or ""),
+        str(meta.get("rule") or ""),
+        str(meta.get("reading") or ""),
+        event.timestamp.isoformat(),
+        str(event.link),
+    )
+

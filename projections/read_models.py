@@ -1,0 +1,170 @@
+"""The queries of the read side: rows of :mod:`projections.schema` to :mod:`projections.views` models.
+
+Cards come back as recorded; sealing them for the caller is the API's business (api/sealing.py).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from domain.hand.pots import pot_name
+from projections import schema, views
+from projections.database import ReadDatabase, Row
+
+OFFICIAL_ROLES = frozenset({"judge", "chief_judge"})
+
+
+class ReadModels:
+    def __init__(self, database: ReadDatabase) -> None:
+        self.database = database
+
+    def close(self) -> None:
+        self.database.close()
+
+    def position(self) -> int:
+        row = self.database.one(schema.POSITION_OF, (schema.POSITION_NAME,))
+        return 0 if row is None else int(row[0])
+
+    # --- competitions and tables ---------------------------------------------------------------------------
+
+    def competitions(self) -> list[views.Competition]:
+        rejected = {str(c): int(n) for c, n in self.database.query(schema.REJECTION_COUNTS)}
+        found = {
+            str(c): views.Competition(
+                competition_id=str(c), tables=int(t), hands=int(h), hands_in_progress=int(p or 0),
+                rejections=rejected.get(str(c), 0),
+            )
+            for c, t, h, p in self.database.query(schema.COMPETITIONS)
+        }
+        for competition, n in rejected.items():
+            found.setdefault(
+                competition,
+                views.Competition(competition_id=competition, tables=0, hands=0, hands_in_progress=0, rejections=n),
+            )
+        return [found[c] for c in sorted(found)]
+
+    def competition_known(self, competition: str) -> bool:
+        return self.database.one(schema.COMPETITION_KNOWN, (competition, competition)) is not None
+
+    def tables(self, competition: str, offset: int, limit: int) -> tuple[list[views.TableSummary], int]:
+        rows = self.database.query(schema.TABLES_OF, (competition, limit, offset))
+        total = self.database.one(schema.TABLE_COUNT, (competition,))
+        items = [views.TableSummary(table_id=t, hands=int(n), last_hand_number=int(last)) for t, n, last in rows]
+        return items, int(total[0]) if total else 0
+
+    def table(self, competition: str, table_id: str) -> views.TableState | None:
+        row = self.database.one(schema.LAST_HAND_AT, (competition, table_id))
+        if row is None:
+            return None
+        hand = _hand(row)
+        count = self.database.one(schema.HAND_COUNT_AT, (competition, table_id))
+        over = hand.status != "in_progress"
+        return views.TableState(
+            competition_id=competition,
+            table_id=table_id,
+            hands=int(count[0]) if count else 0,
+            last_hand_id=hand.hand_id,
+            last_hand_number=hand.number,
+            last_hand_status=hand.status,
+            button=hand.button,
+            level=hand.level,
+            seats=[
+                views.TableSeat(seat=s.seat, player=s.player, stack=s.stack if over else s.starting_stack)
+                for s in hand.seats
+            ],
+        )
+
+    # --- hands ---------------------------------------------------------------------------------------------
+
+    def hands(self, competition: str, table_id: str, offset: int, limit: int) -> tuple[list[views.Hand], int]:
+        rows = self.database.query(schema.HANDS_AT, (competition, table_id, limit, offset))
+        total = self.database.one(schema.HAND_COUNT_AT, (competition, table_id))
+        return [_hand(r) for r in rows], int(total[0]) if total else 0
+
+    def hand(self, hand_id: str) -> views.Hand | None:
+        row = self.database.one(schema.HAND, (hand_id,))
+        return None if row is None else _hand(row)
+
+    def history(self, hand_id: str, offset: int, limit: int) -> list[views.HistoryEntry]:
+        return [
+            views.HistoryEntry(
+                version=int(version), type=kind, payload=json.loads(payload), recorded_by=person, role=role,
+                event_id=event_id, seq=seq, follows=follows, interprets=interprets, rule=rule, reading=reading,
+                ruling=role in OFFICIAL_ROLES, at=at, link=link,
+            )
+            for (version, kind, payload, person, role, event_id, seq, follows, interprets, rule, reading, at, link)
+            in self.database.query(schema.HISTORY_OF, (hand_id, limit, offset))
+        ]
+
+    def stacks(self, hand_id: str) -> list[views.StacksAfter]:
+        """The stacks of every seat after every event (the stored changes carried forward)."""
+        changes: dict[int, list[Row]] = {}
+        for version, seat, stack, committed in self.database.query(schema.STACKS_OF, (hand_id,)):
+            changes.setdefault(int(version), []).append((int(seat), int(stack), int(committed)))
+        now: dict[int, tuple[int, int]] = {}
+        out = []
+        for version, kind in self.database.query(schema.HISTORY_TYPES, (hand_id,)):
+            for seat, stack, committed in changes.get(int(version), []):
+                now[seat] = (stack, committed)
+            seats = [views.SeatStack(seat=s, stack=now[s][0], committed=now[s][1]) for s in sorted(now)]
+            out.append(views.StacksAfter(version=int(version), type=kind, seats=seats))
+        return out
+
+    def pots(self, hand_id: str) -> list[views.Pot]:
+        return [
+            views.Pot(
+                name=pot_name(int(index)), pot_index=int(index), half=half, amount=int(amount),
+                eligible=json.loads(eligible), contributors=json.loads(contributors), awarded=bool(awarded),
+                shares=[views.Share(**s) for s in json.loads(shares)], winning_hand=winning, odd_chip=odd,
+            )
+            for index, half, amount, eligible, contributors, awarded, shares, winning, odd in self.database.query(
+                schema.POTS_OF, (hand_id,)
+            )
+        ]
+
+    def showdown(self, hand: views.Hand) -> views.Showdown:
+        """The showdown record; empty lists for a hand that has not reached one."""
+        row = self.database.one(schema.SHOWDOWN_OF, (hand.hand_id,))
+        if row is None:
+            return views.Showdown(hand_id=hand.hand_id, order=[], shown=[], mucked_unshown=[], odd_chips=[])
+        order, shown, mucked, odd = (json.loads(v) for v in row)
+        holes = {s.seat: s.hole_cards for s in hand.seats}
+        return views.Showdown(
+            hand_id=hand.hand_id,
+            order=order,
+            shown=[views.ShownHand(**s) for s in shown],
+            mucked_unshown=[views.MuckedHand(seat=s, cards=holes.get(s)) for s in mucked],
+            odd_chips=odd,
+        )
+
+    # --- rejections ----------------------------------------------------------------------------------------
+
+    def rejections(
+        self, competition: str, kind: str | None, offset: int, limit: int
+    ) -> tuple[list[views.Rejection], int]:
+        if kind is None:
+            rows = self.database.query(schema.REJECTIONS_OF, (competition, limit, offset))
+            total = self.database.one(schema.REJECTION_COUNT, (competition,))
+        else:
+            rows = self.database.query(schema.REJECTIONS_OF_KIND, (competition, kind, limit, offset))
+            total = self.database.one(schema.REJECTION_COUNT_OF_KIND, (competition, kind))
+        items = [
+            views.Rejection(
+                number=int(n), kind=k, rule=rule, reason=reason, field=f, event_id=eid, event_type=etype,
+                table_id=table, hand=hand, seq=seq, at=at,
+            )
+            for n, k, rule, reason, f, eid, etype, table, hand, seq, at in rows
+        ]
+        return items, int(total[0]) if total else 0
+
+
+def _hand(row: Row) -> views.Hand:
+    r: dict[str, Any] = dict(zip(schema.HAND_COLUMNS, row, strict=True))
+    return views.Hand(
+        hand_id=r["hand_id"], competition_id=r["competition"], table_id=r["table_id"], number=int(r["number"]),
+        variant=r["variant"], rulebook=r["rulebook"], button=r["button"], level=r["level"],
+        stakes=views.Stakes(**json.loads(r["stakes"])), seats=[views.Seat(**s) for s in json.loads(r["seats"])],
+        board=json.loads(r["board"]), status=r["status"], undetermined=bool(r["undetermined"]),
+        started_at=r["started_at"], ended_at=r["ended_at"], version=int(r["version"]), chain_head=r["chain_head"],
+    )

@@ -1,0 +1,194 @@
+"""The projector: follows the event store's notification log into the read models, exactly once.
+
+Each page of stored events is projected in memory and written in ONE read-model transaction together with
+the position of its last event, so a crash leaves either the whole page and its position or neither; the
+next run resumes after the stored position. A hand whose earlier events were projected by another run is
+warmed up from the store (its events before the one at hand, replayed without writing) before it goes on.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from dataclasses import dataclass, field
+from typing import Any
+from uuid import UUID
+
+from eventsourcing.application import Application
+
+from projections import schema
+from projections.database import ReadDatabase, ReadSettings, Writer
+from projections.hand_projection import HandProjection, history_row
+
+_REJECTIONS_TOPIC = "domain.rejections:RejectionLog."
+
+
+@dataclass
+class _Page:
+    """The rows one page of events adds, and the hands whose snapshot rows it changed."""
+
+    history: list[tuple[Any, ...]] = field(default_factory=list)
+    stacks: list[tuple[Any, ...]] = field(default_factory=list)
+    rejections: list[tuple[Any, ...]] = field(default_factory=list)
+    rejection_logs: list[tuple[Any, ...]] = field(default_factory=list)
+    touched: dict[str, HandProjection] = field(default_factory=dict)
+
+
+class Projector:
+    """``catch_up()`` projects what is stored and not yet projected; ``rebuild()`` starts over."""
+
+    def __init__(
+        self,
+        store: Application[UUID],
+        database: ReadDatabase,
+        page: int = 2000,
+        hot_hands: int = 5000,
+        owns: bool = False,
+    ) -> None:
+        self.store = store
+        self.database = database
+        self.page = page
+        self.hot_hands = hot_hands
+        self._owns = owns
+        self._hands: OrderedDict[UUID, HandProjection] = OrderedDict()
+        self._competitions: dict[UUID, str] = {}
+
+    @classmethod
+    def from_settings(cls, settings: ReadSettings, **kwargs: Any) -> Projector:
+        """The store and the read models the settings name, opened here and closed by :meth:`close`."""
+        from ingest.store import Store, store_env
+        from projections.bootstrap import open_read_database
+
+        if settings.database_url:
+            env = store_env(settings.database_url)
+        else:
+            settings.data_dir.mkdir(parents=True, exist_ok=True)
+            env = store_env(None, str(settings.data_dir / "store.sqlite"))
+        return cls(Store(env=env), open_read_database(settings), owns=True, **kwargs)
+
+    # --- positions -----------------------------------------------------------------------------------------
+
+    def position(self) -> int:
+        row = self.database.one(schema.POSITION_OF, (schema.POSITION_NAME,))
+        return 0 if row is None else int(row[0])
+
+    def lag(self) -> int:
+        """Stored events not yet projected (notification ids run without gaps but for rolled-back commits,
+        which only ever make this count high until the projector passes them)."""
+        head = self.store.recorder.max_notification_id() or 0
+        return max(0, head - self.position())
+
+    # --- projecting ----------------------------------------------------------------------------------------
+
+    def catch_up(self) -> int:
+        """Project every stored event after the position; the number of events projected."""
+        done = 0
+        start = self.position() + 1
+        while batch := self.store.recorder.select_notifications(start, self.page):
+            self._project(batch)
+            done += len(batch)
+            start = batch[-1].id + 1
+        return done
+
+    def rebuild(self) -> int:
+        """Drop every read model and project the whole store again; the number of events projected."""
+        self._hands.clear()
+        self._competitions.clear()
+        self.database.drop()
+        self.database.create()
+        return self.catch_up()
+
+    def close(self) -> None:
+        if self._owns:
+            self.database.close()
+            self.store.close()
+
+    def _project(self, notifications: Any) -> None:
+        page = _Page()
+        to_event = self.store.mapper.to_domain_event
+        try:
+            for notification in notifications:
+                event = to_event(notification)
+                if notification.topic.startswith(_REJECTIONS_TOPIC):
+                    self._rejection(page, event)
+                else:
+                    self._hand_event(page, event)
+            with self.database.transaction() as w:
+                self._write(w, page, notifications[-1].id)
+        except BaseException:
+            # the in-memory hands may be ahead of what was committed: they are warmed up again from the store
+            self._hands.clear()
+            self._competitions.clear()
+            raise
+        self._forget_finished()
+
+    def _hand_event(self, page: _Page, event: Any) -> None:
+        stream: UUID = event.originator_id
+        if event.originator_version == 1:
+            hand = HandProjection(stream, event)
+            self._hands[stream] = hand
+            page.stacks.extend((hand.hand_id, 1, *change) for change in hand.opening_stacks())
+        else:
+            hand = self._hand(stream, event.originator_version)
+            changes = hand.apply(event)
+            page.stacks.extend((hand.hand_id, event.originator_version, *change) for change in changes)
+        page.history.append(history_row(hand.hand_id, event))
+        page.touched[hand.hand_id] = hand
+
+    def _hand(self, stream: UUID, version: int) -> HandProjection:
+        hand = self._hands.get(stream)
+        if hand is not None and hand.version == version - 1:
+            self._hands.move_to_end(stream)
+            return hand
+        earlier = iter(self.store.events.get(stream, lte=version - 1))
+        hand = HandProjection(stream, next(earlier))
+        for event in earlier:
+            hand.apply(event)
+        self._hands[stream] = hand
+        return hand
+
+    def _forget_finished(self) -> None:
+        # an ended hand rarely hears more (a hand shown again after the award); it is warmed up if it does
+        for stream in [s for s, hand in self._hands.items() if hand.is_over]:
+            del self._hands[stream]
+        while len(self._hands) > self.hot_hands:
+            self._hands.popitem(last=False)
+
+    def _rejection(self, page: _Page, event: Any) -> None:
+        stream: UUID = event.originator_id
+        if type(event).__name__ == "Opened":
+            competition = str(event.payload["competition_id"])
+            self._competitions[stream] = competition
+            page.rejection_logs.append((str(stream), competition))
+            return
+        competition = self._competitions.get(stream) or self._competition_of(stream)
+        p = event.payload
+        page.rejections.append(
+            (
+                competition, event.originator_version - 1, p["kind"], p.get("rule", ""), p["reason"],
+                p.get("field", ""), p.get("event_id", ""), p.get("event_type", ""), p.get("table_id", ""),
+                p.get("hand_id", ""), p.get("seq"), event.timestamp.isoformat(),
+            )
+        )
+
+    def _competition_of(self, stream: UUID) -> str:
+        row = self.database.one(schema.REJECTION_LOG_COMPETITION, (str(stream),))
+        if row is None:
+            opened: Any = next(iter(self.store.events.get(stream, lte=1)))
+            competition = str(opened.payload["competition_id"])
+        else:
+            competition = str(row[0])
+        self._competitions[stream] = competition
+        return competition
+
+    def _write(self, w: Writer, page: _Page, last_id: int) -> None:
+        hands = page.touched.values()
+        w.executemany(schema.UPSERT_HAND, [hand.hand_row() for hand in hands])
+        w.executemany(schema.INSERT_HISTORY, page.history)
+        w.executemany(schema.INSERT_STACK, page.stacks)
+        w.executemany(schema.DELETE_POTS, [(hand.hand_id,) for hand in hands])
+        w.executemany(schema.INSERT_POT, [row for hand in hands for row in hand.pot_rows()])
+        showdowns = [row for hand in hands if (row := hand.showdown_row()) is not None]
+        w.executemany(schema.UPSERT_SHOWDOWN, showdowns)
+        w.executemany(schema.INSERT_REJECTION_LOG, page.rejection_logs)
+        w.executemany(schema.INSERT_REJECTION, page.rejections)
+        w.execute(schema.SAVE_POSITION, (schema.POSITION_NAME, last_id))

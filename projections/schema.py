@@ -1,0 +1,149 @@
+"""Every SQL statement of the read models, in one place: one schema, two dialects.
+
+The statements are written once with ``?`` placeholders and types both SQLite and PostgreSQL accept
+(TEXT, BIGINT, INTEGER); :mod:`projections.database` adapts the placeholders to psycopg. JSON values are
+stored as TEXT: the read side never queries inside them, it hands them to the API.
+
+A table's stacks are kept as changes (a row per seat whose stack or chips in the pot moved at an event);
+the stacks after any event are the latest change of each seat at or before it. Every event moves one or
+two seats at most, so this is a ninth of a row per seat per event, which the rebuild's speed needs.
+"""
+
+from __future__ import annotations
+
+HANDS = "rm_hands"
+STACKS = "rm_stack_changes"
+POTS = "rm_pots"
+SHOWDOWNS = "rm_showdowns"
+HISTORY = "rm_history"
+REJECTIONS = "rm_rejections"
+REJECTION_LOGS = "rm_rejection_logs"
+POSITION = "rm_position"
+#: the projector's row in the position table
+POSITION_NAME = "read-models"
+
+#: the read models' tables, in the order they are created (and dropped in reverse)
+TABLES = (HANDS, STACKS, POTS, SHOWDOWNS, HISTORY, REJECTIONS, REJECTION_LOGS, POSITION)
+
+CREATE = (
+    f"""CREATE TABLE IF NOT EXISTS {HANDS} (
+        hand_id TEXT PRIMARY KEY, competition TEXT NOT NULL, table_id TEXT NOT NULL, number BIGINT NOT NULL,
+        variant TEXT NOT NULL, rulebook TEXT NOT NULL, button INTEGER, level INTEGER, stakes TEXT NOT NULL,
+        seats TEXT NOT NULL, board TEXT NOT NULL, status TEXT NOT NULL, undetermined INTEGER NOT NULL,
+        started_at TEXT NOT NULL, ended_at TEXT, version BIGINT NOT NULL, chain_head TEXT NOT NULL)""",
+    f"CREATE INDEX IF NOT EXISTS {HANDS}_by_table ON {HANDS} (competition, table_id, number)",
+    f"""CREATE TABLE IF NOT EXISTS {STACKS} (
+        hand_id TEXT NOT NULL, version BIGINT NOT NULL, seat INTEGER NOT NULL, stack BIGINT NOT NULL,
+        committed BIGINT NOT NULL, PRIMARY KEY (hand_id, version, seat))""",
+    f"""CREATE TABLE IF NOT EXISTS {POTS} (
+        hand_id TEXT NOT NULL, position INTEGER NOT NULL, pot_index INTEGER NOT NULL, half TEXT NOT NULL,
+        amount BIGINT NOT NULL, eligible TEXT NOT NULL, contributors TEXT NOT NULL, awarded INTEGER NOT NULL,
+        shares TEXT NOT NULL, winning_hand TEXT NOT NULL, odd_chip TEXT NOT NULL,
+        PRIMARY KEY (hand_id, position))""",
+    f"""CREATE TABLE IF NOT EXISTS {SHOWDOWNS} (
+        hand_id TEXT PRIMARY KEY, showdown_order TEXT NOT NULL, shown TEXT NOT NULL,
+        mucked_unshown TEXT NOT NULL, odd_chips TEXT NOT NULL)""",
+    f"""CREATE TABLE IF NOT EXISTS {HISTORY} (
+        hand_id TEXT NOT NULL, version BIGINT NOT NULL, event_type TEXT NOT NULL, payload TEXT NOT NULL,
+        recorded_by TEXT NOT NULL, role TEXT NOT NULL, event_id TEXT NOT NULL, seq INTEGER,
+        follows TEXT NOT NULL, interprets TEXT NOT NULL, rule TEXT NOT NULL, reading TEXT NOT NULL,
+        at TEXT NOT NULL, link TEXT NOT NULL, PRIMARY KEY (hand_id, version))""",
+    f"""CREATE TABLE IF NOT EXISTS {REJECTIONS} (
+        competition TEXT NOT NULL, number BIGINT NOT NULL, kind TEXT NOT NULL, rule TEXT NOT NULL,
+        reason TEXT NOT NULL, field TEXT NOT NULL, event_id TEXT NOT NULL, event_type TEXT NOT NULL,
+        table_id TEXT NOT NULL, hand TEXT NOT NULL, seq INTEGER, at TEXT NOT NULL,
+        PRIMARY KEY (competition, number))""",
+    f"CREATE INDEX IF NOT EXISTS {REJECTIONS}_by_kind ON {REJECTIONS} (competition, kind, number)",
+    f"CREATE TABLE IF NOT EXISTS {REJECTION_LOGS} (stream TEXT PRIMARY KEY, competition TEXT NOT NULL)",
+    f"CREATE TABLE IF NOT EXISTS {POSITION} (name TEXT PRIMARY KEY, notification_id BIGINT NOT NULL)",
+)
+
+DROP = tuple(f"DROP TABLE IF EXISTS {table}" for table in reversed(TABLES))
+
+# --- writes (the projector) -------------------------------------------------------------------------------
+
+HAND_COLUMNS = (
+    "hand_id", "competition", "table_id", "number", "variant", "rulebook", "button", "level", "stakes",
+    "seats", "board", "status", "undetermined", "started_at", "ended_at", "version", "chain_head",
+)
+_MUTABLE = ("seats", "board", "status", "undetermined", "ended_at", "version", "chain_head")
+UPSERT_HAND = (
+    f"INSERT INTO {HANDS} ({', '.join(HAND_COLUMNS)}) VALUES ({', '.join('?' * len(HAND_COLUMNS))})"
+    f" ON CONFLICT (hand_id) DO UPDATE SET {', '.join(f'{c} = excluded.{c}' for c in _MUTABLE)}"
+)
+INSERT_STACK = f"INSERT INTO {STACKS} (hand_id, version, seat, stack, committed) VALUES (?, ?, ?, ?, ?)"
+DELETE_POTS = f"DELETE FROM {POTS} WHERE hand_id = ?"
+INSERT_POT = (
+    f"INSERT INTO {POTS} (hand_id, position, pot_index, half, amount, eligible, contributors, awarded, shares,"
+    " winning_hand, odd_chip) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+)
+UPSERT_SHOWDOWN = (
+    f"INSERT INTO {SHOWDOWNS} (hand_id, showdown_order, shown, mucked_unshown, odd_chips) VALUES (?, ?, ?, ?, ?)"
+    " ON CONFLICT (hand_id) DO UPDATE SET showdown_order = excluded.showdown_order, shown = excluded.shown,"
+    " mucked_unshown = excluded.mucked_unshown, odd_chips = excluded.odd_chips"
+)
+INSERT_HISTORY = (
+    f"INSERT INTO {HISTORY} (hand_id, version, event_type, payload, recorded_by, role, event_id, seq, follows,"
+    " interprets, rule, reading, at, link) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+)
+INSERT_REJECTION = (
+    f"INSERT INTO {REJECTIONS} (competition, number, kind, rule, reason, field, event_id, event_type, table_id,"
+    " hand, seq, at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+)
+INSERT_REJECTION_LOG = f"INSERT INTO {REJECTION_LOGS} (stream, competition) VALUES (?, ?)"
+SAVE_POSITION = (
+    f"INSERT INTO {POSITION} (name, notification_id) VALUES (?, ?)"
+    " ON CONFLICT (name) DO UPDATE SET notification_id = excluded.notification_id"
+)
+
+# --- reads (the projector's own, and the API's) ------------------------------------------------------------
+
+POSITION_OF = f"SELECT notification_id FROM {POSITION} WHERE name = ?"
+REJECTION_LOG_COMPETITION = f"SELECT competition FROM {REJECTION_LOGS} WHERE stream = ?"
+
+COMPETITIONS = (
+    f"SELECT competition, COUNT(DISTINCT table_id), COUNT(*), SUM(CASE WHEN status = 'in_progress' THEN 1"
+    f" ELSE 0 END) FROM {HANDS} GROUP BY competition"
+)
+REJECTION_COUNTS = f"SELECT competition, COUNT(*) FROM {REJECTIONS} GROUP BY competition"
+COMPETITION_KNOWN = (
+    f"SELECT 1 FROM {HANDS} WHERE competition = ? UNION SELECT 1 FROM {REJECTION_LOGS} WHERE competition = ?"
+)
+TABLES_OF = (
+    f"SELECT table_id, COUNT(*), MAX(number) FROM {HANDS} WHERE competition = ? GROUP BY table_id"
+    " ORDER BY table_id LIMIT ? OFFSET ?"
+)
+TABLE_COUNT = f"SELECT COUNT(DISTINCT table_id) FROM {HANDS} WHERE competition = ?"
+_HAND_SELECT = f"SELECT {', '.join(HAND_COLUMNS)} FROM {HANDS}"
+LAST_HAND_AT = f"{_HAND_SELECT} WHERE competition = ? AND table_id = ? ORDER BY number DESC LIMIT 1"
+HANDS_AT = f"{_HAND_SELECT} WHERE competition = ? AND table_id = ? ORDER BY number LIMIT ? OFFSET ?"
+HAND_COUNT_AT = f"SELECT COUNT(*) FROM {HANDS} WHERE competition = ? AND table_id = ?"
+HAND = f"{_HAND_SELECT} WHERE hand_id = ?"
+HISTORY_OF = (
+    f"SELECT version, event_type, payload, recorded_by, role, event_id, seq, follows, interprets, rule, reading,"
+    f" at, link FROM {HISTORY} WHERE hand_id = ? ORDER BY version LIMIT ? OFFSET ?"
+)
+HISTORY_TYPES = f"SELECT version, event_type FROM {HISTORY} WHERE hand_id = ? ORDER BY version"
+STACKS_OF = f"SELECT version, seat, stack, committed FROM {STACKS} WHERE hand_id = ? ORDER BY version, seat"
+POTS_OF = (
+    f"SELECT pot_index, half, amount, eligible, contributors, awarded, shares, winning_hand, odd_chip"
+    f" FROM {POTS} WHERE hand_id = ? ORDER BY position"
+)
+SHOWDOWN_OF = f"SELECT showdown_order, shown, mucked_unshown, odd_chips FROM {SHOWDOWNS} WHERE hand_id = ?"
+_REJECTION_SELECT = (
+    f"SELECT number, kind, rule, reason, field, event_id, event_type, table_id, hand, seq, at FROM {REJECTIONS}"
+)
+REJECTIONS_OF = f"{_REJECTION_SELECT} WHERE competition = ? ORDER BY number LIMIT ? OFFSET ?"
+REJECTIONS_OF_KIND = f"{_REJECTION_SELECT} WHERE competition = ? AND kind = ? ORDER BY number LIMIT ? OFFSET ?"
+REJECTION_COUNT = f"SELECT COUNT(*) FROM {REJECTIONS} WHERE competition = ?"
+REJECTION_COUNT_OF_KIND = f"SELECT COUNT(*) FROM {REJECTIONS} WHERE competition = ? AND kind = ?"
+
+
+def dump_all() -> tuple[tuple[str, str], ...]:
+    """(table, a query of all its rows in a stable order): what a rebuild must reproduce exactly."""
+    keys = {
+        HANDS: "hand_id", STACKS: "hand_id, version, seat", POTS: "hand_id, position", SHOWDOWNS: "hand_id",
+        HISTORY: "hand_id, version", REJECTIONS: "competition, number", REJECTION_LOGS: "stream",
+        POSITION: "name",
+    }
+    return tuple((table, f"SELECT * FROM {table} ORDER BY {order}") for table, order in keys.items())
