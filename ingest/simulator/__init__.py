@@ -9,4 +9,13 @@ from ingest.simulator.competition import Level, Player, SeatDrawn
 from ingest.simulator.mistakes import Mistake
 from ingest.simulator.run import Elimination, SimulatedHand, Simulation, simulate
 
-__all__ = ["Elimination", "Level", "Mistake", "Player", "SeatDrawn", "SimulatedHand", "Simulation", "simulate"]
+__all__ = [
+    "Elimination",
+    "Level",
+    "Mistake",
+    "Player",
+    "SeatDrawn",
+    "SimulatedHand",
+    "Simulation",
+    "simulate",
+]

@@ -70,7 +70,9 @@ def choose(legal: LegalActions, at: Situation, temperament: Temperament, rng: ra
     return PlayerActed(seat, ActionKind.FOLD)
 
 
-def _size(legal: LegalActions, at: Situation, power: float, temperament: Temperament, rng: random.Random) -> int:
+def _size(
+    legal: LegalActions, at: Situation, power: float, temperament: Temperament, rng: random.Random
+) -> int:
     """A bet or raise total between the legal minimum and maximum: mostly small, sometimes the most."""
     if legal.allowed_to:
         return rng.choice(legal.allowed_to)

@@ -76,7 +76,9 @@ def table_ids(tables: int) -> tuple[str, ...]:
     return tuple(f"T{n}" for n in range(1, tables + 1))
 
 
-def draw_seats(players: tuple[Player, ...], tables: int, seats: int, rng: random.Random) -> tuple[SeatDrawn, ...]:
+def draw_seats(
+    players: tuple[Player, ...], tables: int, seats: int, rng: random.Random
+) -> tuple[SeatDrawn, ...]:
     """The random draw: players dealt round the tables in turn (so no table is more than one player short of
     another), each table's seats drawn among its ``seats`` seats."""
     if len(players) > tables * seats:
@@ -84,7 +86,7 @@ def draw_seats(players: tuple[Player, ...], tables: int, seats: int, rng: random
     order = list(players)
     rng.shuffle(order)
     ids = table_ids(tables)
-    at_table = [order[t :: tables] for t in range(tables)]
+    at_table = [order[t::tables] for t in range(tables)]
     drawn: list[SeatDrawn] = []
     for table_id, sitting in zip(ids, at_table, strict=True):
         places = sorted(rng.sample(range(1, seats + 1), len(sitting)))

@@ -30,7 +30,9 @@ class Mistake:
 _Attempt = Callable[[HandState, LegalActions, random.Random], tuple[PlayerActed, str] | None]
 
 
-def _below_minimum(hand: HandState, legal: LegalActions, rng: random.Random) -> tuple[PlayerActed, str] | None:
+def _below_minimum(
+    hand: HandState, legal: LegalActions, rng: random.Random
+) -> tuple[PlayerActed, str] | None:
     kind, low = legal.aggressive_action, legal.min_bet_or_raise_to
     if kind not in (ActionKind.BET, ActionKind.RAISE) or low is None:
         return None
@@ -43,7 +45,9 @@ def _below_minimum(hand: HandState, legal: LegalActions, rng: random.Random) -> 
     return PlayerActed(seat, kind, rng.randint(called_to + 1, low - 1)), topic
 
 
-def _check_facing_a_bet(hand: HandState, legal: LegalActions, rng: random.Random) -> tuple[PlayerActed, str] | None:
+def _check_facing_a_bet(
+    hand: HandState, legal: LegalActions, rng: random.Random
+) -> tuple[PlayerActed, str] | None:
     if legal.can_check:
         return None
     return PlayerActed(legal.seat, ActionKind.CHECK), "check"

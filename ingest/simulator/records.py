@@ -33,7 +33,9 @@ def simulated_records(
         if mistake is not None:
             envelope = make_envelope(
                 mistake.act,
-                event_id=uuid5(EVENT_NAMESPACE, f"{competition_id}/{start.table_id}/{start.hand_number}/{seq}/mistake"),
+                event_id=uuid5(
+                    EVENT_NAMESPACE, f"{competition_id}/{start.table_id}/{start.hand_number}/{seq}/mistake"
+                ),
                 competition_id=competition_id,
                 seq=seq,
                 recorded_by=recorded_by,

@@ -142,7 +142,9 @@ def simulate(
     if not 0.0 <= mistakes <= 1.0 or not 0.0 <= board_plays <= 1.0:
         raise ValueError("mistakes and board_plays are chances between 0 and 1")
     if tables < 1 or not 2 <= seats <= 10 or hands_per_table < 0 or starting_stack < 1 or hands_per_level < 1:
-        raise ValueError("a competition needs at least one table of 2 to 10 seats and a positive starting stack")
+        raise ValueError(
+            "a competition needs at least one table of 2 to 10 seats and a positive starting stack"
+        )
     rng = random.Random(seed)
     registered = register(tables * seats if players is None else players, rng)
     drawn = draw_seats(registered, tables, seats, rng)
@@ -166,7 +168,9 @@ def simulate(
             clocks[table.table_id] = at + STEP * len(played.events) + BETWEEN_HANDS
             began = {e.seat: e.stack for e in started.seats}
             for seat, player in table.settle(played.final_stacks):
-                eliminated.append(Elimination(player, table.table_id, seat, number, round_number, began[seat]))
+                eliminated.append(
+                    Elimination(player, table.table_id, seat, number, round_number, began[seat])
+                )
     counts = {t.seats[s].person_id: t.stacks[s] for t in playing for s in t.seats}
     return Simulation(
         seed, competition_id or f"sim-{seed}", game.code, book.name, starting_stack, registered, drawn,

@@ -34,4 +34,3 @@ class Tally:
 
     def as_dict(self) -> dict[str, int]:
         return asdict(self)
-
