@@ -1,0 +1,176 @@
+"""The read endpoints: competitions, tables, hands, their history, stacks, pots, showdown order, rejections
+and the projection lag, answered from the read models (projections/) with hole cards sealed for the caller
+(api/sealing.py). Routes only read: no commits, no business rules beyond who may see what."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import APIRouter, Path, Query, Request
+
+from api.auth import Principal
+from api.deps import CurrentPage, CurrentPrincipal, Page
+from api.errors import ERROR_RESPONSES, ApiError, not_found
+from api.sealing import seal_hand, seal_history, seal_showdown
+from domain.rejections import RejectionKind
+from domain.roles import Role
+from projections import views
+from projections.read_models import ReadModels
+
+router = APIRouter(prefix="/v1", tags=["reads"], responses=ERROR_RESPONSES)
+
+#: what was refused and why can name hole cards ("seat 3 showed As Kd, but was dealt …"): officials only
+READS_REJECTIONS: frozenset[Role] = frozenset(
+    {Role.JUDGE, Role.CHIEF_JUDGE, Role.SECRETARY, Role.FEDERATION, Role.INTEGRITY}
+)
+
+CompetitionId = Annotated[str, Path(description="the competition, as the events name it")]
+TableId = Annotated[str, Path(description="the table within the competition; may contain '/' and '#' (%23)")]
+HandId = Annotated[str, Path(description="domain.hand.aggregate.hand_id(table, number, competition)")]
+
+
+def _read_models(request: Request) -> ReadModels:
+    models: ReadModels | None = request.app.state.read_models
+    if models is None:
+        raise ApiError(503, "read_models_unavailable", "the read models are not open in this process")
+    return models
+
+
+def _check_competition(principal: Principal, competition: str) -> None:
+    if principal.competition is not None and principal.competition != competition:
+        raise ApiError(
+            403, "forbidden", f"this token is for competition {principal.competition}, not {competition}"
+        )
+
+
+def _hand(request: Request, principal: Principal, hand_id: str) -> views.Hand:
+    hand = _read_models(request).hand(hand_id)
+    if hand is None:
+        raise not_found("hand", hand_id)
+    _check_competition(principal, hand.competition_id)
+    return hand
+
+
+def _known_competition(request: Request, principal: Principal, competition: str) -> ReadModels:
+    _check_competition(principal, competition)
+    models = _read_models(request)
+    if not models.competition_known(competition):
+        raise not_found("competition", competition)
+    return models
+
+
+@router.get("/competitions", response_model=Page[views.Competition])
+def competitions(request: Request, principal: CurrentPrincipal, page: CurrentPage) -> Page[views.Competition]:
+    """Every competition with hands or rejections recorded."""
+    found = [
+        c for c in _read_models(request).competitions()
+        if principal.competition is None or c.competition_id == principal.competition
+    ]
+    return Page[views.Competition].of(found[page.offset : page.offset + page.limit], page, len(found))
+
+
+@router.get("/competitions/{competition_id}/tables", response_model=Page[views.TableSummary])
+def tables(
+    request: Request, competition_id: CompetitionId, principal: CurrentPrincipal, page: CurrentPage
+) -> Page[views.TableSummary]:
+    """The competition's tables, by name."""
+    models = _known_competition(request, principal, competition_id)
+    items, total = models.tables(competition_id, page.offset, page.limit)
+    return Page[views.TableSummary].of(items, page, total)
+
+
+@router.get("/competitions/{competition_id}/tables/{table_id:path}/hands", response_model=Page[views.Hand])
+def hands(
+    request: Request, competition_id: CompetitionId, table_id: TableId, principal: CurrentPrincipal,
+    page: CurrentPage,
+) -> Page[views.Hand]:
+    """The table's hands in the order of their numbers (hole cards sealed for the caller)."""
+    _check_competition(principal, competition_id)
+    items, total = _read_models(request).hands(competition_id, table_id, page.offset, page.limit)
+    if total == 0:
+        raise not_found("table", f"{table_id} in competition {competition_id}")
+    return Page[views.Hand].of([seal_hand(h, principal) for h in items], page, total)
+
+
+@router.get("/competitions/{competition_id}/tables/{table_id:path}", response_model=views.TableState)
+def table(
+    request: Request, competition_id: CompetitionId, table_id: TableId, principal: CurrentPrincipal
+) -> views.TableState:
+    """The table as its last hand leaves it: seats, players, stacks, button and level."""
+    _check_competition(principal, competition_id)
+    state = _read_models(request).table(competition_id, table_id)
+    if state is None:
+        raise not_found("table", f"{table_id} in competition {competition_id}")
+    return state
+
+
+@router.get("/hands/{hand_id}", response_model=views.Hand)
+def hand(request: Request, hand_id: HandId, principal: CurrentPrincipal) -> views.Hand:
+    """One hand: seats, players, stacks, board, status and chain head (hole cards sealed for the caller)."""
+    return seal_hand(_hand(request, principal, hand_id), principal)
+
+
+@router.get("/hands/{hand_id}/history", response_model=Page[views.HistoryEntry])
+def history(
+    request: Request, hand_id: HandId, principal: CurrentPrincipal, page: CurrentPage
+) -> Page[views.HistoryEntry]:
+    """Every stored event of the hand in order: who recorded it, the engine's reading of raw acts, rulings."""
+    found = _hand(request, principal, hand_id)
+    entries = _read_models(request).history(hand_id, page.offset, page.limit)
+    return Page[views.HistoryEntry].of(seal_history(entries, found, principal), page, found.version)
+
+
+@router.get("/hands/{hand_id}/stacks", response_model=list[views.StacksAfter])
+def stacks(request: Request, hand_id: HandId, principal: CurrentPrincipal) -> list[views.StacksAfter]:
+    """Each seat's stack and chips in the pot after every event of the hand."""
+    _hand(request, principal, hand_id)
+    return _read_models(request).stacks(hand_id)
+
+
+@router.get("/hands/{hand_id}/stacks/final", response_model=list[views.TableSeat])
+def final_stacks(request: Request, hand_id: HandId, principal: CurrentPrincipal) -> list[views.TableSeat]:
+    """The stacks after the hand's last event (its final stacks once it has ended)."""
+    found = _hand(request, principal, hand_id)
+    return [views.TableSeat(seat=s.seat, player=s.player, stack=s.stack) for s in found.seats]
+
+
+@router.get("/hands/{hand_id}/pots", response_model=list[views.Pot])
+def pots(request: Request, hand_id: HandId, principal: CurrentPrincipal) -> list[views.Pot]:
+    """The main pot and the side pots: live while the hand is played, with winners once awarded."""
+    _hand(request, principal, hand_id)
+    return _read_models(request).pots(hand_id)
+
+
+@router.get("/hands/{hand_id}/showdown", response_model=views.Showdown)
+def showdown(request: Request, hand_id: HandId, principal: CurrentPrincipal) -> views.Showdown:
+    """The showdown order the rules give, who showed what, who mucked unshown, and the odd chips."""
+    found = _hand(request, principal, hand_id)
+    return seal_showdown(_read_models(request).showdown(found), found, principal)
+
+
+@router.get("/competitions/{competition_id}/rejections", response_model=Page[views.Rejection])
+def rejections(
+    request: Request,
+    competition_id: CompetitionId,
+    principal: CurrentPrincipal,
+    page: CurrentPage,
+    kind: Annotated[RejectionKind | None, Query(description="only rejections of this kind")] = None,
+) -> Page[views.Rejection]:
+    """What was reported at the competition and refused, with the rule and the reason, in log order."""
+    if principal.role not in READS_REJECTIONS:
+        who = ", ".join(sorted(r.value for r in READS_REJECTIONS))
+        raise ApiError(403, "forbidden", f"the rejections are for {who}; this token's role is {principal.role.value}")
+    models = _known_competition(request, principal, competition_id)
+    items, total = models.rejections(competition_id, kind.value if kind else None, page.offset, page.limit)
+    return Page[views.Rejection].of(items, page, total)
+
+
+@router.get("/projections/lag", response_model=views.Lag)
+def lag(request: Request, principal: CurrentPrincipal) -> views.Lag:
+    """How far the read models are behind the event store."""
+    pipeline = request.app.state.pipeline
+    if pipeline is None:
+        raise ApiError(503, "store_unavailable", "the event store is not open in this process")
+    head = pipeline.store.recorder.max_notification_id() or 0
+    position = _read_models(request).position()
+    return views.Lag(position=position, head=head, lag=max(0, head - position))
