@@ -179,7 +179,9 @@ def _pipeline(publish_rejections: bool = False) -> Iterator[Pipeline]:
         pipeline.close()
 
 
+from api.cli_projections import add_projections  # noqa: E402  (the read models: their own module)
 from api.cli_serve import add_serve  # noqa: E402  (serve and token: their own module)
+from api.cli_simulate import add_simulate  # noqa: E402  (the simulator: its own module)
 
 _SUBCOMMANDS: tuple[Callable[[argparse._SubParsersAction[argparse.ArgumentParser]], None], ...] = (
     _add_validate,
@@ -189,6 +191,8 @@ _SUBCOMMANDS: tuple[Callable[[argparse._SubParsersAction[argparse.ArgumentParser
     _add_verify,
     _add_demo,
     add_serve,
+    add_simulate,
+    add_projections,
 )
 
 

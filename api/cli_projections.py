@@ -1,0 +1,83 @@
+"""``pokeraudit projections run [--follow] | rebuild | lag [--json]``: the read models from the command line."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from projections.runner import Projector
+
+#: how long ``run --follow`` sleeps when the store has nothing new
+IDLE_SECONDS = 0.2
+
+
+def add_projections(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    command = subparsers.add_parser(
+        "projections",
+        help="project the event store into the read models, rebuild them, or show their lag",
+        description="The read models (stacks, pots, showdown order, hand histories, rejections, table state) "
+        "follow the event store; each page of events is written with its position in one transaction.",
+    )
+    actions = command.add_subparsers(dest="action", required=True, metavar="ACTION")
+    run = actions.add_parser("run", help="project what is stored and not yet projected")
+    run.add_argument("--follow", action="store_true", help="keep following the store until interrupted")
+    run.set_defaults(run=_run)
+    rebuild = actions.add_parser("rebuild", help="drop every read model and project the whole store again")
+    rebuild.set_defaults(run=_rebuild)
+    lag = actions.add_parser("lag", help="stored events not yet projected")
+    lag.add_argument("--json", action="store_true")
+    lag.set_defaults(run=_lag)
+
+
+def _projector() -> Projector:
+    from api.settings import Settings
+    from projections.runner import Projector
+
+    return Projector.from_settings(Settings())
+
+
+def _run(args: argparse.Namespace) -> int:
+    projector = _projector()
+    total = 0
+    try:
+        total += projector.catch_up()
+        while args.follow:
+            applied = projector.catch_up()
+            total += applied
+            if not applied:
+                time.sleep(IDLE_SECONDS)
+    except KeyboardInterrupt:
+        pass
+    finally:
+        projector.close()
+    print(json.dumps({"projected": total}))
+    return 0
+
+
+def _rebuild(args: argparse.Namespace) -> int:
+    projector = _projector()
+    try:
+        started = time.perf_counter()
+        total = projector.rebuild()
+        seconds = time.perf_counter() - started
+    finally:
+        projector.close()
+    rate = total / seconds if seconds > 0 else 0.0
+    print(json.dumps({"projected": total, "seconds": round(seconds, 3), "events_per_second": round(rate)}))
+    return 0
+
+
+def _lag(args: argparse.Namespace) -> int:
+    projector = _projector()
+    try:
+        position, lag = projector.position(), projector.lag()
+    finally:
+        projector.close()
+    if args.json:
+        print(json.dumps({"position": position, "lag": lag}))
+    else:
+        print(f"projected up to stored event {position}; {lag} stored events not yet projected")
+    return 0
