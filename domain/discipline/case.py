@@ -1,0 +1,294 @@
+"""The DisciplinaryCase aggregate: one participant's violations and penalties at one competition.
+
+Each act validates, then records (the Hand's pattern): a violation is numbered by its occurrence, a penalty
+checked against the ladder for that occurrence (:mod:`domain.discipline.ladder`) and against the role that
+imposes it (the roles table), a missed-round penalty counted in hands and served hand by hand. The accepted
+events are kept in the stored state as JSON values, so a snapshot needs no custom transcoding.
+
+The id is ``uuid5`` of the competition and the participant: a redelivered record lands on the same case.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+from uuid import NAMESPACE_URL, UUID, uuid5
+
+from eventsourcing.domain import event
+
+from domain.chained import JSON, ChainedAggregate
+from domain.discipline.events import (
+    CATALOG,
+    CaseOpened,
+    PenaltyHandServed,
+    PenaltyImposed,
+    PenaltyRescinded,
+    PenaltyServed,
+    ViolationEnteredInProtocol,
+    ViolationRecorded,
+)
+from domain.discipline.ladder import PenaltyKind, Violation, verify_sanction, violation
+from domain.discipline.penalties import MISSED_ROUND_RULE, hands_to_miss
+from domain.errors import DisciplineError, RuleRef
+from domain.officials import Act, verify_permitted
+from domain.officials.codec import decode, encode
+from domain.roles import Role
+
+CASE_NAMESPACE = uuid5(NAMESPACE_URL, "https://pokeraudit/disciplinary-case")
+DISQUALIFIED_RULE = RuleRef("bfsp", "5.10.2")
+
+
+def case_id(competition: str, participant: str) -> UUID:
+    return uuid5(CASE_NAMESPACE, f"{competition}/{participant}")
+
+
+class DisciplinaryCase(ChainedAggregate):
+    @event("CaseOpened")
+    def __init__(self, payload: JSON, meta: JSON, prev_link: str, link: str) -> None:
+        self.competition = payload["competition"]
+        self.participant = payload["participant"]
+        self.rulebook = payload["rulebook"]
+        self.log: list[JSON] = []
+        self.chain_head = link
+
+    @classmethod
+    def open(
+        cls, competition: str, participant: str, at: datetime, rulebook: str = "bfsp", meta: JSON | None = None
+    ) -> DisciplinaryCase:
+        payload = encode(CaseOpened(competition, participant, rulebook))
+        case: DisciplinaryCase = cls._create_chained(
+            "CaseOpened", case_id(competition, participant), at, payload, meta or {}
+        )
+        return case
+
+    # --- what the record holds ----------------------------------------------------------------------------
+
+    def _events(self, kind: type) -> list[Any]:
+        return [decode(p, CATALOG) for p in self.log if p["type"] == kind.__name__]
+
+    @property
+    def violations(self) -> tuple[ViolationRecorded, ...]:
+        return tuple(self._events(ViolationRecorded))
+
+    @property
+    def penalties(self) -> tuple[PenaltyImposed, ...]:
+        return tuple(self._events(PenaltyImposed))
+
+    def occurrences(self, code: str) -> int:
+        return sum(1 for v in self.violations if v.code == code)
+
+    def entered_in_protocol(self, number: int) -> bool:
+        return any(e.violation == number for e in self._events(ViolationEnteredInProtocol))
+
+    def rescinded(self, number: int) -> bool:
+        return any(e.penalty == number for e in self._events(PenaltyRescinded))
+
+    def in_force(self) -> list[tuple[int, PenaltyImposed]]:
+        """(number, penalty) for every penalty not rescinded, numbered from 1 in the order imposed."""
+        return [(n, p) for n, p in enumerate(self.penalties, start=1) if not self.rescinded(n)]
+
+    @property
+    def disqualified(self) -> bool:
+        """Out of the competition: eliminated, his chips out of play, no prize (bfsp 5.10.2, 7.2.2)."""
+        return any(p.kind is PenaltyKind.COMPETITION_DISQUALIFICATION for _, p in self.in_force())
+
+    def hands_remaining(self, number: int) -> int:
+        penalty = self.penalties[number - 1]
+        served = [s for s in self._events(PenaltyHandServed) if s.penalty == number]
+        return served[-1].hands_remaining if served else penalty.hands_to_miss
+
+    @property
+    def serving(self) -> int | None:
+        """The missed-round penalty being served (the earliest with hands left), or None."""
+        for number, penalty in self.in_force():
+            if penalty.kind is PenaltyKind.MISSED_ROUNDS and self.hands_remaining(number) > 0:
+                return number
+        return None
+
+    @property
+    def hands_to_sit_out(self) -> int:
+        """Every hand still owed, across the missed-round penalties in force (served one after another)."""
+        return sum(
+            self.hands_remaining(n) for n, p in self.in_force() if p.kind is PenaltyKind.MISSED_ROUNDS
+        )
+
+    # --- the acts -------------------------------------------------------------------------------------------
+
+    def record_violation(
+        self,
+        code: str,
+        hand: str,
+        intentional: bool,
+        at: datetime,
+        recorded_by: Role,
+        description: str = "",
+        meta: JSON | None = None,
+    ) -> ViolationRecorded:
+        verify_permitted(Act.VIOLATION_RECORDED, recorded_by)
+        violation(code)
+        self._verify_in_competition("commits no further violation here")
+        recorded = ViolationRecorded(
+            self.participant, code, hand, intentional, self.occurrences(code) + 1, description
+        )
+        self._record(recorded, at, meta)
+        return recorded
+
+    def impose(
+        self,
+        number: int,
+        kind: PenaltyKind,
+        imposed_by: Role,
+        at: datetime,
+        *,
+        rounds: int = 0,
+        players_at_table: int = 0,
+        chips_removed: int = 0,
+        meta: JSON | None = None,
+    ) -> PenaltyImposed:
+        """Impose ``kind`` for violation ``number`` (its position in this case, from 1)."""
+        verify_permitted(kind.act, imposed_by)
+        recorded = self._violation(number)
+        rule = violation(recorded.code)
+        if kind is not PenaltyKind.SEASON_DISQUALIFICATION:
+            self._verify_in_competition("is not penalised again at it")
+        self._verify_not_penalised(number, kind, rule)
+        verify_sanction(rule, recorded.occurrence, recorded.intentional, kind, rounds)
+        if kind is PenaltyKind.SEASON_DISQUALIFICATION and not self.entered_in_protocol(number):
+            raise DisciplineError(
+                f"the federation disqualifies for the season only on a violation the Chief Judge entered in the "
+                f"competition protocol; violation {number} ({recorded.code}) is not in it",
+                RuleRef("bfsp", "7.2.3"),
+            )
+        missed = hands_to_miss(players_at_table, rounds) if kind is PenaltyKind.MISSED_ROUNDS else 0
+        if kind is not PenaltyKind.MISSED_ROUNDS and players_at_table:
+            raise DisciplineError(f"{kind.words} is not counted in hands at a table", MISSED_ROUND_RULE)
+        if chips_removed < 0 or (chips_removed and kind is not PenaltyKind.COMPETITION_DISQUALIFICATION):
+            raise DisciplineError(
+                "chips are removed from play only with a disqualification from the competition",
+                RuleRef("tda-2022", "71-D"),
+            )
+        imposed = PenaltyImposed(
+            self.participant,
+            number,
+            kind,
+            imposed_by,
+            rounds,
+            players_at_table,
+            missed,
+            kill_hand=rule.kills_hand and recorded.intentional,
+            chips_removed=chips_removed,
+        )
+        self._record(imposed, at, meta)
+        return imposed
+
+    def enter_in_protocol(
+        self, number: int, entered_by: Role, at: datetime, meta: JSON | None = None
+    ) -> ViolationEnteredInProtocol:
+        verify_permitted(Act.VIOLATION_ENTERED_IN_PROTOCOL, entered_by)
+        recorded = self._violation(number)
+        if self.entered_in_protocol(number):
+            raise DisciplineError(
+                f"violation {number} ({recorded.code}) is already in the competition protocol",
+                RuleRef("bfsp", "7.2.3"),
+            )
+        entry = ViolationEnteredInProtocol(self.participant, number)
+        self._record(entry, at, meta)
+        return entry
+
+    def serve_hand(
+        self, hand: str, at: datetime, recorded_by: Role, *, misdealt: bool = False, meta: JSON | None = None
+    ) -> PenaltyHandServed:
+        """He was dealt in at ``hand``, his forced bets posted, his hand killed. A misdealt deal is recorded and
+        not counted: it and its re-deal are one penalty hand (TDA 2022 35-C, TV-76)."""
+        verify_permitted(Act.PENALTY_HAND_SERVED, recorded_by)
+        number = self.serving
+        if number is None:
+            raise DisciplineError(
+                f"{self.participant} is serving no missed-round penalty: he plays his hands",
+                MISSED_ROUND_RULE,
+            )
+        counted = [s for s in self._events(PenaltyHandServed) if not s.misdealt]
+        if any(s.hand == hand for s in counted):
+            raise DisciplineError(
+                f"hand {hand} already counted towards {self.participant}'s penalty; a hand is missed once",
+                MISSED_ROUND_RULE,
+            )
+        remaining = self.hands_remaining(number) - (0 if misdealt else 1)
+        served = PenaltyHandServed(self.participant, number, hand, misdealt, remaining)
+        self._record(served, at, meta)
+        if remaining == 0:
+            self._record(PenaltyServed(self.participant, number), at, {"follows": (meta or {}).get("event_id")})
+        return served
+
+    def rescind(
+        self, number: int, protest: str, rescinded_by: Role, at: datetime, meta: JSON | None = None
+    ) -> PenaltyRescinded:
+        verify_permitted(Act.PENALTY_RESCINDED, rescinded_by)
+        if not 1 <= number <= len(self.penalties) or self.rescinded(number):
+            raise DisciplineError(
+                f"{self.participant} has no penalty {number} in force to rescind", RuleRef("bfsp", "7.3.4")
+            )
+        lifted = PenaltyRescinded(self.participant, number, protest, rescinded_by)
+        self._record(lifted, at, meta)
+        return lifted
+
+    # --- checks ---------------------------------------------------------------------------------------------
+
+    def _violation(self, number: int) -> ViolationRecorded:
+        violations = self.violations
+        if not 1 <= number <= len(violations):
+            raise DisciplineError(
+                f"{self.participant} has {len(violations)} violation(s) recorded at this competition; "
+                f"there is no violation {number} to penalise",
+                RuleRef("bfsp", "7.2.1"),
+            )
+        return violations[number - 1]
+
+    def _verify_in_competition(self, what: str) -> None:
+        if self.disqualified:
+            raise DisciplineError(
+                f"{self.participant} was disqualified from the competition and {what}", DISQUALIFIED_RULE
+            )
+
+    def _verify_not_penalised(self, number: int, kind: PenaltyKind, rule: Violation) -> None:
+        for _, penalty in self.in_force():
+            same_violation = penalty.violation == number
+            if same_violation and (kind is not PenaltyKind.SEASON_DISQUALIFICATION or penalty.kind is kind):
+                raise DisciplineError(
+                    f"violation {number} ({rule.code}) already carries {penalty.kind.words}; a violation is "
+                    f"penalised once",
+                    rule.rule,
+                )
+
+    # --- recording ------------------------------------------------------------------------------------------
+
+    def _record(self, recorded: Any, at: datetime, meta: JSON | None) -> None:
+        self._trigger_chained(type(recorded).__name__, encode(recorded), at, meta or {})
+
+    def _keep(self, payload: JSON, link: str) -> None:
+        self.log.append(payload)
+        self.chain_head = link
+
+    @event("ViolationRecorded")
+    def _violation_recorded(self, payload: JSON, meta: JSON, prev_link: str, link: str) -> None:
+        self._keep(payload, link)
+
+    @event("PenaltyImposed")
+    def _penalty_imposed(self, payload: JSON, meta: JSON, prev_link: str, link: str) -> None:
+        self._keep(payload, link)
+
+    @event("ViolationEnteredInProtocol")
+    def _violation_entered_in_protocol(self, payload: JSON, meta: JSON, prev_link: str, link: str) -> None:
+        self._keep(payload, link)
+
+    @event("PenaltyHandServed")
+    def _penalty_hand_served(self, payload: JSON, meta: JSON, prev_link: str, link: str) -> None:
+        self._keep(payload, link)
+
+    @event("PenaltyServed")
+    def _penalty_served(self, payload: JSON, meta: JSON, prev_link: str, link: str) -> None:
+        self._keep(payload, link)
+
+    @event("PenaltyRescinded")
+    def _penalty_rescinded(self, payload: JSON, meta: JSON, prev_link: str, link: str) -> None:
+        self._keep(payload, link)

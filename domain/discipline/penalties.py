@@ -1,0 +1,24 @@
+"""How long a missed-round penalty lasts, and what its validation needs besides the ladder."""
+
+from __future__ import annotations
+
+from domain.errors import DisciplineError, RuleRef
+
+#: the most seats a table of the federation's events has (bfsp 3.1: 10-max)
+MOST_SEATS = 10
+
+MISSED_ROUND_RULE = RuleRef("bfsp", "7.1.2")
+
+
+def hands_to_miss(players_at_table: int, rounds: int) -> int:
+    """A missed round is one hand for each player at the table when the penalty is imposed, the offender
+    included (bfsp 7.1.2 note; TDA 2022 71-A, TDA 2017 D-70): 9 seated, 1 round → 9 hands; 7 seated, 2 → 14."""
+    if not 2 <= players_at_table <= MOST_SEATS:
+        raise DisciplineError(
+            f"a missed-round penalty is counted from the players at the offender's table, himself included; "
+            f"{players_at_table} is not a table's count (2 to {MOST_SEATS})",
+            MISSED_ROUND_RULE,
+        )
+    if rounds < 1:
+        raise DisciplineError(f"a missed-round penalty of {rounds} rounds misses nothing", MISSED_ROUND_RULE)
+    return players_at_table * rounds

@@ -1,0 +1,95 @@
+"""The SeasonRecord aggregate: an athlete's standing for one sports season, across competitions.
+
+Only the federation disqualifies for a season, and only on a violation the Chief Judge entered in the protocol
+of the competition where it happened (bfsp 7.2.3); registration asks :meth:`SeasonRecord.is_disqualified`.
+The athlete is named as the competitions name their participants (one person, one id across competitions).
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from uuid import NAMESPACE_URL, UUID, uuid5
+
+from eventsourcing.domain import event
+
+from domain.chained import JSON, ChainedAggregate
+from domain.discipline.case import DisciplinaryCase
+from domain.discipline.events import CATALOG, SeasonDisqualificationDecided, SeasonRecordOpened
+from domain.discipline.ladder import PenaltyKind, verify_sanction, violation
+from domain.errors import DisciplineError, RuleRef
+from domain.officials import Act, verify_permitted
+from domain.officials.codec import decode, encode
+from domain.roles import Role
+
+SEASON_NAMESPACE = uuid5(NAMESPACE_URL, "https://pokeraudit/season-record")
+SEASON_RULE = RuleRef("bfsp", "7.2.3")
+
+
+def season_record_id(athlete: str, season: str) -> UUID:
+    return uuid5(SEASON_NAMESPACE, f"{athlete}/{season}")
+
+
+class SeasonRecord(ChainedAggregate):
+    @event("SeasonRecordOpened")
+    def __init__(self, payload: JSON, meta: JSON, prev_link: str, link: str) -> None:
+        self.athlete = payload["athlete"]
+        self.season = payload["season"]
+        self.decisions: list[JSON] = []
+        self.chain_head = link
+
+    @classmethod
+    def open(cls, athlete: str, season: str, at: datetime, meta: JSON | None = None) -> SeasonRecord:
+        payload = encode(SeasonRecordOpened(athlete, season))
+        record: SeasonRecord = cls._create_chained(
+            "SeasonRecordOpened", season_record_id(athlete, season), at, payload, meta or {}
+        )
+        return record
+
+    @property
+    def disqualifications(self) -> tuple[SeasonDisqualificationDecided, ...]:
+        return tuple(decode(p, CATALOG) for p in self.decisions)
+
+    def is_disqualified(self, season: str, at: datetime) -> bool:
+        """Barred from ``season``'s official and rating competitions at ``at`` (the registration check)."""
+        return season == self.season and any(d.decided_at <= at for d in self.disqualifications)
+
+    def decide(
+        self,
+        case: DisciplinaryCase,
+        number: int,
+        decided_by: Role,
+        at: datetime,
+        protocol: str = "",
+        meta: JSON | None = None,
+    ) -> SeasonDisqualificationDecided:
+        """The federation's season disqualification on violation ``number`` of ``case``."""
+        verify_permitted(Act.SEASON_DISQUALIFICATION, decided_by)
+        if case.participant != self.athlete:
+            raise DisciplineError(
+                f"the case at {case.competition} is {case.participant}'s, not {self.athlete}'s", SEASON_RULE
+            )
+        if not 1 <= number <= len(case.violations):
+            raise DisciplineError(
+                f"{self.athlete} has no violation {number} at {case.competition}", SEASON_RULE
+            )
+        recorded = case.violations[number - 1]
+        if not case.entered_in_protocol(number):
+            raise DisciplineError(
+                f"the federation disqualifies for the season only on a violation the Chief Judge entered in the "
+                f"competition protocol; {recorded.code} at {case.competition} is not in it",
+                SEASON_RULE,
+            )
+        rule = violation(recorded.code)
+        verify_sanction(rule, recorded.occurrence, recorded.intentional, PenaltyKind.SEASON_DISQUALIFICATION, 0)
+        if self.is_disqualified(self.season, at):
+            raise DisciplineError(f"{self.athlete} is already disqualified for season {self.season}", SEASON_RULE)
+        decided = SeasonDisqualificationDecided(
+            self.athlete, self.season, case.competition, number, recorded.code, at, protocol
+        )
+        self._trigger_chained("SeasonDisqualificationDecided", encode(decided), at, meta or {})
+        return decided
+
+    @event("SeasonDisqualificationDecided")
+    def _season_disqualification_decided(self, payload: JSON, meta: JSON, prev_link: str, link: str) -> None:
+        self.decisions.append(payload)
+        self.chain_head = link

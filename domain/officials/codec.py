@@ -1,0 +1,70 @@
+"""The officials' events (rulings, discipline, protests) as plain JSON values and back.
+
+The hand's codec (:mod:`domain.hand.codec`) decodes the hand's catalog only and stores no times; these events
+carry deadlines and decision times, so this small codec on the same pattern adds ``datetime`` (ISO 8601) and
+decodes by whichever catalog it is given (each package's ``CATALOG``).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import types
+import typing
+from collections.abc import Mapping
+from datetime import datetime
+from enum import Enum
+from typing import Any
+
+JSON = dict[str, Any]
+
+
+def encode(event: Any) -> JSON:
+    """``{"type": "ViolationRecorded", "participant": "p-17", "code": "7.1.3", ...}``."""
+    return {"type": type(event).__name__, **_fields(event)}
+
+
+def decode(payload: JSON, catalog: Mapping[str, type]) -> Any:
+    return _dataclass(catalog[payload["type"]], payload)
+
+
+def _fields(value: Any) -> JSON:
+    return {f.name: _encode(getattr(value, f.name)) for f in dataclasses.fields(value)}
+
+
+def _encode(value: Any) -> Any:
+    if isinstance(value, Enum):
+        return value.value
+    if isinstance(value, datetime):
+        return value.isoformat()
+    if isinstance(value, tuple | list):
+        return [_encode(v) for v in value]
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return _fields(value)
+    return value
+
+
+def _dataclass(cls: type, payload: Mapping[str, Any]) -> Any:
+    hints = typing.get_type_hints(cls)
+    names = (f.name for f in dataclasses.fields(cls))
+    return cls(**{name: _decode(hints[name], payload[name]) for name in names if name in payload})
+
+
+def _decode(hint: Any, value: Any) -> Any:
+    origin = typing.get_origin(hint)
+    if origin in (typing.Union, types.UnionType):
+        if value is None:
+            return None
+        options = [a for a in typing.get_args(hint) if a is not type(None)]
+        return _decode(options[0], value)
+    if origin is tuple:
+        args = typing.get_args(hint)
+        if len(args) == 2 and args[1] is Ellipsis:
+            return tuple(_decode(args[0], v) for v in value)
+        return tuple(_decode(a, v) for a, v in zip(args, value, strict=True))
+    if hint is datetime:
+        return datetime.fromisoformat(value)
+    if isinstance(hint, type) and issubclass(hint, Enum):
+        return hint(value)
+    if isinstance(hint, type) and dataclasses.is_dataclass(hint):
+        return _dataclass(hint, value)
+    return value
