@@ -171,6 +171,12 @@ class Rulebook:
     #: follow onto the seats the blinds left, empty or not; False: the button moves to the next player each
     #: hand and the blinds are the two players after it (bfsp 5.3.2, 5.4.1)
     dead_button: bool = True
+    # --- challenges and protests (issue 6: domain/protests/) --------------------------------------------------
+    #: an error in counting or awarding a pot can still be disputed until substantial action on the next hand
+    #: (TDA 2022 22, TDA 2017 D-21); False: every challenge ends when the next hand starts (bfsp 5.9.1)
+    pot_count_dispute_until_substantial_action: bool = True
+    #: the days the federation has to decide a protest, counted from its receipt (bfsp 7.3.4)
+    protest_decision_days: int = 30
 
     def cite(self, topic: str) -> RuleRef:
         """The rule this rulebook applies to ``topic`` (``"min_raise"``, ``"turn_order"``, ...).
@@ -456,6 +462,7 @@ BFSP = Rulebook(
     last_two_tables_nine_max=True,  # 3.1
     mover_exception_short_by=3,  # 3.1: more than 2 fewer
     dead_button=False,  # 5.3.2: the button moves one seat each hand
+    pot_count_dispute_until_substantial_action=False,  # 5.9.1: the next hand's start ends every challenge
 )
 
 TDA_2022 = Rulebook(
