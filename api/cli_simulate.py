@@ -33,6 +33,9 @@ def add_simulate(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]
     command.add_argument("--rulebook", default=DEFAULT_RULEBOOK, choices=sorted(RULEBOOKS))
     command.add_argument("--mistakes", type=float, default=0.0, help="chance of an illegal act at each turn")
     command.add_argument("--competition", default=None, help="the competition id (default: sim-<seed>)")
+    command.add_argument(
+        "--dealers", action="store_true", help="each table recorded by its dealer, not 'simulator'"
+    )
     command.add_argument("--quiet", action="store_true", help="no progress bar")
     command.set_defaults(run=_simulate)
 
@@ -55,6 +58,7 @@ def _simulate(args: argparse.Namespace) -> int:
             players=args.players,
             starting_stack=args.starting_stack,
             competition_id=args.competition,
+            dealers=args.dealers,
         )
     except ValueError as err:
         print(f"pokeraudit simulate: {err}", file=sys.stderr)

@@ -89,12 +89,14 @@ class Simulation:
     eliminated: tuple[Elimination, ...]
     #: chips by person id after the last hand, for the players still seated
     chip_counts: dict[str, int]
-    recorded_by: RecordedBy
+    #: who records each table's events
+    recorders: dict[str, RecordedBy]
 
     def records(self) -> Iterator[tuple[bytes, bytes]]:
         """The log records, hand by hand in the order they were played, mistakes just before their legal act."""
         for hand in self.hands:
-            yield from simulated_records(hand.played, self.competition_id, self.recorded_by, hand.started_at)
+            recorder = self.recorders[hand.table_id]
+            yield from simulated_records(hand.played, self.competition_id, recorder, hand.started_at)
 
     def summary(self) -> dict[str, Any]:
         tally = Tally()
@@ -129,13 +131,15 @@ def simulate(
     board_plays: float = 0.1,
     competition_id: str | None = None,
     recorded_by: RecordedBy = SIMULATOR,
+    dealers: bool = False,
     started_at: datetime = START,
 ) -> Simulation:
     """A competition of ``players`` (default: every seat filled) at ``tables`` tables of ``seats`` seats,
     each table playing ``hands_per_table`` hands (fewer once it is down to one player).
 
     ``mistakes`` is the chance, at each player's turn, that an illegal act is reported first; ``board_plays``
-    the chance that a hold'em hand's board is a broadway straight every hand ties with (split pots).
+    the chance that a hold'em hand's board is a broadway straight every hand ties with (split pots). The
+    events are recorded by ``recorded_by``, or with ``dealers`` by one dealer per table.
     """
     game = _flop_game(variant)
     book = get_rulebook(rulebook)
@@ -172,9 +176,15 @@ def simulate(
                     Elimination(player, table.table_id, seat, number, round_number, began[seat])
                 )
     counts = {t.seats[s].person_id: t.stacks[s] for t in playing for s in t.seats}
+    competition = competition_id or f"sim-{seed}"
+    recorders = {
+        t.table_id: RecordedBy(person=f"dealer-{competition}-{t.table_id}", role=Role.DEALER) if dealers
+        else recorded_by
+        for t in playing
+    }  # fmt: skip
     return Simulation(
-        seed, competition_id or f"sim-{seed}", game.code, book.name, starting_stack, registered, drawn,
-        tuple(hands), tuple(eliminated), counts, recorded_by,
+        seed, competition, game.code, book.name, starting_stack, registered, drawn,
+        tuple(hands), tuple(eliminated), counts, recorders,
     )  # fmt: skip
 
 

@@ -23,6 +23,7 @@ from domain.hand.events import (
 from domain.hand.replay import Replayer, replay
 from domain.rejections import rejection_log_id
 from domain.rulebooks import get_rulebook
+from ingest.envelope import Envelope
 from ingest.log import EmbeddedLog
 from ingest.referee import Referee
 from ingest.runners import drain_embedded
@@ -269,3 +270,19 @@ def test_three_tables_of_nine_play_thirty_hands_each_in_a_few_seconds() -> None:
     records = sum(1 for _ in sim.records())
     assert records > 1000
     assert time.perf_counter() - began < 10.0
+
+
+def test_records_are_signed_by_the_simulator_or_by_each_tables_dealer() -> None:
+    def recorders(sim: Simulation) -> set[tuple[str, str, str]]:
+        out = set()
+        for _, value in sim.records():
+            envelope = Envelope.model_validate_json(value)
+            out.add((str(envelope.table_id), envelope.recorded_by.person, envelope.recorded_by.role.value))
+        return out
+
+    assert recorders(simulate(2, tables=2, seats=4, hands_per_table=2)) == {
+        ("T1", "simulator", "simulator"), ("T2", "simulator", "simulator")
+    }  # fmt: skip
+    assert recorders(simulate(2, tables=2, seats=4, hands_per_table=2, dealers=True)) == {
+        ("T1", "dealer-sim-2-T1", "dealer"), ("T2", "dealer-sim-2-T2", "dealer")
+    }  # fmt: skip
