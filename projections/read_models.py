@@ -112,16 +112,19 @@ class ReadModels:
         return out
 
     def pots(self, hand_id: str) -> list[views.Pot]:
-        return [
-            views.Pot(
-                name=pot_name(int(index)), pot_index=int(index), half=half, amount=int(amount),
-                eligible=json.loads(eligible), contributors=json.loads(contributors), awarded=bool(awarded),
-                shares=[views.Share(**s) for s in json.loads(shares)], winning_hand=winning, odd_chip=odd,
+        out = []
+        rows = self.database.query(schema.POTS_OF, (hand_id,))
+        for index, half, amount, eligible, contributors, awarded, shares, winning, odd in rows:
+            seats, paid = json.loads(eligible), json.loads(contributors)
+            out.append(
+                views.Pot(
+                    name=pot_name(int(index)), pot_index=int(index), half=half, amount=int(amount), eligible=seats,
+                    contributors=paid, awarded=bool(awarded),
+                    uncalled=not awarded and len(paid) == 1 and paid == seats,
+                    shares=[views.Share(**s) for s in json.loads(shares)], winning_hand=winning, odd_chip=odd,
+                )
             )
-            for index, half, amount, eligible, contributors, awarded, shares, winning, odd in self.database.query(
-                schema.POTS_OF, (hand_id,)
-            )
-        ]
+        return out
 
     def showdown(self, hand: views.Hand) -> views.Showdown:
         """The showdown record; empty lists for a hand that has not reached one."""

@@ -127,6 +127,7 @@ class Pot(BaseModel):
     eligible: list[int]
     contributors: list[int]
     awarded: bool
+    uncalled: bool = Field(description="a bet nobody has called yet: only its owner's chips, only he eligible")
     shares: list[Share]
     winning_hand: str
     odd_chip: str

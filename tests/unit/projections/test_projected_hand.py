@@ -1,0 +1,163 @@
+"""One hand followed live: stacks and pots mid-hand, then awarded; its history with what the engine derived;
+the showdown record with a hand mucked unshown; a rejection; rebuild equal to incremental projection; and
+a crash between a page's rows and its position leaving neither."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from projection_setup import ALL_IN, AT, BLINDS_AND_CARDS, DEALER, Pipeline, checked_down, everything
+
+from domain.hand.aggregate import hand_id
+from domain.hand.events import ActionKind, PlayerActed
+from ingest.publish import hand_records
+from projections.database import SqliteReadDatabase, Writer
+from projections.read_models import ReadModels
+from projections.runner import Projector
+
+pytestmark = pytest.mark.unit
+
+HAND = str(hand_id("t1", 1, "open"))
+
+
+@pytest.fixture
+def pipeline(tmp_path: Path) -> Iterator[Pipeline]:
+    p = Pipeline(tmp_path)
+    yield p
+    p.close()
+
+
+def projector_for(pipeline: Pipeline, folder: Path, **kwargs: Any) -> Projector:
+    return Projector(pipeline.store, SqliteReadDatabase(folder / "read.sqlite"), **kwargs)
+
+
+def test_stacks_and_pots_while_the_hand_is_played_then_awarded(pipeline: Pipeline, tmp_path: Path) -> None:
+    records = list(hand_records(ALL_IN, "open", DEALER, AT))
+    pipeline.records(records[:6])  # up to Bob's shove
+    projector = projector_for(pipeline, tmp_path)
+    projector.catch_up()
+    models = ReadModels(projector.database)
+    live = models.hand(HAND)
+    assert live is not None and live.status == "in_progress"
+    assert [(s.seat, s.stack, s.committed) for s in live.seats] == [(1, 900, 100), (2, 0, 1000)]
+    main, shove = models.pots(HAND)
+    assert (main.amount, main.eligible, main.contributors, main.awarded) == (200, [1, 2], [1, 2], False)
+    assert (shove.amount, shove.eligible, shove.uncalled) == (900, [2], True), "Bob's shove is not called yet"
+    assert models.stacks(HAND)[-1].type == "PlayerActed"
+
+    pipeline.records(records[6:])
+    projector.catch_up()
+    ended = models.hand(HAND)
+    assert ended is not None and ended.status == "ended" and ended.ended_at is not None
+    assert [(s.seat, s.stack) for s in ended.seats] == [(1, 2000), (2, 0)]
+    (won,) = models.pots(HAND)
+    assert (won.amount, won.awarded, [(s.seat, s.amount) for s in won.shares]) == (2000, True, [(1, 2000)])
+    assert won.winning_hand and won.contributors == [1, 2]
+    after = {a.version: a for a in models.stacks(HAND)}
+    assert [(s.seat, s.stack, s.committed) for s in after[1].seats] == [(1, 1000, 0), (2, 1000, 0)]
+    awarded = next(a for a in after.values() if a.type == "PotAwarded")
+    assert [s.stack for s in awarded.seats] == [2000, 0]
+    before_award = after[awarded.version - 1]
+    assert [s.stack for s in before_award.seats] == [0, 0], "the river card moves no chips; the award does"
+
+
+def test_the_history_keeps_who_recorded_each_event_and_what_followed_from_it(
+    pipeline: Pipeline, tmp_path: Path
+) -> None:
+    pipeline.hand(ALL_IN)
+    projector = projector_for(pipeline, tmp_path)
+    projector.catch_up()
+    history = ReadModels(projector.database).history(HAND, 0, 100)
+    assert [h.version for h in history] == list(range(1, len(history) + 1))
+    assert history[0].type == "HandStarted" and history[0].role == "dealer" and history[0].seq == 0
+    assert history[3].payload == {"type": "HoleCardsDealt", "seat": 1, "cards": ["As", "Kd"], "face_up": []}
+    derived = [h for h in history if h.type in ("PotAwarded", "HandEnded")]
+    river = next(h for h in history if h.type == "BoardDealt" and h.payload["cards"] == ["3h"])
+    assert [h.follows for h in derived] == [river.event_id] * 2 and not derived[0].recorded_by
+
+
+def test_the_showdown_record_names_the_order_the_shown_and_the_mucked(pipeline: Pipeline, tmp_path: Path) -> None:
+    pipeline.hand(checked_down("t2", 1))
+    projector = projector_for(pipeline, tmp_path)
+    projector.catch_up()
+    models = ReadModels(projector.database)
+    hand = models.hand(str(hand_id("t2", 1, "open")))
+    assert hand is not None and hand.status == "ended"
+    showdown = models.showdown(hand)
+    assert showdown.order == [1, 2]
+    assert [(s.seat, s.cards) for s in showdown.shown] == [(1, ["As", "Kd"])]
+    assert [(m.seat, m.must_not_reveal) for m in showdown.mucked_unshown] == [(2, True)]
+    assert [(s.seat, s.stack) for s in hand.seats] == [(1, 1100), (2, 900)]
+
+
+def test_a_refused_act_is_a_rejection_and_the_hand_stays_as_it_was(pipeline: Pipeline, tmp_path: Path) -> None:
+    assert pipeline.hand([*BLINDS_AND_CARDS, PlayerActed(2, ActionKind.RAISE, 120)]) == {
+        "accepted": 5, "rejected": 1,
+    }
+    projector = projector_for(pipeline, tmp_path)
+    projector.catch_up()
+    models = ReadModels(projector.database)
+    (refused,), total = models.rejections("open", "illegal", 0, 10)
+    assert total == 1 and refused.rule.startswith("bfsp") and "minimum raise" in refused.reason
+    assert (refused.event_type, refused.table_id, refused.hand, refused.seq) == ("PlayerActed", "t1", "1", 5)
+    hand = models.hand(HAND)
+    assert hand is not None and hand.version == 5 and [s.stack for s in hand.seats] == [900, 950]
+
+
+def play_in_pieces(pipeline: Pipeline, projector_of: Any) -> None:
+    """Several hands arriving a few events at a time, each piece projected by a new projector (a restart:
+    hands in play are warmed up from the store)."""
+    pieces = [list(hand_records(ALL_IN, "open", DEALER, AT)), list(hand_records(checked_down("t2", 1), "open", DEALER, AT))]
+    refused = list(hand_records([*checked_down("t3", 1)[:5], PlayerActed(2, ActionKind.RAISE, 120)], "cup", DEALER, AT))
+    pieces.append(refused)
+    step = 0
+    while any(pieces):
+        for piece in pieces:
+            chunk, piece[:] = piece[:3 + step % 4], piece[3 + step % 4:]
+            if chunk:
+                pipeline.records(chunk)
+        projector = projector_of()
+        projector.catch_up()
+        step += 1
+
+
+def test_rebuild_equals_incremental_projection(pipeline: Pipeline, tmp_path: Path) -> None:
+    play_in_pieces(pipeline, lambda: projector_for(pipeline, tmp_path, page=7))
+    projector = projector_for(pipeline, tmp_path)
+    incremental = everything(projector.database)
+    assert incremental["rm_hands"] and incremental["rm_rejections"] and incremental["rm_showdowns"]
+    assert projector.rebuild() == pipeline.store.recorder.max_notification_id()
+    assert everything(projector.database) == incremental
+
+
+class CrashBeforeCommit(Projector):
+    """Writes a page's rows, then dies before the transaction commits."""
+
+    def _write(self, w: Writer, page: Any, last_id: int) -> None:
+        super()._write(w, page, last_id)
+        raise SystemExit("the projector's process was killed")
+
+
+def test_a_crash_between_rows_and_position_leaves_neither_and_the_next_run_projects_once(
+    pipeline: Pipeline, tmp_path: Path
+) -> None:
+    records = list(hand_records(ALL_IN, "open", DEALER, AT))
+    pipeline.records(records[:6])
+    first = projector_for(pipeline, tmp_path)
+    first.catch_up()
+    before = everything(first.database)
+    pipeline.records(records[6:])
+    crashing = CrashBeforeCommit(pipeline.store, first.database)
+    with pytest.raises(SystemExit):
+        crashing.catch_up()
+    assert everything(first.database) == before
+    assert first.lag() > 0
+    again = projector_for(pipeline, tmp_path)
+    again.catch_up()
+    assert again.lag() == 0
+    projected = everything(again.database)
+    assert again.rebuild() > 0
+    assert everything(again.database) == projected
