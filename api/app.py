@@ -19,9 +19,12 @@ from starlette.exceptions import HTTPException
 
 from api.bootstrap import Pipeline, bootstrap
 from api.errors import ApiError, ErrorBody, ErrorDetail
-from api.routes import health, submit
+from api.routes import health, reads, submit
 from api.settings import Settings
 from api.workers import Workers
+from projections.bootstrap import open_read_models
+from projections.read_models import ReadModels
+from projections.runner import Projector
 
 log = logging.getLogger("pokeraudit.api")
 
@@ -41,7 +44,7 @@ _SOURCES = frozenset({"body", "query", "path", "header", "cookie"})
 def create_app(
     settings: Settings,
     pipeline: Pipeline | None = None,
-    read_models: Any = None,
+    read_models: ReadModels | None = None,
     *,
     workers: bool = False,
 ) -> FastAPI:
@@ -50,8 +53,9 @@ def create_app(
     With ``workers`` the app also runs the referee and the projector in background threads while it serves
     (the embedded mode's single process; ``pokeraudit serve --workers`` in the kafka+postgres mode).
     """
-    owned = pipeline is None
+    owns_pipeline, owns_read_models = pipeline is None, read_models is None
     pipeline = pipeline or bootstrap(settings)
+    read_models = read_models if read_models is not None else open_read_models(settings)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -65,8 +69,10 @@ def create_app(
         finally:
             if app.state.workers is not None:
                 app.state.workers.stop()
-            if owned:
+            if owns_pipeline:
                 pipeline.close()
+            if owns_read_models:
+                read_models.close()
 
     app = FastAPI(
         title="pokeraudit",
@@ -79,7 +85,7 @@ def create_app(
     app.state.settings = settings
     app.state.pipeline = pipeline
     app.state.read_models = read_models
-    app.state.workers = Workers(settings) if workers else None
+    app.state.workers = Workers(settings, lambda: Projector.from_settings(settings)) if workers else None
     _install_error_shape(app)
     for router in _routers():
         app.include_router(router)
@@ -87,7 +93,7 @@ def create_app(
 
 
 def _routers() -> Sequence[Any]:
-    return (health.router, submit.router)
+    return (health.router, submit.router, reads.router)
 
 
 def error_response(detail: ErrorDetail, headers: dict[str, str] | None = None) -> JSONResponse:

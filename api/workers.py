@@ -44,12 +44,20 @@ class Workers:
         self._threads: list[threading.Thread] = []
         #: why a worker stopped, by worker name (empty while all run)
         self.failures: dict[str, str] = {}
+        #: the workers started: "referee", and "projector" when there is one
+        self.running: list[str] = []
 
     def start(self) -> None:
+        """Open the workers' own log, store and projector here, one after the other (two first openings of
+        one SQLite file at once both try to create its tables), then run them in threads."""
         self._stop.clear()
-        targets: list[tuple[str, Callable[[], None]]] = [("referee", self._referee)]
+        pipeline = bootstrap(self.settings)
+        _ = pipeline.store
+        targets: list[tuple[str, Callable[[], None]]] = [("referee", lambda: self._referee(pipeline))]
         if self._projector is not None:
-            targets.append(("projector", self._project))
+            projector = self._projector()
+            targets.append(("projector", lambda: self._project(projector)))
+        self.running = [name for name, _ in targets]
         for name, target in targets:
             thread = threading.Thread(target=self._guarded, args=(name, target), name=f"pokeraudit-{name}", daemon=True)
             thread.start()
@@ -73,9 +81,8 @@ class Workers:
             log.exception("the %s stopped", name)
             self.failures[name] = f"{type(exc).__name__}: {exc}"
 
-    def _referee(self) -> None:
+    def _referee(self, pipeline: Pipeline) -> None:
         # Its own log and store: the request threads use the app's, and SQLite connections are per user.
-        pipeline = bootstrap(self.settings)
         try:
             if isinstance(pipeline.log, EmbeddedLog):
                 self._drain(pipeline, pipeline.log)
@@ -101,9 +108,7 @@ class Workers:
         )
         runner.run(stop=self._stop)
 
-    def _project(self) -> None:
-        assert self._projector is not None
-        projector = self._projector()
+    def _project(self, projector: Follower) -> None:
         try:
             while not self._stop.is_set():
                 try:

@@ -54,7 +54,7 @@ def ready(request: Request) -> Readiness:
         if workers.failures:
             name, why = sorted(workers.failures.items())[0]
             raise ApiError(503, "not_ready", f"the {name} running in this process has stopped: {why}")
-        checked.append("referee and projector running")
+        checked.append(" and ".join(workers.running) + " running in this process")
     return Readiness(mode=settings.mode, checked=checked)
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -19,7 +20,10 @@ from api.bootstrap import Pipeline
 from api.operations import phh_records
 from api.routes.submit import MAX_BATCH
 from api.settings import Settings
+from domain.hand.aggregate import hand_id
 from ingest.log import EmbeddedLog
+from projections.database import SqliteReadDatabase
+from projections.read_models import ReadModels
 
 pytestmark = pytest.mark.e2e
 
@@ -233,12 +237,42 @@ def test_readiness_names_the_service_it_cannot_reach(tmp_path: Path) -> None:
         POKERAUDIT_JWT_SECRET=SECRET,
     )
     pipeline = Pipeline(settings, EmbeddedLog(tmp_path / "log.sqlite", settings.topic))
-    with TestClient(create_app(settings, pipeline=pipeline)) as c:
+    read_models = ReadModels(SqliteReadDatabase(tmp_path / "read.sqlite"))
+    with TestClient(create_app(settings, pipeline=pipeline, read_models=read_models)) as c:
         error = error_of(c.get("/ready"), 503, "not_ready")
     pipeline.close()
+    read_models.close()
     assert error["message"].startswith("Kafka at 127.0.0.1:1 is not reachable")
 
 
 def test_unknown_paths_and_methods_answer_in_the_error_shape(client: TestClient) -> None:
     error_of(client.get("/v1/nowhere"), 404, "not_found")
     error_of(client.get("/v1/events"), 405, "method_not_allowed")
+
+
+def read_when_projected(client: TestClient, path: str, headers: dict[str, str], timeout: float = 20.0) -> Any:
+    """GET ``path`` once the projector (the app's other thread) has caught up with what was judged."""
+    deadline = time.monotonic() + timeout
+    while True:
+        lag = client.get("/v1/projections/lag", headers=headers)
+        if lag.status_code == 200 and lag.json()["lag"] == 0:
+            answer = client.get(path, headers=headers)
+            if answer.status_code == 200 or time.monotonic() > deadline:
+                return answer
+        assert time.monotonic() < deadline, f"{path} was not projected in {timeout} s"
+        time.sleep(0.05)
+
+
+def test_a_judged_hand_is_readable_through_the_api_once_projected(client: TestClient) -> None:
+    hand = records(LEGAL)
+    judged = client.post("/v1/events/batch?wait=true", json=hand, headers=bearer("judge"))
+    assert judged.status_code == 200, judged.text
+    the_hand = hand_id(hand[0]["table_id"], 1, "c1")
+    answer = read_when_projected(client, f"/v1/hands/{the_hand}", bearer("judge"))
+    assert answer.status_code == 200, answer.text
+    assert answer.json()["status"] == "ended"
+    pots = client.get(f"/v1/hands/{the_hand}/pots", headers=bearer("viewer")).json()
+    awarded = sum(p["amount"] for p in pots if p["awarded"])
+    final = client.get(f"/v1/hands/{the_hand}/stacks/final", headers=bearer("viewer")).json()
+    starting = sum(s["stack"] for s in hand[0]["payload"]["seats"])
+    assert awarded > 0 and sum(s["stack"] for s in final) == starting

@@ -17,6 +17,8 @@ from api.app import create_app
 from api.auth import issue_token
 from api.operations import phh_records
 from api.settings import Settings
+from projections.database import SqliteReadDatabase
+from projections.read_models import ReadModels
 
 if TYPE_CHECKING:
     from conftest import PgDatabase
@@ -85,11 +87,14 @@ def test_ready_names_kafka_and_postgresql(api: httpx.Client, settings: Settings)
 
 
 def test_ready_is_503_naming_postgresql_when_the_server_is_not_there(
-    kafka_bootstrap: str, topic_factory: Callable[..., str]
+    kafka_bootstrap: str, topic_factory: Callable[..., str], tmp_path: Path
 ) -> None:
     settings = kafka_pg_settings(kafka_bootstrap, topic_factory, "postgresql://postgres@127.0.0.1:1/nowhere")
-    with serving(create_app(settings)) as url:
+    # The read models cannot open on a server that is not there; the app is given others so it can start.
+    read_models = ReadModels(SqliteReadDatabase(tmp_path / "read.sqlite"))
+    with serving(create_app(settings, read_models=read_models)) as url:
         answer = httpx.get(f"{url}/ready", timeout=30)
+    read_models.close()
     assert answer.status_code == 503, answer.text
     error = answer.json()["error"]
     assert error["code"] == "not_ready"
