@@ -53,6 +53,7 @@ def hand_records(
             seq=seq,
             recorded_by=recorded_by,
             occurred_at=started_at + step * seq,
+            rulebook=start.rulebook,
         )
         yield key, encode(envelope)
 
