@@ -1,0 +1,238 @@
+"""Breaking a table by the two-step random draw, and the final table's seating.
+
+**The break draw** (TDA 2022 10-B and its illustration, TDA 2017 D-09, TV-52), commit then reveal: the seed's
+SHA-256 is recorded first (:class:`TableBreakCommitted`), then the seed with the draw (:class:`TableBroken`),
+and :func:`break_draw` recomputes the draw from the seed and the floor, so anyone can audit it:
+
+1. **The seat cards.** The broken table's players are spread over the other tables, one at a time to the table
+   with the fewest players (lowest number first), within the seats a table has open; at each table the seats
+   are taken worst position first (the big blind or nearest it), never one that would make a player big blind
+   twice in a row, and seats between the button and the small blind only when no other is left (a player
+   there waits for the button to pass, TDA 2022 10-A). The cards are listed by table, then in that order, and
+   shuffled (step 3) into a pile.
+2. **The cards dealt face up.** A standard deck, shuffled from the same seed, is dealt one card to each player
+   of the broken table from seat 1 on; the pile is handed out in order from the player with the highest card
+   by rank, then suit (♠ ♥ ♦ ♣, bfsp 4.5.1).
+3. **The shuffle** is Fisher–Yates: for ``i`` from the last index down to 1, swap item ``i`` with item ``j``,
+   ``j`` read from ``SHA-256(seed ":" label ":" counter)`` (``label`` is ``seat-cards`` or ``deck``, the counter
+   counting 0, 1, … per label): its first 8 bytes as a big-endian number, rejected and redrawn when at or
+   above the largest multiple of ``i + 1`` under 2**64, else taken modulo ``i + 1``.
+
+**The final table** (bfsp 3.1): when the players left fit the final table, every table breaks after its hand
+and a new draw seats them all; :func:`verify_final_seating` refuses a seating that leaves anyone out, seats
+someone twice, uses a seat the final table does not have, or comes too early.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Mapping, Sequence
+from typing import TypeVar
+
+from domain.cards import SUIT_SENIORITY, Card, standard_deck
+from domain.competition.floor_events import (
+    DrawCard,
+    MoveReason,
+    MoveRule,
+    PlayerMoved,
+    TableBreakCommitted,
+    TableBroken,
+)
+from domain.competition.seating import Table, free_seats, outlook
+from domain.errors import CompetitionError
+from domain.rulebooks import Rulebook
+
+T = TypeVar("T")
+_SPACE = 2**64
+
+
+def commitment(seed: str) -> str:
+    """What is recorded before the draw: the seed's SHA-256 in lower-case hex."""
+    return hashlib.sha256(seed.encode("utf-8")).hexdigest()
+
+
+def shuffled(seed: str, label: str, items: Sequence[T]) -> list[T]:
+    """Step 3 of the module's description."""
+    deck = list(items)
+    counter = 0
+    for i in range(len(deck) - 1, 0, -1):
+        bound = i + 1
+        limit = _SPACE - _SPACE % bound
+        while True:
+            digest = hashlib.sha256(f"{seed}:{label}:{counter}".encode()).digest()
+            counter += 1
+            value = int.from_bytes(digest[:8], "big")
+            if value < limit:
+                break
+        j = value % bound
+        deck[i], deck[j] = deck[j], deck[i]
+    return deck
+
+
+def verify_break(tables: Sequence[Table], number: int, rulebook: Rulebook, seat_limit: int) -> Table:
+    """A table may break between hands, when its players fit in the open seats of the others."""
+    rule = rulebook.cite("table_break")
+    broken = next((t for t in tables if t.number == number), None)
+    if broken is None:
+        raise CompetitionError(f"there is no table {number} in play", rule)
+    if len(tables) < 2:
+        raise CompetitionError(f"table {number} is the last table in play: it cannot break", rule)
+    if broken.hand_running:
+        raise CompetitionError(f"table {number} is playing a hand: it breaks when the hand ends", rule)
+    room = sum(len(free_seats(t, seat_limit)) for t in tables if t is not broken)
+    if room < len(broken.seats):
+        raise CompetitionError(
+            f"table {number} cannot break: its {len(broken.seats)} players need {len(broken.seats)} seats and the "
+            f"other tables have {room} open",
+            rule,
+        )
+    return broken
+
+
+def seat_cards(tables: Sequence[Table], broken: Table, rulebook: Rulebook, seat_limit: int) -> list[tuple[int, int]]:
+    """Step 1 before the shuffle: the (table, seat) cards the broken table's players draw for."""
+    others = {t.number: t for t in tables if t is not broken}
+    cards: dict[int, list[int]] = {number: [] for number in others}
+    for index in range(len(broken.seats)):
+        open_tables = [t for t in others.values() if free_seats(t, seat_limit)]
+        table = min(open_tables, key=lambda t: (len(t.seats), t.number))
+        seat = _worst_open_seat(table, f"#{index}", rulebook, seat_limit)
+        cards[table.number].append(seat)
+        others[table.number] = table.seated(f"#{index}", seat)
+    return [(number, seat) for number in sorted(cards) for seat in cards[number]]
+
+
+def _worst_open_seat(table: Table, placeholder: str, rulebook: Rulebook, seat_limit: int) -> int:
+    views = [outlook(table, seat, placeholder, rulebook) for seat in free_seats(table, seat_limit)]
+    views = [v for v in views if not v.big_blind_twice] or views
+    return min(views, key=lambda v: (v.waits, v.hands_to_big_blind, v.distance)).seat
+
+
+def _card_order(card: Card) -> tuple[int, int]:
+    return card.rank, SUIT_SENIORITY[card.suit]
+
+
+def break_draw(
+    tables: Sequence[Table], number: int, seed: str, rulebook: Rulebook, seat_limit: int, authorised_by: str
+) -> TableBroken:
+    """The two-step random draw of table ``number`` from ``seed`` (the module's description)."""
+    broken = verify_break(tables, number, rulebook, seat_limit)
+    pile = shuffled(seed, "seat-cards", seat_cards(tables, broken, rulebook, seat_limit))
+    deck = shuffled(seed, "deck", standard_deck())
+    dealt = tuple(
+        DrawCard(participant=player, seat=seat, card=deck[i]) for i, (seat, player) in enumerate(broken.seats)
+    )
+    ranked = sorted(dealt, key=lambda drawn: _card_order(drawn.card), reverse=True)
+    moves = tuple(
+        PlayerMoved(
+            participant=drawn.participant,
+            from_table=number,
+            from_seat=drawn.seat,
+            to_table=table,
+            to_seat=seat,
+            reason=MoveReason.TABLE_BROKEN,
+            rule_applied=MoveRule.BREAK_DRAW,
+            authorised_by=authorised_by,
+        )
+        for drawn, (table, seat) in zip(ranked, pile, strict=True)
+    )
+    return TableBroken(table=number, seed=seed, cards=dealt, moves=moves, authorised_by=authorised_by)
+
+
+def verify_table_broken(
+    tables: Sequence[Table],
+    event: TableBroken,
+    rulebook: Rulebook,
+    seat_limit: int,
+    committed: TableBreakCommitted | None,
+) -> None:
+    """Recompute the draw from the revealed seed; refuse a seed nobody committed to, or any other seating."""
+    rule = rulebook.cite("table_break")
+    if committed is None:
+        raise CompetitionError(
+            f"table {event.table}'s break draw has no commitment: the seed's SHA-256 is recorded before the draw",
+            rule,
+        )
+    if commitment(event.seed) != committed.seed_sha256:
+        raise CompetitionError(
+            f"the seed revealed for table {event.table}'s break draw is not the one committed to before it", rule
+        )
+    expected = break_draw(tables, event.table, event.seed, rulebook, seat_limit, event.authorised_by)
+    if event.cards != expected.cards:
+        raise CompetitionError(
+            f"the cards dealt for table {event.table}'s break draw are not the ones its seed deals: "
+            + ", ".join(f"{c.participant} {c.card}" for c in expected.cards),
+            rule,
+        )
+    if event.moves != expected.moves:
+        raise CompetitionError(
+            f"the seed of table {event.table}'s break draw seats "
+            + ", ".join(f"{m.participant} at table {m.to_table} seat {m.to_seat}" for m in expected.moves),
+            rule,
+        )
+
+
+def final_table_due(tables: Sequence[Table], rulebook: Rulebook, seats_per_table: int) -> bool:
+    """The players left fit the final table and are still at more than one table (bfsp 3.1)."""
+    left = sum(len(t.seats) for t in tables)
+    return len(tables) > 1 and left <= rulebook.final_table_size(seats_per_table)
+
+
+def verify_final_seating(
+    tables: Sequence[Table], rulebook: Rulebook, seats_per_table: int, seating: Mapping[str, tuple[int, int]]
+) -> None:
+    """``seating`` (participant → (table, seat)) is a legal final table: everyone left, once, one table, seats
+    1 … final size, drawn once the players left fit it and every hand has ended (bfsp 3.1)."""
+    rule = rulebook.cite("final_table")
+    size = rulebook.final_table_size(seats_per_table)
+    left = {player for t in tables for player in t.players}
+    if len(tables) < 2:
+        raise CompetitionError("the players left already sit at one table", rule)
+    if len(left) > size:
+        raise CompetitionError(f"{len(left)} players remain; the final table forms when {size} remain", rule)
+    running = [t.number for t in tables if t.hand_running]
+    if running:
+        raise CompetitionError(
+            "play stops after the current hand: the final table is drawn when the hands at table "
+            + ", ".join(str(n) for n in running)
+            + " have ended",
+            rule,
+        )
+    missing = sorted(left - set(seating))
+    if missing:
+        raise CompetitionError(f"the final table leaves out {', '.join(missing)}", rule)
+    strangers = sorted(set(seating) - left)
+    if strangers:
+        raise CompetitionError(f"{', '.join(strangers)} is not among the players left", rule)
+    numbers = {table for table, _ in seating.values()}
+    if len(numbers) != 1:
+        raise CompetitionError(
+            f"the final table is one table; the seating uses tables {', '.join(map(str, sorted(numbers)))}", rule
+        )
+    seats = sorted(seat for _, seat in seating.values())
+    doubled = sorted({seat for seat in seats if seats.count(seat) > 1})
+    if doubled:
+        raise CompetitionError(f"seat {doubled[0]} of the final table is given twice", rule)
+    outside = [seat for seat in seats if not 1 <= seat <= size]
+    if outside:
+        raise CompetitionError(f"the final table has seats 1 to {size}; there is no seat {outside[0]}", rule)
+
+
+def final_table_moves(
+    tables: Sequence[Table], seating: Mapping[str, tuple[int, int]], authorised_by: str
+) -> tuple[PlayerMoved, ...]:
+    """Everyone's move to the final table, by his old table and seat."""
+    return tuple(
+        PlayerMoved(
+            participant=player,
+            from_table=t.number,
+            from_seat=seat,
+            to_table=seating[player][0],
+            to_seat=seating[player][1],
+            reason=MoveReason.FINAL_TABLE,
+            rule_applied=MoveRule.FINAL_TABLE_DRAW,
+            authorised_by=authorised_by,
+        )
+        for t in tables
+        for seat, player in t.seats
+    )
