@@ -1,0 +1,84 @@
+"""Challenging a hand's result: the window and who may (bfsp 5.9.1; TDA 2022 22, TDA 2017 D-21).
+
+The right to challenge a completed hand ends when the next hand starts (its first riffle, or the shuffling
+machine's button: bfsp 5.5.6, TDA 2022 23). The TDA texts keep an error in counting or awarding a pot open until
+substantial action on the next hand (``Rulebook.pot_count_dispute_until_substantial_action``). The last hand
+before a break can be challenged until ``dispute_seconds_at_break`` after the pot is awarded. A challenge at the
+very instant the next hand starts is late (the hand has begun); one at the last second of the break's minute is
+in time.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from domain.errors import ProtestError
+from domain.officials import Act, verify_permitted
+from domain.protests.events import ChallengeKind, HandChallenged
+from domain.roles import Role
+from domain.rulebooks import Rulebook
+
+
+@dataclass(frozen=True, slots=True)
+class ChallengeWindow:
+    """When the hand's pot was awarded and what has happened since (None: not yet)."""
+
+    awarded_at: datetime
+    at_break: bool = False
+    next_hand_started_at: datetime | None = None
+    next_hand_substantial_action_at: datetime | None = None
+
+
+def challenge_deadline(window: ChallengeWindow, kind: ChallengeKind, rulebook: Rulebook) -> datetime | None:
+    """When the right to challenge ends, or None while the event that ends it has not happened."""
+    if window.at_break:
+        return window.awarded_at + timedelta(seconds=rulebook.dispute_seconds_at_break)
+    if kind is ChallengeKind.POT_COUNT and rulebook.pot_count_dispute_until_substantial_action:
+        return window.next_hand_substantial_action_at
+    return window.next_hand_started_at
+
+
+def verify_challenge_in_time(
+    kind: ChallengeKind, raised_at: datetime, window: ChallengeWindow, rulebook: Rulebook
+) -> None:
+    deadline = challenge_deadline(window, kind, rulebook)
+    rule = rulebook.cite("dispute")
+    if window.at_break:
+        assert deadline is not None
+        if raised_at > deadline:
+            late = (raised_at - window.awarded_at).total_seconds()
+            raise ProtestError(
+                f"the hand ended at a break: its result could be challenged until "
+                f"{rulebook.dispute_seconds_at_break} seconds after the pot was awarded; this challenge came "
+                f"{late:g} seconds after",
+                rule,
+            )
+        return
+    if deadline is not None and raised_at >= deadline:
+        ended = (
+            "substantial action on the next hand"
+            if kind is ChallengeKind.POT_COUNT and rulebook.pot_count_dispute_until_substantial_action
+            else "the start of the next hand"
+        )
+        raise ProtestError(
+            f"the right to challenge the hand ended with {ended}; this challenge came after it", rule
+        )
+
+
+def challenge(
+    hand: str,
+    participant: str,
+    kind: ChallengeKind,
+    grounds: str,
+    raised_at: datetime,
+    window: ChallengeWindow,
+    rulebook: Rulebook,
+    raised_by: Role = Role.PARTICIPANT,
+) -> HandChallenged:
+    """A participant's challenge of ``hand``'s result, refused when it comes too late."""
+    verify_permitted(Act.HAND_CHALLENGED, raised_by)
+    verify_challenge_in_time(kind, raised_at, window, rulebook)
+    return HandChallenged(
+        hand, participant, kind, grounds, raised_at, challenge_deadline(window, kind, rulebook)
+    )

@@ -1,0 +1,274 @@
+"""The Protest aggregate: filed → (forwarded →) decided → filer notified (federation digest §3.6).
+
+Tier 1 goes to the Chief Judge against a judge's finding of fact, and he decides it at the event (bfsp 2.2.3,
+2.1.3). Tier 2 is written, filed by the sanctioned participant only, through the Chief Judge, before the
+competition ends, against the Chief Judge's sanction; he forwards it with an immutable protocol snapshot and
+its chain head, and the federation decides within 30 days of receipt, finally (bfsp 7.3.1-7.3.4). A decision
+after the deadline is recorded and flagged overdue. The competition's end is passed in by the caller, who
+holds the Competition; the clock never is.
+
+The id is ``uuid5`` of the competition and the protest's own id.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime, timedelta
+from enum import StrEnum
+from typing import Any
+from uuid import NAMESPACE_URL, UUID, uuid5
+
+from eventsourcing.domain import event
+
+from domain.chained import JSON, ChainedAggregate
+from domain.errors import ProtestError, RuleRef
+from domain.officials import Act, verify_permitted
+from domain.officials.codec import decode, encode
+from domain.protests.events import (
+    CATALOG,
+    ContestedKind,
+    FilerNotified,
+    ProtestDecided,
+    ProtestDecision,
+    ProtestFiled,
+    ProtestForwarded,
+    ProtestTier,
+)
+from domain.roles import Role
+from domain.rulebooks import get_rulebook
+
+PROTEST_NAMESPACE = uuid5(NAMESPACE_URL, "https://pokeraudit/protest")
+_CHAIN_HEAD = re.compile(r"[0-9a-f]{64}")
+
+
+def protest_id(competition: str, protest: str) -> UUID:
+    return uuid5(PROTEST_NAMESPACE, f"{competition}/{protest}")
+
+
+def _bfsp(rule: str) -> RuleRef:
+    return RuleRef("bfsp", rule)
+
+
+class ProtestState(StrEnum):
+    FILED = "filed"
+    FORWARDED = "forwarded"
+    DECIDED = "decided"
+    FILER_NOTIFIED = "filer_notified"
+
+
+class Protest(ChainedAggregate):
+    @event("ProtestFiled")
+    def __init__(self, payload: JSON, meta: JSON, prev_link: str, link: str) -> None:
+        self.filed = payload
+        self.state = ProtestState.FILED
+        self.forwarded: JSON | None = None
+        self.decided: JSON | None = None
+        self.chain_head = link
+
+    @classmethod
+    def file(
+        cls,
+        filed: ProtestFiled,
+        competition_ended_at: datetime | None,
+        filed_by: Role = Role.PARTICIPANT,
+        meta: JSON | None = None,
+    ) -> Protest:
+        """A protest, refused (nothing created) when late, by the wrong filer or through the wrong channel."""
+        verify_permitted(Act.PROTEST_FILED, filed_by)
+        if filed.tier is ProtestTier.CHIEF_JUDGE:
+            _verify_to_chief_judge(filed, competition_ended_at)
+        else:
+            _verify_to_federation(filed, competition_ended_at)
+        protest: Protest = cls._create_chained(
+            "ProtestFiled",
+            protest_id(filed.competition, filed.protest),
+            filed.filed_at,
+            encode(filed),
+            meta or {},
+        )
+        return protest
+
+    # --- what the record says -------------------------------------------------------------------------------
+
+    @property
+    def filing(self) -> ProtestFiled:
+        filing: ProtestFiled = decode(self.filed, CATALOG)
+        return filing
+
+    @property
+    def forwarding(self) -> ProtestForwarded | None:
+        return None if self.forwarded is None else decode(self.forwarded, CATALOG)
+
+    @property
+    def decision(self) -> ProtestDecided | None:
+        return None if self.decided is None else decode(self.decided, CATALOG)
+
+    @property
+    def deadline(self) -> datetime | None:
+        """When the federation's decision is due (its receipt + the rulebook's days), once forwarded."""
+        forwarding = self.forwarding
+        return None if forwarding is None else forwarding.deadline
+
+    def is_overdue(self, now: datetime) -> bool:
+        """The federation's decision is late: not made by its deadline, or made after it."""
+        decision = self.decision
+        if decision is not None:
+            return decision.overdue
+        deadline = self.deadline
+        return deadline is not None and now > deadline
+
+    # --- the acts -------------------------------------------------------------------------------------------
+
+    def forward(
+        self, protocol_snapshot: str, chain_head: str, forwarded_by: Role, at: datetime, meta: JSON | None = None
+    ) -> ProtestForwarded:
+        verify_permitted(Act.PROTEST_FORWARDED, forwarded_by)
+        filing = self.filing
+        if filing.tier is ProtestTier.CHIEF_JUDGE:
+            raise ProtestError(
+                "a protest against a judge's finding is the Chief Judge's to decide at the event; it is not "
+                "forwarded to the federation",
+                _bfsp("2.1.3"),
+            )
+        self._verify_state(ProtestState.FILED, "forwarded")
+        if not protocol_snapshot or not _CHAIN_HEAD.fullmatch(chain_head):
+            raise ProtestError(
+                "a protest goes to the federation together with the competition protocol: name its snapshot and "
+                "the snapshot's chain head (64 hexadecimal digits)",
+                _bfsp("7.3.3"),
+            )
+        days = get_rulebook(filing.rulebook).protest_decision_days
+        forwarded = ProtestForwarded(filing.protest, protocol_snapshot, chain_head, at, at + timedelta(days=days))
+        self._record(forwarded, at, meta)
+        return forwarded
+
+    def decide(
+        self,
+        decision: ProtestDecision,
+        reasons: str,
+        decided_by: Role,
+        at: datetime,
+        meta: JSON | None = None,
+    ) -> ProtestDecided:
+        filing = self.filing
+        if filing.tier is ProtestTier.CHIEF_JUDGE:
+            verify_permitted(Act.PROTEST_DECIDED_AT_EVENT, decided_by)
+            self._verify_state(ProtestState.FILED, "decided")
+        else:
+            verify_permitted(Act.PROTEST_DECIDED_BY_FEDERATION, decided_by)
+            if self.state is ProtestState.FILED:
+                raise ProtestError(
+                    "the federation decides a protest it received from the Chief Judge with the competition "
+                    "protocol; this one has not been forwarded",
+                    _bfsp("7.3.3"),
+                )
+            self._verify_state(ProtestState.FORWARDED, "decided")
+        if not reasons.strip():
+            raise ProtestError("a decision on a protest states its reasons", _bfsp("7.3.4"))
+        deadline = self.deadline
+        overdue = deadline is not None and at > deadline
+        decided = ProtestDecided(filing.protest, decision, decided_by, reasons, at, overdue)
+        self._record(decided, at, meta)
+        return decided
+
+    def notify_filer(self, notified_by: Role, at: datetime, meta: JSON | None = None) -> FilerNotified:
+        verify_permitted(Act.FILER_NOTIFIED, notified_by)
+        decision = self.decision
+        if decision is not None and notified_by is not decision.decided_by:
+            raise ProtestError(
+                f"the filer is notified by whoever decided his protest: {_who(decision.decided_by)}",
+                _bfsp("7.3.4"),
+            )
+        self._verify_state(ProtestState.DECIDED, "notified")
+        notified = FilerNotified(self.filing.protest, notified_by, at)
+        self._record(notified, at, meta)
+        return notified
+
+    # --- checks and recording -------------------------------------------------------------------------------
+
+    def _verify_state(self, expected: ProtestState, act: str) -> None:
+        if self.state is expected:
+            return
+        if self.state in (ProtestState.DECIDED, ProtestState.FILER_NOTIFIED):
+            final = self.filing.tier is ProtestTier.FEDERATION
+            raise ProtestError(
+                "the federation's decision on the protest is final; nothing follows it"
+                if final
+                else "the Chief Judge has decided this protest; what remains is a written protest to the "
+                "federation against his decision",
+                _bfsp("7.3.4" if final else "7.3.1"),
+            )
+        raise ProtestError(f"the protest is {self.state.value.replace('_', ' ')}; it cannot be {act} now", _bfsp("7.3"))
+
+    def _record(self, recorded: Any, at: datetime, meta: JSON | None) -> None:
+        self._trigger_chained(type(recorded).__name__, encode(recorded), at, meta or {})
+
+    @event("ProtestForwarded")
+    def _protest_forwarded(self, payload: JSON, meta: JSON, prev_link: str, link: str) -> None:
+        self.forwarded = payload
+        self.state = ProtestState.FORWARDED
+        self.chain_head = link
+
+    @event("ProtestDecided")
+    def _protest_decided(self, payload: JSON, meta: JSON, prev_link: str, link: str) -> None:
+        self.decided = payload
+        self.state = ProtestState.DECIDED
+        self.chain_head = link
+
+    @event("FilerNotified")
+    def _filer_notified(self, payload: JSON, meta: JSON, prev_link: str, link: str) -> None:
+        self.state = ProtestState.FILER_NOTIFIED
+        self.chain_head = link
+
+
+def _who(role: Role) -> str:
+    return "the Chief Judge" if role is Role.CHIEF_JUDGE else f"the {role.value.replace('_', ' ')}"
+
+
+def _verify_before_the_end(filed: ProtestFiled, ended_at: datetime | None, rule: RuleRef) -> None:
+    if ended_at is not None and filed.filed_at >= ended_at:
+        raise ProtestError(
+            f"a protest must be filed before the end of the competition, which ended at {ended_at.isoformat()}; "
+            f"this one was filed at {filed.filed_at.isoformat()} and is not accepted",
+            rule,
+        )
+
+
+def _verify_received_by_chief_judge(filed: ProtestFiled, rule: RuleRef, how: str) -> None:
+    if filed.received_by is not Role.CHIEF_JUDGE:
+        raise ProtestError(f"{how}; this one went to {_who(filed.received_by)}", rule)
+
+
+def _verify_to_chief_judge(filed: ProtestFiled, ended_at: datetime | None) -> None:
+    contested = filed.contested
+    if contested.kind is not ContestedKind.FINDING_OF_FACT or contested.decided_by is not Role.JUDGE:
+        raise ProtestError(
+            "a protest to the Chief Judge is against a judge's finding of fact; against the Chief Judge's own "
+            "decision or sanction the sanctioned participant protests in writing to the federation",
+            _bfsp("2.2.3"),
+        )
+    _verify_received_by_chief_judge(filed, _bfsp("2.1.3"), "a protest against a judge's finding goes to the Chief Judge")
+    _verify_before_the_end(filed, ended_at, _bfsp("2.1.3"))
+
+
+def _verify_to_federation(filed: ProtestFiled, ended_at: datetime | None) -> None:
+    contested = filed.contested
+    rule = _bfsp("7.3.1")
+    if contested.kind is not ContestedKind.PENALTY or contested.decided_by is not Role.CHIEF_JUDGE:
+        raise ProtestError(
+            "a protest to the federation is against a disciplinary sanction the Chief Judge decided; a judge's "
+            "finding or sanction goes to the Chief Judge first",
+            rule,
+        )
+    if filed.filer != contested.sanctioned:
+        raise ProtestError(
+            f"only the participant the sanction was imposed on ({contested.sanctioned}) may protest it to the "
+            f"federation; {filed.filer} may not",
+            rule,
+        )
+    if not filed.written:
+        raise ProtestError("a protest to the federation is a written statement with its grounds", rule)
+    if not filed.grounds.strip():
+        raise ProtestError("a protest to the federation states its grounds", rule)
+    _verify_received_by_chief_judge(filed, rule, "a protest to the federation is filed through the Chief Judge")
+    _verify_before_the_end(filed, ended_at, _bfsp("7.3.2"))
