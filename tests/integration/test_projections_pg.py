@@ -1,0 +1,156 @@
+"""The read models in PostgreSQL: the WSOP final table's pots and final stacks equal validate's, a refused
+act is a rejection, rebuild equals incremental projection across restarts, and a crash between a page's
+rows and its position leaves neither, so the next run projects each event exactly once."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import pytest
+
+from api.operations import phh_records
+from domain.hand.aggregate import hand_id
+from domain.rulebooks import get_rulebook
+from ingest.log import EmbeddedLog
+from ingest.phh import load_hands
+from ingest.phh_validate import validate_hand
+from ingest.referee import Referee
+from ingest.runners import drain_embedded
+from ingest.store import Store, store_env
+from projections import schema
+from projections.database import PostgresReadDatabase, ReadDatabase, Writer
+from projections.read_models import ReadModels
+from projections.runner import Projector
+
+if TYPE_CHECKING:
+    from conftest import PgDatabase
+
+pytestmark = pytest.mark.integration
+
+ROOT = Path(__file__).resolve().parents[2]
+PHH_DIR = Path(os.environ.get("POKERAUDIT_PHH_DIR", ROOT / ".." / "shared" / "data" / "phh"))
+WSOP = PHH_DIR / "data" / "wsop" / "2023" / "43" / "5"
+COMPETITION = "wsop-2023-43"
+AT = datetime(2026, 11, 29, 12, 0, tzinfo=UTC)
+
+
+class Pipeline:
+    """The embedded log, the referee and the PostgreSQL store; the read models in the same database."""
+
+    def __init__(self, folder: Path, pg: PgDatabase) -> None:
+        self.log = EmbeddedLog(folder / "log.sqlite", "events", partitions=3)
+        self.store = Store(env=store_env(pg.url))
+        self.referee = Referee(self.store, "events")
+        self.url = pg.url
+
+    def judge(self, records: list[tuple[bytes, bytes]]) -> dict[str, int]:
+        self.log.append(records)
+        counts: dict[str, int] = {}
+        for verdict in drain_embedded(self.log, self.referee):
+            counts[verdict.outcome] = counts.get(verdict.outcome, 0) + 1
+        return counts
+
+    def projector(self, cls: type[Projector] = Projector, **kwargs: Any) -> Projector:
+        return cls(self.store, PostgresReadDatabase(self.url, pool_size=2), **kwargs)
+
+    def close(self) -> None:
+        self.log.close()
+        self.store.close()
+
+
+@pytest.fixture
+def pipeline(tmp_path: Path, pg_database: PgDatabase) -> Iterator[Pipeline]:
+    if not WSOP.is_dir():
+        pytest.fail(f"the shared hand histories are not at {WSOP}; set POKERAUDIT_PHH_DIR")
+    p = Pipeline(tmp_path, pg_database)
+    yield p
+    p.close()
+
+
+def everything(database: ReadDatabase) -> dict[str, list[Any]]:
+    return {table: database.query(sql) for table, sql in schema.dump_all()}
+
+
+def test_the_final_tables_pots_and_stacks_equal_validates(pipeline: Pipeline) -> None:
+    assert pipeline.judge(list(phh_records([WSOP], COMPETITION))) == {"accepted": 1855, "rejected": 1}
+    projector = pipeline.projector(page=400)
+    try:
+        assert projector.catch_up() == pipeline.store.recorder.max_notification_id()
+        assert projector.lag() == 0
+        models = ReadModels(projector.database)
+        rulebook = get_rulebook("bfsp")
+        for hand in load_hands([WSOP]):
+            report = validate_hand(hand, rulebook)
+            found = models.hand(str(hand_id(f"{Path(hand.file).stem}#{hand.index}", 1, COMPETITION)))
+            assert found is not None
+            stacks = {s.seat: s.stack for s in found.seats}
+            for player, (seat, expected) in enumerate(zip(hand.seats, report.finishing_stacks, strict=True), 1):
+                if player not in hand.unknown_stacks:
+                    assert stacks[seat] == expected * hand.scale, f"{hand.file}: seat {seat}"
+            awarded = [(p.amount, [s.amount for s in p.shares]) for p in models.pots(found.hand_id) if p.awarded]
+            assert awarded == [
+                (p.amount * hand.scale, [w.amount * hand.scale for w in p.winners]) for p in report.pots
+            ], hand.file
+        (refused,), total = models.rejections(COMPETITION, "illegal", 0, 10)
+        assert total == 1 and refused.rule == "bfsp 4.7.3" and refused.table_id == "03-50-24#1"
+        (competition,) = models.competitions()
+        assert (competition.tables, competition.hands, competition.hands_in_progress) == (83, 83, 1)
+    finally:
+        projector.close()
+        projector.database.close()
+
+
+def test_rebuild_equals_incremental_projection_across_restarts(pipeline: Pipeline) -> None:
+    records = list(phh_records(sorted(WSOP.glob("0[0-2]-*.phh")), COMPETITION))
+    # the records of many hands arrive interleaved with projection runs, each by a new projector
+    for start in range(0, len(records), 97):
+        pipeline.judge(records[start : start + 97])
+        projector = pipeline.projector(page=50)
+        projector.catch_up()
+        projector.database.close()
+    projector = pipeline.projector()
+    try:
+        incremental = everything(projector.database)
+        assert len(incremental["rm_hands"]) > 10 and incremental["rm_stack_changes"]
+        assert projector.rebuild() == pipeline.store.recorder.max_notification_id()
+        assert everything(projector.database) == incremental
+    finally:
+        projector.database.close()
+
+
+class CrashBeforeCommit(Projector):
+    """Writes a page's rows into the open transaction, then its process dies."""
+
+    def _write(self, w: Writer, page: Any, last_id: int) -> None:
+        super()._write(w, page, last_id)
+        raise SystemExit("the projector's process was killed")
+
+
+def test_a_crash_before_commit_leaves_nothing_and_the_next_run_projects_each_event_once(pipeline: Pipeline) -> None:
+    records = list(phh_records(sorted(WSOP.glob("00-*.phh")), COMPETITION))
+    half = len(records) // 2
+    pipeline.judge(records[:half])
+    first = pipeline.projector()
+    first.catch_up()
+    before = everything(first.database)
+    pipeline.judge(records[half:])
+    crashing = pipeline.projector(CrashBeforeCommit, page=30)
+    with pytest.raises(SystemExit):
+        crashing.catch_up()
+    crashing.database.close()
+    assert everything(first.database) == before
+    assert first.lag() > 0
+    again = pipeline.projector()
+    try:
+        again.catch_up()
+        assert again.lag() == 0
+        projected = everything(again.database)
+        again.rebuild()
+        assert everything(again.database) == projected
+    finally:
+        again.database.close()
+        first.database.close()
