@@ -1,0 +1,271 @@
+"""PokerStars text hand histories: realistic hands (a raise war with rake, an all-in with a side pot, a split pot,
+a pot-limit Omaha tournament hand with antes) read into events the engine replays legally, and the engine's
+pots are what the site says each player collected."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from domain.cards import parse_cards
+from domain.hand.events import (
+    ActionKind,
+    BoardDealt,
+    ForcedBetKind,
+    ForcedBetPosted,
+    HandShown,
+    HandStarted,
+    HoleCardsDealt,
+    PlayerActed,
+    SeatEntry,
+    Stakes,
+)
+from domain.hand.replay import ReplayResult, replay
+from domain.rulebooks import get_rulebook
+from ingest.pokerstars import PokerStarsError, PokerStarsHand, is_pokerstars, load_file, loads
+
+pytestmark = pytest.mark.unit
+
+RAISE_WAR = """\
+PokerStars Hand #208912340001: Hold'em No Limit ($0.05/$0.10 USD) - 2020/01/01 12:00:00 ET
+Table 'Aase III' 6-max Seat #3 is the button
+Seat 1: alpha ($10 in chips)
+Seat 2: bravo ($7.45 in chips)
+Seat 3: charlie ($10.20 in chips)
+Seat 4: delta ($3 in chips)
+Seat 5: echo ($12.10 in chips) is sitting out
+Seat 6: foxtrot ($10 in chips)
+delta: posts small blind $0.05
+foxtrot: posts big blind $0.10
+*** HOLE CARDS ***
+Dealt to alpha [Ah Kd]
+alpha: raises $0.20 to $0.30
+bravo: folds
+charlie: calls $0.30
+delta: folds
+foxtrot: folds
+*** FLOP *** [2c 7d Js]
+alpha: bets $0.50
+charlie: raises $1 to $1.50
+alpha: calls $1
+*** TURN *** [2c 7d Js] [Qh]
+alpha: checks
+charlie: bets $2
+alpha: folds
+Uncalled bet ($2) returned to charlie
+charlie collected $3.65 from pot
+charlie: doesn't show hand
+*** SUMMARY ***
+Total pot $3.75 | Rake $0.10
+Board [2c 7d Js Qh]
+Seat 1: alpha folded on the Turn
+Seat 2: bravo folded before Flop (didn't bet)
+Seat 3: charlie (button) collected ($3.65)
+Seat 4: delta (small blind) folded before Flop
+Seat 6: foxtrot (big blind) folded before Flop
+"""
+
+SIDE_POT = """\
+PokerStars Hand #208912340002: Hold'em No Limit ($0.05/$0.10 USD) - 2020/01/01 12:01:10 ET
+Table 'Aase III' 6-max Seat #4 is the button
+Seat 1: alpha ($9.35 in chips)
+Seat 2: bravo ($7.45 in chips)
+Seat 3: charlie ($11.85 in chips)
+Seat 4: delta ($2.95 in chips)
+Seat 6: foxtrot ($9.90 in chips)
+foxtrot: posts small blind $0.05
+alpha: posts big blind $0.10
+*** HOLE CARDS ***
+Dealt to alpha [9c 9d]
+bravo: raises $0.20 to $0.30
+charlie: folds
+delta: raises $2.65 to $2.95 and is all-in
+foxtrot: folds
+alpha: raises $6.40 to $9.35 and is all-in
+bravo: calls $7.15 and is all-in
+Uncalled bet ($1.90) returned to alpha
+delta: shows [Ah Qh]
+bravo: shows [Kc Ks]
+alpha: shows [9c 9d]
+*** FLOP *** [2h 7h Jc]
+*** TURN *** [2h 7h Jc] [3s]
+*** RIVER *** [2h 7h Jc 3s] [Th]
+*** SHOW DOWN ***
+bravo collected $9 from side pot
+delta collected $8.90 from main pot
+*** SUMMARY ***
+Total pot $17.90 Main pot $8.90. Side pot $9. | Rake $0
+Board [2h 7h Jc 3s Th]
+Seat 1: alpha (big blind) showed [9c 9d] and lost with a pair of Nines
+Seat 2: bravo showed [Kc Ks] and won ($9) with a pair of Kings
+Seat 4: delta (button) showed [Ah Qh] and won ($8.90) with a flush, Ace high
+"""
+
+SPLIT_POT = """\
+PokerStars Hand #208912340003: Hold'em No Limit ($0.05/$0.10 USD) - 2020/01/01 12:02:30 ET
+Table 'Aase III' 6-max Seat #6 is the button
+Seat 1: alpha ($1.90 in chips)
+Seat 3: charlie ($11.85 in chips)
+Seat 6: foxtrot ($9.85 in chips)
+alpha: posts small blind $0.05
+charlie: posts big blind $0.10
+*** HOLE CARDS ***
+Dealt to alpha [Ad Tc]
+foxtrot: raises $0.15 to $0.25
+alpha: calls $0.20
+charlie: folds
+*** FLOP *** [As 8h 4c]
+alpha: checks
+foxtrot: bets $0.40
+alpha: calls $0.40
+*** TURN *** [As 8h 4c] [Kd]
+alpha: checks
+foxtrot: checks
+*** RIVER *** [As 8h 4c Kd] [2s]
+alpha: bets $0.60
+foxtrot: calls $0.60
+*** SHOW DOWN ***
+alpha: shows [Ad Tc] (a pair of Aces)
+foxtrot: shows [Ac Th] (a pair of Aces)
+alpha collected $1.30 from pot
+foxtrot collected $1.30 from pot
+*** SUMMARY ***
+Total pot $2.60 | Rake $0
+Board [As 8h 4c Kd 2s]
+"""
+
+OMAHA_TOURNAMENT = """\
+PokerStars Hand #208912340104: Tournament #3001234567, $10+$1 USD Omaha Pot Limit - Level III (25/50) - 2020/01/01 13:00:00 ET
+Table '3001234567 1' 9-max Seat #2 is the button
+Seat 1: alpha (1500 in chips)
+Seat 2: bravo (2000 in chips)
+Seat 4: delta (1200 in chips)
+alpha: posts the ante 5
+bravo: posts the ante 5
+delta: posts the ante 5
+delta: posts small blind 25
+alpha: posts big blind 50
+*** HOLE CARDS ***
+Dealt to alpha [Ah As Kd Qc]
+bravo: raises 125 to 175
+delta: folds
+alpha: calls 125
+*** FLOP *** [2c 7s Jd]
+alpha: checks
+bravo: bets 365
+alpha: folds
+Uncalled bet (365) returned to bravo
+bravo collected 390 from pot
+bravo: doesn't show hand
+*** SUMMARY ***
+Total pot 390 | Rake 0
+Board [2c 7s Jd]
+"""
+
+SESSION = "\n\n\n".join([RAISE_WAR, SIDE_POT, SPLIT_POT, OMAHA_TOURNAMENT])
+
+
+def read(text: str) -> PokerStarsHand:
+    (hand,) = list(loads(text, "session.txt"))
+    assert isinstance(hand, PokerStarsHand), hand
+    return hand
+
+
+def judged(hand: PokerStarsHand) -> ReplayResult:
+    result = replay(hand.events, get_rulebook("bfsp"))
+    assert result.ok, result.rejection
+    assert result.is_over
+    return result
+
+
+def won(result: ReplayResult) -> dict[int, int]:
+    shares: dict[int, int] = {}
+    for pot in result.pots:
+        for share in pot.shares:
+            shares[share.seat] = shares.get(share.seat, 0) + share.amount
+    return shares
+
+
+@pytest.mark.parametrize("text", [RAISE_WAR, SIDE_POT, SPLIT_POT, OMAHA_TOURNAMENT],
+                         ids=["raise war", "side pot", "split pot", "omaha tournament"])
+def test_each_hand_replays_legally_and_the_engine_awards_what_the_site_says_was_collected(text: str) -> None:
+    hand = read(text)
+    result = judged(hand)
+    # the site's collections are net of rake; the engine awards the whole pot
+    assert sum(won(result).values()) == sum(hand.collected.values()) + hand.rake
+    if not hand.rake:
+        assert won(result) == hand.collected
+    assert {r.seat: r.amount for r in result.returned} == hand.returned
+
+
+def test_money_becomes_cents_and_players_are_listed_from_left_of_the_button() -> None:
+    hand = read(RAISE_WAR)
+    start = hand.events[0]
+    assert isinstance(start, HandStarted)
+    assert hand.scale == 100 and start.table_id == "Aase III" and start.hand_number == 208912340001
+    assert start.variant == "NT" and start.button == 3
+    # echo sits out: he is not dealt in
+    assert start.seats == (
+        SeatEntry(4, "delta", 300), SeatEntry(6, "foxtrot", 1000), SeatEntry(1, "alpha", 1000),
+        SeatEntry(2, "bravo", 745), SeatEntry(3, "charlie", 1020),
+    )
+    assert start.stakes == Stakes(blinds=((4, 5), (6, 10)), min_bet=10)
+    assert hand.events[1:4] == (
+        ForcedBetPosted(4, ForcedBetKind.SMALL_BLIND, 5),
+        ForcedBetPosted(6, ForcedBetKind.BIG_BLIND, 10),
+        HoleCardsDealt(4, (None, None), (False, False)),
+    )
+    assert HoleCardsDealt(1, parse_cards("AhKd"), (False, False)) in hand.events
+    assert PlayerActed(1, ActionKind.RAISE, 30) in hand.events and PlayerActed(3, ActionKind.RAISE, 150) in hand.events
+    assert BoardDealt(parse_cards("Qh")) in hand.events and PlayerActed(3, ActionKind.BET, 200) in hand.events
+    assert hand.rake == 10 and hand.collected == {3: 365} and hand.returned == {3: 200}
+
+
+def test_the_all_in_hand_makes_a_main_pot_for_three_and_a_side_pot_for_two() -> None:
+    hand = read(SIDE_POT)
+    assert HandShown(4, parse_cards("AhQh")) in hand.events
+    # the side pot is awarded first, as a dealer does; pot_index 0 is the main pot
+    main, side = sorted(judged(hand).pots, key=lambda pot: pot.pot_index)
+    assert (main.amount, set(main.eligible), [s.seat for s in main.shares]) == (890, {1, 2, 4}, [4])
+    assert (side.amount, set(side.eligible), [s.seat for s in side.shares]) == (900, {1, 2}, [2])
+
+
+def test_the_tied_hands_split_the_pot() -> None:
+    (pot,) = judged(read(SPLIT_POT)).pots
+    assert sorted((s.seat, s.amount) for s in pot.shares) == [(1, 130), (6, 130)]
+
+
+def test_tournament_chips_stay_chips_and_antes_are_posted_before_the_blinds() -> None:
+    hand = read(OMAHA_TOURNAMENT)
+    start = hand.events[0]
+    assert isinstance(start, HandStarted)
+    assert hand.scale == 1 and start.variant == "PO" and start.table_id == "3001234567 1"
+    assert start.stakes == Stakes(antes=((1, 5), (2, 5), (4, 5)), blinds=((4, 25), (1, 50)), min_bet=50)
+    assert [type(e).__name__ for e in hand.events[1:6]] == ["ForcedBetPosted"] * 5
+    assert HoleCardsDealt(1, parse_cards("AhAsKdQc"), (False,) * 4) in hand.events
+
+
+def test_a_session_file_is_read_hand_by_hand(tmp_path: Path) -> None:
+    path = tmp_path / "HH20200101 Aase III.txt"
+    path.write_text("\ufeff" + SESSION, encoding="utf-8")
+    assert is_pokerstars(path.read_text(encoding="utf-8"))
+    hands = list(load_file(path))
+    assert [h.index for h in hands if isinstance(h, PokerStarsHand)] == [1, 2, 3, 4]
+
+
+def test_a_bad_line_names_file_line_and_field_and_the_other_hands_are_still_read() -> None:
+    broken = SIDE_POT.replace("charlie: folds", "zulu: folds")
+    hands = list(loads("\n\n".join([RAISE_WAR, broken, SPLIT_POT]), "session.txt"))
+    assert [type(h).__name__ for h in hands] == ["PokerStarsHand", "PokerStarsError", "PokerStarsHand"]
+    error = hands[1]
+    assert isinstance(error, PokerStarsError)
+    line = RAISE_WAR.count("\n") + 2 + SIDE_POT.splitlines().index("charlie: folds") + 1
+    assert (error.file, error.line, error.field, error.hand) == ("session.txt", line, "action", 2)
+    assert str(error) == f"session.txt:{line}: action: 'zulu' is not dealt in at this hand"
+
+
+def test_a_game_we_do_not_read_is_refused_naming_the_game() -> None:
+    stud = RAISE_WAR.replace("Hold'em No Limit ($0.05/$0.10 USD)", "7 Card Stud Limit ($0.10/$0.20 USD)")
+    (error,) = list(loads(stud, "stud.txt"))
+    assert isinstance(error, PokerStarsError) and error.field == "game" and error.line == 1
