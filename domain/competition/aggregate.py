@@ -1,0 +1,895 @@
+"""The Competition aggregate: one competition from its Regulations to its winner (bfsp 3, 5.1–5.3, 5.10).
+
+One method per act. Each checks who records it (the officials' roles table,
+:func:`domain.officials.verify_permitted`, and that the recorder holds that office at this competition), then
+the rules, and only then records the event; a refused act raises its :class:`domain.errors.RuleError` and
+nothing is stored. What follows mechanically is recorded as its own event after the act: the places of the
+players busted in one hand, the winner once one player is left, an Olympic table's winner and the next stage.
+
+Every event carries ``meta`` (``recorded_by`` and what the edge adds) and a link of the competition's hash
+chain (:mod:`domain.chained`). Time comes in as ``at``; the draws' randomness comes in as a seed whose hash was
+recorded first (:mod:`domain.competition.draw`). The id is ``uuid5`` of the competition's natural id.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Iterable
+from dataclasses import dataclass
+from datetime import date, datetime
+from typing import Any
+from uuid import NAMESPACE_URL, UUID, uuid5
+
+from eventsourcing.domain import event
+
+from domain.chained import JSON, ChainedAggregate
+from domain.competition import chip_race, draw, levels, olympic, placings, prizes
+from domain.competition.events import (
+    BreakEnded,
+    BreakStarted,
+    ChipRaceConducted,
+    CompetitionWinnerDeclared,
+    EliminationReason,
+    FinalTableDrawCommitted,
+    FinalTableDrawConducted,
+    HandForHandEnded,
+    HandForHandHandStarted,
+    HandForHandStarted,
+    LevelStarted,
+    OfficialAppointed,
+    OfficialRemoved,
+    OlympicStageStarted,
+    ParticipantRegistered,
+    PlayerEliminated,
+    RaceEntry,
+    RegulationsAdopted,
+    ScheduleChanged,
+    SeatAssignment,
+    SeatDrawCommitted,
+    SeatDrawConducted,
+    StacksReset,
+    TableWinnerDeclared,
+    decode,
+    encode,
+)
+from domain.competition.regulations import (
+    Break,
+    Format,
+    Level,
+    Regulations,
+    cite,
+    verify_regulations,
+    verify_schedule,
+)
+from domain.errors import CompetitionError, NotPermittedError, chips
+from domain.officials import Act, Delegation, verify_permitted
+from domain.officials.permissions import permission
+from domain.roles import Role
+from domain.rulebooks import Rulebook
+
+COMPETITION_NAMESPACE = uuid5(NAMESPACE_URL, "https://pokeraudit/competition")
+#: roles that act for a body, not as an official appointed at this competition
+_BODIES = frozenset({Role.FEDERATION})
+
+
+def competition_stream_id(competition_id: str) -> UUID:
+    return uuid5(COMPETITION_NAMESPACE, competition_id)
+
+
+@dataclass(frozen=True, slots=True)
+class Recorder:
+    """Who records an act: a person and the role he records it in."""
+
+    person: str
+    role: Role
+
+
+class Competition(ChainedAggregate):
+    @event("RegulationsAdopted")
+    def __init__(self, payload: JSON, meta: JSON, prev_link: str, link: str, timestamp: datetime) -> None:
+        adopted = decode(payload)
+        assert isinstance(adopted, RegulationsAdopted)
+        self.competition_id = adopted.competition_id
+        self.regulations = adopted.regulations
+        self.levels: tuple[Level, ...] = adopted.regulations.levels
+        self.breaks: tuple[Break, ...] = adopted.regulations.breaks
+        self.officials: dict[str, OfficialAppointed] = {}
+        self.entries: dict[str, ParticipantRegistered] = {}
+        self.seats: dict[str, tuple[int, int]] = {}
+        self.buttons: dict[int, int] = {}
+        self.commitment: str | None = None
+        self.drawn = False
+        self.level_starts: list[levels.LevelStart] = []
+        self.on_break: BreakStarted | None = None
+        self.denominations: tuple[int, ...] = adopted.regulations.denominations
+        self.races: set[tuple[int, int]] = set()
+        self.eliminated: dict[str, PlayerEliminated] = {}
+        self.hand_for_hand: HandForHandStarted | None = None
+        self.hand_for_hand_round = 0
+        self.level_seconds_left = 0
+        self.final_commitment: str | None = None
+        self.final_table = False
+        self.stage: OlympicStageStarted | None = None
+        self.table_winners: dict[int, str] = {}
+        self.stage_stack = 0
+        self.winner: str | None = None
+        self.chain_head = link
+
+    # --- creation ---------------------------------------------------------------------------------------------
+
+    @classmethod
+    def adopt(
+        cls, competition_id: str, regulations: Regulations, at: datetime, by: Recorder, meta: JSON | None = None
+    ) -> Competition:
+        """A new competition under ``regulations`` (adopted by the federation or the Chief Judge, bfsp 2.1.1)."""
+        verify_permitted(Act.REGULATIONS_ADOPTED, by.role)
+        verify_regulations(regulations)
+        payload = encode(RegulationsAdopted(competition_id, regulations))
+        stream = competition_stream_id(competition_id)
+        competition: Competition = cls._create_chained(
+            "RegulationsAdopted", stream, at, payload, _meta(by, meta)
+        )
+        return competition
+
+    # --- what the competition knows -----------------------------------------------------------------------
+
+    @property
+    def rulebook(self) -> Rulebook:
+        return self.regulations.book
+
+    @property
+    def remaining(self) -> tuple[str, ...]:
+        """The entries still playing, in registration order."""
+        return tuple(p for p in self.entries if p not in self.eliminated)
+
+    @property
+    def players_left(self) -> int:
+        return len(self.remaining)
+
+    @property
+    def seats_per_table(self) -> int:
+        """Seats per table now: 10-max events play the pre-final and final tables 9-max (bfsp 3.1)."""
+        return self.regulations.seats_at(self.players_left)
+
+    @property
+    def current_level(self) -> Level | None:
+        return self.level_starts[-1].level if self.level_starts else None
+
+    @property
+    def raise_cap_lifted(self) -> bool:
+        """Fixed limit: the raise cap is lifted once the event is down to two players (TDA 2022 48, TV-45);
+        under the federation it is lifted at any table heads-up from the start of the round (bfsp 4.7.3)."""
+        return self.players_left == 2
+
+    def table_of(self, participant: str) -> dict[int, str]:
+        table = self.seats[participant][0]
+        return {seat: p for p, (t, seat) in self.seats.items() if t == table}
+
+    def level_at(self, at: datetime) -> Level | None:
+        start = levels.level_in_force(self.level_starts, at)
+        return start.level if start else None
+
+    def verify_hand_level(self, hand_started_at: datetime, level: int, substantial_action: bool) -> None:
+        """Refuse a hand played at a level other than the one in force when it started, unless it started at
+        the old level by mistake and substantial action has made it stand (TDA 2022 23, TV-102)."""
+        levels.verify_hand_level(
+            self.level_starts, hand_started_at, level, substantial_action, cite(self.rulebook, "levels")
+        )
+
+    def standings(self) -> tuple[prizes.Standing, ...]:
+        """Every finishing place known so far: the eliminated, and the winner once declared."""
+        out = [
+            prizes.Standing(
+                e.participant,
+                e.place,
+                len(e.shared_with) + 1,
+                e.shared_with,
+                e.reason is EliminationReason.DISQUALIFIED,
+            )
+            for e in self.eliminated.values()
+        ]
+        if self.winner is not None:
+            out.append(prizes.Standing(self.winner, 1))
+        return tuple(out)
+
+    def payouts(self) -> tuple[prizes.Payout, ...]:
+        return prizes.payouts(self.standings(), self.regulations)
+
+    # --- officials (bfsp 2) ---------------------------------------------------------------------------------
+
+    def appoint(
+        self,
+        person: str,
+        role: Role,
+        at: datetime,
+        by: Recorder,
+        delegations: Collection[Delegation] = (),
+        meta: JSON | None = None,
+    ) -> None:
+        """Appoint an official: the Chief Judge by the federation, the others by the Chief Judge (bfsp 2.1.1);
+        an authorised person holds only what the Chief Judge delegates (bfsp 3.1, 5.2, 6.3)."""
+        self._authorise(Act.OFFICIAL_APPOINTED, by)
+        rule = cite(self.rulebook, "officials")
+        if role is Role.CHIEF_JUDGE and by.role is not Role.FEDERATION:
+            raise NotPermittedError("only the federation appoints the Chief Judge", rule)
+        if role is not Role.CHIEF_JUDGE and by.role is not Role.CHIEF_JUDGE:
+            raise NotPermittedError(f"the Chief Judge appoints the {role.value.replace('_', ' ')}s", rule)
+        if role not in {Role.JUDGE, Role.CHIEF_JUDGE, Role.SECRETARY, Role.DEALER, Role.AUTHORISED}:
+            raise CompetitionError(f"a {role.value} is not an office of the competition", rule)
+        if person in self.officials:
+            raise CompetitionError(
+                f"{person} already serves as {self.officials[person].role.value.replace('_', ' ')}", rule
+            )
+        if role is Role.CHIEF_JUDGE and self._chief_judge() is not None:
+            raise CompetitionError(f"{self._chief_judge()} is already the Chief Judge", rule)
+        if delegations and role is not Role.AUTHORISED:
+            raise CompetitionError("only an authorised person holds delegations of the Chief Judge", rule)
+        if role is Role.AUTHORISED:
+            self._authorise(Act.AUTHORITY_DELEGATED, by)
+        appointed = OfficialAppointed(person, role, tuple(sorted(Delegation(d).value for d in delegations)))
+        self._trigger_chained("OfficialAppointed", encode(appointed), at, _meta(by, meta))
+
+    def remove_official(self, person: str, reason: str, at: datetime, by: Recorder, meta: JSON | None = None) -> None:
+        """The Chief Judge removes a judge or dealer from duty (bfsp 2.1.5)."""
+        self._authorise(Act.OFFICIAL_REMOVED, by)
+        if person not in self.officials:
+            raise CompetitionError(f"{person} holds no office at this competition", cite(self.rulebook, "schedule"))
+        if person == by.person:
+            raise CompetitionError("the Chief Judge cannot remove himself", cite(self.rulebook, "schedule"))
+        self._trigger_chained("OfficialRemoved", encode(OfficialRemoved(person, reason)), at, _meta(by, meta))
+
+    # --- registration (bfsp 1.1, 3.1, 7.2.3) ------------------------------------------------------------------
+
+    def register(
+        self,
+        participant: str,
+        person: str,
+        birth_date: date,
+        at: datetime,
+        by: Recorder,
+        *,
+        season_disqualified: Collection[str] = (),
+        membership_valid: bool = True,
+        entry_fee_paid: bool = True,
+        consent_personal_data: bool = True,
+        consent_media: bool = False,
+        seat: SeatAssignment | None = None,
+        meta: JSON | None = None,
+    ) -> None:
+        """Register an entry. ``season_disqualified`` are the persons the federation's standing season
+        disqualifications bar (the caller reads them; the domain does no I/O)."""
+        self._authorise(Act.PARTICIPANT_REGISTERED, by)
+        self._verify_not_over()
+        book = self.rulebook
+        if participant in self.entries:
+            raise CompetitionError(f"entry {participant} is already registered", cite(book, "re_entry"))
+        age = _age(birth_date, self.regulations.starts_on)
+        if age < self.regulations.min_age:
+            raise CompetitionError(
+                f"{person} is {age} on {self.regulations.starts_on:%d %B %Y}, when the competition starts; "
+                f"players must be {self.regulations.min_age} or older",
+                cite(book, "min_age"),
+            )
+        if person in season_disqualified:
+            raise CompetitionError(
+                f"{person} is disqualified from official competitions for the season by the federation",
+                cite(book, "season_disqualification"),
+            )
+        entry = self._entry_number(person)
+        self._verify_seat_for_entry(participant, entry, seat)
+        registered = ParticipantRegistered(
+            participant,
+            person,
+            birth_date,
+            entry,
+            seat,
+            membership_valid=membership_valid,
+            entry_fee_paid=entry_fee_paid,
+            consent_personal_data=consent_personal_data,
+            consent_media=consent_media,
+        )
+        self._trigger_chained("ParticipantRegistered", encode(registered), at, _meta(by, meta))
+
+    def _entry_number(self, person: str) -> int:
+        earlier = [e for e in self.entries.values() if e.person == person]
+        if not earlier:
+            if self.drawn:
+                raise CompetitionError(
+                    f"{person} cannot enter after the seat draw: the draw is among all participants",
+                    cite(self.rulebook, "seat_draw"),
+                )
+            return 1
+        rule = cite(self.rulebook, "re_entry")
+        live = [e.participant for e in earlier if e.participant not in self.eliminated]
+        if live:
+            raise CompetitionError(f"{person} is still playing as entry {live[0]}", rule)
+        re_entry = self.regulations.re_entry
+        if re_entry is None:
+            raise CompetitionError(f"{person} was eliminated, and the regulations allow no re-entry", rule)
+        if len(earlier) >= re_entry.max_entries:
+            raise CompetitionError(
+                f"{person} has used all {re_entry.max_entries} entries the regulations allow", rule
+            )
+        level = self.current_level
+        if level is not None and level.number > re_entry.until_level:
+            raise CompetitionError(
+                f"re-entry closed at the end of level {re_entry.until_level}; level {level.number} is being played",
+                rule,
+            )
+        return len(earlier) + 1
+
+    def _verify_seat_for_entry(self, participant: str, entry: int, seat: SeatAssignment | None) -> None:
+        rule = cite(self.rulebook, "re_entry")
+        if not self.drawn:
+            if seat is not None:
+                raise CompetitionError("the seat draw seats every entry made before it", cite(self.rulebook, "seat_draw"))
+            return
+        if seat is None or seat.participant != participant:
+            raise CompetitionError(f"re-entry {participant} (entry {entry}) needs a seat of its own", rule)
+        self._verify_free_seat(seat.table, seat.seat, rule)
+
+    # --- the seat draw (bfsp 2.3.2, 5.2, 5.3.1) -------------------------------------------------------------
+
+    def commit_draw(self, seed_sha256: str, at: datetime, by: Recorder, meta: JSON | None = None) -> None:
+        """Record the seed's SHA-256 before the draw (an Olympic stage's draw too)."""
+        self._authorise(Act.SEAT_DRAW_COMMITTED, by)
+        self._verify_not_over()
+        rule = cite(self.rulebook, "seat_draw")
+        stage = self._next_stage_name()
+        if self.drawn and stage is None:
+            raise CompetitionError("the seat draw has been conducted already", rule)
+        if self.commitment is not None:
+            raise CompetitionError("a seat draw is committed already and waits to be conducted", rule)
+        if len(self._draw_players()) < 2:
+            raise CompetitionError(
+                f"a seat draw needs two players at least, and there are {len(self._draw_players())}", rule
+            )
+        _verify_digest(seed_sha256, rule)
+        committed = SeatDrawCommitted(seed_sha256, stage or "")
+        self._trigger_chained("SeatDrawCommitted", encode(committed), at, _meta(by, meta))
+
+    def conduct_draw(
+        self,
+        seed: str,
+        assignments: Iterable[SeatAssignment],
+        ordered_by: str,
+        at: datetime,
+        by: Recorder,
+        meta: JSON | None = None,
+    ) -> None:
+        """Record the draw: the seed revealed and the seats it gives, ordered by the Chief Judge, conducted by
+        the Secretary or a person authorised for it; refused unless the seed hashes to the commitment and the
+        seats are the seed's (:mod:`domain.competition.draw`). Each table's button starts at its highest seat
+        (bfsp 5.3.1). An Olympic competition then starts the stage, every player with the same stack (3.2)."""
+        self._authorise(Act.SEAT_DRAW_CONDUCTED, by)
+        rule = cite(self.rulebook, "seat_draw")
+        if self.commitment is None:
+            raise CompetitionError("the seed's hash must be recorded before the draw is conducted", rule)
+        self._verify_ordered_by(ordered_by)
+        players = self._draw_players()
+        seats = tuple(assignments)
+        draw.verify_draw(seed, self.commitment, players, self.regulations.max_seats, seats, rule)
+        stage = self._next_stage_name() or ""
+        conducted = SeatDrawConducted(seed, seats, draw.starting_buttons(seats), ordered_by, stage)
+        meta = _meta(by, meta)
+        self._trigger_chained("SeatDrawConducted", encode(conducted), at, meta)
+        if stage:
+            self._start_stage(stage, players, at, meta)
+
+    def _draw_players(self) -> tuple[str, ...]:
+        if self.stage is not None:
+            return tuple(self.table_winners.values())
+        return self.remaining
+
+    def _verify_ordered_by(self, ordered_by: str) -> None:
+        chief = self._chief_judge()
+        if ordered_by != chief:
+            raise NotPermittedError(
+                f"the draw is conducted by decision of the Chief Judge ({chief or 'none appointed'}), "
+                f"not of {ordered_by}",
+                cite(self.rulebook, "draw_order"),
+            )
+
+    # --- levels and breaks (bfsp 2.1.5, 3.3; TDA 2022 23) -----------------------------------------------------
+
+    def start_level(self, at: datetime, by: Recorder, meta: JSON | None = None) -> Level:
+        """Start the next level of the schedule; it applies from the next hand (TDA 2022 23)."""
+        self._authorise(Act.LEVEL_STARTED, by)
+        self._verify_not_over()
+        rule = cite(self.rulebook, "levels")
+        if not self.drawn:
+            raise CompetitionError("play starts after the seat draw", cite(self.rulebook, "seat_draw"))
+        if self.on_break is not None:
+            raise CompetitionError(f"the break after level {self.on_break.after_level} has not ended", rule)
+        return self._start_next_level(at, _meta(by, meta))
+
+    def _start_next_level(self, at: datetime, meta: JSON) -> Level:
+        number = self.current_level.number + 1 if self.current_level else 1
+        if number > len(self.levels):
+            raise CompetitionError(
+                f"the schedule has {len(self.levels)} levels; there is no level {number}", cite(self.rulebook, "levels")
+            )
+        level = self.levels[number - 1]
+        self._trigger_chained("LevelStarted", encode(LevelStarted(level, at)), at, meta)
+        return level
+
+    def start_break(self, minutes: int, at: datetime, by: Recorder, meta: JSON | None = None) -> None:
+        """A break after the current level (scheduled, or announced by the Chief Judge, bfsp 2.1.5)."""
+        self._authorise(Act.BREAK_STARTED, by)
+        rule = cite(self.rulebook, "schedule")
+        level = self.current_level
+        if level is None or self.on_break is not None or minutes <= 0:
+            raise CompetitionError("a break of some minutes follows a level being played", rule)
+        self._trigger_chained("BreakStarted", encode(BreakStarted(level.number, minutes)), at, _meta(by, meta))
+
+    def end_break(self, at: datetime, by: Recorder, meta: JSON | None = None) -> None:
+        self._authorise(Act.BREAK_ENDED, by)
+        if self.on_break is None:
+            raise CompetitionError("there is no break to end", cite(self.rulebook, "schedule"))
+        ended = BreakEnded(self.on_break.after_level)
+        self._trigger_chained("BreakEnded", encode(ended), at, _meta(by, meta))
+
+    def change_schedule(
+        self,
+        new_levels: tuple[Level, ...],
+        breaks: tuple[Break, ...],
+        reason: str,
+        at: datetime,
+        by: Recorder,
+        meta: JSON | None = None,
+    ) -> None:
+        """The Chief Judge changes the schedule (bfsp 2.1.5); the levels already played stay as they were."""
+        self._authorise(Act.SCHEDULE_CHANGED, by)
+        verify_schedule(new_levels, breaks, self.rulebook)
+        played = self.current_level.number if self.current_level else 0
+        if new_levels[:played] != self.levels[:played]:
+            raise CompetitionError(
+                f"levels 1 to {played} have been played; a schedule change cannot rewrite them",
+                cite(self.rulebook, "schedule"),
+            )
+        changed = ScheduleChanged(new_levels, breaks, reason)
+        self._trigger_chained("ScheduleChanged", encode(changed), at, _meta(by, meta))
+
+    # --- chip race (TDA 2022 24) ----------------------------------------------------------------------------
+
+    def conduct_chip_race(
+        self,
+        table: int,
+        removed: int,
+        entries: Iterable[RaceEntry],
+        dealt: Iterable[str],
+        at: datetime,
+        by: Recorder,
+        meta: JSON | None = None,
+    ) -> ChipRaceConducted:
+        """Colour up ``removed`` at ``table``: exchange, race the odd chips from seat 1, one chip at most per
+        player, nobody raced out, what wins nothing removed (:mod:`domain.competition.chip_race`)."""
+        self._authorise(Act.CHIP_RACE_CONDUCTED, by)
+        rule = cite(self.rulebook, "chip_race")
+        entries = tuple(entries)
+        if removed not in self.regulations.denominations or (table, removed) in self.races:
+            raise CompetitionError(f"chips of {chips(removed)} are not in play at table {table}", rule)
+        larger = [d for d in self.regulations.denominations if d > removed]
+        if not larger:
+            raise CompetitionError(f"chips of {chips(removed)} are the largest in play and cannot be coloured up", rule)
+        seated = {p: seat for p, (t, seat) in self.seats.items() if t == table and p not in self.eliminated}
+        listed = {e.participant: e.seat for e in entries}
+        if listed != seated:
+            raise CompetitionError(
+                f"a chip race takes in every player at table {table} in his own seat: "
+                f"{_seating(seated)}, not {_seating(listed)}",
+                rule,
+            )
+        results, raced = chip_race.race(removed, larger[0], entries, tuple(dealt), rule)
+        conducted = ChipRaceConducted(table, removed, larger[0], entries, tuple(dealt), results, raced)
+        self._trigger_chained("ChipRaceConducted", encode(conducted), at, _meta(by, meta))
+        return conducted
+
+    def _verify_free_seat(self, table: int, seat: int, rule: Any) -> None:
+        if not 1 <= seat <= self.seats_per_table:
+            raise CompetitionError(f"table {table} has seats 1 to {self.seats_per_table}, not seat {seat}", rule)
+        if table not in {self.seats[p][0] for p in self.remaining if p in self.seats}:
+            raise CompetitionError(f"table {table} is not in play", rule)
+        taken = {s: p for p, s in self.seats.items() if p not in self.eliminated}
+        if (table, seat) in taken:
+            raise CompetitionError(f"seat {seat} at table {table} is taken by {taken[(table, seat)]}", rule)
+
+    # --- eliminations, placings, the winner (bfsp 5.10; TDA 2022 RP-8) ------------------------------------------
+
+    def eliminate(
+        self, hand: str, busts: Iterable[placings.Bust], at: datetime, by: Recorder, meta: JSON | None = None
+    ) -> tuple[PlayerEliminated, ...]:
+        """Players who lost all their chips in ``hand`` (at one table, or in one hand-for-hand hand at several):
+        their places (:mod:`domain.competition.placings`), then the winner if one player is left."""
+        self._authorise(Act.PLAYER_ELIMINATED, by)
+        self._verify_not_over()
+        busts = tuple(busts)
+        rule = cite(self.rulebook, "elimination")
+        if not busts:
+            raise CompetitionError("an elimination names the players busted", rule)
+        for bust in busts:
+            self._verify_playing(bust.participant, rule)
+            if self.seats[bust.participant][0] != bust.table:
+                raise CompetitionError(
+                    f"{bust.participant} sits at table {self.seats[bust.participant][0]}, not table {bust.table}", rule
+                )
+        if len({b.participant for b in busts}) != len(busts):
+            raise CompetitionError("a player is busted once", rule)
+        if len(busts) >= self.players_left:
+            raise CompetitionError(
+                f"{len(busts)} players cannot all bust when {self.players_left} are left: someone wins the chips", rule
+            )
+        self._verify_one_table_per_stage(busts, rule)
+        placed = placings.placings(self.players_left, busts, self._busts_share(busts))
+        meta = _meta(by, meta)
+        recorded = []
+        for p in placed:
+            eliminated = PlayerEliminated(
+                p.participant, hand, EliminationReason.NO_CHIPS, p.place, p.shared_with, p.starting_stack
+            )
+            self._trigger_chained("PlayerEliminated", encode(eliminated), at, meta)
+            recorded.append(eliminated)
+        self._after_eliminations({b.table for b in busts}, at, meta)
+        return tuple(recorded)
+
+    def disqualify(self, participant: str, reason: str, at: datetime, by: Recorder, meta: JSON | None = None) -> None:
+        """The Chief Judge disqualifies a participant from the competition: he is eliminated, his chips leave
+        play and he gets no prize (bfsp 7.2.2, 5.10.2)."""
+        self._authorise(Act.COMPETITION_DISQUALIFICATION, by)
+        self._verify_not_over()
+        self._verify_playing(participant, cite(self.rulebook, "competition_disqualification"))
+        eliminated = PlayerEliminated(
+            participant, "", EliminationReason.DISQUALIFIED, self.players_left, ruling=reason
+        )
+        meta = _meta(by, meta)
+        self._trigger_chained("PlayerEliminated", encode(eliminated), at, meta)
+        self._after_eliminations({self.seats[participant][0]}, at, meta)
+
+    def _verify_playing(self, participant: str, rule: Any) -> None:
+        if participant not in self.entries:
+            raise CompetitionError(f"{participant} is not registered", rule)
+        if participant in self.eliminated:
+            raise CompetitionError(f"{participant} was eliminated already", rule)
+        if participant not in self.seats:
+            raise CompetitionError(f"{participant} has no seat", rule)
+
+    def _verify_one_table_per_stage(self, busts: tuple[placings.Bust, ...], rule: Any) -> None:
+        tables = {b.table for b in busts}
+        if len(tables) > 1 and self.hand_for_hand is None:
+            raise CompetitionError(
+                "players busted at different tables are eliminated one hand at a time, except hand-for-hand", rule
+            )
+        for table in tables:
+            left = [p for p in self.remaining if self.seats.get(p, (0, 0))[0] == table]
+            busted = [b for b in busts if b.table == table]
+            if self.regulations.format is Format.OLYMPIC and len(busted) >= len(left):
+                raise CompetitionError(f"table {table} plays down to one winner; someone keeps its chips", rule)
+
+    def _busts_share(self, busts: tuple[placings.Bust, ...]) -> bool:
+        if self.hand_for_hand is None or not self.rulebook.hand_for_hand_busts_share:
+            return False
+        return self.hand_for_hand_round == 0 or len({b.table for b in busts}) > 1
+
+    def _after_eliminations(self, tables: set[int], at: datetime, meta: JSON) -> None:
+        follows = {**meta, "follows": "PlayerEliminated"}
+        if self.regulations.format is Format.OLYMPIC and self.stage is not None:
+            for table in sorted(tables):
+                left = [p for p in self.remaining if self.seats[p][0] == table]
+                if len(left) == 1 and self.stage.tables > 1:
+                    won = TableWinnerDeclared(self.stage.stage, table, left[0])
+                    self._trigger_chained("TableWinnerDeclared", encode(won), at, follows)
+        if self.players_left == 1:
+            winner = CompetitionWinnerDeclared(self.remaining[0])
+            self._trigger_chained("CompetitionWinnerDeclared", encode(winner), at, follows)
+
+    # --- hand-for-hand (TDA 2022 RP-8) ----------------------------------------------------------------------
+
+    def start_hand_for_hand(
+        self, level_seconds_left: int, at: datetime, by: Recorder, meta: JSON | None = None
+    ) -> None:
+        """"Finish the current hand; we are going hand-for-hand": payout eligibility starts now (RP-8-a)."""
+        self._authorise(Act.HAND_FOR_HAND_STARTED, by)
+        self._verify_not_over()
+        rule = cite(self.rulebook, "hand_for_hand")
+        paid = len(self.regulations.prizes)
+        if self.hand_for_hand is not None:
+            raise CompetitionError("play is hand-for-hand already", rule)
+        if self.players_left <= paid:
+            raise CompetitionError(
+                f"{self.players_left} players are left and {paid} places are paid: the money is reached", rule
+            )
+        if self.current_level is None or not 0 < level_seconds_left <= self.current_level.minutes * 60:
+            raise CompetitionError(f"{level_seconds_left} s is not what is left of a level being played", rule)
+        started = HandForHandStarted(self.players_left, level_seconds_left)
+        self._trigger_chained("HandForHandStarted", encode(started), at, _meta(by, meta))
+
+    def start_hand_for_hand_hand(self, at: datetime, by: Recorder, meta: JSON | None = None) -> HandForHandHandStarted:
+        """Every table starts its next hand; the clock is charged a fixed time for the hand just played, and
+        when it runs out the next level starts (RP-8-b, c, d; TV-113)."""
+        self._authorise(Act.HAND_FOR_HAND_STARTED, by)
+        if self.hand_for_hand is None:
+            raise CompetitionError("play is not hand-for-hand", cite(self.rulebook, "hand_for_hand"))
+        meta = _meta(by, meta)
+        left = levels.hand_for_hand_clock(self.level_seconds_left, self.rulebook.hand_for_hand_seconds_per_hand)
+        if left <= 0:
+            left = self._start_next_level(at, meta).minutes * 60
+        started = HandForHandHandStarted(self.hand_for_hand_round + 1, left)
+        self._trigger_chained("HandForHandHandStarted", encode(started), at, meta)
+        return started
+
+    def end_hand_for_hand(self, at: datetime, by: Recorder, meta: JSON | None = None) -> None:
+        self._authorise(Act.HAND_FOR_HAND_STARTED, by)
+        if self.hand_for_hand is None:
+            raise CompetitionError("play is not hand-for-hand", cite(self.rulebook, "hand_for_hand"))
+        self._trigger_chained("HandForHandEnded", encode(HandForHandEnded(self.players_left)), at, _meta(by, meta))
+
+    # --- the final table (bfsp 3.1; TDA 2022 RP-9) ----------------------------------------------------------
+
+    def commit_final_table_draw(self, seed_sha256: str, at: datetime, by: Recorder, meta: JSON | None = None) -> None:
+        """Record the final-table draw's seed hash, once the players left are the final table's size."""
+        self._authorise(Act.FINAL_TABLE_DRAW_CONDUCTED, by)
+        self._verify_final_table_due()
+        if self.final_commitment is not None:
+            raise CompetitionError("the final-table draw is committed already", cite(self.rulebook, "final_table"))
+        _verify_digest(seed_sha256, cite(self.rulebook, "final_table"))
+        committed = FinalTableDrawCommitted(seed_sha256)
+        self._trigger_chained("FinalTableDrawCommitted", encode(committed), at, _meta(by, meta))
+
+    def conduct_final_table_draw(
+        self,
+        seed: str,
+        assignments: Iterable[SeatAssignment],
+        ordered_by: str,
+        at: datetime,
+        by: Recorder,
+        meta: JSON | None = None,
+    ) -> None:
+        """A new draw among all finalists sets their seats at the final table (bfsp 3.1), proved like the
+        opening draw; the final table is table 1 and its button starts at its highest seat (5.3.1)."""
+        self._authorise(Act.FINAL_TABLE_DRAW_CONDUCTED, by)
+        self._verify_final_table_due()
+        rule = cite(self.rulebook, "final_table")
+        if self.final_commitment is None:
+            raise CompetitionError("the seed's hash must be recorded before the final-table draw", rule)
+        self._verify_ordered_by(ordered_by)
+        seats = tuple(assignments)
+        draw.verify_draw(seed, self.final_commitment, self.remaining, self.regulations.final_table_size, seats, rule)
+        conducted = FinalTableDrawConducted(seed, seats, draw.starting_buttons(seats), ordered_by)
+        self._trigger_chained("FinalTableDrawConducted", encode(conducted), at, _meta(by, meta))
+
+    def _verify_final_table_due(self) -> None:
+        rule = cite(self.rulebook, "final_table")
+        if self.regulations.format is not Format.AMERICAN or self.final_table:
+            raise CompetitionError("the final table is formed once, in the American format", rule)
+        size = self.regulations.final_table_size
+        if self.players_left != size:
+            raise CompetitionError(
+                f"the final table forms when {size} players are left, and {self.players_left} are", rule
+            )
+
+    # --- the Olympic format (bfsp 3.2) ----------------------------------------------------------------------
+
+    def stage_plan(self) -> tuple[olympic.Stage, ...]:
+        players = len(self.remaining) if self.stage is None else len(self.stage.participants)
+        return olympic.stage_plan(players, self.regulations.max_seats, cite(self.rulebook, "olympic"))
+
+    def _next_stage_name(self) -> str | None:
+        """The Olympic stage the next draw seats: the first, or the next once every table has its winner."""
+        if self.regulations.format is not Format.OLYMPIC:
+            return None
+        if self.stage is None:
+            return self.stage_plan()[0].name
+        if len(self.table_winners) < self.stage.tables or self.stage.tables == 1:
+            return None
+        names = olympic.STAGE_NAMES
+        return names[names.index(self.stage.stage) - 1]
+
+    def _start_stage(self, name: str, players: tuple[str, ...], at: datetime, meta: JSON) -> None:
+        tables = len({t for p, (t, _) in self.seats.items() if p in players})
+        follows = {**meta, "follows": "SeatDrawConducted"}
+        started = OlympicStageStarted(name, tables, players)
+        self._trigger_chained("OlympicStageStarted", encode(started), at, follows)
+        reset = StacksReset(name, self.regulations.starting_stack, players)
+        self._trigger_chained("StacksReset", encode(reset), at, follows)
+
+    # --- checks shared by the acts --------------------------------------------------------------------------
+
+    def _authorise(self, act: Act, by: Recorder) -> None:
+        """The roles table allows ``by.role`` to record ``act``, and ``by.person`` holds that office here."""
+        office = self.officials.get(by.person)
+        delegations = [Delegation(d) for d in office.delegations] if office else []
+        verify_permitted(act, by.role, delegations=delegations)
+        if by.role in _BODIES:
+            return
+        if office is None or office.role is not by.role:
+            raise NotPermittedError(
+                f"{by.person} is not appointed {by.role.value.replace('_', ' ')} of this competition",
+                permission(act).cite(),
+            )
+
+    def _chief_judge(self) -> str | None:
+        return next((p for p, o in self.officials.items() if o.role is Role.CHIEF_JUDGE), None)
+
+    def _verify_not_over(self) -> None:
+        if self.winner is not None:
+            raise CompetitionError(f"the competition is over: {self.winner} won it", cite(self.rulebook, "winner"))
+
+    # --- the events -------------------------------------------------------------------------------------------
+
+    def _apply(self, payload: JSON, link: str, at: datetime) -> None:
+        recorded = decode(payload)
+        getattr(self, "_on_" + type(recorded).__name__)(recorded, at)
+        self.chain_head = link
+
+    def _on_OfficialAppointed(self, e: OfficialAppointed, at: datetime) -> None:
+        self.officials[e.person] = e
+
+    def _on_OfficialRemoved(self, e: OfficialRemoved, at: datetime) -> None:
+        del self.officials[e.person]
+
+    def _on_ParticipantRegistered(self, e: ParticipantRegistered, at: datetime) -> None:
+        self.entries[e.participant] = e
+        if e.seat is not None:
+            self.seats[e.participant] = (e.seat.table, e.seat.seat)
+
+    def _on_SeatDrawCommitted(self, e: SeatDrawCommitted, at: datetime) -> None:
+        self.commitment = e.seed_sha256
+
+    def _on_SeatDrawConducted(self, e: SeatDrawConducted, at: datetime) -> None:
+        self._seat(e.assignments, e.buttons)
+        self.commitment = None
+        self.drawn = True
+
+    def _on_FinalTableDrawCommitted(self, e: FinalTableDrawCommitted, at: datetime) -> None:
+        self.final_commitment = e.seed_sha256
+
+    def _on_FinalTableDrawConducted(self, e: FinalTableDrawConducted, at: datetime) -> None:
+        self._seat(e.assignments, e.buttons)
+        self.final_table = True
+
+    def _seat(self, assignments: tuple[SeatAssignment, ...], buttons: Iterable[Any]) -> None:
+        for p in [p for p in self.seats if p not in self.eliminated]:
+            del self.seats[p]
+        self.seats.update({a.participant: (a.table, a.seat) for a in assignments})
+        self.buttons = {b.table: b.seat for b in buttons}
+
+    def _on_LevelStarted(self, e: LevelStarted, at: datetime) -> None:
+        self.level_starts.append(levels.LevelStart(e.level, e.at))
+
+    def _on_BreakStarted(self, e: BreakStarted, at: datetime) -> None:
+        self.on_break = e
+
+    def _on_BreakEnded(self, e: BreakEnded, at: datetime) -> None:
+        self.on_break = None
+
+    def _on_ScheduleChanged(self, e: ScheduleChanged, at: datetime) -> None:
+        self.levels, self.breaks = e.levels, e.breaks
+
+    def _on_ChipRaceConducted(self, e: ChipRaceConducted, at: datetime) -> None:
+        self.races.add((e.table, e.removed_denomination))
+
+    def _on_PlayerEliminated(self, e: PlayerEliminated, at: datetime) -> None:
+        self.eliminated[e.participant] = e
+
+    def _on_HandForHandStarted(self, e: HandForHandStarted, at: datetime) -> None:
+        self.hand_for_hand = e
+        self.hand_for_hand_round = 0
+        self.level_seconds_left = e.level_seconds_left
+
+    def _on_HandForHandHandStarted(self, e: HandForHandHandStarted, at: datetime) -> None:
+        self.hand_for_hand_round = e.round
+        self.level_seconds_left = e.level_seconds_left
+
+    def _on_HandForHandEnded(self, e: HandForHandEnded, at: datetime) -> None:
+        self.hand_for_hand = None
+
+    def _on_CompetitionWinnerDeclared(self, e: CompetitionWinnerDeclared, at: datetime) -> None:
+        self.winner = e.participant
+
+    def _on_OlympicStageStarted(self, e: OlympicStageStarted, at: datetime) -> None:
+        self.stage = e
+        self.table_winners = {}
+
+    def _on_TableWinnerDeclared(self, e: TableWinnerDeclared, at: datetime) -> None:
+        self.table_winners[e.table] = e.participant
+
+    def _on_StacksReset(self, e: StacksReset, at: datetime) -> None:
+        self.stage_stack = e.stack
+
+    # one stored event type per act: the bodies replay it through _apply
+
+    @event("OfficialAppointed")
+    def _official_appointed(self, payload: JSON, meta: JSON, prev_link: str, link: str, timestamp: datetime) -> None:
+        self._apply(payload, link, timestamp)
+
+    @event("OfficialRemoved")
+    def _official_removed(self, payload: JSON, meta: JSON, prev_link: str, link: str, timestamp: datetime) -> None:
+        self._apply(payload, link, timestamp)
+
+    @event("ParticipantRegistered")
+    def _registered(self, payload: JSON, meta: JSON, prev_link: str, link: str, timestamp: datetime) -> None:
+        self._apply(payload, link, timestamp)
+
+    @event("SeatDrawCommitted")
+    def _draw_committed(self, payload: JSON, meta: JSON, prev_link: str, link: str, timestamp: datetime) -> None:
+        self._apply(payload, link, timestamp)
+
+    @event("SeatDrawConducted")
+    def _draw_conducted(self, payload: JSON, meta: JSON, prev_link: str, link: str, timestamp: datetime) -> None:
+        self._apply(payload, link, timestamp)
+
+    @event("LevelStarted")
+    def _level_started(self, payload: JSON, meta: JSON, prev_link: str, link: str, timestamp: datetime) -> None:
+        self._apply(payload, link, timestamp)
+
+    @event("BreakStarted")
+    def _break_started(self, payload: JSON, meta: JSON, prev_link: str, link: str, timestamp: datetime) -> None:
+        self._apply(payload, link, timestamp)
+
+    @event("BreakEnded")
+    def _break_ended(self, payload: JSON, meta: JSON, prev_link: str, link: str, timestamp: datetime) -> None:
+        self._apply(payload, link, timestamp)
+
+    @event("ScheduleChanged")
+    def _schedule_changed(self, payload: JSON, meta: JSON, prev_link: str, link: str, timestamp: datetime) -> None:
+        self._apply(payload, link, timestamp)
+
+    @event("ChipRaceConducted")
+    def _chip_race(self, payload: JSON, meta: JSON, prev_link: str, link: str, timestamp: datetime) -> None:
+        self._apply(payload, link, timestamp)
+
+    @event("PlayerEliminated")
+    def _player_eliminated(self, payload: JSON, meta: JSON, prev_link: str, link: str, timestamp: datetime) -> None:
+        self._apply(payload, link, timestamp)
+
+    @event("HandForHandStarted")
+    def _h4h_started(self, payload: JSON, meta: JSON, prev_link: str, link: str, timestamp: datetime) -> None:
+        self._apply(payload, link, timestamp)
+
+    @event("HandForHandHandStarted")
+    def _h4h_hand(self, payload: JSON, meta: JSON, prev_link: str, link: str, timestamp: datetime) -> None:
+        self._apply(payload, link, timestamp)
+
+    @event("HandForHandEnded")
+    def _h4h_ended(self, payload: JSON, meta: JSON, prev_link: str, link: str, timestamp: datetime) -> None:
+        self._apply(payload, link, timestamp)
+
+    @event("FinalTableDrawCommitted")
+    def _final_committed(self, payload: JSON, meta: JSON, prev_link: str, link: str, timestamp: datetime) -> None:
+        self._apply(payload, link, timestamp)
+
+    @event("FinalTableDrawConducted")
+    def _final_conducted(self, payload: JSON, meta: JSON, prev_link: str, link: str, timestamp: datetime) -> None:
+        self._apply(payload, link, timestamp)
+
+    @event("CompetitionWinnerDeclared")
+    def _winner(self, payload: JSON, meta: JSON, prev_link: str, link: str, timestamp: datetime) -> None:
+        self._apply(payload, link, timestamp)
+
+    @event("OlympicStageStarted")
+    def _stage_started(self, payload: JSON, meta: JSON, prev_link: str, link: str, timestamp: datetime) -> None:
+        self._apply(payload, link, timestamp)
+
+    @event("TableWinnerDeclared")
+    def _table_winner(self, payload: JSON, meta: JSON, prev_link: str, link: str, timestamp: datetime) -> None:
+        self._apply(payload, link, timestamp)
+
+    @event("StacksReset")
+    def _stacks_reset(self, payload: JSON, meta: JSON, prev_link: str, link: str, timestamp: datetime) -> None:
+        self._apply(payload, link, timestamp)
+
+
+def _meta(by: Recorder, meta: JSON | None) -> JSON:
+    return {"recorded_by": {"person": by.person, "role": by.role.value}, **(meta or {})}
+
+
+def _age(born: date, on: date) -> int:
+    return on.year - born.year - ((on.month, on.day) < (born.month, born.day))
+
+
+def _verify_digest(digest: str, rule: Any) -> None:
+    if len(digest) != 64 or any(c not in "0123456789abcdef" for c in digest):
+        raise CompetitionError(f"{digest!r} is not a SHA-256 digest in lower-case hex", rule)
+
+
+def _seating(seats: dict[str, int]) -> str:
+    return ", ".join(f"{p} in seat {s}" for p, s in sorted(seats.items(), key=lambda i: i[1])) or "nobody"

@@ -1,0 +1,321 @@
+"""The Competition aggregate's event catalog, in the federation's words (its §3.2 event list), and their JSON form.
+
+Each event is a plain immutable value. The aggregate (:mod:`domain.competition.aggregate`) judges an act, then
+records the event that says what was decided, derived results included (a draw's assignments, a chip race's
+exchanges, a finishing place), so the stored record can be read, and recomputed, without the code.
+
+:func:`encode` and :func:`decode` are this package's codec, on the Hand's pattern (``domain/hand/codec.py``,
+whose decoder knows only hand events, and ``domain/officials/codec.py``, which has no dates): enums by value,
+dates and times as ISO strings, nested values as objects.
+:data:`CATALOG` names every event type, so the envelope can accept them the way it accepts the hand's.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import types
+import typing
+from dataclasses import dataclass
+from datetime import date, datetime
+from enum import Enum, StrEnum
+from typing import Any
+
+from domain.competition.regulations import Break, Level, Regulations
+from domain.roles import Role
+
+JSON = dict[str, Any]
+
+
+class EliminationReason(StrEnum):
+    #: lost all his chips (bfsp 5.10.2)
+    NO_CHIPS = "no_chips"
+    #: disqualified from the competition by the Chief Judge: chips removed, no prize (bfsp 7.2.2, 5.10.2)
+    DISQUALIFIED = "disqualified"
+
+
+@dataclass(frozen=True, slots=True)
+class SeatAssignment:
+    participant: str
+    table: int
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class StartingButton:
+    table: int
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class RaceEntry:
+    """One seat in a chip race: its chips of the removed denomination and all its other chips."""
+
+    seat: int
+    participant: str
+    #: chips of the removed denomination the seat holds before the exchange
+    removed_chips: int
+    #: every other chip it holds, by value
+    other_chips: int
+
+
+@dataclass(frozen=True, slots=True)
+class RaceResult:
+    seat: int
+    participant: str
+    #: chips of the next denomination given for its removed chips at full value
+    exchanged: int
+    #: the race cards it was dealt, one per odd chip, dealt from seat 1 (``"As"``)
+    cards: tuple[str, ...]
+    #: won one chip in the race (never more than one, TDA 2022 24-A)
+    won_race_chip: bool
+    #: lost all his chips in the race and got one chip of the smallest denomination (TDA 2022 24-A)
+    given_minimum_chip: bool
+    #: value of his odd chips taken out of play without compensation (TDA 2022 24-C)
+    removed_value: int
+    stack_after: int
+
+
+# --- the competition's life ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class RegulationsAdopted:
+    competition_id: str
+    regulations: Regulations
+
+
+@dataclass(frozen=True, slots=True)
+class OfficialAppointed:
+    person: str
+    role: Role
+    #: what the Chief Judge delegates to an authorised person: "balancing", "draw", "misdeal" (bfsp 3.1, 5.2, 6.3)
+    delegations: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class OfficialRemoved:
+    person: str
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class ParticipantRegistered:
+    participant: str
+    person: str
+    birth_date: date
+    #: 1 for the first entry, 2 for the first re-entry … (bfsp 3.1)
+    entry: int = 1
+    #: where a re-entry after the draw sits (``None`` before the draw: the draw seats everyone)
+    seat: SeatAssignment | None = None
+    membership_valid: bool = True
+    entry_fee_paid: bool = True
+    consent_personal_data: bool = True
+    consent_media: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class SeatDrawCommitted:
+    """The seed's SHA-256, recorded before the draw, so the seed cannot be chosen after it (bfsp 5.2)."""
+
+    seed_sha256: str
+    #: "" for the opening draw; an Olympic stage's name for that stage's draw
+    stage: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class SeatDrawConducted:
+    seed: str
+    assignments: tuple[SeatAssignment, ...]
+    buttons: tuple[StartingButton, ...]
+    ordered_by: str
+    stage: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class LevelStarted:
+    level: Level
+    #: when the level was announced: a hand started before it is played at the level before (TDA 2022 23)
+    at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class BreakStarted:
+    after_level: int
+    minutes: int
+
+
+@dataclass(frozen=True, slots=True)
+class BreakEnded:
+    after_level: int
+
+
+@dataclass(frozen=True, slots=True)
+class ScheduleChanged:
+    """The Chief Judge's change of the level schedule or the breaks (bfsp 2.1.5)."""
+
+    levels: tuple[Level, ...]
+    breaks: tuple[Break, ...]
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class ChipRaceConducted:
+    table: int
+    removed_denomination: int
+    next_denomination: int
+    entries: tuple[RaceEntry, ...]
+    #: the race cards in the order they came off the deck
+    dealt: tuple[str, ...]
+    results: tuple[RaceResult, ...]
+    race_chips: int
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerEliminated:
+    participant: str
+    hand: str
+    reason: EliminationReason
+    #: the best place of the places he shares (one place when he shares none)
+    place: int
+    #: the others busted in the same hand who share his places and their prizes
+    shared_with: tuple[str, ...] = ()
+    #: the chips he started the hand with (how simultaneous busts are ranked, bfsp 5.10.2)
+    starting_stack: int = 0
+    #: why the Chief Judge disqualified him (bfsp 7.2.2)
+    ruling: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class HandForHandStarted:
+    players_left: int
+    #: level clock left at the announcement; each hand from the current one is charged a fixed time
+    level_seconds_left: int
+
+
+@dataclass(frozen=True, slots=True)
+class HandForHandHandStarted:
+    """Every table starts its next hand together; the level clock is set to what is left after the charge."""
+
+    round: int
+    level_seconds_left: int
+
+
+@dataclass(frozen=True, slots=True)
+class HandForHandEnded:
+    players_left: int
+
+
+@dataclass(frozen=True, slots=True)
+class FinalTableDrawCommitted:
+    seed_sha256: str
+
+
+@dataclass(frozen=True, slots=True)
+class FinalTableDrawConducted:
+    seed: str
+    assignments: tuple[SeatAssignment, ...]
+    buttons: tuple[StartingButton, ...]
+    ordered_by: str
+
+
+@dataclass(frozen=True, slots=True)
+class CompetitionWinnerDeclared:
+    participant: str
+
+
+@dataclass(frozen=True, slots=True)
+class OlympicStageStarted:
+    stage: str
+    tables: int
+    participants: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class TableWinnerDeclared:
+    stage: str
+    table: int
+    participant: str
+
+
+@dataclass(frozen=True, slots=True)
+class StacksReset:
+    """Every player of a new Olympic stage restarts with the same stack (bfsp 3.2)."""
+
+    stage: str
+    stack: int
+    participants: tuple[str, ...]
+
+
+CompetitionEvent = (
+    RegulationsAdopted
+    | OfficialAppointed
+    | OfficialRemoved
+    | ParticipantRegistered
+    | SeatDrawCommitted
+    | SeatDrawConducted
+    | LevelStarted
+    | BreakStarted
+    | BreakEnded
+    | ScheduleChanged
+    | ChipRaceConducted
+    | PlayerEliminated
+    | HandForHandStarted
+    | HandForHandHandStarted
+    | HandForHandEnded
+    | FinalTableDrawCommitted
+    | FinalTableDrawConducted
+    | CompetitionWinnerDeclared
+    | OlympicStageStarted
+    | TableWinnerDeclared
+    | StacksReset
+)
+
+CATALOG: dict[str, type] = {cls.__name__: cls for cls in typing.get_args(CompetitionEvent)}
+
+
+def encode(event: Any) -> JSON:
+    """``{"type": "LevelStarted", "level": {"number": 2, ...}}``."""
+    return {"type": type(event).__name__, **_fields(event)}
+
+
+def decode(payload: JSON) -> Any:
+    return _dataclass(CATALOG[payload["type"]], payload)
+
+
+def _fields(value: Any) -> JSON:
+    return {f.name: _encode(getattr(value, f.name)) for f in dataclasses.fields(value)}
+
+
+def _encode(value: Any) -> Any:
+    if isinstance(value, Enum):
+        return value.value
+    if isinstance(value, date | datetime):
+        return value.isoformat()
+    if isinstance(value, tuple | list):
+        return [_encode(v) for v in value]
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return _fields(value)
+    return value
+
+
+def _dataclass(cls: type, payload: JSON) -> Any:
+    hints = typing.get_type_hints(cls)
+    return cls(**{f.name: _decode(hints[f.name], payload[f.name]) for f in dataclasses.fields(cls) if f.name in payload})
+
+
+def _decode(hint: Any, value: Any) -> Any:
+    origin = typing.get_origin(hint)
+    if origin in (typing.Union, types.UnionType):
+        options = [a for a in typing.get_args(hint) if a is not type(None)]
+        return None if value is None else _decode(options[0], value)
+    if origin is tuple:
+        return tuple(_decode(typing.get_args(hint)[0], v) for v in value)
+    if hint is datetime:
+        return datetime.fromisoformat(value)
+    if hint is date:
+        return date.fromisoformat(value)
+    if isinstance(hint, type) and issubclass(hint, Enum):
+        return hint(value)
+    if isinstance(hint, type) and dataclasses.is_dataclass(hint):
+        return _dataclass(hint, value)
+    return value
