@@ -1,0 +1,89 @@
+"""The format-detecting door: a file's format by suffix or first bytes, and every format's hands as the same
+event sequences the PHH path yields; an unreadable hand is reported and the others still come."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+from test_pokerstars import RAISE_WAR, SPLIT_POT
+
+from ingest.formats import FormatError, ImportedHand, detect, read_hands, recorded
+from ingest.ohh import dumps, to_ohh
+from ingest.phh import load_file
+from ingest.phh_validate import UnreadableReport
+
+pytestmark = pytest.mark.unit
+
+ROOT = Path(__file__).resolve().parents[2]
+PHH_DIR = Path(os.environ.get("POKERAUDIT_PHH_DIR", ROOT / ".." / "shared" / "data" / "phh"))
+WSOP = PHH_DIR / "data" / "wsop" / "2023" / "43" / "5"
+HAND = WSOP / "00-02-07.phh"
+
+
+@pytest.fixture
+def session(tmp_path: Path) -> Path:
+    """A folder as an importer finds it: an OHH export, a PokerStars session, a note that is no hand history."""
+    (phh_hand,) = load_file(HAND)
+    (tmp_path / "export.ohh").write_text(dumps([to_ohh(recorded(phh_hand.events()))]))
+    (tmp_path / "HH20200101 Aase III.txt").write_text(RAISE_WAR + "\n\n\n" + SPLIT_POT)
+    (tmp_path / "notes.txt").write_text("bought in for 100, left at 8pm\n")
+    return tmp_path
+
+
+def test_formats_are_told_by_suffix_or_by_the_first_bytes(session: Path) -> None:
+    assert detect(HAND) == "phh"
+    assert detect(PHH_DIR / "data" / "handhq" / "ABS-2009-07-01_2009-07-23_100NLH_OBFU" / "1"
+                  / "abs NLH handhq_1-OBFUSCATED.phhs") == "phh"
+    assert detect(session / "export.ohh") == "ohh"
+    assert detect(session / "HH20200101 Aase III.txt") == "pokerstars"
+    unnamed = session / "hand-without-suffix"
+    unnamed.write_text(dumps([{"ohh": {}}]))
+    assert detect(unnamed) == "ohh"
+    unnamed.write_text("\ufeff" + RAISE_WAR)
+    assert detect(unnamed) == "pokerstars"
+    with pytest.raises(FormatError) as unknown:
+        detect(session / "notes.txt")
+    assert unknown.value.file == str(session / "notes.txt") and "PokerStars" in unknown.value.reason
+
+
+def test_a_folder_of_mixed_formats_yields_every_hand_and_reports_what_is_not_one(session: Path) -> None:
+    found = list(read_hands([session, HAND]))
+    hands = [h for h in found if isinstance(h, ImportedHand)]
+    reports = [r for r in found if isinstance(r, UnreadableReport)]
+    assert [(h.format, h.index) for h in hands] == [("pokerstars", 1), ("pokerstars", 2), ("ohh", 1), ("phh", 1)]
+    assert [(r.file, r.hand) for r in reports] == [(str(session / "notes.txt"), None)]
+
+
+def test_the_same_hand_from_phh_and_from_ohh_is_the_same_events(session: Path) -> None:
+    by_format = {h.format: h for h in read_hands([session / "export.ohh", HAND]) if isinstance(h, ImportedHand)}
+    assert by_format["ohh"].events == by_format["phh"].events
+    assert by_format["phh"].table_id == "00-02-07#1" and by_format["phh"].hand_number == 1
+    assert by_format["ohh"].table_id is None
+
+
+def test_phh_tables_are_named_below_the_folder_all_files_share_as_publish_names_them() -> None:
+    names = [h.table_id for h in read_hands([WSOP], "phh") if isinstance(h, ImportedHand)]
+    assert len(names) == 83 and names[0] == "00-02-07#1" and len(set(names)) == 83
+
+
+def test_a_refused_act_ends_the_hand_so_the_referee_records_the_rejection() -> None:
+    razz = next(h for h in read_hands([WSOP / "03-50-24.phh"]) if isinstance(h, ImportedHand))
+    (phh_hand,) = load_file(WSOP / "03-50-24.phh")
+    assert 0 < len(razz.events) < len(phh_hand.actions)
+
+
+def test_a_bad_hand_is_reported_with_its_place_and_the_next_is_read(session: Path) -> None:
+    bad = session / "bad.txt"
+    bad.write_text(RAISE_WAR.replace("charlie: calls $0.30", "charlie: calls the clock") + "\n\n" + SPLIT_POT)
+    report, hand = read_hands([bad], "pokerstars")
+    assert isinstance(report, UnreadableReport) and isinstance(hand, ImportedHand)
+    assert (report.file, report.hand, report.field) == (str(bad), 1, "action")
+    assert report.line == RAISE_WAR.splitlines().index("charlie: calls $0.30") + 1
+    assert hand.index == 2
+
+
+def test_a_missing_path_is_reported_not_raised(tmp_path: Path) -> None:
+    (report,) = read_hands([tmp_path / "gone.ohh"])
+    assert isinstance(report, UnreadableReport) and report.error == "no such file or folder"
