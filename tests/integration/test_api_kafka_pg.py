@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import json
 import os
+import time
 from collections.abc import Callable, Iterator
+from decimal import Decimal
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -16,7 +18,12 @@ from api_server import SECRET, kafka_pg_settings, serving
 from api.app import create_app
 from api.auth import issue_token
 from api.operations import phh_records
+from api.routes.submit import MAX_BATCH
 from api.settings import Settings
+from domain.hand.aggregate import hand_id
+from domain.rulebooks import get_rulebook
+from ingest.phh import load_hands
+from ingest.phh_validate import validate_hand
 from projections.database import SqliteReadDatabase
 from projections.read_models import ReadModels
 
@@ -99,3 +106,65 @@ def test_ready_is_503_naming_postgresql_when_the_server_is_not_there(
     error = answer.json()["error"]
     assert error["code"] == "not_ready"
     assert error["message"].startswith("PostgreSQL at 127.0.0.1:1 is not reachable")
+
+
+def chips(amount: float, scale: int) -> int:
+    """A report's amount (in the file's units, e.g. 72.85 dollars) in chips, without float rounding."""
+    return int(Decimal(str(amount)) * scale)
+
+
+def table_ids_in_order(reported: list[dict[str, Any]]) -> list[str]:
+    """The table each hand was put at, in the order of the hands (a hand's records start at seq 0)."""
+    return [r["table_id"] for r in reported if r["seq"] == 0]
+
+
+def post_all(api: httpx.Client, reported: list[dict[str, Any]], headers: dict[str, str]) -> None:
+    """Every record in batches of MAX_BATCH; the last batch waits, so everything before it is judged too (one
+    competition is one partition, judged in log order)."""
+    chunks = [reported[i : i + MAX_BATCH] for i in range(0, len(reported), MAX_BATCH)]
+    for n, chunk in enumerate(chunks):
+        last = n == len(chunks) - 1
+        params = {"wait": "true", "timeout": 30} if last else {}
+        answer = api.post("/v1/events/batch", params=params, json=chunk, headers=headers, timeout=120)
+        assert answer.status_code == (200 if last else 202), answer.text
+
+
+def wait_projected(api: httpx.Client, headers: dict[str, str], timeout: float = 300.0) -> None:
+    deadline = time.monotonic() + timeout
+    while (lag := api.get("/v1/projections/lag", headers=headers).json()["lag"]) != 0:
+        assert time.monotonic() < deadline, f"the projector is still {lag} events behind after {timeout} s"
+        time.sleep(0.2)
+
+
+@pytest.mark.slow
+def test_every_shared_hand_imported_through_the_api_reads_back_with_validates_stacks_and_pots(
+    api: httpx.Client,
+) -> None:
+    competition = "shared-phh"
+    judge = bearer("judge")
+    reported = records([PHH_DIR], competition)
+    post_all(api, reported, judge)
+    wait_projected(api, judge)
+
+    rulebook = get_rulebook("bfsp")
+    hands = list(load_hands([PHH_DIR]))
+    tables = table_ids_in_order(reported)
+    assert len(tables) == len(hands) == 2149
+    for table, hand in zip(tables, hands, strict=True):
+        report = validate_hand(hand, rulebook)
+        where = f"{hand.file} hand {hand.index} (table {table})"
+        found = api.get(f"/v1/hands/{hand_id(table, 1, competition)}", headers=judge)
+        assert found.status_code == 200, f"{where}: {found.text}"
+        body = found.json()
+        names = dict(zip(hand.seats, hand.players, strict=True))
+        stacks = {s["seat"]: s["stack"] for s in body["seats"]}
+        for player, (seat, expected) in enumerate(zip(hand.seats, report.finishing_stacks, strict=True), start=1):
+            if player not in hand.unknown_stacks:
+                assert stacks[seat] == chips(expected, hand.scale), f"{where}: {names[seat]}'s final stack"
+        assert body["status"] == ("ended" if report.complete else "in_progress"), where
+        pots = [p for p in api.get(f"/v1/hands/{body['hand_id']}/pots", headers=judge).json() if p["awarded"]]
+        assert [p["amount"] for p in pots] == [chips(p.amount, hand.scale) for p in report.pots], where
+        assert [[names[s] for s in p["eligible"]] for p in pots] == [p.eligible for p in report.pots], where
+        assert [[(names[s["seat"]], s["amount"]) for s in p["shares"]] for p in pots] == [
+            [(w.player, chips(w.amount, hand.scale)) for w in p.winners] for p in report.pots
+        ], where
