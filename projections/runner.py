@@ -17,7 +17,7 @@ from eventsourcing.application import Application
 
 from projections import schema
 from projections.database import ReadDatabase, ReadSettings, Writer
-from projections.hand_projection import HandProjection, history_row
+from projections.hand_projection import HandProjection, Stored, history_row
 
 _REJECTIONS_TOPIC = "domain.rejections:RejectionLog."
 
@@ -104,10 +104,14 @@ class Projector:
 
     def _project(self, notifications: Any) -> None:
         page = _Page()
-        to_event = self.store.mapper.to_domain_event
+        mapper = self.store.mapper
+        plain = mapper.cipher is None and mapper.compressor is None
         try:
             for notification in notifications:
-                event = to_event(notification)
+                if plain:
+                    event = Stored.of_notification(notification)
+                else:
+                    event = Stored.of_event(mapper.to_domain_event(notification))
                 if notification.topic.startswith(_REJECTIONS_TOPIC):
                     self._rejection(page, event)
                 else:
@@ -121,16 +125,16 @@ class Projector:
             raise
         self._forget_finished()
 
-    def _hand_event(self, page: _Page, event: Any) -> None:
-        stream: UUID = event.originator_id
-        if event.originator_version == 1:
+    def _hand_event(self, page: _Page, event: Stored) -> None:
+        stream = event.stream
+        if event.version == 1:
             hand = HandProjection(stream, event)
             self._hands[stream] = hand
             page.stacks.extend((hand.hand_id, 1, *change) for change in hand.opening_stacks())
         else:
-            hand = self._hand(stream, event.originator_version)
+            hand = self._hand(stream, event.version)
             changes = hand.apply(event)
-            page.stacks.extend((hand.hand_id, event.originator_version, *change) for change in changes)
+            page.stacks.extend((hand.hand_id, event.version, *change) for change in changes)
         page.history.append(history_row(hand.hand_id, event))
         page.touched[hand.hand_id] = hand
 
@@ -140,9 +144,9 @@ class Projector:
             self._hands.move_to_end(stream)
             return hand
         earlier = iter(self.store.events.get(stream, lte=version - 1))
-        hand = HandProjection(stream, next(earlier))
+        hand = HandProjection(stream, Stored.of_event(next(earlier)))
         for event in earlier:
-            hand.apply(event)
+            hand.apply(Stored.of_event(event))
         self._hands[stream] = hand
         return hand
 
@@ -153,9 +157,9 @@ class Projector:
         while len(self._hands) > self.hot_hands:
             self._hands.popitem(last=False)
 
-    def _rejection(self, page: _Page, event: Any) -> None:
-        stream: UUID = event.originator_id
-        if type(event).__name__ == "Opened":
+    def _rejection(self, page: _Page, event: Stored) -> None:
+        stream = event.stream
+        if event.type == "Opened":
             competition = str(event.payload["competition_id"])
             self._competitions[stream] = competition
             page.rejection_logs.append((str(stream), competition))
@@ -164,9 +168,9 @@ class Projector:
         p = event.payload
         page.rejections.append(
             (
-                competition, event.originator_version - 1, p["kind"], p.get("rule", ""), p["reason"],
+                competition, event.version - 1, p["kind"], p.get("rule", ""), p["reason"],
                 p.get("field", ""), p.get("event_id", ""), p.get("event_type", ""), p.get("table_id", ""),
-                p.get("hand_id", ""), p.get("seq"), event.timestamp.isoformat(),
+                p.get("hand_id", ""), p.get("seq"), event.at,
             )
         )
 
