@@ -47,15 +47,12 @@ class DisciplinaryCase(ChainedAggregate):
     def __init__(self, payload: JSON, meta: JSON, prev_link: str, link: str) -> None:
         self.competition = payload["competition"]
         self.participant = payload["participant"]
-        self.rulebook = payload["rulebook"]
         self.log: list[JSON] = []
         self.chain_head = link
 
     @classmethod
-    def open(
-        cls, competition: str, participant: str, at: datetime, rulebook: str = "bfsp", meta: JSON | None = None
-    ) -> DisciplinaryCase:
-        payload = encode(CaseOpened(competition, participant, rulebook))
+    def open(cls, competition: str, participant: str, at: datetime, meta: JSON | None = None) -> DisciplinaryCase:
+        payload = encode(CaseOpened(competition, participant))
         case: DisciplinaryCase = cls._create_chained(
             "CaseOpened", case_id(competition, participant), at, payload, meta or {}
         )

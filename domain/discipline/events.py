@@ -16,11 +16,11 @@ from domain.roles import Role
 
 @dataclass(frozen=True, slots=True)
 class CaseOpened:
-    """A participant's disciplinary record at one competition, played under ``rulebook``."""
+    """A participant's disciplinary record at one competition. Its violations are the federation's codes
+    whatever rulebook the games are played under: the TDA texts leave penalties to the director (TDA 2022 71)."""
 
     competition: str
     participant: str
-    rulebook: str = "bfsp"
 
 
 @dataclass(frozen=True, slots=True)
