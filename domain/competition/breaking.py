@@ -4,11 +4,11 @@
 SHA-256 is recorded first (:class:`TableBreakCommitted`), then the seed with the draw (:class:`TableBroken`),
 and :func:`break_draw` recomputes the draw from the seed and the floor, so anyone can audit it:
 
-1. **The seat cards.** The broken table's players are spread over the other tables, one at a time to the table
-   with the fewest players (lowest number first), within the seats a table has open; at each table the seats
-   are taken worst position first (the big blind or nearest it), never one that would make a player big blind
-   twice in a row, and seats between the button and the small blind only when no other is left (a player
-   there waits for the button to pass, TDA 2022 10-A). The cards are listed by table, then in that order, and
+1. **The seat cards.** The broken table's players are spread over the other tables one at a time: to the
+   table with the fewest players (lowest number first) among those with a seat where he is dealt in at once;
+   at each table the seats are taken worst position first (the big blind or nearest it), never one that would
+   make a player big blind twice in a row; a seat between the button and the small blind only when no table
+   has another (a player there waits for the button to pass, TDA 2022 10-A). The cards are listed by table, then in that order, and
    shuffled (step 3) into a pile.
 2. **The cards dealt face up.** A standard deck, shuffled from the same seed, is dealt one card to each player
    of the broken table from seat 1 on; the pile is handed out in order from the player with the highest card
@@ -38,7 +38,7 @@ from domain.competition.floor_events import (
     TableBreakCommitted,
     TableBroken,
 )
-from domain.competition.seating import Table, free_seats, outlook
+from domain.competition.seating import SeatOutlook, Table, free_seats, outlook
 from domain.errors import CompetitionError
 from domain.rulebooks import Rulebook
 
@@ -94,18 +94,24 @@ def seat_cards(tables: Sequence[Table], broken: Table, rulebook: Rulebook, seat_
     others = {t.number: t for t in tables if t is not broken}
     cards: dict[int, list[int]] = {number: [] for number in others}
     for index in range(len(broken.seats)):
-        open_tables = [t for t in others.values() if free_seats(t, seat_limit)]
-        table = min(open_tables, key=lambda t: (len(t.seats), t.number))
-        seat = _worst_open_seat(table, f"#{index}", rulebook, seat_limit)
-        cards[table.number].append(seat)
-        others[table.number] = table.seated(f"#{index}", seat)
+        placeholder = f"#{index}"
+        best = {
+            number: _worst_open_seat(t, placeholder, rulebook, seat_limit)
+            for number, t in others.items()
+            if free_seats(t, seat_limit)
+        }
+        # a seat where the player is dealt in at once comes before balance: the floor's balancing moves even
+        # the counts out later, but a player drawn behind the button would sit out hands (TV-52)
+        number = min(best, key=lambda n: (best[n].waits, len(others[n].seats), n))
+        cards[number].append(best[number].seat)
+        others[number] = others[number].seated(placeholder, best[number].seat)
     return [(number, seat) for number in sorted(cards) for seat in cards[number]]
 
 
-def _worst_open_seat(table: Table, placeholder: str, rulebook: Rulebook, seat_limit: int) -> int:
+def _worst_open_seat(table: Table, placeholder: str, rulebook: Rulebook, seat_limit: int) -> SeatOutlook:
     views = [outlook(table, seat, placeholder, rulebook) for seat in free_seats(table, seat_limit)]
     views = [v for v in views if not v.big_blind_twice] or views
-    return min(views, key=lambda v: (v.waits, v.hands_to_big_blind, v.distance)).seat
+    return min(views, key=lambda v: (v.waits, v.hands_to_big_blind, v.distance))
 
 
 def _card_order(card: Card) -> tuple[int, int]:
