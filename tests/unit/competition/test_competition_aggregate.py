@@ -1,0 +1,88 @@
+"""A whole small competition, from its Regulations to its winner: stored, read back, and its chain verified."""
+
+from __future__ import annotations
+
+import pytest
+from eventsourcing.application import Application
+
+from competition.a_competition import CHIEF, DEALER, JUDGE, SECRETARY, at, drawn, regulations
+from domain.chained import first_broken_link_in
+from domain.competition.aggregate import Competition, competition_stream_id
+from domain.competition.draw import commitment, draw
+from domain.competition.events import CATALOG, RaceEntry, decode
+from domain.competition.placings import Bust
+from domain.competition.regulations import Prize
+from domain.errors import CompetitionError
+
+pytestmark = pytest.mark.unit
+
+
+def _bust(competition: Competition, player: str, hand: str, minute: float) -> None:
+    competition.eliminate(hand, [Bust(player, competition.seats[player][0], 300)], at(minute), JUDGE)
+
+
+def _a_whole_competition() -> Competition:
+    competition = drawn(12, regulations(prizes=(Prize(1, 6_000), Prize(2, 3_500), Prize(3, 2_000))))
+    for table in (1, 2):
+        seated = sorted((s, p) for p, (t, s) in competition.seats.items() if t == table)
+        entries = [RaceEntry(s, p, 1 if s == 1 else 0, 9_975 if s == 1 else 10_000) for s, p in seated]
+        competition.conduct_chip_race(table, 25, entries, ["Ks"], at(28), DEALER)
+    competition.start_level(at(30), JUDGE)
+    for n in range(3):
+        _bust(competition, competition.remaining[n], f"hand-{n}", 31 + n)
+    competition.commit_final_table_draw(commitment("final table"), at(40), SECRETARY)
+    finalists = draw("final table", competition.remaining, 9)
+    competition.conduct_final_table_draw("final table", finalists, CHIEF.person, at(41), SECRETARY)
+    competition.start_level(at(60), JUDGE)
+    while competition.players_left > 4:
+        _bust(competition, competition.remaining[0], f"hand-{competition.version}", 61)
+    competition.start_hand_for_hand(900, at(70), CHIEF)
+    competition.start_hand_for_hand_hand(at(71), CHIEF)
+    _bust(competition, competition.remaining[-1], "bubble", 72)
+    competition.end_hand_for_hand(at(73), CHIEF)
+    while competition.winner is None:
+        _bust(competition, competition.remaining[0], f"hand-{competition.version}", 80)
+    return competition
+
+
+def test_a_competition_runs_from_its_regulations_to_its_winner() -> None:
+    competition = _a_whole_competition()
+    places = sorted((e.place, p) for p, e in competition.eliminated.items())
+    assert [place for place, _ in places] == list(range(2, 13))
+    assert competition.winner not in competition.eliminated
+    assert [p.gross for p in competition.payouts()[:4]] == [6_000, 3_500, 2_000, 0]
+    assert competition.current_level is not None and competition.current_level.number == 3
+
+
+def test_every_event_of_the_competition_is_in_the_catalog_and_its_chain_verifies() -> None:
+    competition = _a_whole_competition()
+    events = competition.collect_events()
+    assert {type(e).__name__ for e in events} <= set(CATALOG)
+    assert {"SeatDrawConducted", "ChipRaceConducted", "HandForHandHandStarted"} <= {type(e).__name__ for e in events}
+    assert all(decode(e.payload).__class__.__name__ == type(e).__name__ for e in events)
+    assert first_broken_link_in(events) is None
+    assert competition.chain_head == events[-1].link
+
+
+def test_a_stored_competition_reads_back_the_same_and_tampering_breaks_its_chain() -> None:
+    app: Application[object] = Application()
+    competition = _a_whole_competition()
+    app.save(competition)
+    again = app.repository.get(competition_stream_id("minsk-open-2026"))
+    assert isinstance(again, Competition)
+    assert (again.winner, again.seats, again.eliminated) == (competition.winner, competition.seats, competition.eliminated)
+    assert again.level_starts == competition.level_starts and again.chain_head == competition.chain_head
+    stored = list(app.events.get(competition.id))
+    assert first_broken_link_in(stored) is None
+    draw_at = next(n for n, e in enumerate(stored) if type(e).__name__ == "SeatDrawConducted")
+    stored[draw_at].payload["seed"] = "a seed chosen afterwards"
+    broken = first_broken_link_in(stored)
+    assert broken is not None and broken.position == draw_at
+
+
+def test_a_refused_act_stores_nothing() -> None:
+    competition = drawn(6)
+    version, head = competition.version, competition.chain_head
+    with pytest.raises(CompetitionError):
+        competition.eliminate("h", [Bust("nobody", 1, 1)], at(5), JUDGE)
+    assert (competition.version, competition.chain_head) == (version, head)
