@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from domain.errors import NotPermittedError, RuleRef
+from domain.hand.codec import REPORTED
 from domain.officials import Act, Delegation, UnknownActError, is_permitted, verify_permitted
 from domain.roles import Role
 
@@ -121,6 +122,10 @@ def test_every_role_is_allowed_or_refused_every_act_with_its_rule(act: str, role
             others = tuple(d for d in Delegation if d is not delegation)
             assert not is_permitted(act, role, delegations=others)
             verify_permitted(act, role, delegations=(delegation,))
+
+
+def test_every_event_a_hand_can_report_is_in_the_table() -> None:
+    assert set(REPORTED) <= set(EXPECTED)
 
 
 def test_read_only_roles_may_record_nothing() -> None:
