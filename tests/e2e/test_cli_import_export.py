@@ -1,0 +1,123 @@
+"""Import, referee, export as an operator drives them in the embedded mode: PokerStars, OHH and PHH files
+imported together are judged legal, and a stored hand exported as PHH or OHH reads back as the events imported."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from domain.hand.events import HandStarted
+from ingest.formats import ImportedHand, read_hands, recorded
+from ingest.ohh import dumps, loads, to_ohh
+from ingest.phh import load_file
+from ingest.phh import loads as phh_loads
+
+pytestmark = pytest.mark.e2e
+
+ROOT = Path(__file__).resolve().parents[2]
+PHH_DIR = Path(os.environ.get("POKERAUDIT_PHH_DIR", ROOT / ".." / "shared" / "data" / "phh"))
+POKERAUDIT = Path(sys.executable).parent / "pokeraudit"
+WSOP_HAND = PHH_DIR / "data" / "wsop" / "2023" / "43" / "5" / "00-02-07.phh"
+PLURIBUS_HAND = PHH_DIR / "data" / "pluribus" / "100" / "11.phh"
+
+SPLIT_POT = """\
+PokerStars Hand #208912340003: Hold'em No Limit ($0.05/$0.10 USD) - 2020/01/01 12:02:30 ET
+Table 'Aase III' 6-max Seat #6 is the button
+Seat 1: alpha ($1.90 in chips)
+Seat 3: charlie ($11.85 in chips)
+Seat 6: foxtrot ($9.85 in chips)
+alpha: posts small blind $0.05
+charlie: posts big blind $0.10
+*** HOLE CARDS ***
+Dealt to alpha [Ad Tc]
+foxtrot: raises $0.15 to $0.25
+alpha: calls $0.20
+charlie: folds
+*** FLOP *** [As 8h 4c]
+alpha: checks
+foxtrot: bets $0.40
+alpha: calls $0.40
+*** TURN *** [As 8h 4c] [Kd]
+alpha: checks
+foxtrot: checks
+*** RIVER *** [As 8h 4c Kd] [2s]
+alpha: bets $0.60
+foxtrot: calls $0.60
+*** SHOW DOWN ***
+alpha: shows [Ad Tc] (a pair of Aces)
+foxtrot: shows [Ac Th] (a pair of Aces)
+alpha collected $1.30 from pot
+foxtrot collected $1.30 from pot
+*** SUMMARY ***
+Total pot $2.60 | Rake $0
+Board [As 8h 4c Kd 2s]
+"""
+
+
+def pokeraudit(data_dir: Path, *args: str | Path) -> subprocess.CompletedProcess[str]:
+    env = {k: v for k, v in os.environ.items() if k not in ("KAFKA_BOOTSTRAP_SERVERS", "DATABASE_URL")}
+    env["POKERAUDIT_DATA_DIR"] = str(data_dir)
+    return subprocess.run([str(POKERAUDIT), *map(str, args)], capture_output=True, text=True, timeout=300, env=env)
+
+
+@pytest.fixture
+def imported(tmp_path: Path) -> dict[str, ImportedHand]:
+    """A PokerStars session, an OHH export of a Pluribus hand and a WSOP PHH hand, imported and judged."""
+    (tmp_path / "stars.txt").write_text(SPLIT_POT)
+    (pluribus,) = load_file(PLURIBUS_HAND)
+    start, *rest = recorded(pluribus.events())
+    assert isinstance(start, HandStarted)
+    (tmp_path / "pluribus.ohh").write_text(dumps([to_ohh([dataclasses.replace(start, table_id="pluribus-100"), *rest])]))
+    sources = [tmp_path / "stars.txt", tmp_path / "pluribus.ohh", WSOP_HAND]
+    run = pokeraudit(tmp_path / "var", "import", "--quiet", "--competition", "club", *sources)
+    assert run.returncode == 0, run.stderr
+    hands = {h.format: h for h in read_hands(sources) if isinstance(h, ImportedHand)}
+    events = sum(len(h.events) for h in hands.values())
+    assert run.stdout.startswith(f"imported 3 hands ({events} events)")
+    judged = pokeraudit(tmp_path / "var", "referee")
+    assert judged.returncode == 0, judged.stderr
+    assert json.loads(judged.stdout) == {"accepted": events}
+    return hands
+
+
+def test_a_pokerstars_hand_exported_as_phh_reads_back_as_the_events_imported(
+    tmp_path: Path, imported: dict[str, ImportedHand]
+) -> None:
+    out = pokeraudit(tmp_path / "var", "export", "--hand", "club/Aase III/208912340003", "--format", "phh")
+    assert out.returncode == 0, out.stderr
+    (hand,) = phh_loads(out.stdout, "exported.phh")
+    assert tuple(hand.events()) == imported["pokerstars"].events
+    # alpha (1.90) and foxtrot (9.85) each put in 1.25 and took 1.30 back; charlie lost his big blind
+    assert dict(zip(hand.seats, hand.finishing_stacks or (), strict=True)) == {1: 195, 3: 1175, 6: 990}
+
+
+def test_a_phh_hand_exported_as_ohh_reads_back_with_its_pots(tmp_path: Path, imported: dict[str, ImportedHand]) -> None:
+    out = pokeraudit(tmp_path / "var", "export", "--hand", "club/00-02-07#1/1", "--format", "ohh")
+    assert out.returncode == 0, out.stderr
+    (hand,) = list(loads(out.stdout, "exported.ohh"))
+    phh = imported["phh"]
+    start, *rest = phh.events
+    assert isinstance(start, HandStarted)
+    assert hand.events == (dataclasses.replace(start, table_id="00-02-07#1", hand_number=1), *rest)
+    # Kristopher Tong (id 1) wins the one pot at showdown, as the record's finishing stacks say
+    (pot,) = json.loads(out.stdout)["ohh"]["pots"]
+    assert pot["player_wins"] == [{"player_id": 1, "win_amount": pot["amount"]}]
+
+
+def test_an_unknown_hand_and_an_unreadable_file_are_named_with_their_exit_codes(
+    tmp_path: Path, imported: dict[str, ImportedHand]
+) -> None:
+    missing = pokeraudit(tmp_path / "var", "export", "--hand", "club/Aase III/1", "--format", "ohh")
+    assert missing.returncode == 1 and "no hand club/Aase III/1" in missing.stderr
+    bad = tmp_path / "bad.txt"
+    bad.write_text(SPLIT_POT.replace("charlie: folds", "charlie: folds\nzulu: calls $0.20"))
+    run = pokeraudit(tmp_path / "var", "import", "--quiet", "--competition", "club", bad, tmp_path / "pluribus.ohh")
+    assert run.returncode == 2 and run.stdout.startswith("imported 1 hands")
+    line = SPLIT_POT.splitlines().index("charlie: folds") + 2
+    assert f"{bad}:{line}: hand 1 field 'action'" in run.stderr
