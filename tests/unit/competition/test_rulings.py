@@ -8,6 +8,8 @@ from datetime import UTC, datetime
 
 import pytest
 from hand_table import B, C, F, X, start
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from domain.cards import parse_cards
 from domain.chained import first_broken_link_in
@@ -187,3 +189,13 @@ def test_the_chief_judge_alone_inspects_mucked_cards_and_shows_them_only_on_find
                            Role.CHIEF_JUDGE, AT)
     assert review.inspections == (quiet, found)
     assert not quiet.shown_to_table and found.shown_to_table
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.integers(min_value=1, max_value=699))
+def test_a_reaward_moves_chips_between_seats_and_creates_none(to_seat_1: int) -> None:
+    mechanical = _dealer_mucks_the_winner()
+    split = (PotShare(1, to_seat_1), PotShare(2, 700 - to_seat_1))
+    amended = amend(mechanical, _ruling(reawards=(PotReaward(0, split),)))
+    assert sum(c for _, c in amended.final_stacks) == sum(c for _, c in mechanical.ended.final_stacks)
+    assert dict(amended.final_stacks)[1] == 10_400 - 700 + to_seat_1
