@@ -13,7 +13,7 @@ pytestmark = pytest.mark.unit
 ROOT = Path(__file__).resolve().parents[2]
 RULES_DIR = Path(os.environ.get("POKERAUDIT_RULES_DIR", ROOT / ".." / "shared" / "rules"))
 DOC = (ROOT / "docs" / "WORKED_EXAMPLES.md").read_text(encoding="utf-8")
-TEST_REF = re.compile(r"`(test_[a-z_]+\.py)::(test_[a-z0-9_]+)(?:\[([^\]]+)\])?`")
+TEST_REF = re.compile(r"`((?:competition/)?test_[a-z_]+\.py)::(test_[a-z0-9_]+)(?:\[([^\]]+)\])?`")
 
 
 def _rows() -> set[str]:
