@@ -24,7 +24,7 @@ from domain.hand.codec import decode
 from domain.hand.events import HandStarted, ReportedEvent
 from domain.hand.replay import replay
 from domain.rulebooks import get_rulebook
-from ingest.formats import FORMATS, Format, read_hands
+from ingest.formats import FORMATS, Format, as_played, read_hands
 from ingest.phh_validate import UnreadableReport
 
 if TYPE_CHECKING:
@@ -130,6 +130,7 @@ def render(events: list[ReportedEvent], format: str) -> str:
     start = events[0]
     assert isinstance(start, HandStarted), "a stored hand starts with HandStarted"
     result = replay(events, get_rulebook(start.rulebook))
+    events = as_played(events)
     if format == "phh":
         return write_hand(events, final_stacks=dict(result.stacks) if result.is_over else None)
     return dumps([to_ohh(events, pots=result.pots)])

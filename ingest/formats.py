@@ -22,12 +22,25 @@ from pathlib import Path
 from typing import Literal
 
 from domain.errors import HandError
-from domain.hand.events import ReportedEvent
+from domain.hand.events import HandStarted, RawActReported, ReportedEvent
+from domain.hand.raw_acts import InterpretedAct
+from domain.hand.state import HandState
+from domain.rulebooks import get_rulebook
 from ingest import ohh, pokerstars
 from ingest.phh import PHH_SUFFIXES, PhhError, PhhHand, load_file
 from ingest.phh_validate import UnreadableReport, unreadable
 
-__all__ = ["FORMATS", "Format", "FormatError", "ImportedHand", "detect", "read_hands", "source_files"]
+__all__ = [
+    "FORMATS",
+    "Format",
+    "FormatError",
+    "ImportedHand",
+    "as_played",
+    "detect",
+    "read_hands",
+    "recorded",
+    "source_files",
+]
 
 Format = Literal["phh", "ohh", "pokerstars"]
 FORMATS: tuple[Format, ...] = ("phh", "ohh", "pokerstars")
@@ -118,6 +131,26 @@ def read_hands(
             yield from _ohh(file)
         else:
             yield from _pokerstars(file)
+
+
+def as_played(events: Sequence[ReportedEvent]) -> list[ReportedEvent]:
+    """A stored hand's reported events with each raw act replaced by the action the rulebook read it as.
+
+    Hand-history formats know interpreted actions only (DESIGN decision 4): a raw act (the words said, the
+    chips pushed) becomes the ``PlayerActed`` the engine read from it, placed where the reading took effect
+    (an out-of-turn act binds when the seat's turn comes). A raw act that only obliged the seat or asked for
+    a ruling leaves nothing: the action that met it is reported in its own right.
+    """
+    start = events[0]
+    assert isinstance(start, HandStarted), "a hand's first event is HandStarted"
+    state = HandState.start(start, get_rulebook(start.rulebook))
+    played: list[ReportedEvent] = [start]
+    for event in events[1:]:
+        state.apply(event)
+        if not isinstance(event, RawActReported):
+            played.append(event)
+        played.extend(r.event for r in state.readings if isinstance(r, InterpretedAct))
+    return played
 
 
 def recorded(events: Iterable[ReportedEvent]) -> tuple[ReportedEvent, ...]:

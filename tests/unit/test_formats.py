@@ -9,10 +9,27 @@ from pathlib import Path
 import pytest
 from test_pokerstars import RAISE_WAR, SPLIT_POT
 
-from ingest.formats import FormatError, ImportedHand, detect, read_hands, recorded
+from domain.hand.events import (
+    ActionKind,
+    ChipsPlaced,
+    Declaration,
+    Declared,
+    ForcedBetKind,
+    ForcedBetPosted,
+    HandStarted,
+    HoleCardsDealt,
+    PlayerActed,
+    RawAct,
+    RawActReported,
+    ReportedEvent,
+    SeatEntry,
+    Stakes,
+)
+from ingest.formats import FormatError, ImportedHand, as_played, detect, read_hands, recorded
 from ingest.ohh import dumps, to_ohh
-from ingest.phh import load_file
+from ingest.phh import load_file, loads
 from ingest.phh_validate import UnreadableReport
+from ingest.phh_write import write_hand
 
 pytestmark = pytest.mark.unit
 
@@ -87,3 +104,23 @@ def test_a_bad_hand_is_reported_with_its_place_and_the_next_is_read(session: Pat
 def test_a_missing_path_is_reported_not_raised(tmp_path: Path) -> None:
     (report,) = read_hands([tmp_path / "gone.ohh"])
     assert isinstance(report, UnreadableReport) and report.error == "no such file or folder"
+
+
+def test_raw_acts_are_written_as_the_actions_the_rulebook_read_them_as() -> None:
+    start = HandStarted(
+        table_id="final", hand_number=7, variant="NT",
+        seats=(SeatEntry(2, "Ann", 1000), SeatEntry(4, "Bob", 800), SeatEntry(6, "Cy", 1200)),
+        button=6, stakes=Stakes(blinds=((2, 10), (4, 20)), min_bet=20), burns_recorded=False,
+    )
+    dealt = [HoleCardsDealt(seat, (None, None), (False, False)) for seat in (2, 4, 6)]
+    events: list[ReportedEvent] = [
+        start, ForcedBetPosted(2, ForcedBetKind.SMALL_BLIND, 10), ForcedBetPosted(4, ForcedBetKind.BIG_BLIND, 20),
+        *dealt,
+        RawActReported(6, RawAct(chips=ChipsPlaced.one_motion(20))),  # chips to match the big blind: a call
+        RawActReported(2, RawAct(declaration=Declaration(Declared.FOLD))),
+    ]
+    played = as_played(events)
+    assert played[-2:] == [PlayerActed(6, ActionKind.CALL, 20), PlayerActed(2, ActionKind.FOLD)]
+    assert not any(isinstance(e, RawActReported) for e in played)
+    (hand,) = loads(write_hand(played))
+    assert [a.text for a in hand.actions][-2:] == ["p3 cc", "p1 f"]
