@@ -35,6 +35,8 @@ class Writer(Protocol):
 
     def executemany(self, sql: str, rows: Sequence[Sequence[Any]]) -> Any: ...
 
+    def insert(self, statement: schema.Insert, rows: Sequence[Sequence[Any]]) -> None: ...
+
 
 class ReadDatabase(ABC):
     dialect: str
@@ -64,6 +66,20 @@ class ReadDatabase(ABC):
         return rows[0] if rows else None
 
 
+class _SqliteWriter:
+    def __init__(self, cursor: sqlite3.Cursor) -> None:
+        self._cursor = cursor
+
+    def execute(self, sql: str, params: Sequence[Any] = ()) -> Any:
+        return self._cursor.execute(sql, tuple(params))
+
+    def executemany(self, sql: str, rows: Sequence[Sequence[Any]]) -> Any:
+        return self._cursor.executemany(sql, rows)
+
+    def insert(self, statement: schema.Insert, rows: Sequence[Sequence[Any]]) -> None:
+        self._cursor.executemany(statement.sql, rows)
+
+
 class SqliteReadDatabase(ReadDatabase):
     """One connection shared by the API's worker threads, behind a lock; WAL lets another process (the
     projector) write while this one reads."""
@@ -85,7 +101,7 @@ class SqliteReadDatabase(ReadDatabase):
             cursor = self._conn.cursor()
             cursor.execute("BEGIN IMMEDIATE")
             try:
-                yield cursor
+                yield _SqliteWriter(cursor)
             except BaseException:
                 cursor.execute("ROLLBACK")
                 raise
@@ -109,6 +125,12 @@ class _PgWriter:
     def executemany(self, sql: str, rows: Sequence[Sequence[Any]]) -> Any:
         if rows:
             self._cursor.executemany(_pg(sql), rows)
+
+    def insert(self, statement: schema.Insert, rows: Sequence[Sequence[Any]]) -> None:
+        if rows:
+            with self._cursor.copy(statement.copy) as copy:
+                for row in rows:
+                    copy.write_row(row)
 
 
 class PostgresReadDatabase(ReadDatabase):

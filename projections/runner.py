@@ -187,12 +187,12 @@ class Projector:
     def _write(self, w: Writer, page: _Page, last_id: int) -> None:
         hands = page.touched.values()
         w.executemany(schema.UPSERT_HAND, [hand.hand_row() for hand in hands])
-        w.executemany(schema.INSERT_HISTORY, page.history)
-        w.executemany(schema.INSERT_STACK, page.stacks)
+        w.insert(schema.INSERT_HISTORY, page.history)
+        w.insert(schema.INSERT_STACK, page.stacks)
         w.executemany(schema.DELETE_POTS, [(hand.hand_id,) for hand in hands])
-        w.executemany(schema.INSERT_POT, [row for hand in hands for row in hand.pot_rows()])
+        w.insert(schema.INSERT_POT, [row for hand in hands for row in hand.pot_rows()])
         showdowns = [row for hand in hands if (row := hand.showdown_row()) is not None]
         w.executemany(schema.UPSERT_SHOWDOWN, showdowns)
-        w.executemany(schema.INSERT_REJECTION_LOG, page.rejection_logs)
-        w.executemany(schema.INSERT_REJECTION, page.rejections)
+        w.insert(schema.INSERT_REJECTION_LOG, page.rejection_logs)
+        w.insert(schema.INSERT_REJECTION, page.rejections)
         w.execute(schema.SAVE_POSITION, (schema.POSITION_NAME, last_id))
