@@ -22,7 +22,7 @@ from uuid import NAMESPACE_URL, UUID, uuid5
 from eventsourcing.domain import event
 
 from domain.chained import JSON, ChainedAggregate
-from domain.competition import chip_race, draw, levels, olympic, placings, prizes
+from domain.competition import chip_race, draw, floor_events, levels, olympic, placings, prizes
 from domain.competition.events import (
     BreakEnded,
     BreakStarted,
@@ -47,9 +47,21 @@ from domain.competition.events import (
     SeatDrawCommitted,
     SeatDrawConducted,
     StacksReset,
+    TableHandEnded,
+    TableHandStarted,
     TableWinnerDeclared,
     decode,
     encode,
+)
+from domain.competition.floor import Floor
+from domain.competition.floor_events import (
+    BalanceToleranceWidened,
+    FloorEvent,
+    MoverExceptionDecided,
+    PlayerMoved,
+    TableBreakCommitted,
+    TableBroken,
+    TableHalted,
 )
 from domain.competition.regulations import (
     Break,
@@ -67,8 +79,9 @@ from domain.roles import Role
 from domain.rulebooks import Rulebook
 
 COMPETITION_NAMESPACE = uuid5(NAMESPACE_URL, "https://pokeraudit/competition")
-#: roles that act for a body, not as an official appointed at this competition
-_BODIES = frozenset({Role.FEDERATION})
+#: roles that act for a body or report for one, not as an official appointed at this competition (the roles
+#: table already limits the importer and the simulator to the game as dealt)
+_BODIES = frozenset({Role.FEDERATION, Role.IMPORTER, Role.SIMULATOR})
 
 
 def competition_stream_id(competition_id: str) -> UUID:
@@ -111,6 +124,8 @@ class Competition(ChainedAggregate):
         self.stage: OlympicStageStarted | None = None
         self.table_winners: dict[int, str] = {}
         self.stage_stack = 0
+        #: the tables of an American competition, judged by the floor's rules (domain/competition/floor.py)
+        self.floor: Floor | None = None
         self.winner: str | None = None
         self.chain_head = link
 
@@ -325,7 +340,10 @@ class Competition(ChainedAggregate):
             return
         if seat is None or seat.participant != participant:
             raise CompetitionError(f"re-entry {participant} (entry {entry}) needs a seat of its own", rule)
-        self._verify_free_seat(seat.table, seat.seat, rule)
+        if self.floor is not None:
+            self.floor.seat_newcomer(participant, seat.table, seat.seat)
+        else:
+            self._verify_free_seat(seat.table, seat.seat, rule)
 
     # --- the seat draw (bfsp 2.3.2, 5.2, 5.3.1) -------------------------------------------------------------
 
@@ -483,6 +501,75 @@ class Competition(ChainedAggregate):
         conducted = ChipRaceConducted(table, removed, larger[0], entries, tuple(dealt), results, raced)
         self._trigger_chained("ChipRaceConducted", encode(conducted), at, _meta(by, meta))
         return conducted
+
+    # --- the floor: hands at the tables, moves, halts, breaks (domain/competition/floor.py) -------------------
+
+    def start_table_hand(
+        self, table: int, button: int, at: datetime, by: Recorder, after_misdeal: bool = False, meta: JSON | None = None
+    ) -> None:
+        """A hand starts at ``table``: refused where the button is wrong, the table is halted, or it owes a player
+        to a short table (bfsp 3.1, 5.3.2; TDA 2022 11-D, 32)."""
+        self._authorise(Act.HAND_STARTED, by)
+        self._verify_not_over()
+        self._table_floor().hand_started(table, button, after_misdeal)
+        started = TableHandStarted(table, button, after_misdeal)
+        self._trigger_chained("TableHandStarted", encode(started), at, _meta(by, meta))
+
+    def end_table_hand(self, table: int, at: datetime, by: Recorder, meta: JSON | None = None) -> None:
+        self._authorise(Act.HAND_STARTED, by)
+        if not self._table_floor().table(table).hand_running:
+            raise CompetitionError(f"table {table} is playing no hand", self.rulebook.cite("button"))
+        self._trigger_chained("TableHandEnded", encode(TableHandEnded(table)), at, _meta(by, meta))
+
+    def move_player(self, move: PlayerMoved, at: datetime, by: Recorder, meta: JSON | None = None) -> None:
+        """A balancing move, judged by the floor: the next big blind of the fullest table to the free seat the
+        rules give (bfsp 3.1, TDA 2022 11-A)."""
+        self._authorise(Act.PLAYER_MOVED, by)
+        self._table_floor().verify_move(move, by.role, self._delegations(by))
+        self._record_floor(move, at, by, meta)
+
+    def widen_tolerance(
+        self, widened: BalanceToleranceWidened, at: datetime, by: Recorder, meta: JSON | None = None
+    ) -> None:
+        self._authorise(Act.BALANCE_TOLERANCE_WIDENED, by)
+        self._table_floor().widen_tolerance(widened, by.role)
+        self._record_floor(widened, at, by, meta)
+
+    def decide_mover_exception(
+        self, decided: MoverExceptionDecided, at: datetime, by: Recorder, meta: JSON | None = None
+    ) -> None:
+        self._authorise(Act.MOVER_EXCEPTION_DECIDED, by)
+        self._table_floor().decide_mover_exception(decided, by.role)
+        self._record_floor(decided, at, by, meta)
+
+    def halt_table(self, halted: TableHalted, at: datetime, by: Recorder, meta: JSON | None = None) -> None:
+        self._authorise(Act.TABLE_HALTED, by)
+        self._table_floor().halt(halted, by.role, self._delegations(by))
+        self._record_floor(halted, at, by, meta)
+
+    def commit_table_break(
+        self, committed: TableBreakCommitted, at: datetime, by: Recorder, meta: JSON | None = None
+    ) -> None:
+        self._authorise(Act.TABLE_BROKEN, by)
+        self._table_floor().commit_break(committed, by.role, self._delegations(by))
+        self._record_floor(committed, at, by, meta)
+
+    def break_table(self, broken: TableBroken, at: datetime, by: Recorder, meta: JSON | None = None) -> None:
+        """A table broken by its two-step draw, recomputed from the seed committed first (TDA 2022 10-B)."""
+        self._authorise(Act.TABLE_BROKEN, by)
+        self._table_floor().apply_break(broken, by.role, self._delegations(by))
+        self._record_floor(broken, at, by, meta)
+
+    def _table_floor(self) -> Floor:
+        if self.floor is None:
+            raise CompetitionError(
+                "the tables are seated by the draw of an American competition", cite(self.rulebook, "seat_draw")
+            )
+        return self.floor
+
+    def _record_floor(self, recorded: FloorEvent, at: datetime, by: Recorder, meta: JSON | None) -> None:
+        self._verify_not_over()
+        self._trigger_chained(type(recorded).__name__, floor_events.encode(recorded), at, _meta(by, meta))
 
     def _verify_free_seat(self, table: int, seat: int, rule: Any) -> None:
         if not 1 <= seat <= self.seats_per_table:
@@ -653,6 +740,7 @@ class Competition(ChainedAggregate):
         self._verify_ordered_by(ordered_by)
         seats = tuple(assignments)
         draw.verify_draw(seed, self.final_commitment, self.remaining, self.regulations.final_table_size, seats, rule)
+        self._table_floor().verify_final_table({a.participant: (a.table, a.seat) for a in seats})
         conducted = FinalTableDrawConducted(seed, seats, draw.starting_buttons(seats), ordered_by)
         self._trigger_chained("FinalTableDrawConducted", encode(conducted), at, _meta(by, meta))
 
@@ -661,7 +749,7 @@ class Competition(ChainedAggregate):
         if self.regulations.format is not Format.AMERICAN or self.final_table:
             raise CompetitionError("the final table is formed once, in the American format", rule)
         size = self.regulations.final_table_size
-        if self.players_left != size:
+        if self.players_left > size:
             raise CompetitionError(
                 f"the final table forms when {size} players are left, and {self.players_left} are", rule
             )
@@ -693,11 +781,14 @@ class Competition(ChainedAggregate):
 
     # --- checks shared by the acts --------------------------------------------------------------------------
 
+    def _delegations(self, by: Recorder) -> list[Delegation]:
+        office = self.officials.get(by.person)
+        return [Delegation(d) for d in office.delegations] if office else []
+
     def _authorise(self, act: Act, by: Recorder) -> None:
         """The roles table allows ``by.role`` to record ``act``, and ``by.person`` holds that office here."""
         office = self.officials.get(by.person)
-        delegations = [Delegation(d) for d in office.delegations] if office else []
-        verify_permitted(act, by.role, delegations=delegations)
+        verify_permitted(act, by.role, delegations=self._delegations(by))
         if by.role in _BODIES:
             return
         if office is None or office.role is not by.role:
@@ -720,6 +811,16 @@ class Competition(ChainedAggregate):
         getattr(self, "_on_" + type(recorded).__name__)(recorded, at)
         self.chain_head = link
 
+    def _apply_floor(self, payload: JSON, link: str) -> None:
+        """A floor event: the floor judged it when it was recorded; here it moves the players it moved."""
+        recorded = floor_events.decode(payload)
+        assert self.floor is not None
+        self.floor = self.floor.apply(recorded)
+        moves = (recorded,) if isinstance(recorded, PlayerMoved) else getattr(recorded, "moves", ())
+        for move in moves:
+            self.seats[move.participant] = (move.to_table, move.to_seat)
+        self.chain_head = link
+
     def _on_OfficialAppointed(self, e: OfficialAppointed, at: datetime) -> None:
         self.officials[e.person] = e
 
@@ -730,6 +831,8 @@ class Competition(ChainedAggregate):
         self.entries[e.participant] = e
         if e.seat is not None:
             self.seats[e.participant] = (e.seat.table, e.seat.seat)
+            if self.floor is not None:
+                self.floor = self.floor.seat_newcomer(e.participant, e.seat.table, e.seat.seat)
 
     def _on_SeatDrawCommitted(self, e: SeatDrawCommitted, at: datetime) -> None:
         self.commitment = e.seed_sha256
@@ -738,6 +841,9 @@ class Competition(ChainedAggregate):
         self._seat(e.assignments, e.buttons)
         self.commitment = None
         self.drawn = True
+        if self.regulations.format is Format.AMERICAN:
+            seating = {a.participant: (a.table, a.seat) for a in e.assignments}
+            self.floor = Floor.open(seating, self.regulations.max_seats, self.regulations.rulebook, self.buttons)
 
     def _on_FinalTableDrawCommitted(self, e: FinalTableDrawCommitted, at: datetime) -> None:
         self.final_commitment = e.seed_sha256
@@ -745,6 +851,9 @@ class Competition(ChainedAggregate):
     def _on_FinalTableDrawConducted(self, e: FinalTableDrawConducted, at: datetime) -> None:
         self._seat(e.assignments, e.buttons)
         self.final_table = True
+        if self.floor is not None:
+            seating = {a.participant: (a.table, a.seat) for a in e.assignments}
+            self.floor = self.floor.form_final_table(seating, self.buttons.get(1))
 
     def _seat(self, assignments: tuple[SeatAssignment, ...], buttons: Iterable[Any]) -> None:
         for p in [p for p in self.seats if p not in self.eliminated]:
@@ -769,6 +878,16 @@ class Competition(ChainedAggregate):
 
     def _on_PlayerEliminated(self, e: PlayerEliminated, at: datetime) -> None:
         self.eliminated[e.participant] = e
+        if self.floor is not None and self.floor.seat_of(e.participant) is not None:
+            self.floor = self.floor.eliminate(e.participant)
+
+    def _on_TableHandStarted(self, e: TableHandStarted, at: datetime) -> None:
+        assert self.floor is not None
+        self.floor = self.floor.hand_started(e.table, e.button, e.after_misdeal)
+
+    def _on_TableHandEnded(self, e: TableHandEnded, at: datetime) -> None:
+        assert self.floor is not None
+        self.floor = self.floor.hand_ended(e.table)
 
     def _on_HandForHandStarted(self, e: HandForHandStarted, at: datetime) -> None:
         self.hand_for_hand = e
@@ -872,6 +991,38 @@ class Competition(ChainedAggregate):
     @event("TableWinnerDeclared")
     def _table_winner(self, payload: JSON, meta: JSON, prev_link: str, link: str, timestamp: datetime) -> None:
         self._apply(payload, link, timestamp)
+
+    @event("TableHandStarted")
+    def _table_hand_started(self, payload: JSON, meta: JSON, prev_link: str, link: str, timestamp: datetime) -> None:
+        self._apply(payload, link, timestamp)
+
+    @event("TableHandEnded")
+    def _table_hand_ended(self, payload: JSON, meta: JSON, prev_link: str, link: str, timestamp: datetime) -> None:
+        self._apply(payload, link, timestamp)
+
+    @event("PlayerMoved")
+    def _player_moved(self, payload: JSON, meta: JSON, prev_link: str, link: str, timestamp: datetime) -> None:
+        self._apply_floor(payload, link)
+
+    @event("BalanceToleranceWidened")
+    def _tolerance_widened(self, payload: JSON, meta: JSON, prev_link: str, link: str, timestamp: datetime) -> None:
+        self._apply_floor(payload, link)
+
+    @event("MoverExceptionDecided")
+    def _mover_exception(self, payload: JSON, meta: JSON, prev_link: str, link: str, timestamp: datetime) -> None:
+        self._apply_floor(payload, link)
+
+    @event("TableHalted")
+    def _table_halted(self, payload: JSON, meta: JSON, prev_link: str, link: str, timestamp: datetime) -> None:
+        self._apply_floor(payload, link)
+
+    @event("TableBreakCommitted")
+    def _break_committed(self, payload: JSON, meta: JSON, prev_link: str, link: str, timestamp: datetime) -> None:
+        self._apply_floor(payload, link)
+
+    @event("TableBroken")
+    def _table_broken(self, payload: JSON, meta: JSON, prev_link: str, link: str, timestamp: datetime) -> None:
+        self._apply_floor(payload, link)
 
     @event("StacksReset")
     def _stacks_reset(self, payload: JSON, meta: JSON, prev_link: str, link: str, timestamp: datetime) -> None:

@@ -7,7 +7,8 @@ exchanges, a finishing place), so the stored record can be read, and recomputed,
 :func:`encode` and :func:`decode` are this package's codec, on the Hand's pattern (``domain/hand/codec.py``,
 whose decoder knows only hand events, and ``domain/officials/codec.py``, which has no dates): enums by value,
 dates and times as ISO strings, nested values as objects.
-:data:`CATALOG` names every event type, so the envelope can accept them the way it accepts the hand's.
+:data:`CATALOG` names every event type, so the envelope can accept them the way it accepts the hand's; the
+floor's events (moves, halts, breaks), recorded on the same stream, are in ``floor_events.CATALOG``.
 """
 
 from __future__ import annotations
@@ -219,6 +220,22 @@ class FinalTableDrawConducted:
 
 
 @dataclass(frozen=True, slots=True)
+class TableHandStarted:
+    """A hand started at a table: the floor's button and blinds move on (bfsp 5.3.2), and a table owing a player
+    to a short one may not start it (bfsp 3.1)."""
+
+    table: int
+    button: int
+    #: a misdeal is dealt again with the same button (bfsp 6.3)
+    after_misdeal: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class TableHandEnded:
+    table: int
+
+
+@dataclass(frozen=True, slots=True)
 class CompetitionWinnerDeclared:
     participant: str
 
@@ -264,6 +281,8 @@ CompetitionEvent = (
     | HandForHandEnded
     | FinalTableDrawCommitted
     | FinalTableDrawConducted
+    | TableHandStarted
+    | TableHandEnded
     | CompetitionWinnerDeclared
     | OlympicStageStarted
     | TableWinnerDeclared

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 from eventsourcing.application import Application
 
@@ -12,7 +14,7 @@ from domain.competition.draw import commitment, draw
 from domain.competition.events import CATALOG, RaceEntry, decode
 from domain.competition.placings import Bust
 from domain.competition.regulations import Prize
-from domain.errors import CompetitionError
+from domain.errors import CompetitionError, NotPermittedError
 
 pytestmark = pytest.mark.unit
 
@@ -86,3 +88,50 @@ def test_a_refused_act_stores_nothing() -> None:
     with pytest.raises(CompetitionError):
         competition.eliminate("h", [Bust("nobody", 1, 1)], at(5), JUDGE)
     assert (competition.version, competition.chain_head) == (version, head)
+
+
+def _short_table_one() -> Competition:
+    """Two tables of six; table 1 loses two players, so table 2 owes it one (bfsp 3.1)."""
+    competition = drawn(12)
+    for n, player in enumerate([p for p in competition.remaining if competition.seats[p][0] == 1][:2]):
+        _bust(competition, player, f"t1-hand-{n}", 5 + n)
+    return competition
+
+
+def test_a_hand_at_a_table_that_owes_a_player_waits_for_the_floors_move() -> None:
+    competition = _short_table_one()
+    with pytest.raises(CompetitionError, match="table 2 owes a player before its next hand"):
+        competition.start_table_hand(2, competition.buttons[2], at(10), DEALER)
+    move = competition.floor.next_balancing_move(CHIEF.person)
+    assert move is not None and (move.from_table, move.to_table) == (2, 1)
+    competition.move_player(move, at(10), CHIEF)
+    assert competition.seats[move.participant] == (1, move.to_seat)
+    competition.start_table_hand(2, competition.buttons[2], at(11), DEALER)
+    with pytest.raises(CompetitionError, match="still playing its hand"):
+        competition.start_table_hand(2, competition.buttons[2], at(12), DEALER)
+    competition.end_table_hand(2, at(13), DEALER)
+
+
+def test_a_move_the_floor_refuses_is_not_recorded() -> None:
+    competition = _short_table_one()
+    move = competition.floor.next_balancing_move(CHIEF.person)
+    assert move is not None
+    version = competition.version
+    wrong = next(p for p in competition.remaining if competition.seats[p][0] == 2 and p != move.participant)
+    with pytest.raises(CompetitionError):
+        competition.move_player(replace(move, participant=wrong, from_seat=competition.seats[wrong][1]), at(10), CHIEF)
+    with pytest.raises(NotPermittedError, match="a judge may not move a player"):
+        competition.move_player(move, at(10), JUDGE)
+    assert competition.version == version
+
+
+def test_the_floor_reads_back_the_same_from_the_store() -> None:
+    app: Application[object] = Application()
+    competition = _short_table_one()
+    move = competition.floor.next_balancing_move(CHIEF.person)
+    assert move is not None
+    competition.move_player(move, at(10), CHIEF)
+    competition.start_table_hand(1, competition.buttons[1], at(11), DEALER)
+    app.save(competition)
+    again = app.repository.get(competition.id)
+    assert again.floor == competition.floor and again.seats == competition.seats

@@ -102,7 +102,7 @@ def test_a_re_entry_takes_a_free_seat_while_the_regulations_allow_it() -> None:
 def test_a_re_entry_needs_a_free_seat() -> None:
     competition, table, _ = _busted(ReEntry(2, 2, 10_000))
     taken = next(s for p, (t, s) in competition.seats.items() if t == table and p != "p01")
-    with pytest.raises(CompetitionError, match=f"seat {taken} at table {table} is taken"):
+    with pytest.raises(CompetitionError, match=f"table {table} seat {taken} is not free"):
         competition.register("p01-2", "person-p01", ADULT, at(11), SECRETARY, seat=SeatAssignment("p01-2", table, taken))
     with pytest.raises(CompetitionError, match="needs a seat of its own"):
         competition.register("p01-2", "person-p01", ADULT, at(11), SECRETARY)
