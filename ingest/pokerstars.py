@@ -58,7 +58,10 @@ _GAME = re.compile("(" + "|".join(re.escape(g) for g in sorted(GAMES, key=len, r
 _STAKES = re.compile(r"\(([$€£]?[\d.,]+)/([$€£]?[\d.,]+)(?: [A-Z]{3})?\)")
 _TABLE = re.compile(r"^Table '(?P<name>[^']*)' (?:\d+-max )?(?:\(Play Money\) )?Seat #(?P<button>\d+) is the button")
 _SEAT = re.compile(r"^Seat (?P<seat>\d+): (?P<name>.+?) \((?P<stack>[$€£]?[\d.,]+) in chips(?:,[^)]*)?\)(?P<out> is sitting out)?")
-_POST = re.compile(r"^(?P<name>.+?): posts (?P<what>small blind|big blind|the ante|small & big blinds) (?P<amount>[$€£]?[\d.,]+)")
+_POST = re.compile(
+    r"^(?P<name>.+?): posts (?P<what>small blind|big blind|the ante|small & big blinds) (?P<amount>[$€£]?[\d.,]+)"
+    r"(?P<all_in> and is all-in)?"
+)
 _ACT = re.compile(
     r"^(?P<name>.+?): (?P<verb>folds|checks|calls|bets|raises)(?: (?P<amount>[$€£]?[\d.,]+))?(?: to (?P<to>[$€£]?[\d.,]+))?"
 )
@@ -137,6 +140,14 @@ def load_file(path: Path) -> Iterator[PokerStarsHand | PokerStarsError]:
     yield from loads(text, str(path))
 
 
+@dataclass(frozen=True, slots=True)
+class _Post:
+    kind: ForcedBetKind
+    seat: int
+    amount: int
+    all_in: bool
+
+
 @dataclass
 class _Betting:
     """Each seat's chips behind and its commitment on the street, to turn "bets $x" into a street total."""
@@ -193,7 +204,7 @@ class _Hand:
             table_id=name, hand_number=number, variant=variant, seats=seats, button=button, stakes=stakes,
             burns_recorded=False,  # online histories record no burn cards
         )
-        events: list[ReportedEvent] = [start, *(ForcedBetPosted(seat, kind, amount) for kind, seat, amount in posts)]
+        events: list[ReportedEvent] = [start, *(ForcedBetPosted(p.seat, p.kind, p.amount) for p in posts)]
         events += self.play(variant, seats)
         return PokerStarsHand(self.file, self.index, self.first_line, self.scale, tuple(events),
                               self.collected, self.returned, self.rake)
@@ -243,8 +254,8 @@ class _Hand:
 
     # --- forced bets ---
 
-    def posts(self) -> list[tuple[ForcedBetKind, int, int]]:
-        posts: list[tuple[ForcedBetKind, int, int]] = []
+    def posts(self) -> list[_Post]:
+        posts: list[_Post] = []
         while self.at < len(self.lines) and not self.lines[self.at].startswith("*** HOLE CARDS ***"):
             line = self.lines[self.at]
             match = _POST.match(line)
@@ -253,32 +264,38 @@ class _Hand:
                     raise self.fail("post", "a returning player's small and big blinds together are not read")
                 kind = _POSTS[match["what"]]
                 seat = self.seat_of(match["name"], "post")
-                if any(k is kind and kind is not ForcedBetKind.ANTE for k, _, _ in posts):
+                if any(post.kind is kind and kind is not ForcedBetKind.ANTE for post in posts):
                     raise self.fail("post", f"a second {match['what']} (a returning player's post) is not read")
                 amount = self.amount(match["amount"], "post")
                 self.betting.put(seat, amount, live=kind is not ForcedBetKind.ANTE)
-                posts.append((kind, seat, amount))
+                posts.append(_Post(kind, seat, amount, match["all_in"] is not None))
             elif not _NOISE.search(line) and line:
                 raise self.fail("post", f"expected a post or '*** HOLE CARDS ***', not {line!r}")
             self.at += 1
         if self.at == len(self.lines):
             raise self.fail("hole cards", "no '*** HOLE CARDS ***' line")
         # the engine takes the antes first, then the blinds in the order they are posted
-        return sorted(posts, key=lambda post: post[0] is not ForcedBetKind.ANTE)
+        return sorted(posts, key=lambda post: post.kind is not ForcedBetKind.ANTE)
 
-    def stakes(self, variant: str, low: str, high: str, posts: list[tuple[ForcedBetKind, int, int]]) -> Stakes:
+    def stakes(self, variant: str, low: str, high: str, posts: list[_Post]) -> Stakes:
         at, self.at = self.at, 0  # the stakes are on the first line
         small, big = self.amount(low, "stakes"), self.amount(high, "stakes")
         self.at = at
         limit = VARIANTS[variant].betting is BettingStructure.FIXED_LIMIT
-        # limit games are named by their bet sizes; the blinds are half of them
-        nominal = {ForcedBetKind.SMALL_BLIND: small // 2 if limit else small,
-                   ForcedBetKind.BIG_BLIND: small if limit else big}
-        antes = [amount for kind, _, amount in posts if kind is ForcedBetKind.ANTE]
-        ante = max(antes, default=0)
+        # a post cut short by the stack owed the table's amount: limit games are named by their bet sizes and
+        # their blinds are half of them; an ante is what the others posted
+        nominal = {
+            ForcedBetKind.SMALL_BLIND: small // 2 if limit else small,
+            ForcedBetKind.BIG_BLIND: small if limit else big,
+            ForcedBetKind.ANTE: max((p.amount for p in posts if p.kind is ForcedBetKind.ANTE), default=0),
+        }
+
+        def owed(post: _Post) -> int:
+            return nominal[post.kind] if post.all_in else post.amount
+
         return Stakes(
-            antes=tuple((seat, ante) for kind, seat, _ in posts if kind is ForcedBetKind.ANTE),
-            blinds=tuple((seat, nominal[kind]) for kind, seat, _ in posts if kind is not ForcedBetKind.ANTE),
+            antes=tuple((p.seat, owed(p)) for p in posts if p.kind is ForcedBetKind.ANTE),
+            blinds=tuple((p.seat, owed(p)) for p in posts if p.kind is not ForcedBetKind.ANTE),
             small_bet=small if limit else 0,
             big_bet=big if limit else 0,
             min_bet=0 if limit else big,

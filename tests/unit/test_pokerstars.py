@@ -163,6 +163,37 @@ Total pot 390 | Rake 0
 Board [2c 7s Jd]
 """
 
+SHORT_BLIND_LIMIT = """\
+PokerStars Hand #208912340200: Hold'em Limit ($0.10/$0.20 USD) - 2020/01/01 14:00:00 ET
+Table 'Ariadne' 9-max Seat #1 is the button
+Seat 1: alpha ($4 in chips)
+Seat 2: bravo ($2 in chips)
+Seat 3: charlie ($0.08 in chips)
+bravo: posts small blind $0.05
+charlie: posts big blind $0.08 and is all-in
+*** HOLE CARDS ***
+Dealt to alpha [Qs Qh]
+alpha: raises $0.10 to $0.20
+bravo: calls $0.15
+*** FLOP *** [2c 7d Js]
+bravo: checks
+alpha: bets $0.10
+bravo: calls $0.10
+*** TURN *** [2c 7d Js] [Kh]
+bravo: checks
+alpha: bets $0.20
+bravo: folds
+Uncalled bet ($0.20) returned to alpha
+*** RIVER *** [2c 7d Js Kh] [3d]
+*** SHOW DOWN ***
+charlie: shows [Ah Kd] (a pair of Kings)
+alpha: shows [Qs Qh] (a pair of Queens)
+charlie collected $0.24 from pot
+alpha collected $0.44 from side pot
+*** SUMMARY ***
+Total pot $0.68 Main pot $0.24. Side pot $0.44. | Rake $0
+"""
+
 SESSION = "\n\n\n".join([RAISE_WAR, SIDE_POT, SPLIT_POT, OMAHA_TOURNAMENT])
 
 
@@ -187,8 +218,8 @@ def won(result: ReplayResult) -> dict[int, int]:
     return shares
 
 
-@pytest.mark.parametrize("text", [RAISE_WAR, SIDE_POT, SPLIT_POT, OMAHA_TOURNAMENT],
-                         ids=["raise war", "side pot", "split pot", "omaha tournament"])
+@pytest.mark.parametrize("text", [RAISE_WAR, SIDE_POT, SPLIT_POT, OMAHA_TOURNAMENT, SHORT_BLIND_LIMIT],
+                         ids=["raise war", "side pot", "split pot", "omaha tournament", "short blind limit"])
 def test_each_hand_replays_legally_and_the_engine_awards_what_the_site_says_was_collected(text: str) -> None:
     hand = read(text)
     result = judged(hand)
@@ -244,6 +275,14 @@ def test_tournament_chips_stay_chips_and_antes_are_posted_before_the_blinds() ->
     assert start.stakes == Stakes(antes=((1, 5), (2, 5), (4, 5)), blinds=((4, 25), (1, 50)), min_bet=50)
     assert [type(e).__name__ for e in hand.events[1:6]] == ["ForcedBetPosted"] * 5
     assert HoleCardsDealt(1, parse_cards("AhAsKdQc"), (False,) * 4) in hand.events
+
+
+def test_a_limit_game_is_named_by_its_bets_and_a_blind_cut_short_still_owes_the_full_blind() -> None:
+    hand = read(SHORT_BLIND_LIMIT)
+    start = hand.events[0]
+    assert isinstance(start, HandStarted) and start.variant == "FT"
+    assert start.stakes == Stakes(blinds=((2, 5), (3, 10)), small_bet=10, big_bet=20)
+    assert ForcedBetPosted(3, ForcedBetKind.BIG_BLIND, 8) in hand.events
 
 
 def test_a_session_file_is_read_hand_by_hand(tmp_path: Path) -> None:
