@@ -18,6 +18,7 @@ from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, TypeAdapter, V
 
 from domain.hand.codec import REPORTED
 from domain.roles import Role
+from ingest.catalog import FEDERATION_CATALOG
 
 SCHEMA_VERSION = 1
 
@@ -31,7 +32,7 @@ class RecordedBy(BaseModel):
 
 #: Event types a record may carry, by name: the Hand's reported events (competition, table and discipline
 #: events join through the same mechanism).
-CATALOG: dict[str, type] = dict(REPORTED)
+CATALOG: dict[str, type] = {**REPORTED, **FEDERATION_CATALOG}
 
 #: (type, schema version written) → function lifting that payload one version up.
 Upcaster = Callable[[dict[str, Any]], dict[str, Any]]

@@ -30,10 +30,11 @@ from uuid import NAMESPACE_URL, UUID, uuid5
 from eventsourcing.application import AggregateNotFoundError
 from eventsourcing.domain import Aggregate
 
-from domain.errors import HandError
+from domain.errors import HandError, RuleError
 from domain.hand.aggregate import Hand, hand_id
 from domain.hand.events import HandStarted
 from domain.rejections import Rejection, RejectionKind, RejectionLog, rejection_log_id
+from ingest.desk import route_at_desk
 from ingest.envelope import Envelope, MalformedRecord, parse_record
 from ingest.log import LogRecord
 from ingest.outbox import Publish, publish_pending
@@ -152,6 +153,8 @@ class Referee:
         return envelope.event_id, envelope, event, None
 
     def _route(self, batch: _Batch, record: LogRecord, event_id: UUID, envelope: Envelope, event: Any) -> None:
+        if route_at_desk(self, batch, record, event_id, envelope, event):  # federation acts, officials' roles
+            return
         meta = _meta(envelope, record)
         at = envelope.occurred_at
         try:
@@ -294,7 +297,7 @@ def _log_position(record: LogRecord) -> dict[str, Any]:
     return {"topic": record.topic, "partition": record.partition, "offset": record.offset}
 
 
-def _illegal(record: LogRecord, envelope: Envelope, err: HandError) -> Rejection:
+def _illegal(record: LogRecord, envelope: Envelope, err: RuleError) -> Rejection:
     return Rejection(
         RejectionKind.ILLEGAL,
         err.reason,

@@ -1,0 +1,239 @@
+"""The competition protocol's own record: its immutable snapshots and the officials' signatures on them.
+
+The protocol itself is a projection (``projections/protocol.py``): it is read from the stored events, never
+stored as a document that could be edited. What is stored is what must not change once done:
+
+* a :class:`ProtocolArchive` per competition holds the **snapshots**, numbered 1, 2, 3 … Each snapshot keeps
+  the protocol's JSON, its SHA-256 and the chain head of every stream it was read from, so the copy forwarded
+  with a protest (bfsp 7.3.3) can be checked against the store years later; the archive is hash-chained like
+  every stream, so a snapshot cannot be rewritten either;
+* a :class:`ProtocolSignatures` per competition holds the **signatures**: the Secretary and the Chief Judge
+  sign the final protocol (bfsp 2.1.4, 2.3.3), each naming the snapshot he signs and its SHA-256, so a
+  signature is on one fixed text.
+
+The archive is written by the service (whoever asks for a snapshot, through the API or the CLI); the
+signatures are officials' acts that come through the log and the referee like every other act. Two
+aggregates, so the referee and the service never write the same stream.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections.abc import Mapping
+from dataclasses import asdict, dataclass
+from datetime import datetime
+from typing import Any
+from uuid import NAMESPACE_URL, UUID, uuid5
+
+from eventsourcing.domain import event
+
+from domain.chain import canonical
+from domain.chained import JSON, ChainedAggregate
+from domain.errors import CompetitionError, NotPermittedError, RuleRef
+from domain.officials import Act, verify_permitted
+from domain.officials.permissions import permission
+from domain.roles import Role
+
+ARCHIVE_NAMESPACE = uuid5(NAMESPACE_URL, "https://pokeraudit/protocol-archive")
+SIGNATURES_NAMESPACE = uuid5(NAMESPACE_URL, "https://pokeraudit/protocol-signatures")
+#: the protocol is compiled and signed by the Secretary and the Chief Judge (bfsp 2.1.4, 2.3.3)
+SIGNING_RULE = RuleRef("bfsp", "2.1.4")
+_HEX64 = re.compile(r"[0-9a-f]{64}")
+
+
+def archive_id(competition_id: str) -> UUID:
+    return uuid5(ARCHIVE_NAMESPACE, competition_id)
+
+
+def signatures_id(competition_id: str) -> UUID:
+    return uuid5(SIGNATURES_NAMESPACE, competition_id)
+
+
+def snapshot_name(competition_id: str, version: int) -> str:
+    """How a snapshot is named where it is cited (a forwarded protest): ``"<competition>/protocol/v3"``."""
+    return f"{competition_id}/protocol/v{version}"
+
+
+def protocol_digest(protocol: Mapping[str, Any]) -> str:
+    """SHA-256 of the protocol's canonical JSON (sorted keys, no insignificant white space)."""
+    return hashlib.sha256(canonical(protocol)).hexdigest()
+
+
+def heads_digest(heads: Mapping[str, tuple[int, str]]) -> str:
+    """One digest over every stream's (version, link) head: the snapshot's chain head, cited in a protest."""
+    rows = sorted((stream, version, head) for stream, (version, head) in heads.items())
+    return hashlib.sha256(canonical({"heads": rows})).hexdigest()
+
+
+@dataclass(frozen=True, slots=True)
+class ProtocolSnapshotTaken:
+    competition_id: str
+    version: int
+    #: SHA-256 of the protocol's canonical JSON
+    sha256: str
+    #: stream id → (version, link) of the last event of that stream the protocol was read from
+    heads: dict[str, tuple[int, str]]
+    #: :func:`heads_digest` of ``heads``: what a forwarded protest cites as the snapshot's chain head
+    chain_head: str
+    protocol: JSON
+    taken_by: str
+    taken_at: datetime
+
+    @property
+    def name(self) -> str:
+        return snapshot_name(self.competition_id, self.version)
+
+
+@dataclass(frozen=True, slots=True)
+class ProtocolSigned:
+    """An official's signature on snapshot ``version`` of the protocol, whose SHA-256 is ``sha256``."""
+
+    competition_id: str
+    version: int
+    sha256: str
+    person: str
+    role: Role
+
+
+CATALOG: dict[str, type] = {"ProtocolSigned": ProtocolSigned}
+
+
+class ProtocolArchive(ChainedAggregate):
+    """A competition's protocol snapshots, in the order they were taken; none is ever changed."""
+
+    @event("Opened")
+    def __init__(self, competition_id: str, payload: JSON, meta: JSON, prev_link: str, link: str) -> None:
+        self.competition_id = competition_id
+        self.snapshots: list[JSON] = []
+        self.chain_head = link
+
+    @classmethod
+    def open(cls, competition_id: str, at: datetime) -> ProtocolArchive:
+        archive: ProtocolArchive = cls._create_chained(
+            "Opened", archive_id(competition_id), at, {"competition_id": competition_id}, {},
+            competition_id=competition_id,
+        )
+        return archive
+
+    def take(
+        self, protocol: JSON, heads: Mapping[str, tuple[int, str]], taken_by: str, at: datetime
+    ) -> ProtocolSnapshotTaken:
+        """Keep ``protocol`` as the next snapshot, with the chain heads it was read from."""
+        if protocol.get("competition", {}).get("id") != self.competition_id:
+            raise CompetitionError(
+                f"the archive of {self.competition_id} keeps that competition's protocol only",
+                SIGNING_RULE,
+            )
+        taken = ProtocolSnapshotTaken(
+            self.competition_id,
+            len(self.snapshots) + 1,
+            protocol_digest(protocol),
+            {stream: (int(v), str(h)) for stream, (v, h) in heads.items()},
+            heads_digest(heads),
+            protocol,
+            taken_by,
+            at,
+        )
+        payload = asdict(taken)
+        payload["taken_at"] = at.isoformat()
+        payload["heads"] = {stream: list(head) for stream, head in taken.heads.items()}
+        self._trigger_chained("ProtocolSnapshotTaken", payload, at, {"competition_id": self.competition_id})
+        return taken
+
+    def snapshot(self, version: int) -> ProtocolSnapshotTaken | None:
+        if not 1 <= version <= len(self.snapshots):
+            return None
+        return snapshot_from_json(self.snapshots[version - 1])
+
+    def named(self, name: str) -> ProtocolSnapshotTaken | None:
+        return next((s for s in map(snapshot_from_json, self.snapshots) if s.name == name), None)
+
+    @event("ProtocolSnapshotTaken")
+    def _snapshot_taken(self, payload: JSON, meta: JSON, prev_link: str, link: str) -> None:
+        self.snapshots.append(payload)
+        self.chain_head = link
+
+
+def snapshot_from_json(payload: Mapping[str, Any]) -> ProtocolSnapshotTaken:
+    return ProtocolSnapshotTaken(
+        competition_id=payload["competition_id"],
+        version=int(payload["version"]),
+        sha256=payload["sha256"],
+        heads={stream: (int(head[0]), str(head[1])) for stream, head in payload["heads"].items()},
+        chain_head=payload["chain_head"],
+        protocol=payload["protocol"],
+        taken_by=payload["taken_by"],
+        taken_at=datetime.fromisoformat(payload["taken_at"]),
+    )
+
+
+class ProtocolSignatures(ChainedAggregate):
+    """The officials' signatures on a competition's protocol snapshots."""
+
+    @event("Opened")
+    def __init__(self, competition_id: str, payload: JSON, meta: JSON, prev_link: str, link: str) -> None:
+        self.competition_id = competition_id
+        self.signatures: list[JSON] = []
+        self.chain_head = link
+
+    @classmethod
+    def open(cls, competition_id: str, at: datetime, meta: JSON | None = None) -> ProtocolSignatures:
+        signatures: ProtocolSignatures = cls._create_chained(
+            "Opened", signatures_id(competition_id), at, {"competition_id": competition_id}, meta or {},
+            competition_id=competition_id,
+        )
+        return signatures
+
+    def sign(
+        self,
+        signed: ProtocolSigned,
+        snapshot: ProtocolSnapshotTaken | None,
+        holds_office: bool,
+        at: datetime,
+        meta: JSON | None = None,
+    ) -> None:
+        """Record ``signed``. ``snapshot`` is the archive's snapshot of that version (None: there is none) and
+        ``holds_office`` whether the signer is appointed to his role at this competition: the caller reads
+        both, the domain does no I/O."""
+        verify_permitted(Act.FINAL_PROTOCOL_SIGNED, signed.role)
+        if not holds_office:
+            raise NotPermittedError(
+                f"{signed.person} is not appointed {signed.role.value.replace('_', ' ')} of this competition",
+                permission(Act.FINAL_PROTOCOL_SIGNED).cite(),
+            )
+        if signed.competition_id != self.competition_id:
+            raise CompetitionError(
+                f"a signature on {signed.competition_id}'s protocol is not one on {self.competition_id}'s",
+                SIGNING_RULE,
+            )
+        if snapshot is None:
+            raise CompetitionError(
+                f"there is no snapshot {signed.version} of the protocol to sign; the signature is on a fixed text",
+                SIGNING_RULE,
+            )
+        if not _HEX64.fullmatch(signed.sha256) or signed.sha256 != snapshot.sha256:
+            raise CompetitionError(
+                f"snapshot {signed.version} of the protocol has SHA-256 {snapshot.sha256[:16]}…; the signature "
+                f"names {signed.sha256[:16]}…, another text",
+                SIGNING_RULE,
+            )
+        if any(s["version"] == signed.version and s["role"] == signed.role.value for s in self.signatures):
+            raise CompetitionError(
+                f"snapshot {signed.version} already carries the {signed.role.value.replace('_', ' ')}'s signature",
+                SIGNING_RULE,
+            )
+        payload = {**asdict(signed), "role": signed.role.value}
+        self._trigger_chained("ProtocolSigned", payload, at, meta or {})
+
+    def signed(self, version: int) -> tuple[ProtocolSigned, ...]:
+        return tuple(
+            ProtocolSigned(s["competition_id"], s["version"], s["sha256"], s["person"], Role(s["role"]))
+            for s in self.signatures
+            if s["version"] == version
+        )
+
+    @event("ProtocolSigned")
+    def _signed(self, payload: JSON, meta: JSON, prev_link: str, link: str) -> None:
+        self.signatures.append(payload)
+        self.chain_head = link

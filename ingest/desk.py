@@ -1,0 +1,716 @@
+"""The desk: what the referee does with a record that is not a hand's — the federation's acts.
+
+A competition's Regulations, its officials, registrations, draws, levels and eliminations; violations and
+penalties; protests and their decisions; rulings on a hand; the signatures on the protocol. For each record the
+desk finds the aggregate the act belongs to (ids from natural keys, like a hand's):
+
+=====================================  =====================================================================
+Competition                            one per competition (``competition_stream_id``)
+DisciplinaryCase                       one per participant per competition (``case_id``)
+SeasonRecord                           one per athlete per season (``season_record_id``)
+Protest                                one per protest of a competition (``protest_id``)
+HandReview                             one per hand a ruling is about (``hand_review_id``)
+ProtocolSignatures                     one per competition (``signatures_id``)
+=====================================  =====================================================================
+
+checks the recorder's role against the roles table (:func:`domain.officials.verify_permitted`, with the
+``recorded_by`` role of the envelope), gives the aggregate what it cannot know by itself (the domain does no
+I/O: the standing season disqualifications at registration, the players at the table of a missed-round
+penalty, whether the competition has ended and what the contested sanction was for a protest, the hand's
+mechanical outcome for a ruling), and calls the act. A refused act raises its
+:class:`domain.errors.RuleError`, which the referee stores as a rejection citing the rule, exactly like a
+hand's.
+
+The desk keeps its aggregates hot in the referee's own table of hot aggregates, so the referee's
+``forget()`` after a failed commit drops them with the hands (their memory is then ahead of the store).
+
+Values an aggregate derives from an act (a draw's starting buttons, a level's blinds, a finishing place, a
+violation's occurrence) are recomputed, never taken on trust: a record whose derived values disagree with
+the rules' is refused with the rule that fixes them.
+
+Hand events pass the roles table here too (:func:`refusal_of_hand_event`): an official's act at a hand
+(``MisdealDeclared``, ``HandVoided``, the corrections) recorded by the wrong role is refused, while the
+importer and the simulator keep reporting the game as dealt (:mod:`domain.officials.permissions`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, MutableMapping
+from dataclasses import dataclass
+from datetime import datetime
+from typing import TYPE_CHECKING, Any
+from uuid import UUID
+
+from eventsourcing.application import AggregateNotFoundError
+from eventsourcing.domain import Aggregate
+
+from domain.competition import draw
+from domain.competition.aggregate import Competition, Recorder, competition_stream_id
+from domain.competition.events import (
+    EliminationReason,
+    LevelStarted,
+    PlayerEliminated,
+    SeatDrawConducted,
+)
+from domain.competition.placings import Bust
+from domain.competition.regulations import cite
+from domain.discipline import DisciplinaryCase, PenaltyKind, SeasonRecord, case_id, season_record_id
+from domain.discipline.penalties import MISSED_ROUND_RULE
+from domain.errors import (
+    CompetitionError,
+    DisciplineError,
+    NotPermittedError,
+    ProtestError,
+    RuleError,
+    RuleRef,
+)
+from domain.hand.aggregate import Hand, hand_id
+from domain.hand.events import HandEnded, HandMucked, PotAwarded
+from domain.officials import Act, Delegation, verify_permitted
+from domain.officials.codec import decode as decode_officials
+from domain.officials.permissions import PERMISSIONS, is_permitted
+from domain.protests import Protest, protest_id
+from domain.protests.events import ContestedKind, ProtestDecision, ProtestFiled
+from domain.protocol import ProtocolArchive, ProtocolSignatures, archive_id, signatures_id
+from domain.roles import Role
+from domain.rulings import HandReview, MechanicalOutcome, hand_review_id
+from domain.rulings.events import MuckedCardsInspected, RulingIssued
+from ingest.catalog import FEDERATION_CATALOG
+from ingest.envelope import Envelope, MalformedRecord
+from ingest.store import Store
+
+if TYPE_CHECKING:
+    from ingest.log import LogRecord
+    from ingest.referee import Referee, _Batch
+
+JSON = dict[str, Any]
+_ACTS = frozenset(a.value for a in PERMISSIONS)
+_OFFICIALS_CATALOG: dict[str, type] = {"PotAwarded": PotAwarded, "HandEnded": HandEnded, "HandMucked": HandMucked}
+
+
+class NotYet(Exception):
+    """The act belongs to an aggregate that does not exist yet (a penalty at a competition never adopted):
+    out of sequence, not illegal."""
+
+    def __init__(self, why: str, field: str = "competition_id") -> None:
+        self.why = why
+        self.field = field
+        super().__init__(why)
+
+
+def season_of(competition: Competition) -> str:
+    """The sports season a competition counts in: the calendar year it starts in."""
+    return str(competition.regulations.starts_on.year)
+
+
+def hand_name(table_id: str, hand_number: str) -> str:
+    """How the federation's records name a hand: ``"<table>/<number>"`` (the envelope's table and hand)."""
+    return f"{table_id}/{hand_number}"
+
+
+@dataclass(frozen=True, slots=True)
+class Act_:
+    """One record at the desk: the event, who recorded it, when, and the meta to store with it."""
+
+    envelope: Envelope
+    event: Any
+    meta: JSON
+
+    @property
+    def at(self) -> datetime:
+        return self.envelope.occurred_at
+
+    @property
+    def by(self) -> Recorder:
+        return Recorder(self.envelope.recorded_by.person, self.envelope.recorded_by.role)
+
+    @property
+    def role(self) -> Role:
+        return self.envelope.recorded_by.role
+
+    @property
+    def competition_id(self) -> str:
+        return self.envelope.competition_id
+
+
+class Desk:
+    def __init__(self, store: Store, hot: MutableMapping[UUID, Any]) -> None:
+        self.store = store
+        self.hot = hot
+        self._ended: dict[str, datetime] = {}
+        #: (hand event type, role) → allowed without a delegation: asked for every hand event, so remembered
+        self._permitted: dict[tuple[str, Role], bool] = {}
+
+    # --- the entry points ---------------------------------------------------------------------------------
+
+    def judge(self, envelope: Envelope, event: Any, meta: JSON) -> Aggregate:
+        """Judge one federation record; the aggregate it changed (its new events pending)."""
+        act = Act_(envelope, event, meta)
+        self._verify_role(act)
+        touched = _HANDLERS[envelope.type](self, act)
+        self.hot[touched.id] = touched
+        return touched
+
+    def refusal_of_hand_event(self, envelope: Envelope) -> NotPermittedError | None:
+        """The roles table's refusal of a hand event recorded by ``recorded_by``'s role, or None."""
+        role = envelope.recorded_by.role
+        key = (envelope.type, role)
+        permitted = self._permitted.get(key)
+        if permitted is None:
+            permitted = self._permitted[key] = envelope.type not in _ACTS or is_permitted(envelope.type, role)
+        if permitted:
+            return None
+        delegations = self._delegations(envelope.competition_id, envelope.recorded_by.person, role)
+        try:
+            verify_permitted(envelope.type, role, delegations=delegations)
+        except NotPermittedError as refusal:
+            return refusal
+        return None
+
+    # --- the aggregates -----------------------------------------------------------------------------------
+
+    def find(self, stream: UUID) -> Any | None:
+        found = self.hot.get(stream)
+        if found is not None:
+            return found
+        try:
+            loaded: Aggregate = self.store.repository.get(stream)
+        except AggregateNotFoundError:
+            return None
+        self.hot[stream] = loaded
+        return loaded
+
+    def competition(self, competition_id: str) -> Competition:
+        found = self.find(competition_stream_id(competition_id))
+        if found is None:
+            raise NotYet(f"competition {competition_id} has adopted no Regulations")
+        assert isinstance(found, Competition)
+        return found
+
+    def case(self, competition: Competition, participant: str, act: Act_) -> DisciplinaryCase:
+        found = self.find(case_id(competition.competition_id, participant))
+        if found is not None:
+            assert isinstance(found, DisciplinaryCase)
+            return found
+        if participant not in competition.entries:
+            raise DisciplineError(
+                f"{participant} is not registered at {competition.competition_id}", RuleRef("bfsp", "7.2.1")
+            )
+        return DisciplinaryCase.open(competition.competition_id, participant, act.at, act.meta)
+
+    def protest(self, competition_id: str, protest: str) -> Protest:
+        found = self.find(protest_id(competition_id, protest))
+        if found is None:
+            raise NotYet(f"no protest {protest} has been filed at {competition_id}", "payload.protest")
+        assert isinstance(found, Protest)
+        return found
+
+    def ended_at(self, competition: Competition) -> datetime | None:
+        """When the competition ended (its winner declared), or None while it goes on."""
+        if competition.winner is None:
+            return None
+        known = self._ended.get(competition.competition_id)
+        if known is not None:
+            return known
+        stored: Any
+        for stored in self.store.events.get(competition.id):
+            if type(stored).__name__ == "CompetitionWinnerDeclared":
+                ended: datetime = stored.timestamp
+                self._ended[competition.competition_id] = ended
+                return ended
+        return None
+
+    def archive(self, competition_id: str) -> ProtocolArchive | None:
+        # Read from the store each time: the service, not the referee, writes the archive.
+        try:
+            found: Aggregate = self.store.repository.get(archive_id(competition_id))
+        except AggregateNotFoundError:
+            return None
+        assert isinstance(found, ProtocolArchive)
+        return found
+
+    def hand(self, envelope: Envelope) -> Hand:
+        if not envelope.table_id or not envelope.hand_id or not envelope.hand_id.isdigit():
+            raise MalformedRecord("a ruling names the hand it is about: its table and hand number", "hand_id")
+        found = self.find(hand_id(envelope.table_id, int(envelope.hand_id), envelope.competition_id))
+        if found is None:
+            raise NotYet(f"no hand {envelope.hand_id} has started at table {envelope.table_id}", "hand_id")
+        assert isinstance(found, Hand)
+        return found
+
+    def hand_events(self, hand: Hand) -> list[Any]:
+        """Every event of ``hand``: the stored ones, then those still pending in this batch."""
+        stored = list(self.store.events.get(hand.id)) if hand.version > len(hand.pending_events) else []
+        return [*stored, *hand.pending_events]
+
+    # --- roles ----------------------------------------------------------------------------------------------
+
+    def _delegations(self, competition_id: str, person: str, role: Role) -> list[Delegation]:
+        if role is not Role.AUTHORISED:
+            return []
+        found = self.find(competition_stream_id(competition_id))
+        office = found.officials.get(person) if isinstance(found, Competition) else None
+        return [Delegation(d) for d in office.delegations] if office is not None else []
+
+    def _verify_role(self, act: Act_) -> None:
+        name = _act_of(act.event)
+        if name is None:
+            return
+        verify_permitted(name, act.role, delegations=self._delegations(act.competition_id, act.by.person, act.role))
+
+    def _note_end(self, competition: Competition, at: datetime) -> None:
+        if competition.winner is not None:
+            self._ended.setdefault(competition.competition_id, at)
+
+
+def _act_of(event: Any) -> str | None:
+    """The roles table's act for ``event`` (None where the aggregate decides it from its own state)."""
+    name = type(event).__name__
+    if isinstance(event, PlayerEliminated) and event.reason is EliminationReason.DISQUALIFIED:
+        return Act.COMPETITION_DISQUALIFICATION
+    if name == "PenaltyImposed":
+        act: Act = event.kind.act
+        return act
+    if name in ("HandForHandHandStarted", "HandForHandEnded"):
+        return Act.HAND_FOR_HAND_STARTED
+    if name == "FinalTableDrawCommitted":
+        return Act.FINAL_TABLE_DRAW_CONDUCTED
+    if name == "ProtocolSigned":
+        return Act.FINAL_PROTOCOL_SIGNED
+    if name == "RulingIssued":
+        ruling_act: Act = event.kind.act
+        return ruling_act
+    return name if name in _ACTS else None
+
+
+def _agrees(reported: Any, computed: Any, what: str, rule: RuleRef, error: type[RuleError] = CompetitionError) -> None:
+    if reported != computed:
+        raise error(f"the record says {what} {reported}; the rules give {computed}", rule)
+
+
+# --- the competition ------------------------------------------------------------------------------------------
+
+
+def _adopt(desk: Desk, act: Act_) -> Aggregate:
+    e = act.event
+    if e.competition_id != act.competition_id:
+        raise MalformedRecord(
+            f"the envelope is for {act.competition_id}, the Regulations for {e.competition_id}", "competition_id"
+        )
+    if desk.find(competition_stream_id(act.competition_id)) is not None:
+        raise CompetitionError(
+            f"competition {act.competition_id} has adopted its Regulations already; the Chief Judge changes the "
+            "schedule, nobody adopts them twice",
+            RuleRef("bfsp", "2.1.1"),
+        )
+    return Competition.adopt(act.competition_id, e.regulations, act.at, act.by, act.meta)
+
+
+def _on_competition(do: Callable[[Desk, Competition, Act_], None]) -> Callable[[Desk, Act_], Aggregate]:
+    def handle(desk: Desk, act: Act_) -> Aggregate:
+        competition = desk.competition(act.competition_id)
+        do(desk, competition, act)
+        desk._note_end(competition, act.at)
+        return competition
+
+    return handle
+
+
+def _appoint(desk: Desk, c: Competition, act: Act_) -> None:
+    e = act.event
+    try:
+        delegations = [Delegation(d) for d in e.delegations]
+    except ValueError as err:
+        raise MalformedRecord(str(err), "payload.delegations") from None
+    c.appoint(e.person, e.role, act.at, act.by, delegations, act.meta)
+
+
+def _register(desk: Desk, c: Competition, act: Act_) -> None:
+    e = act.event
+    season = season_of(c)
+    record = desk.find(season_record_id(e.person, season))
+    barred = [e.person] if isinstance(record, SeasonRecord) and record.is_disqualified(season, act.at) else []
+    c.register(
+        e.participant,
+        e.person,
+        e.birth_date,
+        act.at,
+        act.by,
+        season_disqualified=barred,
+        membership_valid=e.membership_valid,
+        entry_fee_paid=e.entry_fee_paid,
+        consent_personal_data=e.consent_personal_data,
+        consent_media=e.consent_media,
+        seat=e.seat,
+        meta=act.meta,
+    )
+
+
+def _conduct_draw(desk: Desk, c: Competition, act: Act_) -> None:
+    e: SeatDrawConducted = act.event
+    _agrees(e.buttons, draw.starting_buttons(e.assignments), "starting buttons", cite(c.rulebook, "starting_button"))
+    c.conduct_draw(e.seed, e.assignments, e.ordered_by, act.at, act.by, act.meta)
+
+
+def _start_level(desk: Desk, c: Competition, act: Act_) -> None:
+    e: LevelStarted = act.event
+    number = c.current_level.number + 1 if c.current_level else 1
+    if number <= len(c.levels):
+        _agrees(e.level, c.levels[number - 1], f"level {number} is", cite(c.rulebook, "levels"))
+    c.start_level(act.at, act.by, act.meta)
+
+
+def _start_break(desk: Desk, c: Competition, act: Act_) -> None:
+    if c.current_level is not None:
+        _agrees(act.event.after_level, c.current_level.number, "the break follows level", cite(c.rulebook, "schedule"))
+    c.start_break(act.event.minutes, act.at, act.by, act.meta)
+
+
+def _eliminate(desk: Desk, c: Competition, act: Act_) -> None:
+    e: PlayerEliminated = act.event
+    if e.reason is EliminationReason.DISQUALIFIED:
+        c.disqualify(e.participant, e.ruling, act.at, act.by, act.meta)
+        return
+    table = c.seats.get(e.participant, (0, 0))[0]
+    if e.participant in c.entries and e.participant not in c.eliminated:
+        # One bust per record: he takes the last place still open (bfsp 5.10.2).
+        _agrees(e.place, c.players_left, f"{e.participant} finished in place", cite(c.rulebook, "placings"))
+    c.eliminate(e.hand, [Bust(e.participant, table, e.starting_stack)], act.at, act.by, act.meta)
+
+
+def _hand_for_hand(desk: Desk, c: Competition, act: Act_) -> None:
+    _agrees(act.event.players_left, c.players_left, "players left", cite(c.rulebook, "hand_for_hand"))
+    c.start_hand_for_hand(act.event.level_seconds_left, act.at, act.by, act.meta)
+
+
+_COMPETITION: dict[str, Callable[[Desk, Competition, Act_], None]] = {
+    "OfficialAppointed": _appoint,
+    "OfficialRemoved": lambda d, c, a: c.remove_official(a.event.person, a.event.reason, a.at, a.by, a.meta),
+    "ParticipantRegistered": _register,
+    "SeatDrawCommitted": lambda d, c, a: c.commit_draw(a.event.seed_sha256, a.at, a.by, a.meta),
+    "SeatDrawConducted": _conduct_draw,
+    "LevelStarted": _start_level,
+    "BreakStarted": _start_break,
+    "BreakEnded": lambda d, c, a: c.end_break(a.at, a.by, a.meta),
+    "ScheduleChanged": lambda d, c, a: c.change_schedule(
+        a.event.levels, a.event.breaks, a.event.reason, a.at, a.by, a.meta
+    ),
+    "ChipRaceConducted": lambda d, c, a: _chip_race(c, a),
+    "PlayerEliminated": _eliminate,
+    "HandForHandStarted": _hand_for_hand,
+    "HandForHandHandStarted": lambda d, c, a: _hand_for_hand_hand(c, a),
+    "HandForHandEnded": lambda d, c, a: c.end_hand_for_hand(a.at, a.by, a.meta),
+    "FinalTableDrawCommitted": lambda d, c, a: c.commit_final_table_draw(a.event.seed_sha256, a.at, a.by, a.meta),
+    "FinalTableDrawConducted": lambda d, c, a: c.conduct_final_table_draw(
+        a.event.seed, a.event.assignments, a.event.ordered_by, a.at, a.by, a.meta
+    ),
+}
+
+
+def _chip_race(c: Competition, act: Act_) -> None:
+    e = act.event
+    # The exchange and the race are recomputed from the entries and the race cards: the stored results are
+    # the rules', whatever the record's own say.
+    c.conduct_chip_race(e.table, e.removed_denomination, e.entries, e.dealt, act.at, act.by, act.meta)
+
+
+def _hand_for_hand_hand(c: Competition, act: Act_) -> None:
+    c.start_hand_for_hand_hand(act.at, act.by, act.meta)
+
+
+# --- discipline -----------------------------------------------------------------------------------------------
+
+
+def _on_case(do: Callable[[Desk, Competition, DisciplinaryCase, Act_], None]) -> Callable[[Desk, Act_], Aggregate]:
+    def handle(desk: Desk, act: Act_) -> Aggregate:
+        competition = desk.competition(act.competition_id)
+        case = desk.case(competition, act.event.participant, act)
+        do(desk, competition, case, act)
+        return case
+
+    return handle
+
+
+def _violation(desk: Desk, c: Competition, case: DisciplinaryCase, act: Act_) -> None:
+    e = act.event
+    _agrees(e.occurrence, case.occurrences(e.code) + 1, f"violation {e.code} occurs for the time", RuleRef("bfsp", "7.2.1"), DisciplineError)
+    case.record_violation(e.code, e.hand, e.intentional, act.at, act.role, e.description, act.meta)
+
+
+def _impose(desk: Desk, c: Competition, case: DisciplinaryCase, act: Act_) -> None:
+    e = act.event
+    if e.imposed_by is not act.role:
+        raise NotPermittedError(
+            f"the penalty says the {e.imposed_by.value.replace('_', ' ')} imposed it, and it was recorded by the "
+            f"{act.role.value.replace('_', ' ')}",
+            RuleRef("bfsp", "7.2.1"),
+        )
+    players = 0
+    if e.kind is PenaltyKind.MISSED_ROUNDS:
+        if e.participant not in c.seats:
+            raise DisciplineError(f"{e.participant} has no seat to miss rounds at", MISSED_ROUND_RULE)
+        players = sum(1 for p in c.table_of(e.participant).values() if p not in c.eliminated)
+        _agrees(e.players_at_table, players, "players at the table", MISSED_ROUND_RULE, DisciplineError)
+    case.impose(
+        e.violation, e.kind, act.role, act.at,
+        rounds=e.rounds, players_at_table=players, chips_removed=e.chips_removed, meta=act.meta,
+    )
+
+
+def _enter_in_protocol(desk: Desk, c: Competition, case: DisciplinaryCase, act: Act_) -> None:
+    case.enter_in_protocol(act.event.violation, act.role, act.at, act.meta)
+
+
+def _serve(desk: Desk, c: Competition, case: DisciplinaryCase, act: Act_) -> None:
+    e = act.event
+    if case.serving is not None:
+        _agrees(e.penalty, case.serving, "the hand is served towards penalty", MISSED_ROUND_RULE, DisciplineError)
+    case.serve_hand(e.hand, act.at, act.role, misdealt=e.misdealt, meta=act.meta)
+
+
+def _rescind(desk: Desk, c: Competition, case: DisciplinaryCase, act: Act_) -> None:
+    e = act.event
+    found = desk.find(protest_id(c.competition_id, e.protest))
+    decision = found.decision if isinstance(found, Protest) else None
+    if decision is None or decision.decision is not ProtestDecision.UPHELD:
+        raise DisciplineError(
+            f"a penalty is lifted by a protest decided in the participant's favour; protest {e.protest} "
+            + ("has not been filed" if found is None else "has not been upheld"),
+            RuleRef("bfsp", "7.3.4"),
+        )
+    case.rescind(e.penalty, e.protest, act.role, act.at, act.meta)
+
+
+def _season(desk: Desk, act: Act_) -> Aggregate:
+    e = act.event
+    record = desk.find(season_record_id(e.athlete, e.season))
+    if record is None:
+        record = SeasonRecord.open(e.athlete, e.season, act.at, act.meta)
+    assert isinstance(record, SeasonRecord)
+    case = desk.find(case_id(e.competition, e.athlete))
+    if not isinstance(case, DisciplinaryCase):
+        raise DisciplineError(
+            f"{e.athlete} has no disciplinary record at {e.competition}: a season disqualification rests on a "
+            "violation there",
+            RuleRef("bfsp", "7.2.3"),
+        )
+    record.decide(case, e.violation, act.role, act.at, e.protocol, act.meta)
+    return record
+
+
+# --- protests -------------------------------------------------------------------------------------------------
+
+
+def _file(desk: Desk, act: Act_) -> Aggregate:
+    e: ProtestFiled = act.event
+    if e.competition != act.competition_id:
+        raise MalformedRecord(f"the envelope is for {act.competition_id}, the protest for {e.competition}", "competition_id")
+    if e.filed_at != act.at:
+        raise ProtestError(
+            f"the protest says it was filed at {e.filed_at.isoformat()} and was recorded as filed at "
+            f"{act.at.isoformat()}; its time decides whether it is in time",
+            RuleRef("bfsp", "7.3.2"),
+        )
+    if desk.find(protest_id(e.competition, e.protest)) is not None:
+        raise ProtestError(f"protest {e.protest} has been filed already", RuleRef("bfsp", "7.3"))
+    competition = desk.competition(act.competition_id)
+    if e.contested.kind is ContestedKind.PENALTY:
+        _verify_sanction(desk, competition, e)
+    protest = Protest.file(e, desk.ended_at(competition), act.role, act.meta)
+    return protest
+
+
+def _verify_sanction(desk: Desk, competition: Competition, e: ProtestFiled) -> None:
+    """The contested penalty exists, is in force, was imposed on ``sanctioned`` by whom the protest says."""
+    contested = e.contested
+    rule = RuleRef("bfsp", "7.3.1")
+    number = contested.reference.removeprefix("penalty-")
+    case = desk.find(case_id(competition.competition_id, contested.sanctioned)) if contested.sanctioned else None
+    in_force = dict(case.in_force()) if isinstance(case, DisciplinaryCase) else {}
+    penalty = in_force.get(int(number)) if number.isdigit() else None
+    if penalty is None:
+        raise ProtestError(
+            f"{contested.reference} is not a penalty in force on {contested.sanctioned or 'anybody'} at "
+            f"{competition.competition_id} (penalties are named penalty-<number> in the participant's record)",
+            rule,
+        )
+    if penalty.imposed_by is not contested.decided_by:
+        raise ProtestError(
+            f"{contested.reference} was imposed by the {penalty.imposed_by.value.replace('_', ' ')}, not the "
+            f"{contested.decided_by.value.replace('_', ' ')}",
+            rule,
+        )
+
+
+def _forward(desk: Desk, act: Act_) -> Aggregate:
+    e = act.event
+    protest = desk.protest(act.competition_id, e.protest)
+    archive = desk.archive(act.competition_id)
+    snapshot = archive.named(e.protocol_snapshot) if archive is not None else None
+    if snapshot is None or snapshot.chain_head != e.chain_head:
+        raise ProtestError(
+            f"the protocol forwarded must be a snapshot the archive keeps with that chain head; "
+            f"{e.protocol_snapshot} "
+            + ("is not in the archive" if snapshot is None else f"has chain head {snapshot.chain_head[:16]}…"),
+            RuleRef("bfsp", "7.3.3"),
+        )
+    protest.forward(e.protocol_snapshot, e.chain_head, act.role, act.at, act.meta)
+    return protest
+
+
+def _decide(desk: Desk, act: Act_) -> Aggregate:
+    e = act.event
+    protest = desk.protest(act.competition_id, e.protest)
+    if e.decided_by is not act.role:
+        raise NotPermittedError(
+            f"the decision says the {e.decided_by.value.replace('_', ' ')} decided it, and it was recorded by the "
+            f"{act.role.value.replace('_', ' ')}",
+            RuleRef("bfsp", "7.3.4"),
+        )
+    protest.decide(e.decision, e.reasons, act.role, act.at, act.meta)
+    return protest
+
+
+def _notify(desk: Desk, act: Act_) -> Aggregate:
+    protest = desk.protest(act.competition_id, act.event.protest)
+    protest.notify_filer(act.role, act.at, act.meta)
+    return protest
+
+
+# --- rulings on a hand ----------------------------------------------------------------------------------------
+
+
+def _review(desk: Desk, act: Act_, named: str) -> tuple[Hand, HandReview]:
+    hand = desk.hand(act.envelope)
+    assert act.envelope.table_id is not None and act.envelope.hand_id is not None
+    expected = hand_name(act.envelope.table_id, act.envelope.hand_id)
+    if named != expected:
+        raise MalformedRecord(f"the record is about hand {named}; the envelope names hand {expected}", "payload.hand")
+    found = desk.find(hand_review_id(act.competition_id, named))
+    review = found if isinstance(found, HandReview) else HandReview.open(act.competition_id, named, act.at, act.meta)
+    return hand, review
+
+
+def _rule(desk: Desk, act: Act_) -> Aggregate:
+    e: RulingIssued = act.event
+    if e.role is not act.role or e.official != act.by.person:
+        raise NotPermittedError(
+            f"the ruling says {e.official} ({e.role.value.replace('_', ' ')}) issued it, and it was recorded by "
+            f"{act.by.person} ({act.role.value.replace('_', ' ')})",
+            RuleRef("bfsp", "2.1.1"),
+        )
+    hand, review = _review(desk, act, e.hand)
+    events = desk.hand_events(hand)
+    pots = tuple(decode_officials(s.payload, _OFFICIALS_CATALOG) for s in events if type(s).__name__ == "PotAwarded")
+    ended = [decode_officials(s.payload, _OFFICIALS_CATALOG) for s in events if type(s).__name__ == "HandEnded"]
+    if not ended:
+        raise DisciplineError(
+            f"hand {e.hand} has not ended: a ruling amends the outcome of a hand played out", RuleRef("bfsp", "2.2.3")
+        )
+    review.issue(e, MechanicalOutcome(pots, ended[-1]), act.at, act.meta)
+    return review
+
+
+def _inspect(desk: Desk, act: Act_) -> Aggregate:
+    e: MuckedCardsInspected = act.event
+    hand, review = _review(desk, act, e.hand)
+    mucked = {
+        decode_officials(s.payload, _OFFICIALS_CATALOG).seat
+        for s in desk.hand_events(hand)
+        if type(s).__name__ == "HandMucked"
+    }
+    review.inspect(
+        e.seats, mucked, e.suspected_by, e.suspicion, e.outcome, e.shown_to_table, act.role, act.at, act.meta
+    )
+    return review
+
+
+# --- the protocol's signatures --------------------------------------------------------------------------------
+
+
+def _sign(desk: Desk, act: Act_) -> Aggregate:
+    e = act.event
+    if e.person != act.by.person or e.role is not act.role:
+        raise NotPermittedError(
+            f"{act.by.person} signs in his own name: the signature says {e.person} "
+            f"({e.role.value.replace('_', ' ')})",
+            RuleRef("bfsp", "2.1.4"),
+        )
+    competition = desk.competition(act.competition_id)
+    office = competition.officials.get(e.person)
+    found = desk.find(signatures_id(act.competition_id))
+    signatures = (
+        found if isinstance(found, ProtocolSignatures)
+        else ProtocolSignatures.open(act.competition_id, act.at, act.meta)
+    )
+    archive = desk.archive(act.competition_id)
+    snapshot = archive.snapshot(e.version) if archive is not None else None
+    signatures.sign(e, snapshot, office is not None and office.role is e.role, act.at, act.meta)
+    return signatures
+
+
+_HANDLERS: dict[str, Callable[[Desk, Act_], Aggregate]] = {
+    "RegulationsAdopted": _adopt,
+    **{name: _on_competition(do) for name, do in _COMPETITION.items()},
+    "ViolationRecorded": _on_case(_violation),
+    "PenaltyImposed": _on_case(_impose),
+    "ViolationEnteredInProtocol": _on_case(_enter_in_protocol),
+    "PenaltyHandServed": _on_case(_serve),
+    "PenaltyRescinded": _on_case(_rescind),
+    "SeasonDisqualificationDecided": _season,
+    "ProtestFiled": _file,
+    "ProtestForwarded": _forward,
+    "ProtestDecided": _decide,
+    "FilerNotified": _notify,
+    "RulingIssued": _rule,
+    "MuckedCardsInspected": _inspect,
+    "ProtocolSigned": _sign,
+}
+assert set(_HANDLERS) == set(FEDERATION_CATALOG), "every federation type has its handler at the desk"
+
+
+# --- the referee's hook ---------------------------------------------------------------------------------------
+
+
+def desk_of(referee: Referee) -> Desk:
+    """The referee's desk, made on first use; its hot aggregates live with the referee's hands."""
+    desk: Desk | None = getattr(referee, "_desk", None)
+    if desk is None:
+        desk = Desk(referee.store, referee._hands)
+        referee._desk = desk  # type: ignore[attr-defined]
+    return desk
+
+
+def route_at_desk(
+    referee: Referee, batch: _Batch, record: LogRecord, event_id: UUID, envelope: Envelope, event: Any
+) -> bool:
+    """Judge ``envelope`` here if it is the desk's (True), else let the referee route it to its hand (False).
+
+    A hand event recorded by a role the roles table refuses is rejected here too (True).
+    """
+    from ingest.referee import Verdict, _illegal, _meta, _sequence
+
+    desk = desk_of(referee)
+    if envelope.type not in FEDERATION_CATALOG:
+        refusal = desk.refusal_of_hand_event(envelope)
+        if refusal is None:
+            return False
+        referee._reject(batch, record, event_id, envelope, _illegal(record, envelope, refusal))
+        return True
+    try:
+        touched = desk.judge(envelope, event, _meta(envelope, record))
+    except RuleError as err:
+        referee._reject(batch, record, event_id, envelope, _illegal(record, envelope, err))
+        return True
+    except NotYet as err:
+        referee._reject(batch, record, event_id, envelope, _sequence(record, envelope, err.why))
+        return True
+    except MalformedRecord as err:
+        referee._reject(batch, record, event_id, envelope, referee._malformed(record, envelope, err))
+        return True
+    batch.touched[touched.id] = touched
+    batch.seen.append((event_id, touched.id, "accepted"))
+    batch.verdicts.append(
+        Verdict(record.partition, record.offset, event_id, "accepted", None, envelope.competition_id)
+    )
+    return True

@@ -1,0 +1,241 @@
+"""The desk in the embedded referee: the federation's acts judged into their aggregates, every act checked
+against the roles table, refusals stored as rejections citing the rule, cross-aggregate facts supplied."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import replace
+from datetime import date
+from pathlib import Path
+
+import pytest
+from federation_records import (
+    CHIEF,
+    COMPETITION,
+    DEALER,
+    FEDERATION,
+    JUDGE,
+    SECRETARY,
+    Records,
+    at,
+    hand,
+    opening,
+    play_to_the_end,
+    table,
+)
+
+from domain.competition.aggregate import Competition, competition_stream_id
+from domain.competition.events import EliminationReason, ParticipantRegistered, PlayerEliminated
+from domain.discipline import DisciplinaryCase, PenaltyKind, case_id
+from domain.discipline.events import (
+    PenaltyImposed,
+    SeasonDisqualificationDecided,
+    ViolationEnteredInProtocol,
+    ViolationRecorded,
+)
+from domain.hand.events import HandVoided
+from domain.protests import Contested, ContestedKind, ProtestFiled, ProtestTier, protest_id
+from domain.rejections import Rejection, RejectionLog, rejection_log_id
+from domain.roles import Role
+from ingest.catalog import FEDERATION_CATALOG
+from ingest.envelope import CATALOG, RecordedBy
+from ingest.log import EmbeddedLog
+from ingest.referee import Referee, Verdict
+from ingest.store import Store, store_env
+
+pytestmark = pytest.mark.unit
+
+PARTICIPANT = RecordedBy(person="person-p01", role=Role.PARTICIPANT)
+
+
+class Pipeline:
+    def __init__(self, tmp_path: Path) -> None:
+        self.log = EmbeddedLog(tmp_path / "log.sqlite", "events", partitions=1)
+        self.store = Store(env=store_env(None, str(tmp_path / "store.sqlite")))
+        self.referee = Referee(self.store, "events")
+
+    def judge(self, records: Iterable[tuple[bytes, bytes]]) -> list[Verdict]:
+        self.log.append(list(records))
+        found = self.log.read(0, self.referee.resume_offset(0), 10_000)
+        return self.referee.judge(0, found)
+
+    def competition(self) -> Competition:
+        found = self.store.repository.get(competition_stream_id(COMPETITION))
+        assert isinstance(found, Competition)
+        return found
+
+    def rejections(self) -> list[dict[str, object]]:
+        stored = self.store.events.get(rejection_log_id(COMPETITION))
+        return [e.payload for e in stored if type(e).__name__ == "RecordRejected"]
+
+
+@pytest.fixture
+def pipeline(tmp_path: Path) -> Pipeline:
+    return Pipeline(tmp_path)
+
+
+def outcomes(verdicts: list[Verdict]) -> list[str]:
+    return [v.outcome for v in verdicts]
+
+
+def refusal(verdicts: list[Verdict]) -> Rejection:
+    assert outcomes(verdicts) == ["rejected"], [v.rejection for v in verdicts]
+    rejection = verdicts[0].rejection
+    assert rejection is not None
+    return rejection
+
+
+def test_the_envelope_takes_every_federation_act_beside_the_hands_events() -> None:
+    assert set(FEDERATION_CATALOG) <= set(CATALOG)
+    assert "CompetitionWinnerDeclared" not in CATALOG, "what an aggregate derives never comes off the log"
+
+
+def test_a_competition_is_played_to_its_winner_through_the_desk(pipeline: Pipeline) -> None:
+    records = Records()
+    verdicts = pipeline.judge([*opening(records), *play_to_the_end(records)])
+    assert set(outcomes(verdicts)) == {"accepted"}, [v.rejection for v in verdicts if v.rejection]
+    competition = pipeline.competition()
+    assert competition.winner == "p01"
+    assert {p: e.place for p, e in competition.eliminated.items()} == {"p02": 3, "p03": 2}
+    case = pipeline.store.repository.get(case_id(COMPETITION, "p01"))
+    assert isinstance(case, DisciplinaryCase)
+    assert [p.kind for p in case.penalties] == [PenaltyKind.WARNING]
+    assert all(e.meta["competition_id"] == COMPETITION for e in pipeline.store.events.get(competition.id))
+
+
+def test_an_act_recorded_by_a_role_that_may_not_do_it_is_refused_with_the_roles_tables_rule(
+    pipeline: Pipeline,
+) -> None:
+    records = Records()
+    pipeline.judge(opening(records))
+    late = ParticipantRegistered("p09", "person-p09", date(1990, 1, 1))
+    rejection = refusal(pipeline.judge([records.record(late, DEALER, at(1))]))
+    assert rejection.kind == "illegal"
+    assert rejection.rule == "bfsp 2.3.1"
+    assert rejection.reason == "a dealer may not register a participant; only the Chief Judge or the secretary may"
+    assert "p09" not in pipeline.competition().entries
+
+
+def test_a_judge_may_not_disqualify_from_the_competition(pipeline: Pipeline) -> None:
+    records = Records()
+    pipeline.judge(opening(records))
+    disqualified = PlayerEliminated("p02", "", EliminationReason.DISQUALIFIED, 3, ruling="collusion")
+    rejection = refusal(pipeline.judge([records.record(disqualified, JUDGE, at(3))]))
+    assert rejection.rule == "bfsp 7.2.2"
+    assert rejection.reason.startswith("a judge may not disqualify from the competition")
+    pipeline.judge([records.record(disqualified, CHIEF, at(4))])
+    assert pipeline.competition().eliminated["p02"].reason is EliminationReason.DISQUALIFIED
+
+
+def test_an_officials_act_at_a_hand_passes_the_roles_table_too(pipeline: Pipeline) -> None:
+    records = Records()
+    pipeline.judge(opening(records))
+    started = list(hand(records, 1, "p01", "p02", 10))[:3]
+    assert set(outcomes(pipeline.judge(started))) == {"accepted"}
+    voided = HandVoided("the deck was found one card short", "6.1.1")
+    rejection = refusal(pipeline.judge([records.record(voided, DEALER, at(11), table(), "1")]))
+    assert (rejection.rule, rejection.event_type) == ("bfsp 6.1.1", "HandVoided")
+    assert rejection.reason == "a dealer may not void a hand; only a judge or the Chief Judge may"
+
+
+def test_a_derived_value_the_record_gets_wrong_is_refused_with_the_rule_that_fixes_it(pipeline: Pipeline) -> None:
+    records = Records()
+    pipeline.judge(opening(records))
+    pipeline.judge(hand(records, 1, "p01", "p02", 10))
+    wrong_place = PlayerEliminated("p02", f"{table()}/1", EliminationReason.NO_CHIPS, 1, starting_stack=10_000)
+    rejection = refusal(pipeline.judge([records.record(wrong_place, JUDGE, at(12))]))
+    assert rejection.rule == "bfsp 5.10.2"
+    assert "place 1" in rejection.reason and "3" in rejection.reason
+
+
+def test_missed_rounds_count_the_players_at_the_offenders_table(pipeline: Pipeline) -> None:
+    records = Records()
+    pipeline.judge(opening(records))
+    pipeline.judge([records.record(ViolationRecorded("p03", "7.1.6", "", False, 1), JUDGE, at(2))])
+    told_two = PenaltyImposed("p03", 1, PenaltyKind.MISSED_ROUNDS, Role.JUDGE, rounds=1, players_at_table=2)
+    rejection = refusal(pipeline.judge([records.record(told_two, JUDGE, at(3))]))
+    assert rejection.rule == "tda-2022 71-A" or rejection.rule.startswith("bfsp 7.1")
+    assert "players at the table 2" in rejection.reason and "3" in rejection.reason
+    right = replace(told_two, players_at_table=3)
+    assert outcomes(pipeline.judge([records.record(right, JUDGE, at(4))])) == ["accepted"]
+    case = pipeline.store.repository.get(case_id(COMPETITION, "p03"))
+    assert case.penalties[0].hands_to_miss == 3
+
+
+def test_a_penalty_at_a_competition_never_adopted_is_out_of_sequence(pipeline: Pipeline) -> None:
+    records = Records("nowhere-cup")
+    rejection = refusal(pipeline.judge([records.record(ViolationRecorded("p01", "7.1.2", "", False, 1), JUDGE, at(1))]))
+    assert rejection.kind == "out_of_sequence"
+    assert "nowhere-cup has adopted no Regulations" in rejection.reason
+
+
+def sanctioned_protest(filer: str, filed_minutes: float, written: bool = True) -> ProtestFiled:
+    return ProtestFiled(
+        "protest-1", COMPETITION, ProtestTier.FEDERATION, filer,
+        Contested("penalty-1", ContestedKind.PENALTY, Role.CHIEF_JUDGE, sanctioned="p01"),
+        "I folded in time", written, Role.CHIEF_JUDGE, at(filed_minutes),
+    )
+
+
+def test_a_protest_to_the_federation_is_refused_after_the_end_and_from_anyone_but_the_sanctioned(
+    pipeline: Pipeline,
+) -> None:
+    records = Records()
+    pipeline.judge(opening(records))
+    pipeline.judge(play_to_the_end(records))
+    by_p02 = RecordedBy(person="person-p02", role=Role.PARTICIPANT)
+    wrong_filer = refusal(pipeline.judge([records.record(sanctioned_protest("p02", 21), by_p02, at(21))]))
+    assert wrong_filer.rule == "bfsp 7.3.1"
+    assert "only the participant the sanction was imposed on (p01)" in wrong_filer.reason
+    late = refusal(pipeline.judge([records.record(sanctioned_protest("p01", 30), PARTICIPANT, at(30))]))
+    assert late.rule == "bfsp 7.3.2"
+    assert "before the end of the competition" in late.reason
+    in_time = records.record(sanctioned_protest("p01", 21), PARTICIPANT, at(21))
+    assert outcomes(pipeline.judge([in_time])) == ["accepted"]
+    assert pipeline.store.repository.get(protest_id(COMPETITION, "protest-1")).state == "filed"
+
+
+def test_a_protest_must_contest_a_penalty_that_was_imposed(pipeline: Pipeline) -> None:
+    records = Records()
+    pipeline.judge(opening(records))
+    rejection = refusal(pipeline.judge([records.record(sanctioned_protest("p01", 3), PARTICIPANT, at(3))]))
+    assert rejection.rule == "bfsp 7.3.1"
+    assert "penalty-1 is not a penalty in force on p01" in rejection.reason
+
+
+def test_registration_is_refused_while_a_season_disqualification_stands(pipeline: Pipeline) -> None:
+    records = Records()
+    pipeline.judge(opening(records))
+    steps = [
+        records.record(ViolationRecorded("p02", "7.1.4", "", True, 1, "team play with p03"), JUDGE, at(5)),
+        records.record(
+            PenaltyImposed("p02", 1, PenaltyKind.MISSED_ROUNDS, Role.JUDGE, rounds=2, players_at_table=3),
+            JUDGE, at(6),
+        ),
+        records.record(ViolationRecorded("p02", "7.1.4", "", True, 2, "team play again"), JUDGE, at(7)),
+        records.record(ViolationEnteredInProtocol("p02", 2), CHIEF, at(8)),
+        records.record(SeasonDisqualificationDecided("person-p02", "2026", COMPETITION, 2, "7.1.4", at(9)),
+                       FEDERATION, at(9)),
+    ]
+    verdicts = pipeline.judge(steps)
+    assert outcomes(verdicts)[:4] == ["accepted"] * 4
+    # The season record is the athlete's: the disqualification names the person, the case the entry.
+    assert verdicts[4].outcome == "rejected"
+    assert verdicts[4].rejection is not None and verdicts[4].rejection.rule == "bfsp 7.2.3"
+    on_entry = SeasonDisqualificationDecided("p02", "2026", COMPETITION, 2, "7.1.4", at(10))
+    assert outcomes(pipeline.judge([records.record(on_entry, FEDERATION, at(10))])) == ["accepted"]
+    again = ParticipantRegistered("p02-b", "p02", date(1990, 1, 1))
+    other = Records("gomel-cup-2026")
+    pipeline.judge(list(opening(other))[:5])
+    rejection = refusal(pipeline.judge([other.record(again, SECRETARY, at(11))]))
+    assert rejection.rule == "bfsp 7.2.3"
+    assert "disqualified from official competitions for the season" in rejection.reason
+
+
+def test_refusals_are_stored_in_the_competitions_rejection_log(pipeline: Pipeline) -> None:
+    records = Records()
+    pipeline.judge(opening(records))
+    pipeline.judge([records.record(ParticipantRegistered("p09", "person-p09", date(2010, 1, 1)), SECRETARY, at(1))])
+    stored = pipeline.rejections()
+    assert [r["rule"] for r in stored] == ["bfsp 1.1"]
+    assert isinstance(pipeline.store.repository.get(rejection_log_id(COMPETITION)), RejectionLog)
