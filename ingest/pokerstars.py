@@ -274,8 +274,11 @@ class _Hand:
             self.at += 1
         if self.at == len(self.lines):
             raise self.fail("hole cards", "no '*** HOLE CARDS ***' line")
-        # the engine takes the antes first, then the blinds in the order they are posted
-        return sorted(posts, key=lambda post: post.kind is not ForcedBetKind.ANTE)
+        # the engine takes the antes first, from the seat left of the button as the players are listed (so the
+        # hand starts as it would from PHH), then the blinds in the order they are posted
+        order = list(self.names.values())
+        antes = sorted((p for p in posts if p.kind is ForcedBetKind.ANTE), key=lambda p: order.index(p.seat))
+        return antes + [p for p in posts if p.kind is not ForcedBetKind.ANTE]
 
     def stakes(self, variant: str, low: str, high: str, posts: list[_Post]) -> Stakes:
         at, self.at = self.at, 0  # the stakes are on the first line

@@ -7,7 +7,7 @@ import os
 from pathlib import Path
 
 import pytest
-from test_pokerstars import RAISE_WAR, SPLIT_POT
+from test_pokerstars import OMAHA_TOURNAMENT, RAISE_WAR, SHORT_BLIND_LIMIT, SIDE_POT, SPLIT_POT
 
 from domain.hand.events import (
     ActionKind,
@@ -26,10 +26,13 @@ from domain.hand.events import (
     Stakes,
 )
 from ingest.formats import FormatError, ImportedHand, as_played, detect, read_hands, recorded
-from ingest.ohh import dumps, to_ohh
+from ingest.ohh import OhhHand, dumps, to_ohh
+from ingest.ohh import loads as ohh_loads
 from ingest.phh import load_file, loads
 from ingest.phh_validate import UnreadableReport
 from ingest.phh_write import write_hand
+from ingest.pokerstars import PokerStarsHand
+from ingest.pokerstars import loads as pokerstars_loads
 
 pytestmark = pytest.mark.unit
 
@@ -124,3 +127,14 @@ def test_raw_acts_are_written_as_the_actions_the_rulebook_read_them_as() -> None
     assert not any(isinstance(e, RawActReported) for e in played)
     (hand,) = loads(write_hand(played))
     assert [a.text for a in hand.actions][-2:] == ["p3 cc", "p1 f"]
+
+
+@pytest.mark.parametrize("text", [RAISE_WAR, SIDE_POT, SPLIT_POT, OMAHA_TOURNAMENT, SHORT_BLIND_LIMIT],
+                         ids=["raise war", "side pot", "split pot", "omaha tournament", "short blind limit"])
+def test_a_pokerstars_hand_converts_to_phh_and_to_ohh_and_reads_back_the_same(text: str) -> None:
+    (hand,) = pokerstars_loads(text)
+    assert isinstance(hand, PokerStarsHand)
+    (phh_hand,) = loads(write_hand(hand.events))
+    assert tuple(phh_hand.events()) == hand.events
+    (ohh_hand,) = ohh_loads(dumps([to_ohh(hand.events)]))
+    assert isinstance(ohh_hand, OhhHand) and ohh_hand.events == hand.events

@@ -14,6 +14,7 @@ from domain.hand.events import (
     BoardDealt,
     ForcedBetKind,
     ForcedBetPosted,
+    HandMucked,
     HandShown,
     HandStarted,
     HoleCardsDealt,
@@ -267,12 +268,21 @@ def test_the_tied_hands_split_the_pot() -> None:
     assert sorted((s.seat, s.amount) for s in pot.shares) == [(1, 130), (6, 130)]
 
 
+def test_a_player_who_mucks_at_the_showdown_gives_up_his_share() -> None:
+    mucked = SPLIT_POT.replace("foxtrot: shows [Ac Th] (a pair of Aces)", "foxtrot: mucks hand")
+    hand = read(mucked)
+    assert HandMucked(6) in hand.events
+    (pot,) = replay(hand.events, get_rulebook("bfsp")).pots
+    assert [(s.seat, s.amount) for s in pot.shares] == [(1, 260)]
+
+
 def test_tournament_chips_stay_chips_and_antes_are_posted_before_the_blinds() -> None:
     hand = read(OMAHA_TOURNAMENT)
     start = hand.events[0]
     assert isinstance(start, HandStarted)
     assert hand.scale == 1 and start.variant == "PO" and start.table_id == "3001234567 1"
-    assert start.stakes == Stakes(antes=((1, 5), (2, 5), (4, 5)), blinds=((4, 25), (1, 50)), min_bet=50)
+    # antes listed from the seat left of the button, as the players are
+    assert start.stakes == Stakes(antes=((4, 5), (1, 5), (2, 5)), blinds=((4, 25), (1, 50)), min_bet=50)
     assert [type(e).__name__ for e in hand.events[1:6]] == ["ForcedBetPosted"] * 5
     assert HoleCardsDealt(1, parse_cards("AhAsKdQc"), (False,) * 4) in hand.events
 
