@@ -73,11 +73,6 @@ def run_referees(
     count: int, topic: str, bootstrap: str, database_url: str, batch_max: int, batch_ms: int
 ) -> dict[str, Any]:
     """``count`` referee processes in one consumer group; timed from the first batch to the last commit."""
-    from ingest.store import Store, store_env
-
-    # Create the tables first: referees starting together on an empty database race on eventsourcing's
-    # CREATE TYPE and one fails with a unique violation.
-    Store(env=store_env(database_url)).close()
     group = f"bench-{uuid.uuid4().hex[:8]}"
     argv = [topic, bootstrap, database_url, str(batch_max), str(batch_ms), group]
     procs = [

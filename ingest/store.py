@@ -25,6 +25,8 @@ from psycopg.sql import SQL, Identifier
 SeenId = tuple[UUID, UUID, str]
 
 _PG_SEEN_TABLE = "referee_event_ids"
+#: the advisory lock the store's tables are created under (one per database: schemas share it, harmlessly)
+_CREATE_LOCK = "pokeraudit: create the store's tables"
 
 
 class PostgresStoreRecorder(PostgresProcessRecorder):
@@ -47,6 +49,16 @@ class PostgresStoreRecorder(PostgresProcessRecorder):
         self.streams_statement = SQL(
             "SELECT originator_id FROM {t} WHERE originator_id = ANY(%s) AND originator_version = 1"
         ).format(t=events)
+
+    def create_table(self) -> None:
+        # Referees starting together on an empty database would race on eventsourcing's CREATE TYPE and
+        # CREATE TABLE (a unique violation in the catalog): one creates while the others wait, then find it done.
+        with self.datastore.get_connection() as conn:
+            conn.execute("SELECT pg_advisory_lock(hashtext(%s))", (_CREATE_LOCK,))
+            try:
+                super().create_table()
+            finally:
+                conn.execute("SELECT pg_advisory_unlock(hashtext(%s))", (_CREATE_LOCK,))
 
     def _insert_stored_events(self, curs: Any, stored_events: Sequence[Any], **kwargs: Any) -> None:
         self._lock_table(curs)
