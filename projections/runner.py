@@ -14,12 +14,18 @@ from typing import Any
 from uuid import UUID
 
 from eventsourcing.application import Application
+from eventsourcing.utils import get_topic
 
+from domain.hand.aggregate import Hand
+from domain.rejections import RejectionLog
 from projections import schema
 from projections.database import ReadDatabase, ReadSettings, Writer
 from projections.hand_projection import HandProjection, Stored, history_row
 
-_REJECTIONS_TOPIC = "domain.rejections:RejectionLog."
+#: the stored events these read models are made of; other aggregates' events (competitions, protests, …)
+#: are passed over, though the position moves past them
+_HANDS = f"{get_topic(Hand)}."
+_REJECTIONS = f"{get_topic(RejectionLog)}."
 
 
 @dataclass
@@ -108,14 +114,18 @@ class Projector:
         plain = mapper.cipher is None and mapper.compressor is None
         try:
             for notification in notifications:
+                topic = notification.topic
+                hands = topic.startswith(_HANDS)
+                if not hands and not topic.startswith(_REJECTIONS):
+                    continue
                 if plain:
                     event = Stored.of_notification(notification)
                 else:
                     event = Stored.of_event(mapper.to_domain_event(notification))
-                if notification.topic.startswith(_REJECTIONS_TOPIC):
-                    self._rejection(page, event)
-                else:
+                if hands:
                     self._hand_event(page, event)
+                else:
+                    self._rejection(page, event)
             with self.database.transaction() as w:
                 self._write(w, page, notifications[-1].id)
         except BaseException:

@@ -13,6 +13,7 @@ from projection_setup import ALL_IN, AT, BLINDS_AND_CARDS, DEALER, Pipeline, che
 
 from domain.hand.aggregate import hand_id
 from domain.hand.events import ActionKind, PlayerActed
+from domain.rulings.review import HandReview
 from ingest.publish import hand_records
 from projections.database import SqliteReadDatabase, Writer
 from projections.read_models import ReadModels
@@ -161,3 +162,14 @@ def test_a_crash_between_rows_and_position_leaves_neither_and_the_next_run_proje
     projected = everything(again.database)
     assert again.rebuild() > 0
     assert everything(again.database) == projected
+
+
+def test_other_aggregates_events_are_passed_over_and_the_position_moves_past_them(
+    pipeline: Pipeline, tmp_path: Path
+) -> None:
+    pipeline.hand(ALL_IN)
+    pipeline.store.save(HandReview.open("open", HAND, AT))
+    projector = projector_for(pipeline, tmp_path)
+    projected = projector.catch_up()
+    assert projected == pipeline.store.recorder.max_notification_id() and projector.lag() == 0
+    assert [h.type for h in ReadModels(projector.database).history(HAND, 0, 100)][0] == "HandStarted"
