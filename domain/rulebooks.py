@@ -155,6 +155,9 @@ class Rulebook:
     #: hand-for-hand: players busted in the same hand at different tables, or on the hand at the announcement,
     #: share the place (TDA 2022 RP-8-a, tda-club 28-B); False: each table's busts are ranked on their own
     hand_for_hand_busts_share: bool = True
+    #: a colour-up rounds each player's odd chips up to one chip of the next denomination instead of racing them
+    #: (tda-club 24-A); False: the odd chips are raced (TDA 2022 24, D-23)
+    chip_race_rounds_up: bool = False
     # --- tables: seating, balancing and breaking (issue 6: the floor, domain/competition/floor.py) -----------
     #: table counts may differ by this many players at the start of a hand (bfsp 3.1)
     balance_tolerance: int = 1
@@ -497,6 +500,7 @@ TDA_CLUB = Rulebook(
     clock_countdown_seconds=10,  # 27
     clock_expired_checks=False,  # 27: the hand is dead
     final_table_sizes=((6, 7), (7, 8), (8, 9), (9, 9), (10, 9)),  # 12: seats + 1, never above 9
+    chip_race_rounds_up=True,  # 24-A
 )
 
 #: every preset by name; ``bfsp`` is the default (DESIGN decision 5)

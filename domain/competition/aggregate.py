@@ -175,10 +175,6 @@ class Competition(ChainedAggregate):
         under the federation it is lifted at any table heads-up from the start of the round (bfsp 4.7.3)."""
         return self.players_left == 2
 
-    def table_of(self, participant: str) -> dict[int, str]:
-        table = self.seats[participant][0]
-        return {seat: p for p, (t, seat) in self.seats.items() if t == table}
-
     def level_at(self, at: datetime) -> Level | None:
         start = levels.level_in_force(self.level_starts, at)
         return start.level if start else None
@@ -497,7 +493,8 @@ class Competition(ChainedAggregate):
                 f"{_seating(seated)}, not {_seating(listed)}",
                 rule,
             )
-        results, raced = chip_race.race(removed, larger[0], entries, tuple(dealt), rule)
+        rounds_up = self.rulebook.chip_race_rounds_up
+        results, raced = chip_race.race(removed, larger[0], entries, tuple(dealt), rule, rounds_up)
         conducted = ChipRaceConducted(table, removed, larger[0], entries, tuple(dealt), results, raced)
         self._trigger_chained("ChipRaceConducted", encode(conducted), at, _meta(by, meta))
         return conducted
@@ -645,6 +642,9 @@ class Competition(ChainedAggregate):
             raise CompetitionError(
                 "players busted at different tables are eliminated one hand at a time, except hand-for-hand", rule
             )
+        waiting = [b.participant for b in busts if b.participant in self.table_winners.values()]
+        if waiting:
+            raise CompetitionError(f"{waiting[0]} has won his table and waits for the next stage's draw", rule)
         for table in tables:
             left = [p for p in self.remaining if self.seats.get(p, (0, 0))[0] == table]
             busted = [b for b in busts if b.table == table]

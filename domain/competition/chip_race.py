@@ -10,6 +10,9 @@
    **one chip at most per player**.
 5. Odd chips that win nothing leave play without compensation (24-C).
 6. **Nobody is raced out**: a player left with no chip gets one chip of the smallest denomination in play.
+
+Where the rulebook rounds up instead (tda-club 24-A), there is no race and no race card: every player's odd
+chips become one chip of the next denomination.
 """
 
 from __future__ import annotations
@@ -22,7 +25,12 @@ from domain.errors import CompetitionError, RuleRef, chips
 
 
 def race(
-    removed: int, next_denomination: int, entries: Sequence[RaceEntry], dealt: Sequence[str], rule: RuleRef
+    removed: int,
+    next_denomination: int,
+    entries: Sequence[RaceEntry],
+    dealt: Sequence[str],
+    rule: RuleRef,
+    rounds_up: bool = False,
 ) -> tuple[tuple[RaceResult, ...], int]:
     """The results of a chip race, and how many chips were raced; :class:`CompetitionError` if the race cards
     do not fit the race (too few, too many, a card twice)."""
@@ -32,12 +40,19 @@ def race(
         )
     seats = sorted(entries, key=lambda e: e.seat)
     odd = {e.seat: (e.removed_chips * removed) % next_denomination // removed for e in seats}
-    cards = _deal(seats, odd, _cards(dealt, rule), rule)
     racers = [e for e in seats if odd[e.seat]]
-    odd_value = sum(odd.values()) * removed
-    raced = min(len(racers), (2 * odd_value + next_denomination) // (2 * next_denomination))
-    ranked = sorted(racers, key=lambda e: max(_strength(c) for c in cards[e.seat]), reverse=True)
-    winners = {e.seat for e in ranked[:raced]}
+    if rounds_up:
+        if dealt:
+            raise CompetitionError("odd chips are rounded up here: no race cards are dealt", rule)
+        cards: dict[int, list[Card]] = {e.seat: [] for e in seats}
+        winners = {e.seat for e in racers}
+        raced = len(winners)
+    else:
+        cards = _deal(seats, odd, _cards(dealt, rule), rule)
+        odd_value = sum(odd.values()) * removed
+        raced = min(len(racers), (2 * odd_value + next_denomination) // (2 * next_denomination))
+        ranked = sorted(racers, key=lambda e: max(_strength(c) for c in cards[e.seat]), reverse=True)
+        winners = {e.seat for e in ranked[:raced]}
     results = []
     for e in seats:
         exchanged = e.removed_chips * removed // next_denomination

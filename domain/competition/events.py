@@ -67,7 +67,8 @@ class RaceResult:
     exchanged: int
     #: the race cards it was dealt, one per odd chip, dealt from seat 1 (``"As"``)
     cards: tuple[str, ...]
-    #: won one chip in the race (never more than one, TDA 2022 24-A)
+    #: won one chip in the race (never more than one, TDA 2022 24-A), or had his odd chips rounded up to one
+    #: (tda-club 24-A)
     won_race_chip: bool
     #: lost all his chips in the race and got one chip of the smallest denomination (TDA 2022 24-A)
     given_minimum_chip: bool

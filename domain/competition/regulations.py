@@ -29,7 +29,7 @@ _RULES: dict[str, dict[str, str]] = {
     "draw_order": {"*": "bfsp 2.3.2"},
     "starting_button": {"*": "bfsp 5.3.1"},
     "re_entry": {"bfsp": "bfsp 3.1", "*": "tda-2022 8"},
-    "chip_race": {"tda-2017": "tda-2017 D-23", "*": "tda-2022 24"},
+    "chip_race": {"tda-2017": "tda-2017 D-23", "tda-club": "tda-club 24", "*": "tda-2022 24"},
     "elimination": {"*": "bfsp 5.10.2"},
     "placings": {"tda-club": "tda-club 28", "*": "bfsp 5.10.2"},
     "hand_for_hand": {"tda-club": "tda-club 28", "*": "tda-2022 RP-8"},

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from competition.a_competition import DEALER, JUDGE, SECRETARY, at, drawn
+from competition.a_competition import DEALER, JUDGE, SECRETARY, at, drawn, regulations
 from domain.competition.aggregate import Competition
 from domain.competition.events import RaceEntry, RaceResult
 from domain.errors import CompetitionError, NotPermittedError, RuleRef
@@ -110,3 +110,20 @@ def test_the_dealer_or_a_judge_conducts_the_race() -> None:
     competition.conduct_chip_race(1, 25, _entries(seated, {}, {}), [], at(60), JUDGE)
     with pytest.raises(NotPermittedError, match="the secretary may not conduct a chip race"):
         competition.conduct_chip_race(1, 100, _entries(seated, {}, {}), [], at(61), SECRETARY)
+
+
+def test_where_the_rulebook_rounds_up_odd_chips_there_is_no_race() -> None:
+    competition = drawn(12, regulations(rulebook="tda-club"))
+    seated = sorted((seat, p) for p, (table, seat) in competition.seats.items() if table == 1)
+    entries = _entries(seated, {1: 3, 2: 1, 3: 4}, {})
+    with pytest.raises(CompetitionError, match="no race cards are dealt") as refused:
+        competition.conduct_chip_race(1, 25, entries, ["As"], at(60), DEALER)
+    assert refused.value.rule == RuleRef("tda-club", "24")
+    race = competition.conduct_chip_race(1, 25, entries, [], at(60), DEALER)
+    results = _by_seat(race.results)
+    assert race.race_chips == 2
+    assert [(results[s].exchanged, results[s].won_race_chip, results[s].stack_after) for s in (1, 2, 3)] == [
+        (0, True, 10_100),
+        (0, True, 10_100),
+        (1, False, 10_100),
+    ]

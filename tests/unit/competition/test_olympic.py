@@ -77,3 +77,10 @@ def test_a_table_plays_down_to_one_winner_who_keeps_its_chips() -> None:
         competition.eliminate(f"h{n}", [Bust(player, 1, 100)], at(10 + n), JUDGE)
     with pytest.raises(CompetitionError, match="table 1 plays down to one winner"):
         competition.eliminate("h", [Bust(players[0], 1, 50), Bust(players[-1], 1, 60)], at(30), JUDGE)
+
+
+def test_a_table_winner_waits_for_the_next_stage() -> None:
+    competition = drawn(18, regulations(format=Format.OLYMPIC))
+    winner = _play_table_down(competition, 1)
+    with pytest.raises(CompetitionError, match=f"{winner} has won his table and waits for the next stage"):
+        competition.eliminate("h", [Bust(winner, 1, 100)], at(40), JUDGE)
