@@ -1,7 +1,7 @@
 """Breaking a table by the two-step random draw, and the final table's seating.
 
-**The break draw** (TDA 2022 10-B and its illustration, TDA 2017 D-09, TV-52), commit then reveal: the seed's
-SHA-256 is recorded first (:class:`TableBreakCommitted`), then the seed with the draw (:class:`TableBroken`),
+**The break draw** (TDA 2022 10-B and its illustration, TDA 2017 D-09, TV-52), commit then reveal as the seat
+draw (:mod:`domain.competition.draw`): the seed's SHA-256 is recorded first (:class:`TableBreakCommitted`), then the seed with the draw (:class:`TableBroken`),
 and :func:`break_draw` recomputes the draw from the seed and the floor, so anyone can audit it:
 
 1. **The seat cards.** The broken table's players are spread over the other tables one at a time: to the
@@ -30,6 +30,7 @@ from collections.abc import Mapping, Sequence
 from typing import TypeVar
 
 from domain.cards import SUIT_SENIORITY, Card, standard_deck
+from domain.competition.draw import commitment
 from domain.competition.floor_events import (
     DrawCard,
     MoveReason,
@@ -44,11 +45,6 @@ from domain.rulebooks import Rulebook
 
 T = TypeVar("T")
 _SPACE = 2**64
-
-
-def commitment(seed: str) -> str:
-    """What is recorded before the draw: the seed's SHA-256 in lower-case hex."""
-    return hashlib.sha256(seed.encode("utf-8")).hexdigest()
 
 
 def shuffled(seed: str, label: str, items: Sequence[T]) -> list[T]:

@@ -86,7 +86,15 @@ class Floor:
     @property
     def seat_limit(self) -> int:
         """Seats open per table: 9 at a 10-max event's last two tables where the rulebook says so (bfsp 3.1)."""
-        if self.book.last_two_tables_nine_max and self.seats_per_table == 10 and len(self.tables) <= 2:
+        return self._seat_limit_at(len(self.tables))
+
+    @property
+    def seat_limit_after_a_break(self) -> int:
+        """The seats a broken table's players draw for: those of the tables left (the pre-final's 9, bfsp 3.1)."""
+        return self._seat_limit_at(len(self.tables) - 1)
+
+    def _seat_limit_at(self, tables: int) -> int:
+        if self.book.last_two_tables_nine_max and self.seats_per_table == 10 and tables <= 2:
             return 9
         return self.seats_per_table
 
@@ -151,16 +159,13 @@ class Floor:
     def _refuse_hand_owing_a_player(self, table: Table) -> None:
         if len(self.tables) < 2 or self.is_balanced() or table not in balancing.fullest(self.tables):
             return
-        mover = balancing.next_big_blind(table, self.book)
         move = self.next_balancing_move()
-        where = (
-            f": {move.participant} moves to table {move.to_table} seat {move.to_seat}"
-            if move is not None and move.from_table == table.number
-            else ""
-        )
+        if move is not None and move.from_table == table.number:
+            what = f"{move.participant} moves to table {move.to_table} seat {move.to_seat} first"
+        else:
+            what = "its next big blind moves as soon as a short table has a seat for him"
         raise CompetitionError(
-            f"table {table.number} owes a player before its next hand ({balancing.sizes(self.tables)}); "
-            f"{mover} would be big blind next{where}",
+            f"table {table.number} owes a player before its next hand ({balancing.sizes(self.tables)}): {what}",
             self.book.cite("balancing"),
         )
 
@@ -277,14 +282,14 @@ class Floor:
             return None
         for table in sorted(self.tables, key=lambda t: -t.number):
             try:
-                breaking.verify_break(self.tables, table.number, self.book, self.seat_limit)
+                breaking.verify_break(self.tables, table.number, self.book, self.seat_limit_after_a_break)
             except CompetitionError:
                 continue
             return table.number
         return None
 
     def verify_break(self, number: int) -> None:
-        breaking.verify_break(self.tables, number, self.book, self.seat_limit)
+        breaking.verify_break(self.tables, number, self.book, self.seat_limit_after_a_break)
 
     def commit_break(self, event: TableBreakCommitted, role: Role, delegations: Collection[Delegation] = ()) -> Floor:
         verify_permitted(Act.TABLE_BROKEN, role, delegations=delegations)
@@ -292,12 +297,14 @@ class Floor:
         return self.apply(event)
 
     def break_table(self, number: int, seed: str, authorised_by: str) -> TableBroken:
-        return breaking.break_draw(self.tables, number, seed, self.book, self.seat_limit, authorised_by)
+        return breaking.break_draw(
+            self.tables, number, seed, self.book, self.seat_limit_after_a_break, authorised_by
+        )
 
     def apply_break(self, event: TableBroken, role: Role, delegations: Collection[Delegation] = ()) -> Floor:
         verify_permitted(Act.TABLE_BROKEN, role, delegations=delegations)
         committed = next((c for c in self.commitments if c.table == event.table), None)
-        breaking.verify_table_broken(self.tables, event, self.book, self.seat_limit, committed)
+        breaking.verify_table_broken(self.tables, event, self.book, self.seat_limit_after_a_break, committed)
         return self.apply(event)
 
     # --- the final table -----------------------------------------------------------------------------------

@@ -145,11 +145,26 @@ def test_a_fullest_table_owing_a_player_deals_no_hand_until_he_has_moved() -> No
     floor = floor_of(full_table(), SHORT_WITH_FREE_BIG_BLIND)
     with pytest.raises(CompetitionError) as refused:
         floor.hand_started(1, 1)
-    assert "t1s3 would be big blind next: t1s3 moves to table 2 seat 6" in refused.value.reason
+    assert "table 1 owes a player before its next hand" in refused.value.reason
+    assert "t1s3 moves to table 2 seat 6 first" in refused.value.reason
     floor.hand_started(2, 4)
     move = floor.next_balancing_move()
     assert move is not None
     floor.apply_move(move, CJ).hand_started(1, 1)
+
+
+def test_when_every_free_seat_is_behind_the_button_the_move_waits_for_the_short_tables_next_hand() -> None:
+    # next hand at table 2: button on seat 3, small blind 8, big blind 9; its free seats 4 to 7 are behind the button
+    short = seated(2, (1, 2, 3, 8, 9), Positions(2, 3, 8))
+    floor = floor_of(full_table(), short)
+    assert floor.next_balancing_move() is None
+    with pytest.raises(CompetitionError) as refused:
+        floor.verify_move(balance("t1s3", 3, 4), CJ)
+    assert "no free seat at table 2 can take t1s3 before its next hand" in refused.value.reason
+    with pytest.raises(CompetitionError, match="its next big blind moves as soon as a short table has a seat"):
+        floor.hand_started(1, 1)
+    moved_on = floor.hand_started(2, 3).hand_ended(2)
+    assert moved_on.next_balancing_move() == PlayerMoved("t1s3", 1, 3, 2, 4, MoveReason.BALANCE)
 
 
 def test_required_moves_balance_the_floor_in_order() -> None:

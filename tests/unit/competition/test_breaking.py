@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import replace
 
 import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
 
 from domain.cards import SUIT_SENIORITY, parse_card
 from domain.competition.breaking import commitment, seat_cards, shuffled
@@ -23,7 +25,7 @@ from domain.competition.floor_events import (
     decode,
     encode,
 )
-from domain.competition.seating import Positions, Table, strictly_between
+from domain.competition.seating import Positions, Table, free_seats, outlook, strictly_between
 from domain.errors import CompetitionError, NotPermittedError, RuleRef
 from domain.roles import Role
 
@@ -165,6 +167,7 @@ def test_a_ten_max_events_last_two_tables_play_nine_max_under_the_federation() -
     federation = Floor("bfsp", 10, tables, 1)
     assert federation.seat_limit == 10
     seed = "pre-final"
+    assert federation.seat_limit_after_a_break == 9
     broken = federation.break_table(3, seed, "cj")
     assert all(move.to_seat <= 9 for move in broken.moves)
     after = federation.commit_break(TableBreakCommitted(3, commitment(seed)), CJ).apply_break(broken, CJ)
@@ -258,3 +261,54 @@ def test_every_floor_event_goes_to_json_and_back(event: object) -> None:
 def test_the_catalog_names_every_floor_event() -> None:
     assert set(CATALOG) == {type(e).__name__ for e in EVENTS}
     assert encode(EVENTS[4])["cards"] == [{"participant": "ann", "seat": 4, "card": "As"}]
+
+
+# --- from any floor where a table may break, the draw seats everyone and can be audited ------------------------
+
+
+@st.composite
+def floors_with_a_table_to_break(draw: st.DrawFn) -> Floor:
+    rulebook = draw(st.sampled_from(["bfsp", "tda-2022", "tda-2017"]))
+    size = draw(st.sampled_from([8, 9, 10]))
+    count = draw(st.integers(2, 4))
+    tables = []
+    for number in range(1, count + 1):
+        seats = tuple(sorted(draw(st.lists(st.integers(1, size), min_size=2, max_size=size, unique=True))))
+        tables.append(table(number, seats, None, size))
+    floor = Floor(rulebook, size, tuple(tables), size)
+    for _ in range(draw(st.integers(0, 12))):
+        number = draw(st.integers(1, count))
+        positions = floor.next_positions(number)
+        assert positions is not None
+        floor = floor.hand_started(number, positions.button).hand_ended(number)
+    floor = replace(floor, tolerance=floor.book.balance_tolerance)
+    assume(floor.table_to_break() is not None)
+    return floor
+
+
+@settings(max_examples=120, deadline=None)
+@given(floors_with_a_table_to_break(), st.text(min_size=1, max_size=16))
+def test_a_break_draw_seats_every_player_once_and_its_seed_reproduces_it(floor: Floor, seed: str) -> None:
+    number = floor.table_to_break()
+    assert number is not None
+    broken = floor.break_table(number, seed, "cj")
+    after = floor.commit_break(TableBreakCommitted(number, commitment(seed)), CJ).apply_break(broken, CJ)
+    assert number not in after.counts()
+    assert sum(after.counts().values()) == sum(floor.counts().values())
+    for move in broken.moves:
+        assert after.table(move.to_table).occupant(move.to_seat) == move.participant
+        assert move.to_seat <= after.seat_limit
+    assert floor.break_table(number, seed, "cj") == broken
+    others = [t for t in floor.tables if t.number != number]
+    settled = all(t.last_hand is not None and t.last_hand.button != t.last_hand.small_blind for t in others)
+    if floor.book.dead_button and settled:
+        # with the dead button, the seats behind the next button are the same whoever else sits down (a table
+        # leaving heads-up aside), so: behind the button only when no table had a seat dealt in at once (TV-52)
+        legal = sum(
+            1
+            for t in others
+            for seat in free_seats(t, floor.seat_limit)
+            if not outlook(t, seat, "newcomer", floor.book).waits
+        )
+        waiting = [m for m in broken.moves if m.participant not in after.dealt_in(m.to_table)]
+        assert len(waiting) <= max(0, len(broken.moves) - legal)
