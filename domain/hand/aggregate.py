@@ -252,6 +252,10 @@ class Hand(ChainedAggregate):
     def _hand_killed(self, payload: JSON, meta: JSON, prev_link: str, link: str) -> None:
         self._apply(payload, link)
 
+    @event("PenaltyHandKilled")
+    def _penalty_hand_killed(self, payload: JSON, meta: JSON, prev_link: str, link: str) -> None:
+        self._apply(payload, link)
+
     @event("FourCardFlopDealt")
     def _four_card_flop_dealt(self, payload: JSON, meta: JSON, prev_link: str, link: str) -> None:
         self._apply(payload, link)

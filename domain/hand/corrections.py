@@ -40,6 +40,7 @@ from domain.hand.events import (
     MisdealDeclared,
     MissingCardDealt,
     MuckShuffledIntoStub,
+    PenaltyHandKilled,
     PrematureCardsDealt,
     PrematureCardsReturned,
     UncalledBetReturned,
@@ -297,6 +298,25 @@ def check_kill(hand: HandState, e: HandKilled) -> None:
 
 
 def do_kill(hand: HandState, e: HandKilled, _: None) -> tuple[DerivedEvent, ...]:
+    return kill(hand, e.seat, refund=False)
+
+
+def check_penalty_kill(hand: HandState, e: PenaltyHandKilled) -> None:
+    _live(hand, e.seat, f"seat {e.seat}'s hand was killed for a penalty")
+    if not e.rule.strip():
+        raise HandStateError(
+            f"seat {e.seat}'s hand was killed for a penalty without naming the rule it applies",
+            RuleRef("bfsp", "7.2.1"),
+        )
+    if not hand.hole[e.seat]:
+        raise HandStateError(
+            f"seat {e.seat} has not been dealt in yet: a penalised player is dealt in and then his hand is killed",
+            RuleRef("bfsp", "6.4.4"),
+        )
+
+
+def do_penalty_kill(hand: HandState, e: PenaltyHandKilled, _: None) -> tuple[DerivedEvent, ...]:
+    # Like any dead hand, its chips stay: a killed big blind is still the bet the others must call.
     return kill(hand, e.seat, refund=False)
 
 

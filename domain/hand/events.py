@@ -327,6 +327,18 @@ class HandKilled:
 
 
 @dataclass(frozen=True, slots=True)
+class PenaltyHandKilled:
+    """An official kills a penalised player's hand: one serving a missed-round penalty is dealt in, his forced
+    bets posted and his hand killed (the federation digest §3.7, by analogy with bfsp 6.4.4; TDA 2022 71), or a
+    violation kills it outright (bfsp 7.1.5). His chips stay in the pot, as a dead hand's do; what nobody called goes back when the betting ends.
+    ``rule`` is the penalty's rule, ``penalty`` the id of the penalty being served (empty for an outright kill)."""
+
+    seat: int
+    rule: str
+    penalty: str = ""
+
+
+@dataclass(frozen=True, slots=True)
 class FourCardFlopDealt:
     """Four cards came on the flop; the judge picked ``next_burn`` among them at random (an input, not a
     computation): it is the next burn card and the other three are the flop (bfsp 6.6.3; TDA 2022 39-A)."""
@@ -436,6 +448,7 @@ ReportedEvent = (
     | DealtShort
     | MissingCardDealt
     | HandKilled
+    | PenaltyHandKilled
     | FourCardFlopDealt
     | FlopDealtUnburned
     | FlopReformed
@@ -487,6 +500,7 @@ __all__ = [
     "MisdealDeclared",
     "MissingCardDealt",
     "MuckShuffledIntoStub",
+    "PenaltyHandKilled",
     "PlayerActed",
     "PotAwarded",
     "PotShare",

@@ -40,6 +40,7 @@ class Act(StrEnum):
     DEALT_SHORT = "DealtShort"
     MISSING_CARD_DEALT = "MissingCardDealt"
     HAND_KILLED = "HandKilled"
+    PENALTY_HAND_KILLED = "PenaltyHandKilled"
     FLOP_DEALT_UNBURNED = "FlopDealtUnburned"
     FLOP_REFORMED = "FlopReformed"
     HAND_MUCKED_BY_MISTAKE = "HandMuckedByMistake"
@@ -165,6 +166,7 @@ PERMISSIONS: dict[Act, Permission] = {
     Act.DEALT_SHORT: _dealt("report a seat dealt short", "6.3.5"),
     Act.MISSING_CARD_DEALT: _dealt("deal a missing card", "6.3.5"),
     Act.HAND_KILLED: _dealt("kill a hand", "6.3.7"),
+    Act.PENALTY_HAND_KILLED: _dealt("kill a penalised player's hand", "6.4.4"),
     Act.FLOP_DEALT_UNBURNED: _dealt("report an unburned flop", "6.6.2"),
     Act.FLOP_REFORMED: _dealt("re-form a flop", "6.6.2"),
     Act.HAND_MUCKED_BY_MISTAKE: _dealt("report a hand mucked by mistake", "6.4.2"),

@@ -31,6 +31,7 @@ EXPECTED: dict[str, tuple[set[Role], Delegation | None, str]] = {
     "DealtShort": (TABLE_HANDS, None, "bfsp 6.3.5"),
     "MissingCardDealt": (TABLE_HANDS, None, "bfsp 6.3.5"),
     "HandKilled": (TABLE_HANDS, None, "bfsp 6.3.7"),
+    "PenaltyHandKilled": (TABLE_HANDS, None, "bfsp 6.4.4"),
     "FlopDealtUnburned": (TABLE_HANDS, None, "bfsp 6.6.2"),
     "FlopReformed": (TABLE_HANDS, None, "bfsp 6.6.2"),
     "HandMuckedByMistake": (TABLE_HANDS, None, "bfsp 6.4.2"),
