@@ -1,0 +1,473 @@
+"""The competition protocol: read from the stored events of one competition, never kept as an editable text.
+
+``protocol(store, competition_id)`` collects every stored stream of the competition (the Competition, its hands,
+its disciplinary cases, protests, rulings, signatures and rejections: the streams whose events name it in their
+meta) and :func:`build` reads them into one JSON document: identity, regulations and rulebook version,
+officials, participants, the seat draw with its seed proof recomputed, levels and breaks with their actual
+times, the hands (linked by stream id, with their pots and whether a ruling amended them), rulings, violations
+and penalties with their rules, misdeals and voids, protests with their deadlines and overdue flags,
+eliminations and placings, prizes, rejections and signatures.
+
+**Snapshots** (:func:`take_snapshot`) keep the document with its SHA-256 and the chain head of every stream it
+was read from in the competition's :class:`domain.protocol.ProtocolArchive`. :func:`verify_snapshot` reads
+those streams back up to those heads, recomputes every link, rebuilds the document and compares: a snapshot
+forwarded with a protest can be checked against the store at any later time, and a changed byte in any stored
+event is named (stream, version, type).
+
+:func:`build` depends on nothing but the events given (no clock): "overdue" is judged as of the latest event.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+from uuid import UUID
+
+from eventsourcing.application import AggregateNotFoundError
+
+from domain.chain import GENESIS, link
+from domain.chained import chain_body
+from domain.competition import draw
+from domain.competition import events as competition_events
+from domain.competition.aggregate import Competition, competition_stream_id
+from domain.competition.regulations import cite
+from domain.discipline.events import CATALOG as DISCIPLINE_CATALOG
+from domain.discipline.ladder import violation as violation_rule
+from domain.officials import Act
+from domain.officials.codec import decode as decode_officials
+from domain.officials.permissions import permission
+from domain.protests.events import CATALOG as PROTEST_CATALOG
+from domain.protocol import (
+    ProtocolArchive,
+    ProtocolSnapshotTaken,
+    archive_id,
+    protocol_digest,
+    signatures_id,
+)
+from domain.rejections import rejection_log_id
+from domain.rulings.events import CATALOG as RULING_CATALOG
+from ingest.store import Store
+
+JSON = dict[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class Verification:
+    ok: bool
+    #: the first difference in words ("" when the snapshot verifies)
+    difference: str = ""
+
+    def to_json(self) -> JSON:
+        return {"ok": self.ok, "difference": self.difference}
+
+
+class UnreadableStream(Exception):
+    """A stored event that no longer decodes: a byte of it was changed."""
+
+
+def competition_streams(store: Store, competition_id: str) -> dict[UUID, list[Any]]:
+    """Every stored stream of ``competition_id``, each as its domain events in version order."""
+    own = {competition_stream_id(competition_id), rejection_log_id(competition_id), signatures_id(competition_id)}
+    streams: dict[UUID, list[Any]] = {}
+    mine: set[UUID] = set()
+    for notification in store.notifications():
+        stream = notification.originator_id
+        if stream == archive_id(competition_id):
+            continue
+        try:
+            event: Any = store.mapper.to_domain_event(notification)
+        except Exception as err:  # noqa: BLE001 - any failure to read a stored event is a broken record
+            raise UnreadableStream(
+                f"stream {stream} version {notification.originator_version} no longer reads: {err}"
+            ) from None
+        streams.setdefault(stream, []).append(event)
+        meta = getattr(event, "meta", None)
+        if stream in own or (isinstance(meta, dict) and meta.get("competition_id") == competition_id):
+            mine.add(stream)
+    return {stream: events for stream, events in streams.items() if stream in mine}
+
+
+def heads(streams: Mapping[UUID, list[Any]]) -> dict[str, tuple[int, str]]:
+    return {str(stream): (events[-1].originator_version, events[-1].link) for stream, events in streams.items()}
+
+
+def protocol(store: Store, competition_id: str) -> JSON:
+    return build(competition_id, competition_streams(store, competition_id))
+
+
+def archive(store: Store, competition_id: str) -> ProtocolArchive | None:
+    try:
+        found: Any = store.repository.get(archive_id(competition_id))
+    except AggregateNotFoundError:
+        return None
+    assert isinstance(found, ProtocolArchive)
+    return found
+
+
+def take_snapshot(store: Store, competition_id: str, taken_by: str, at: datetime) -> ProtocolSnapshotTaken:
+    """Keep the protocol as it stands as the archive's next snapshot (immutable, hash-chained)."""
+    streams = competition_streams(store, competition_id)
+    if competition_stream_id(competition_id) not in streams:
+        raise LookupError(f"no competition {competition_id} is stored")
+    document = build(competition_id, streams)
+    kept = archive(store, competition_id) or ProtocolArchive.open(competition_id, at)
+    taken = kept.take(document, heads(streams), taken_by, at)
+    store.save(kept)
+    return taken
+
+
+def verify_snapshot(store: Store, snapshot: ProtocolSnapshotTaken) -> Verification:
+    """Re-read what ``snapshot`` was taken from and say whether it still gives the same protocol."""
+    if protocol_digest(snapshot.protocol) != snapshot.sha256:
+        return Verification(False, f"the snapshot's protocol hashes to {protocol_digest(snapshot.protocol)[:16]}…, "
+                                   f"not to its recorded {snapshot.sha256[:16]}…")
+    streams: dict[UUID, list[Any]] = {}
+    for stream, (version, head) in sorted(snapshot.heads.items()):
+        events, problem = _read_chain(store, UUID(stream), version)
+        if problem:
+            return Verification(False, problem)
+        if not events or events[-1].originator_version != version or events[-1].link != head:
+            return Verification(False, f"stream {stream}: its event {version} is not the one the snapshot covers")
+        streams[UUID(stream)] = events
+    rebuilt = build(snapshot.competition_id, streams)
+    if protocol_digest(rebuilt) != snapshot.sha256:
+        return Verification(False, "the events give another protocol: " + first_difference(snapshot.protocol, rebuilt))
+    return Verification(True)
+
+
+def _read_chain(store: Store, stream: UUID, version: int) -> tuple[list[Any], str]:
+    previous = GENESIS
+    events: list[Any] = []
+    for stored in store.recorder.select_events(stream, lte=version):
+        where = f"stream {stream} version {stored.originator_version} ({stored.topic.rsplit('.', 1)[-1]})"
+        try:
+            event: Any = store.mapper.to_domain_event(stored)
+            body = chain_body(
+                stream, event.originator_version, type(event).__name__, event.timestamp, event.payload, event.meta
+            )
+        except Exception as err:  # noqa: BLE001 - a stored event that no longer reads was changed
+            return events, f"{where}: the stored event no longer reads ({type(err).__name__})"
+        if event.prev_link != previous:
+            return events, f"{where}: it links to {event.prev_link[:16]}…, the event before it is {previous[:16]}…"
+        expected = link(previous, body)
+        if event.link != expected:
+            return events, f"{where}: its content hashes to {expected[:16]}…, its stored link is {event.link[:16]}…"
+        previous = event.link
+        events.append(event)
+    return events, ""
+
+
+def first_difference(expected: Any, found: Any, path: str = "$") -> str:
+    """Where two JSON values first differ, as a path (``$.hands[0].pots[1].amount: 400 ≠ 300``)."""
+    if isinstance(expected, dict) and isinstance(found, dict):
+        for key in sorted(set(expected) | set(found)):
+            if key not in expected or key not in found:
+                return f"{path}.{key}: present in only one"
+            if expected[key] != found[key]:
+                return first_difference(expected[key], found[key], f"{path}.{key}")
+    elif isinstance(expected, list) and isinstance(found, list):
+        for index, (a, b) in enumerate(zip(expected, found, strict=False)):
+            if a != b:
+                return first_difference(a, b, f"{path}[{index}]")
+        if len(expected) != len(found):
+            return f"{path}: {len(expected)} items ≠ {len(found)}"
+    return f"{path}: {_short(expected)} ≠ {_short(found)}"
+
+
+def _short(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 80 else text[:77] + "…"
+
+
+def snapshots(store: Store, competition_id: str) -> list[ProtocolSnapshotTaken]:
+    kept = archive(store, competition_id)
+    return [] if kept is None else [s for v in range(1, len(kept.snapshots) + 1) if (s := kept.snapshot(v))]
+
+
+# --- reading the streams into the protocol -------------------------------------------------------------------
+
+_AT_HAND_BY_OFFICIALS = frozenset({"judge", "chief_judge", "authorised"})
+_MISDEAL_AND_VOID = frozenset({"MisdealDeclared", "HandVoided"})
+
+
+def build(competition_id: str, streams: Mapping[UUID, list[Any]]) -> JSON:
+    """The protocol of ``competition_id`` from its streams (each its domain events in version order)."""
+    kinds = {stream: type(events[0]).__name__ for stream, events in streams.items() if events}
+    as_of = max((e.timestamp for events in streams.values() for e in events), default=None)
+    document: JSON = {"competition": {"id": competition_id}, "as_of": _iso(as_of)}
+    own = streams.get(competition_stream_id(competition_id))
+    if own:
+        document.update(_competition(own))
+    hands = [_hand(s, events) for s, events in streams.items() if kinds.get(s) == "HandStarted"]
+    document["hands"] = sorted(hands, key=lambda h: (h["started_at"], h["table"], h["number"]))
+    rulings = [r for s, events in streams.items() if kinds.get(s) == "HandReviewOpened" for r in _rulings(events)]
+    document["rulings"] = sorted(rulings, key=lambda r: (r["at"], r["ruling"]))
+    document["misdeals_and_voids"] = [
+        act for h in document["hands"] for act in h["officials_acts"] if act["type"] in _MISDEAL_AND_VOID
+    ]
+    cases = [_case(events) for s, events in streams.items() if kinds.get(s) == "CaseOpened"]
+    document["violations"] = sorted((v for c in cases for v in c[0]), key=lambda v: (v["at"], v["participant"]))
+    document["penalties"] = sorted((p for c in cases for p in c[1]), key=lambda p: (p["at"], p["participant"]))
+    document["season_disqualifications"] = sorted(
+        (d for s, events in streams.items() if kinds.get(s) == "SeasonRecordOpened" for d in _season(events)),
+        key=lambda d: d["at"],
+    )
+    protests = [_protest(events, as_of) for s, events in streams.items() if kinds.get(s) == "ProtestFiled"]
+    document["protests"] = sorted(protests, key=lambda p: (p["filed_at"], p["protest"]))
+    document["rejections"] = [
+        r for s, events in sorted(streams.items()) if s == rejection_log_id(competition_id) for r in _rejections(events)
+    ]
+    signed = streams.get(signatures_id(competition_id), [])
+    document["signatures"] = [
+        {**e.payload, "at": _iso(e.timestamp)} for e in signed if type(e).__name__ == "ProtocolSigned"
+    ]
+    return document
+
+
+def _iso(at: datetime | None) -> str | None:
+    return None if at is None else at.isoformat()
+
+
+def _who(event: Any) -> JSON:
+    recorded: JSON = event.meta.get("recorded_by", {})
+    return {"person": recorded.get("person", ""), "role": recorded.get("role", "")}
+
+
+def _competition(events: list[Any]) -> JSON:
+    aggregate: Any = None
+    for event in events:
+        aggregate = event.mutate(aggregate)
+    assert isinstance(aggregate, Competition)
+    regulations = aggregate.regulations
+    book = aggregate.rulebook
+    sections: JSON = {
+        "competition": {
+            "id": aggregate.competition_id,
+            "title": regulations.title,
+            "format": regulations.format.value,
+            "variant": regulations.variant,
+            "betting": str(regulations.betting.value),
+            "starts_on": regulations.starts_on.isoformat(),
+            "rulebook": regulations.rulebook,
+            "rulebook_version": regulations.rulebook_version,
+            "adopted_at": _iso(events[0].timestamp),
+            "adopted_by": _who(events[0]),
+        },
+        "regulations": competition_events.encode(competition_events.RegulationsAdopted(
+            aggregate.competition_id, regulations))["regulations"],
+        "officials": [], "participants": [], "draws": [], "levels": [], "breaks": [], "chip_races": [],
+        "moves": [], "eliminations": [],
+    }
+    commitments: dict[str, tuple[str, Any]] = {}
+    players: list[str] = []
+    for event in events[1:]:
+        name = type(event).__name__
+        recorded = competition_events.decode(event.payload)
+        at, by = _iso(event.timestamp), _who(event)
+        if name == "OfficialAppointed":
+            sections["officials"].append({"person": recorded.person, "role": recorded.role.value,
+                                          "delegations": list(recorded.delegations), "appointed_at": at,
+                                          "appointed_by": by, "removed_at": None})
+        elif name == "OfficialRemoved":
+            for official in sections["officials"]:
+                if official["person"] == recorded.person and official["removed_at"] is None:
+                    official["removed_at"], official["removal_reason"] = at, recorded.reason
+        elif name == "ParticipantRegistered":
+            players.append(recorded.participant)
+            sections["participants"].append({"participant": recorded.participant, "person": recorded.person,
+                                             "entry": recorded.entry, "registered_at": at, "registered_by": by})
+        elif name in ("SeatDrawCommitted", "FinalTableDrawCommitted"):
+            commitments[getattr(recorded, "stage", "") or name] = (recorded.seed_sha256, at)
+        elif name in ("SeatDrawConducted", "FinalTableDrawConducted"):
+            key = "FinalTableDrawCommitted" if name == "FinalTableDrawConducted" else (recorded.stage or "SeatDrawCommitted")
+            committed, committed_at = commitments.get(key, ("", None))
+            seats = {a.participant for a in recorded.assignments}
+            size = regulations.final_table_size if name == "FinalTableDrawConducted" else regulations.max_seats
+            recomputed = draw.draw(recorded.seed, seats, size)
+            sections["draws"].append({
+                "kind": "final_table" if name == "FinalTableDrawConducted" else "seat",
+                "stage": getattr(recorded, "stage", ""),
+                "commitment": committed, "committed_at": committed_at,
+                "seed": recorded.seed, "conducted_at": at, "conducted_by": by, "ordered_by": recorded.ordered_by,
+                "seed_matches_commitment": draw.commitment(recorded.seed) == committed,
+                "seats_match_seed": tuple(sorted(recorded.assignments, key=lambda a: (a.table, a.seat))) == recomputed,
+                "assignments": [{"participant": a.participant, "table": a.table, "seat": a.seat}
+                                for a in recorded.assignments],
+                "buttons": [{"table": b.table, "seat": b.seat} for b in recorded.buttons],
+                "rule": str(cite(book, "seat_draw")),
+            })
+        elif name == "LevelStarted":
+            sections["levels"].append({"number": recorded.level.number, "stakes": recorded.level.stakes,
+                                       "minutes": recorded.level.minutes, "started_at": at, "started_by": by})
+        elif name == "BreakStarted":
+            sections["breaks"].append({"after_level": recorded.after_level, "minutes": recorded.minutes,
+                                       "started_at": at, "ended_at": None})
+        elif name == "BreakEnded" and sections["breaks"]:
+            sections["breaks"][-1]["ended_at"] = at
+        elif name == "ChipRaceConducted":
+            sections["chip_races"].append({**competition_events.encode(recorded), "at": at})
+        elif name == "PlayerEliminated":
+            sections["eliminations"].append({
+                "participant": recorded.participant, "place": recorded.place, "hand": recorded.hand,
+                "reason": recorded.reason.value, "shared_with": list(recorded.shared_with),
+                "ruling": recorded.ruling, "at": at, "recorded_by": by, "rule": str(cite(book, "elimination")),
+            })
+        elif name in ("PlayerMoved", "TableBroken", "TableHalted", "BalanceToleranceWidened"):
+            sections["moves"].append({"type": name, **event.payload, "at": at, "recorded_by": by})
+        elif name == "CompetitionWinnerDeclared":
+            sections["competition"]["winner"] = recorded.participant
+            sections["competition"]["ended_at"] = at
+    prizes = {p.participant: p for p in aggregate.payouts()}
+    sections["placings"] = sorted(
+        ({"participant": s.participant, "place": s.place, "disqualified": s.disqualified,
+          "prize": _payout(prizes.get(s.participant))} for s in aggregate.standings()),
+        key=lambda s: (s["place"], s["participant"]),
+    )
+    return sections
+
+
+def _payout(payout: Any) -> JSON | None:
+    if payout is None:
+        return None
+    return {"gross": payout.gross, "withheld": payout.withheld, "net": payout.gross - payout.withheld}
+
+
+def _hand(stream: UUID, events: list[Any]) -> JSON:
+    start = events[0].payload
+    seats = {s["seat"]: s["player"] for s in start.get("seats", [])}
+    pots, acts = [], []
+    ended_at = None
+    for event in events[1:]:
+        name = type(event).__name__
+        if name == "PotAwarded":
+            pots.append({"pot_index": event.payload["pot_index"], "half": event.payload.get("half", ""),
+                         "amount": event.payload["amount"],
+                         "shares": [{"seat": s["seat"], "player": seats.get(s["seat"], ""), "amount": s["amount"]}
+                                    for s in event.payload["shares"]]})
+        elif name == "HandEnded":
+            ended_at = _iso(event.timestamp)
+        who = _who(event)
+        if name in _MISDEAL_AND_VOID or who["role"] in _AT_HAND_BY_OFFICIALS:
+            acts.append({"type": name, "reason": event.payload.get("reason", ""),
+                         "rule": event.payload.get("rule", ""), "at": _iso(event.timestamp), "recorded_by": who,
+                         "hand": str(stream), "version": event.originator_version})
+    winners = sorted({share["player"] for pot in pots for share in pot["shares"]})
+    return {"hand": str(stream), "table": start["table_id"], "number": start["hand_number"],
+            "started_at": _iso(events[0].timestamp), "ended_at": ended_at, "players": sorted(seats.values()),
+            "pots": pots, "winners": winners, "officials_acts": acts}
+
+
+def _rulings(events: list[Any]) -> list[JSON]:
+    out = []
+    for event in events[1:]:
+        name = type(event).__name__
+        recorded = decode_officials(event.payload, RULING_CATALOG)
+        if name == "RulingIssued":
+            out.append({"ruling": recorded.ruling, "hand": recorded.hand, "kind": recorded.kind.value,
+                        "official": recorded.official, "role": recorded.role.value, "rule": recorded.rule,
+                        "finding": recorded.finding, "discretionary": True,
+                        "amended_pots": [r.pot_index for r in recorded.reawards],
+                        "amends": recorded.amends, "at": _iso(event.timestamp)})
+        elif name == "MuckedCardsInspected":
+            out.append({"ruling": f"inspection-{event.originator_version}", "hand": recorded.hand,
+                        "kind": "mucked_cards_inspected", "official": _who(event)["person"],
+                        "role": recorded.inspected_by.value, "rule": str(permission(Act.MUCKED_CARDS_INSPECTED).cite()),
+                        "finding": recorded.outcome.value, "discretionary": True, "amended_pots": [],
+                        "amends": "", "at": _iso(event.timestamp)})
+    return out
+
+
+def _case(events: list[Any]) -> tuple[list[JSON], list[JSON]]:
+    violations: list[JSON] = []
+    penalties: list[JSON] = []
+    for event in events[1:]:
+        name = type(event).__name__
+        recorded = decode_officials(event.payload, DISCIPLINE_CATALOG)
+        at, by = _iso(event.timestamp), _who(event)
+        if name == "ViolationRecorded":
+            rule = violation_rule(recorded.code)
+            violations.append({"participant": recorded.participant, "number": len(violations) + 1,
+                               "code": recorded.code, "rule": str(rule.rule), "what": rule.name,
+                               "hand": recorded.hand, "intentional": recorded.intentional,
+                               "occurrence": recorded.occurrence, "description": recorded.description,
+                               "at": at, "recorded_by": by, "entered_in_protocol": False})
+        elif name == "ViolationEnteredInProtocol":
+            violations[recorded.violation - 1]["entered_in_protocol"] = True
+        elif name == "PenaltyImposed":
+            penalties.append({"participant": recorded.participant, "number": len(penalties) + 1,
+                              "reference": f"penalty-{len(penalties) + 1}", "violation": recorded.violation,
+                              "kind": recorded.kind.value, "imposed_by": recorded.imposed_by.value,
+                              "rule": str(permission(recorded.kind.act).cite()), "rounds": recorded.rounds,
+                              "hands_to_miss": recorded.hands_to_miss, "hands_served": 0,
+                              "chips_removed": recorded.chips_removed, "at": at, "recorded_by": by,
+                              "served": False, "rescinded_by_protest": ""})
+        elif name == "PenaltyHandServed" and not recorded.misdealt:
+            penalties[recorded.penalty - 1]["hands_served"] += 1
+        elif name == "PenaltyServed":
+            penalties[recorded.penalty - 1]["served"] = True
+        elif name == "PenaltyRescinded":
+            penalties[recorded.penalty - 1]["rescinded_by_protest"] = recorded.protest
+    return violations, penalties
+
+
+def _season(events: list[Any]) -> list[JSON]:
+    out = []
+    for event in events[1:]:
+        if type(event).__name__ == "SeasonDisqualificationDecided":
+            d = decode_officials(event.payload, DISCIPLINE_CATALOG)
+            out.append({"athlete": d.athlete, "season": d.season, "competition": d.competition,
+                        "violation": d.violation, "code": d.code, "protocol": d.protocol,
+                        "at": _iso(event.timestamp), "rule": "bfsp 7.2.3"})
+    return out
+
+
+def _protest(events: list[Any], as_of: datetime | None) -> JSON:
+    filed = decode_officials(events[0].payload, PROTEST_CATALOG)
+    out: JSON = {"protest": filed.protest, "tier": filed.tier.value, "filer": filed.filer,
+                 "contested": {"reference": filed.contested.reference, "kind": filed.contested.kind.value,
+                               "decided_by": filed.contested.decided_by.value,
+                               "sanctioned": filed.contested.sanctioned},
+                 "grounds": filed.grounds, "written": filed.written, "filed_at": _iso(filed.filed_at),
+                 "forwarded": None, "decision": None, "filer_notified_at": None, "deadline": None, "overdue": False}
+    deadline = None
+    for event in events[1:]:
+        name = type(event).__name__
+        recorded = decode_officials(event.payload, PROTEST_CATALOG)
+        if name == "ProtestForwarded":
+            deadline = recorded.deadline
+            out["forwarded"] = {"snapshot": recorded.protocol_snapshot, "chain_head": recorded.chain_head,
+                                "at": _iso(recorded.forwarded_at), "rule": "bfsp 7.3.3"}
+            out["deadline"] = _iso(deadline)
+        elif name == "ProtestDecided":
+            out["decision"] = {"decision": recorded.decision.value, "decided_by": recorded.decided_by.value,
+                               "reasons": recorded.reasons, "at": _iso(recorded.decided_at),
+                               "overdue": recorded.overdue}
+        elif name == "FilerNotified":
+            out["filer_notified_at"] = _iso(recorded.notified_at)
+    decided = out["decision"]
+    out["overdue"] = bool(decided["overdue"]) if decided else bool(deadline and as_of and as_of > deadline)
+    return out
+
+
+def _rejections(events: list[Any]) -> list[JSON]:
+    return [
+        {"kind": e.payload["kind"], "reason": e.payload["reason"], "rule": e.payload["rule"],
+         "event_type": e.payload["event_type"], "table_id": e.payload["table_id"], "hand_id": e.payload["hand_id"],
+         "at": _iso(e.timestamp), "recorded_by": _who(e)}
+        for e in events if type(e).__name__ == "RecordRejected"
+    ]
+
+
+__all__ = (
+    "UnreadableStream",
+    "Verification",
+    "build",
+    "competition_streams",
+    "first_difference",
+    "protocol",
+    "snapshots",
+    "take_snapshot",
+    "verify_snapshot",
+)
