@@ -276,6 +276,7 @@ _TDA_2022_RULES: dict[str, str] = {
     "table_break": "10-B",
     "halt": "11-D",
     "button": "32",
+    "seating": "7",
 }
 
 _TDA_2017_RULES: dict[str, str] = {
@@ -344,6 +345,7 @@ _TDA_2017_RULES: dict[str, str] = {
     "table_break": "D-09",
     "halt": "D-10",
     "button": "D-31",
+    "seating": "D-06",
 }
 
 _TDA_CLUB_RULES: dict[str, str] = {
@@ -394,6 +396,7 @@ _TDA_CLUB_RULES: dict[str, str] = {
     "table_break": "10",
     "halt": "11",
     "button": "32",
+    "seating": "7",
 }
 
 _BFSP_RULES: dict[str, str] = {
@@ -443,6 +446,7 @@ _BFSP_RULES: dict[str, str] = {
     "balancing": "3.1",
     "balance_tolerance": "3.1",
     "button": "5.3.2",
+    "seating": "5.2",
 }
 
 BFSP = Rulebook(
