@@ -28,6 +28,7 @@ from domain.competition.events import (
     BreakStarted,
     ChipRaceConducted,
     CompetitionWinnerDeclared,
+    DealAgreed,
     EliminationReason,
     FinalTableDrawCommitted,
     FinalTableDrawConducted,
@@ -124,6 +125,7 @@ class Competition(ChainedAggregate):
         self.stage: OlympicStageStarted | None = None
         self.table_winners: dict[int, str] = {}
         self.stage_stack = 0
+        self.deal: DealAgreed | None = None
         #: the tables of an American competition, judged by the floor's rules (domain/competition/floor.py)
         self.floor: Floor | None = None
         self.winner: str | None = None
@@ -200,10 +202,44 @@ class Competition(ChainedAggregate):
         ]
         if self.winner is not None:
             out.append(prizes.Standing(self.winner, 1))
+        elif self.is_over:
+            dealt = self.remaining
+            out.extend(
+                prizes.Standing(p, 1, len(dealt), tuple(q for q in dealt if q != p)) for p in dealt
+            )
         return tuple(out)
 
     def payouts(self) -> tuple[prizes.Payout, ...]:
-        return prizes.payouts(self.standings(), self.regulations)
+        if self.deal is None:
+            return prizes.payouts(self.standings(), self.regulations)
+        shares = {s.participant: s.amount for s in self.deal.shares}
+        return prizes.payouts(self.standings(), self.regulations, shares, self.deal.left_to_play_for)
+
+    @property
+    def is_over(self) -> bool:
+        return self.winner is not None or (self.deal is not None and self.deal.left_to_play_for == 0)
+
+    # --- a final-table deal (TDA 2017 Part G) ---------------------------------------------------------------
+
+    def agree_deal(
+        self,
+        shares: Iterable[prizes.DealShare],
+        left_to_play_for: int,
+        at: datetime,
+        by: Recorder,
+        meta: JSON | None = None,
+    ) -> None:
+        """The players left share out the prizes still to pay, on the Chief Judge's approval; with nothing left
+        to play for the competition ends there (2017/TV-58)."""
+        self._authorise(Act.CHIEF_JUDGE_DECISION, by)
+        self._verify_not_over()
+        rule = cite(self.rulebook, "prizes")
+        if self.deal is not None:
+            raise CompetitionError("the players left have made their deal already", rule)
+        shares = tuple(shares)
+        pool = prizes.still_to_pay(self.players_left, self.regulations)
+        prizes.verify_deal(shares, left_to_play_for, self.remaining, pool, rule)
+        self._trigger_chained("DealAgreed", encode(DealAgreed(shares, left_to_play_for)), at, _meta(by, meta))
 
     # --- officials (bfsp 2) ---------------------------------------------------------------------------------
 
@@ -803,6 +839,10 @@ class Competition(ChainedAggregate):
     def _verify_not_over(self) -> None:
         if self.winner is not None:
             raise CompetitionError(f"the competition is over: {self.winner} won it", cite(self.rulebook, "winner"))
+        if self.is_over:
+            raise CompetitionError(
+                "the competition is over: the players left shared out the prizes in a deal", cite(self.rulebook, "prizes")
+            )
 
     # --- the events -------------------------------------------------------------------------------------------
 
@@ -880,6 +920,9 @@ class Competition(ChainedAggregate):
         self.eliminated[e.participant] = e
         if self.floor is not None and self.floor.seat_of(e.participant) is not None:
             self.floor = self.floor.eliminate(e.participant)
+
+    def _on_DealAgreed(self, e: DealAgreed, at: datetime) -> None:
+        self.deal = e
 
     def _on_TableHandStarted(self, e: TableHandStarted, at: datetime) -> None:
         assert self.floor is not None
@@ -990,6 +1033,10 @@ class Competition(ChainedAggregate):
 
     @event("TableWinnerDeclared")
     def _table_winner(self, payload: JSON, meta: JSON, prev_link: str, link: str, timestamp: datetime) -> None:
+        self._apply(payload, link, timestamp)
+
+    @event("DealAgreed")
+    def _deal_agreed(self, payload: JSON, meta: JSON, prev_link: str, link: str, timestamp: datetime) -> None:
         self._apply(payload, link, timestamp)
 
     @event("TableHandStarted")

@@ -21,6 +21,7 @@ from datetime import date, datetime
 from enum import Enum, StrEnum
 from typing import Any
 
+from domain.competition.prizes import DealShare
 from domain.competition.regulations import Break, Level, Regulations
 from domain.roles import Role
 
@@ -221,6 +222,15 @@ class FinalTableDrawConducted:
 
 
 @dataclass(frozen=True, slots=True)
+class DealAgreed:
+    """The players left share out the prizes still to pay, approved by the Chief Judge (TDA 2017 Part G)."""
+
+    shares: tuple[DealShare, ...]
+    #: what the winner takes on top of his amount; 0: play ends with the deal
+    left_to_play_for: int
+
+
+@dataclass(frozen=True, slots=True)
 class TableHandStarted:
     """A hand started at a table: the floor's button and blinds move on (bfsp 5.3.2), and a table owing a player
     to a short one may not start it (bfsp 3.1)."""
@@ -284,6 +294,7 @@ CompetitionEvent = (
     | FinalTableDrawConducted
     | TableHandStarted
     | TableHandEnded
+    | DealAgreed
     | CompetitionWinnerDeclared
     | OlympicStageStarted
     | TableWinnerDeclared

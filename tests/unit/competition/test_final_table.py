@@ -97,3 +97,30 @@ def test_the_limit_raise_cap_lifts_when_the_event_is_down_to_two_players(tv: str
     assert not competition.raise_cap_lifted
     _down_to(competition, 2)
     assert competition.raise_cap_lifted
+
+
+def test_the_final_table_forms_when_a_hand_busts_more_players_than_were_above_its_size() -> None:
+    competition = drawn(12)
+    _down_to(competition, 10)
+    table = competition.seats[competition.remaining[0]][0]
+    two = [p for p in competition.remaining if competition.seats[p][0] == table][:2]
+    competition.eliminate("double", [Bust(two[0], table, 100), Bust(two[1], table, 200)], at(100), JUDGE)
+    assert competition.players_left == 8
+    _final_draw(competition)
+    assert sorted(competition.seats[p] for p in competition.remaining) == [(1, s) for s in range(1, 9)]
+
+
+def test_the_final_table_is_drawn_once_the_hands_have_ended() -> None:
+    competition = drawn(12)
+    _down_to(competition, 9)
+    assert competition.floor is not None
+    table = min(competition.floor.counts().items(), key=lambda count: count[1])[0]
+    positions = competition.floor.next_positions(table)
+    assert positions is not None
+    competition.start_table_hand(table, positions.button, at(150), JUDGE)
+    competition.commit_final_table_draw(commitment("final seed"), at(200), SECRETARY)
+    seats = draw("final seed", competition.remaining, 9)
+    with pytest.raises(CompetitionError, match="play stops after the current hand"):
+        competition.conduct_final_table_draw("final seed", seats, CHIEF.person, at(201), SECRETARY)
+    competition.end_table_hand(table, at(202), JUDGE)
+    competition.conduct_final_table_draw("final seed", seats, CHIEF.person, at(203), SECRETARY)

@@ -9,7 +9,7 @@ from competition.a_competition import CHIEF, JUDGE, SECRETARY, at, drawn, regula
 from domain.competition.aggregate import Competition
 from domain.competition.events import EliminationReason
 from domain.competition.placings import Bust, placings
-from domain.competition.prizes import Standing, payouts
+from domain.competition.prizes import DealShare, Standing, payouts
 from domain.competition.regulations import Prize
 from domain.errors import CompetitionError, NotPermittedError, RuleRef
 
@@ -132,3 +132,43 @@ def test_shared_prizes_always_add_up_to_the_places_prizes() -> None:
     standings = [Standing("x", 2, 2, ("y",)), Standing("y", 2, 2, ("x",)), Standing("w", 1)]
     paid = {p.participant: p.gross for p in payouts(standings, regs)}
     assert paid == {"w": 1_000, "x": 301, "y": 300}
+
+
+def _deal_table(prizes: tuple[int, ...]) -> Competition:
+    regs = regulations(prizes=tuple(Prize(n, amount) for n, amount in enumerate(prizes, start=1)), rulebook="tda-2017")
+    return drawn(len(prizes), regs)
+
+
+def test_2017_tv_58_a_deal_that_shares_out_the_whole_pool_ends_the_competition() -> None:
+    competition = _deal_table((11_765, 6_666, 5_503, 3_493))
+    block, salhab, urbanski, gjerlinger = competition.remaining
+    deal = [DealShare(block, 9_127), DealShare(salhab, 7_500), DealShare(urbanski, 5_400), DealShare(gjerlinger, 5_400)]
+    with pytest.raises(NotPermittedError, match="a judge may not decide as the Chief Judge"):
+        competition.agree_deal(deal, 0, at(300), JUDGE)
+    competition.agree_deal(deal, 0, at(300), CHIEF)
+    assert competition.is_over
+    assert {p.participant: p.gross for p in competition.payouts()} == {s.participant: s.amount for s in deal}
+    with pytest.raises(CompetitionError, match="shared out the prizes in a deal"):
+        competition.eliminate("h", [Bust(block, 1, 10)], at(301), JUDGE)
+
+
+def test_2017_tv_58_a_deal_leaving_some_to_play_for_pays_it_to_the_winner() -> None:
+    competition = _deal_table((262_392, 180_000, 140_000, 110_000, 90_996, 46_612))
+    guarantees = dict(zip(competition.remaining, (172_000, 150_000, 140_000, 123_000, 112_500, 112_500), strict=True))
+    competition.agree_deal([DealShare(p, a) for p, a in guarantees.items()], 20_000, at(300), CHIEF)
+    order = list(competition.remaining)
+    for n, player in enumerate(order[1:]):
+        competition.eliminate(f"h{n}", [Bust(player, 1, 10)], at(301 + n), JUDGE)
+    paid = {p.participant: p.gross for p in competition.payouts()}
+    assert paid == {p: a + (20_000 if p == order[0] else 0) for p, a in guarantees.items()}
+    assert sum(paid.values()) == 830_000
+
+
+def test_2017_tv_58_a_deal_that_does_not_add_up_is_refused() -> None:
+    competition = _deal_table((11_765, 6_666, 5_503, 3_493))
+    players = competition.remaining
+    short = [DealShare(p, a) for p, a in zip(players, (9_127, 7_500, 5_400, 5_399), strict=True)]
+    with pytest.raises(CompetitionError, match="shares out 27,426 and leaves 0 to play for: 27,426, not the 27,427"):
+        competition.agree_deal(short, 0, at(300), CHIEF)
+    with pytest.raises(CompetitionError, match="gives every player left one amount"):
+        competition.agree_deal([DealShare(players[0], 27_427)], 0, at(300), CHIEF)
