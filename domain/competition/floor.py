@@ -6,9 +6,9 @@ current one and replays its events through :meth:`Floor.apply`. The API, by what
 
 * **open** — ``Floor.open(seating, seats_per_table, rulebook, buttons)`` from the seat draw
   (participant → (table, seat); table → first button, bfsp 5.3.1);
-* **hands** — ``hand_started(table, button, after_misdeal=False)`` checks the button (bfsp 5.3.2, TDA 32–34;
-  after a misdeal the same button, bfsp 6.3) and refuses a hand at a halted table or at a fullest table that
-  owes a player; ``dealt_in(table)``; ``left_hand(table, participant)`` when he folds; ``hand_ended(table)``;
+* **hands** — ``hand_started(table, button, after_misdeal=False, seats=None)`` checks the button (bfsp 5.3.2,
+  TDA 32–34; after a misdeal the same button, bfsp 6.3) and who is dealt in (nobody behind the button, TV-106),
+  and refuses a hand at a halted table or at a fullest table that owes a player; ``dealt_in(table)``; ``left_hand(table, participant)`` when he folds; ``hand_ended(table)``;
   ``eliminate(participant)``; ``seat_newcomer(participant, table, seat)`` (late registration: between the
   button and the small blind he waits, TDA 2022 8-A);
 * **balancing** — ``is_balanced()``, ``next_balancing_move()``, ``required_moves()``, ``verify_move(move,
@@ -27,7 +27,7 @@ wrong official) citing the rulebook's rule.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping
+from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass, replace
 
 from domain.competition import balancing, breaking
@@ -123,7 +123,17 @@ class Floor:
 
     # --- hands at the tables -------------------------------------------------------------------------------
 
-    def hand_started(self, number: int, button: int, after_misdeal: bool = False) -> Floor:
+    def hand_started(
+        self,
+        number: int,
+        button: int | None,
+        after_misdeal: bool = False,
+        seats: Iterable[tuple[int, str]] | None = None,
+    ) -> Floor:
+        """A hand starts at table ``number`` with the button on ``button`` (None: stud, which has no button) and,
+        when given, the (seat, participant) pairs it deals in: exactly the players the floor seats there, less
+        those waiting behind the button (TDA 2022 8-A, 10-A; an absent player is dealt in all the same, bfsp
+        6.4.4)."""
         table = self.table(number)
         book = self.book
         if table.hand_running:
@@ -133,9 +143,18 @@ class Floor:
                 f"play at table {number} is halted until players are moved in", book.cite("halt")
             )
         self._refuse_hand_owing_a_player(table)
+        expected = table.last_hand if button is None else self._positions_for(table, button, after_misdeal)
+        players = frozenset(dealt_in(table, None if button is None else expected))
+        if seats is not None:
+            self._verify_dealt_in(table, expected if button is not None else None, tuple(seats))
+        started = replace(table, last_hand=expected, hand_running=True, in_hand=players)
+        return self._with(started)
+
+    def _positions_for(self, table: Table, button: int, after_misdeal: bool) -> Positions:
+        book = self.book
         if after_misdeal:
             if table.last_hand is None:
-                raise CompetitionError(f"table {number} has played no hand to misdeal", book.cite("misdeal"))
+                raise CompetitionError(f"table {table.number} has played no hand to misdeal", book.cite("misdeal"))
             expected: Positions | None = table.last_hand
             rule = book.cite("misdeal")
         else:
@@ -143,18 +162,44 @@ class Floor:
             rule = book.cite("button")
         if expected is None:
             if len(table.seats) < 2:
-                raise CompetitionError(f"table {number} has fewer than two players", book.cite("heads_up"))
+                raise CompetitionError(f"table {table.number} has fewer than two players", book.cite("heads_up"))
             expected = next_positions(replace(table, first_button=button), book)
             assert expected is not None
         if button != expected.button:
             raise CompetitionError(
-                f"the button at table {number} belongs on seat {expected.button}, not seat {button}"
+                f"the button at table {table.number} belongs on seat {expected.button}, not seat {button}"
                 + (" (a misdeal is dealt again with the same button)" if after_misdeal else ""),
                 rule,
             )
-        players = frozenset(dealt_in(table, expected))
-        started = replace(table, last_hand=expected, hand_running=True, in_hand=players)
-        return self._with(started)
+        return expected
+
+    def _verify_dealt_in(self, table: Table, positions: Positions | None, seats: tuple[tuple[int, str], ...]) -> None:
+        book = self.book
+        for seat, player in seats:
+            occupant = table.occupant(seat)
+            if occupant != player:
+                sits = "is empty" if occupant is None else f"is {occupant}'s"
+                where = self.seat_of(player)
+                elsewhere = "" if where is None else f"; {player} sits at table {where[0]} seat {where[1]}"
+                raise CompetitionError(
+                    f"table {table.number} seat {seat} {sits}, not {player}'s{elsewhere}", book.cite("seating")
+                )
+        named = {player for _, player in seats}
+        due = set(dealt_in(table, positions))
+        waiting = sorted(named - due)
+        if waiting:
+            raise CompetitionError(
+                f"{waiting[0]} sits between the button and the small blind: he is not dealt in until the button "
+                "has passed him",
+                book.cite("new_player_seat"),
+            )
+        left_out = sorted(due - named)
+        if left_out:
+            raise CompetitionError(
+                f"{left_out[0]} sits at table {table.number} seat {table.seat_of(left_out[0])} and is dealt in, "
+                "present or not",
+                book.cite("seating"),
+            )
 
     def _refuse_hand_owing_a_player(self, table: Table) -> None:
         if len(self.tables) < 2 or self.is_balanced() or table not in balancing.fullest(self.tables):

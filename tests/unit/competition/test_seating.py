@@ -108,6 +108,35 @@ def test_tv_106_a_newcomer_between_the_button_and_the_small_blind_is_seated_but_
     assert "zoe" in after.dealt_in(1)
 
 
+def test_tv_106_a_hand_that_deals_in_a_player_behind_the_button_is_refused() -> None:
+    table = Table(1, 9, ((1, "ann"), (2, "bob"), (5, "zoe"), (8, "cat")), last_hand=Positions(2, 3, 8))
+    floor = Floor("tda-2022", 9, (table,), 1)
+    with pytest.raises(CompetitionError) as refused:
+        floor.hand_started(1, 3, seats=[(1, "ann"), (2, "bob"), (5, "zoe"), (8, "cat")])
+    assert refused.value.rule == RuleRef("tda-2022", "10-A")
+    assert "zoe sits between the button and the small blind" in refused.value.reason
+    floor.hand_started(1, 3, seats=[(1, "ann"), (2, "bob"), (8, "cat")])
+
+
+def test_a_hand_deals_in_everyone_where_the_floor_seats_them() -> None:
+    floor = one_table({1: "ann", 2: "bob", 3: "cat"}, button=3)
+    with pytest.raises(CompetitionError) as wrong_seat:
+        floor.hand_started(1, 3, seats=[(1, "bob"), (2, "ann"), (3, "cat")])
+    assert wrong_seat.value.rule == RuleRef("bfsp", "5.2")
+    assert "table 1 seat 1 is ann's, not bob's; bob sits at table 1 seat 2" in wrong_seat.value.reason
+    with pytest.raises(CompetitionError, match="cat sits at table 1 seat 3 and is dealt in, present or not"):
+        floor.hand_started(1, 3, seats=[(1, "ann"), (2, "bob")])
+    with pytest.raises(CompetitionError, match="table 1 seat 4 is empty, not dan's"):
+        floor.hand_started(1, 3, seats=[(1, "ann"), (2, "bob"), (3, "cat"), (4, "dan")])
+
+
+def test_a_stud_hand_has_no_button_and_deals_everyone_in() -> None:
+    floor = one_table({1: "ann", 2: "bob", 3: "cat"}, button=3)
+    floor = floor.hand_started(1, None, seats=[(1, "ann"), (2, "bob"), (3, "cat")])
+    assert floor.table(1).in_hand == {"ann", "bob", "cat"}
+    assert floor.table(1).last_hand is None
+
+
 def test_tv_106_a_late_registrant_anywhere_else_is_dealt_in_at_once() -> None:
     floor = play(one_table({1: "ann", 2: "bob", 3: "cat", 6: "dan"}, "tda-2022", button=6), 6)
     assert floor.next_positions(1) == Positions(button=1, small_blind=2, big_blind=3)
