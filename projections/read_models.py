@@ -141,6 +141,17 @@ class ReadModels:
             odd_chips=odd,
         )
 
+    def rulings(self, hand_id: str) -> list[views.Ruling]:
+        return [
+            views.Ruling(
+                number=int(n), type=kind, payload=json.loads(payload), recorded_by=person, role=role,
+                event_id=event_id, at=at, link=link,
+            )
+            for n, kind, payload, person, role, event_id, at, link in self.database.query(
+                schema.RULINGS_OF, (hand_id,)
+            )
+        ]
+
     # --- rejections ----------------------------------------------------------------------------------------
 
     def rejections(

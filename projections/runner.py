@@ -16,8 +16,9 @@ from uuid import UUID
 from eventsourcing.application import Application
 from eventsourcing.utils import get_topic
 
-from domain.hand.aggregate import Hand
+from domain.hand.aggregate import Hand, hand_id
 from domain.rejections import RejectionLog
+from domain.rulings.review import HandReview
 from projections import schema
 from projections.database import ReadDatabase, ReadSettings, Writer
 from projections.hand_projection import HandProjection, Stored, history_row
@@ -26,6 +27,7 @@ from projections.hand_projection import HandProjection, Stored, history_row
 #: are passed over, though the position moves past them
 _HANDS = f"{get_topic(Hand)}."
 _REJECTIONS = f"{get_topic(RejectionLog)}."
+_REVIEWS = f"{get_topic(HandReview)}."
 
 
 @dataclass
@@ -36,6 +38,8 @@ class _Page:
     stacks: list[tuple[Any, ...]] = field(default_factory=list)
     rejections: list[tuple[Any, ...]] = field(default_factory=list)
     rejection_logs: list[tuple[Any, ...]] = field(default_factory=list)
+    rulings: list[tuple[Any, ...]] = field(default_factory=list)
+    reviews: list[tuple[Any, ...]] = field(default_factory=list)
     touched: dict[str, HandProjection] = field(default_factory=dict)
 
 
@@ -57,6 +61,7 @@ class Projector:
         self._owns = owns
         self._hands: OrderedDict[UUID, HandProjection] = OrderedDict()
         self._competitions: dict[UUID, str] = {}
+        self._reviews: dict[UUID, str] = {}
 
     @classmethod
     def from_settings(cls, settings: ReadSettings, **kwargs: Any) -> Projector:
@@ -99,6 +104,7 @@ class Projector:
         """Drop every read model and project the whole store again; the number of events projected."""
         self._hands.clear()
         self._competitions.clear()
+        self._reviews.clear()
         self.database.drop()
         self.database.create()
         return self.catch_up()
@@ -115,23 +121,25 @@ class Projector:
         try:
             for notification in notifications:
                 topic = notification.topic
-                hands = topic.startswith(_HANDS)
-                if not hands and not topic.startswith(_REJECTIONS):
+                project = (
+                    self._hand_event if topic.startswith(_HANDS)
+                    else self._rejection if topic.startswith(_REJECTIONS)
+                    else self._ruling if topic.startswith(_REVIEWS)
+                    else None
+                )
+                if project is None:
                     continue
                 if plain:
-                    event = Stored.of_notification(notification)
+                    project(page, Stored.of_notification(notification))
                 else:
-                    event = Stored.of_event(mapper.to_domain_event(notification))
-                if hands:
-                    self._hand_event(page, event)
-                else:
-                    self._rejection(page, event)
+                    project(page, Stored.of_event(mapper.to_domain_event(notification)))
             with self.database.transaction() as w:
                 self._write(w, page, notifications[-1].id)
         except BaseException:
             # the in-memory hands may be ahead of what was committed: they are warmed up again from the store
             self._hands.clear()
             self._competitions.clear()
+            self._reviews.clear()
             raise
         self._forget_finished()
 
@@ -194,6 +202,33 @@ class Projector:
         self._competitions[stream] = competition
         return competition
 
+    def _ruling(self, page: _Page, event: Stored) -> None:
+        """An official's ruling on a hand, or the Chief Judge's inspection of its mucked cards (a
+        HandReview's events: the review names its hand as ``<table>/<number>`` of its competition)."""
+        if event.type == "HandReviewOpened":
+            hand = reviewed_hand(event.payload)
+            self._reviews[event.stream] = hand
+            page.reviews.append((str(event.stream), hand))
+            return
+        hand = self._reviews.get(event.stream) or self._reviewed(event.stream)
+        recorded_by = event.meta.get("recorded_by") or {}
+        page.rulings.append(
+            (
+                hand, event.version, event.type, event.payload_text(), str(recorded_by.get("person", "")),
+                str(recorded_by.get("role", "")), str(event.meta.get("event_id") or ""), event.at, event.link,
+            )
+        )
+
+    def _reviewed(self, stream: UUID) -> str:
+        row = self.database.one(schema.REVIEW_HAND, (str(stream),))
+        if row is None:
+            opened: Any = next(iter(self.store.events.get(stream, lte=1)))
+            hand = reviewed_hand(opened.payload)
+        else:
+            hand = str(row[0])
+        self._reviews[stream] = hand
+        return hand
+
     def _write(self, w: Writer, page: _Page, last_id: int) -> None:
         hands = page.touched.values()
         w.executemany(schema.UPSERT_HAND, [hand.hand_row() for hand in hands])
@@ -205,4 +240,12 @@ class Projector:
         w.executemany(schema.UPSERT_SHOWDOWN, showdowns)
         w.insert(schema.INSERT_REJECTION_LOG, page.rejection_logs)
         w.insert(schema.INSERT_REJECTION, page.rejections)
+        w.insert(schema.INSERT_REVIEW, page.reviews)
+        w.insert(schema.INSERT_RULING, page.rulings)
         w.execute(schema.SAVE_POSITION, (schema.POSITION_NAME, last_id))
+
+
+def reviewed_hand(opened: dict[str, Any]) -> str:
+    """The id of the hand a review is about: the federation's records name it ``<table>/<number>``."""
+    table, _, number = str(opened["hand"]).rpartition("/")
+    return str(hand_id(table, int(number), str(opened["competition"])))

@@ -20,12 +20,14 @@ SHOWDOWNS = "rm_showdowns"
 HISTORY = "rm_history"
 REJECTIONS = "rm_rejections"
 REJECTION_LOGS = "rm_rejection_logs"
+RULINGS = "rm_rulings"
+REVIEWS = "rm_reviews"
 POSITION = "rm_position"
 #: the projector's row in the position table
 POSITION_NAME = "read-models"
 
 #: the read models' tables, in the order they are created (and dropped in reverse)
-TABLES = (HANDS, STACKS, POTS, SHOWDOWNS, HISTORY, REJECTIONS, REJECTION_LOGS, POSITION)
+TABLES = (HANDS, STACKS, POTS, SHOWDOWNS, HISTORY, REJECTIONS, REJECTION_LOGS, RULINGS, REVIEWS, POSITION)
 
 CREATE = (
     f"""CREATE TABLE IF NOT EXISTS {HANDS} (
@@ -57,6 +59,11 @@ CREATE = (
         PRIMARY KEY (competition, number))""",
     f"CREATE INDEX IF NOT EXISTS {REJECTIONS}_by_kind ON {REJECTIONS} (competition, kind, number)",
     f"CREATE TABLE IF NOT EXISTS {REJECTION_LOGS} (stream TEXT PRIMARY KEY, competition TEXT NOT NULL)",
+    f"""CREATE TABLE IF NOT EXISTS {RULINGS} (
+        hand_id TEXT NOT NULL, number BIGINT NOT NULL, event_type TEXT NOT NULL, payload TEXT NOT NULL,
+        recorded_by TEXT NOT NULL, role TEXT NOT NULL, event_id TEXT NOT NULL, at TEXT NOT NULL, link TEXT NOT NULL,
+        PRIMARY KEY (hand_id, number))""",
+    f"CREATE TABLE IF NOT EXISTS {REVIEWS} (stream TEXT PRIMARY KEY, hand_id TEXT NOT NULL)",
     f"CREATE TABLE IF NOT EXISTS {POSITION} (name TEXT PRIMARY KEY, notification_id BIGINT NOT NULL)",
 )
 
@@ -112,6 +119,10 @@ INSERT_REJECTION = Insert(
      "seq", "at"),
 )
 INSERT_REJECTION_LOG = Insert(REJECTION_LOGS, ("stream", "competition"))
+INSERT_RULING = Insert(
+    RULINGS, ("hand_id", "number", "event_type", "payload", "recorded_by", "role", "event_id", "at", "link")
+)
+INSERT_REVIEW = Insert(REVIEWS, ("stream", "hand_id"))
 SAVE_POSITION = (
     f"INSERT INTO {POSITION} (name, notification_id) VALUES (?, ?)"
     " ON CONFLICT (name) DO UPDATE SET notification_id = excluded.notification_id"
@@ -121,6 +132,11 @@ SAVE_POSITION = (
 
 POSITION_OF = f"SELECT notification_id FROM {POSITION} WHERE name = ?"
 REJECTION_LOG_COMPETITION = f"SELECT competition FROM {REJECTION_LOGS} WHERE stream = ?"
+REVIEW_HAND = f"SELECT hand_id FROM {REVIEWS} WHERE stream = ?"
+RULINGS_OF = (
+    f"SELECT number, event_type, payload, recorded_by, role, event_id, at, link FROM {RULINGS}"
+    " WHERE hand_id = ? ORDER BY number"
+)
 
 COMPETITIONS = (
     f"SELECT competition, COUNT(DISTINCT table_id), COUNT(*), SUM(CASE WHEN status = 'in_progress' THEN 1"
@@ -165,6 +181,6 @@ def dump_all() -> tuple[tuple[str, str], ...]:
     keys = {
         HANDS: "hand_id", STACKS: "hand_id, version, seat", POTS: "hand_id, position", SHOWDOWNS: "hand_id",
         HISTORY: "hand_id, version", REJECTIONS: "competition, number", REJECTION_LOGS: "stream",
-        POSITION: "name",
+        RULINGS: "hand_id, number", REVIEWS: "stream", POSITION: "name",
     }
     return tuple((table, f"SELECT * FROM {table} ORDER BY {order}") for table, order in keys.items())

@@ -166,6 +166,20 @@ class Rejection(BaseModel):
     at: str
 
 
+class Ruling(BaseModel):
+    """An official's ruling on the hand (RulingIssued) or the Chief Judge's inspection of its mucked hands
+    (MuckedCardsInspected), from the hand's review record."""
+
+    number: int
+    type: str
+    payload: dict[str, Any]
+    recorded_by: str
+    role: str
+    event_id: str
+    at: str
+    link: str
+
+
 class Lag(BaseModel):
     position: int = Field(description="the last stored event projected (notification id)")
     head: int = Field(description="the last stored event")

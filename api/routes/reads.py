@@ -148,6 +148,13 @@ def showdown(request: Request, hand_id: HandId, principal: CurrentPrincipal) -> 
     return seal_showdown(_read_models(request).showdown(found), found, principal)
 
 
+@router.get("/hands/{hand_id}/rulings", response_model=list[views.Ruling])
+def rulings(request: Request, hand_id: HandId, principal: CurrentPrincipal) -> list[views.Ruling]:
+    """The officials' rulings on the hand and the Chief Judge's inspections of its mucked hands, in order."""
+    _hand(request, principal, hand_id)
+    return _read_models(request).rulings(hand_id)
+
+
 @router.get("/competitions/{competition_id}/rejections", response_model=Page[views.Rejection])
 def rejections(
     request: Request,

@@ -11,8 +11,11 @@ from typing import Any
 import pytest
 from projection_setup import ALL_IN, AT, BLINDS_AND_CARDS, DEALER, Pipeline, checked_down, everything
 
+from domain.discipline.season import SeasonRecord
 from domain.hand.aggregate import hand_id
 from domain.hand.events import ActionKind, PlayerActed
+from domain.roles import Role
+from domain.rulings.events import InspectionOutcome
 from domain.rulings.review import HandReview
 from ingest.publish import hand_records
 from projections.database import SqliteReadDatabase, Writer
@@ -127,9 +130,15 @@ def play_in_pieces(pipeline: Pipeline, projector_of: Any) -> None:
 
 def test_rebuild_equals_incremental_projection(pipeline: Pipeline, tmp_path: Path) -> None:
     play_in_pieces(pipeline, lambda: projector_for(pipeline, tmp_path, page=7))
+    review = HandReview.open("open", "t2/1", AT)
+    review.inspect((2,), {2}, Role.JUDGE, "a winning hand mucked", InspectionOutcome.NO_TEAM_PLAY, False,
+                   Role.CHIEF_JUDGE, AT)
+    pipeline.store.save(review)
     projector = projector_for(pipeline, tmp_path)
+    projector.catch_up()
     incremental = everything(projector.database)
     assert incremental["rm_hands"] and incremental["rm_rejections"] and incremental["rm_showdowns"]
+    assert incremental["rm_rulings"] and incremental["rm_reviews"]
     assert projector.rebuild() == pipeline.store.recorder.max_notification_id()
     assert everything(projector.database) == incremental
 
@@ -168,7 +177,7 @@ def test_other_aggregates_events_are_passed_over_and_the_position_moves_past_the
     pipeline: Pipeline, tmp_path: Path
 ) -> None:
     pipeline.hand(ALL_IN)
-    pipeline.store.save(HandReview.open("open", HAND, AT))
+    pipeline.store.save(SeasonRecord.open("Ann", "2026", AT))
     projector = projector_for(pipeline, tmp_path)
     projected = projector.catch_up()
     assert projected == pipeline.store.recorder.max_notification_id() and projector.lag() == 0

@@ -1,5 +1,6 @@
 """The engine's interpretation in the hand history: a raw act and the action it was read as (with the rule
-and the reading), a ruling the director was asked for and the judge's entry of it, and a voided hand."""
+and the reading), a ruling the director was asked for and the judge's entry of it, a voided hand, and the
+officials' review of a hand (the Chief Judge's inspection of a mucked hand)."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from pathlib import Path
 from uuid import uuid4
 
 import pytest
-from projection_setup import AT, BLINDS_AND_CARDS, DEALER, Pipeline
+from projection_setup import AT, BLINDS_AND_CARDS, DEALER, Pipeline, checked_down
 
 from domain.hand.aggregate import hand_id
 from domain.hand.events import (
@@ -21,6 +22,9 @@ from domain.hand.events import (
     Timing,
 )
 from domain.hand.interpretation import parse_declaration
+from domain.roles import Role
+from domain.rulings.events import InspectionOutcome
+from domain.rulings.review import HandReview
 from ingest.envelope import RecordedBy, encode, make_envelope
 from ingest.publish import hand_records
 from projections.database import SqliteReadDatabase
@@ -92,3 +96,20 @@ def test_a_voided_hand_gives_every_chip_back_and_has_no_pot(pipeline: Pipeline, 
     assert [(s.stack, s.committed) for s in hand.seats] == [(1000, 0), (1000, 0)]
     assert models.pots(HAND) == []
     assert [h.type for h in models.history(HAND, 6, 10)] == ["HandVoided", "HandEnded"]
+
+
+def test_the_chief_judges_inspection_of_a_mucked_hand_is_in_the_hands_rulings(
+    pipeline: Pipeline, tmp_path: Path
+) -> None:
+    pipeline.hand(checked_down("t2", 1))
+    review = HandReview.open("open", "t2/1", AT, {"recorded_by": {"person": "cj", "role": "chief_judge"}})
+    review.inspect(
+        (2,), {2}, Role.JUDGE, "seat 2 mucked a winning hand to seat 1", InspectionOutcome.NO_TEAM_PLAY, False,
+        Role.CHIEF_JUDGE, AT, {"recorded_by": {"person": "cj", "role": "chief_judge"}, "event_id": "e-1"},
+    )
+    pipeline.store.save(review)
+    models = project(pipeline, tmp_path)
+    (inspection,) = models.rulings(str(hand_id("t2", 1, "open")))
+    assert (inspection.type, inspection.role, inspection.recorded_by) == ("MuckedCardsInspected", "chief_judge", "cj")
+    assert inspection.payload["seats"] == [2] and inspection.payload["shown_to_table"] is False
+    assert models.rulings(HAND) == []
