@@ -162,6 +162,7 @@ def test_after_the_end_a_viewer_sees_the_shown_hand_never_the_mucked_one(served:
     showdown = client.get(f"/v1/hands/{ENDED}/showdown", headers=VIEWER).json()
     assert showdown["order"] == [1, 2] and showdown["shown"] == [{"seat": 1, "cards": ["As", "Kd"]}]
     assert showdown["mucked_unshown"] == [{"seat": 2, "must_not_reveal": True, "cards": None}]
+    assert client.get(f"/v1/hands/{ENDED}/rulings", headers=VIEWER).json() == []
     official = client.get(f"/v1/hands/{ENDED}/showdown", headers=as_("integrity")).json()
     assert official["mucked_unshown"][0]["cards"] == ["Qs", "Qd"]
     history = client.get(f"/v1/hands/{ENDED}/history", headers=VIEWER, params={"limit": 500}).json()["items"]
@@ -208,7 +209,7 @@ def test_errors_come_in_the_one_shape(served: Any) -> None:
     error(client.get("/v1/competitions/nowhere/tables", headers=VIEWER), 404, "not_found")
     error(client.get(table_url("no-such-table"), headers=VIEWER), 404, "not_found")
     error(client.get(f"{table_url('no-such-table')}/hands", headers=VIEWER), 404, "not_found")
-    for tail in ("", "/history", "/stacks", "/stacks/final", "/pots", "/showdown"):
+    for tail in ("", "/history", "/stacks", "/stacks/final", "/pots", "/showdown", "/rulings"):
         error(client.get(f"/v1/hands/{hand_id('t9', 1, 'open')}{tail}", headers=VIEWER), 404, "not_found")
     assert error(client.get(f"/v1/hands/{LIVE}/history", headers=VIEWER, params={"limit": 0}), 422, "validation_error")["field"] == "limit"
 
