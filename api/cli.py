@@ -151,11 +151,17 @@ def _verify(args: argparse.Namespace) -> int:
 def _add_demo(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     command = subparsers.add_parser(
         "demo",
-        help="run the embedded pipeline end to end on real hands (no Kafka, no PostgreSQL)",
-        description="Publish the 2023 WSOP Event #43 final table (shared PHH set) to the embedded log, judge "
-        "it into the embedded store, print counts, rejections with their rules, chip counts and the chain check.",
+        help="the embedded service end to end, then the API serving it (no Kafka, no PostgreSQL)",
+        description="Simulate a competition of 3 tables x 9 players and publish it, with the 2023 WSOP Event #43 "
+        "final table from the shared PHH set, to the embedded log; judge it into the embedded store; project the "
+        "read models; print counts, rejections with their rules, chip counts, a hand's pots and the chain check; "
+        "then serve the API on localhost until interrupted.",
     )
     command.add_argument("--data-dir", default="var/demo", help="where the demo keeps its log and store")
+    command.add_argument("--seed", type=int, default=7, help="the simulated competition's seed")
+    command.add_argument("--host", default="127.0.0.1")
+    command.add_argument("--port", type=int, default=8000, help="the API's port (a free one if it is taken)")
+    command.add_argument("--no-serve", action="store_true", help="stop after the report instead of serving")
     command.set_defaults(run=_demo)
 
 
@@ -164,7 +170,7 @@ def _demo(args: argparse.Namespace) -> int:
 
     from api.demo import run_demo
 
-    return run_demo(Path(args.data_dir))
+    return run_demo(Path(args.data_dir), seed=args.seed, serve=not args.no_serve, host=args.host, port=args.port)
 
 
 @contextlib.contextmanager
@@ -181,6 +187,7 @@ def _pipeline(publish_rejections: bool = False) -> Iterator[Pipeline]:
 
 from api.cli_io import add_export, add_import  # noqa: E402  (import and export: their own module)
 from api.cli_projections import add_projections  # noqa: E402  (the read models: their own module)
+from api.cli_protocol import add_protocol  # noqa: E402  (the competition protocol: its own module)
 from api.cli_serve import add_serve  # noqa: E402  (serve and token: their own module)
 from api.cli_simulate import add_simulate  # noqa: E402  (the simulator: its own module)
 
@@ -194,6 +201,7 @@ _SUBCOMMANDS: tuple[Callable[[argparse._SubParsersAction[argparse.ArgumentParser
     add_serve,
     add_simulate,
     add_projections,
+    add_protocol,
     add_import,
     add_export,
 )

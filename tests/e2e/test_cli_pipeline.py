@@ -59,10 +59,3 @@ def test_verify_finds_a_single_changed_byte_in_any_stored_event(tmp_path: Path) 
         db.commit()
     assert pokeraudit(tmp_path, "verify").returncode == 0
 
-
-def test_the_demo_runs_the_embedded_pipeline_on_the_final_table_and_verifies(tmp_path: Path) -> None:
-    run = pokeraudit(tmp_path, "demo", "--data-dir", tmp_path / "demo")
-    assert run.returncode == 0, run.stdout + run.stderr
-    assert "1855 accepted, 1 rejected" in run.stdout
-    assert "(bfsp 4.7.3)" in run.stdout and "every chain holds" in run.stdout
-    assert "Brian Rast: 27,050,000" in run.stdout
