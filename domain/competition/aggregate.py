@@ -656,20 +656,20 @@ class Competition(ChainedAggregate):
         play and he gets no prize (bfsp 7.2.2, 5.10.2)."""
         self._authorise(Act.COMPETITION_DISQUALIFICATION, by)
         self._verify_not_over()
-        self._verify_playing(participant, cite(self.rulebook, "competition_disqualification"))
+        self._verify_playing(participant, cite(self.rulebook, "competition_disqualification"), seated=False)
         eliminated = PlayerEliminated(
             participant, "", EliminationReason.DISQUALIFIED, self.players_left, ruling=reason
         )
         meta = _meta(by, meta)
         self._trigger_chained("PlayerEliminated", encode(eliminated), at, meta)
-        self._after_eliminations({self.seats[participant][0]}, at, meta)
+        self._after_eliminations({self.seats[participant][0]} if participant in self.seats else set(), at, meta)
 
-    def _verify_playing(self, participant: str, rule: Any) -> None:
+    def _verify_playing(self, participant: str, rule: Any, seated: bool = True) -> None:
         if participant not in self.entries:
             raise CompetitionError(f"{participant} is not registered", rule)
         if participant in self.eliminated:
             raise CompetitionError(f"{participant} was eliminated already", rule)
-        if participant not in self.seats:
+        if seated and participant not in self.seats:
             raise CompetitionError(f"{participant} has no seat", rule)
 
     def _verify_one_table_per_stage(self, busts: tuple[placings.Bust, ...], rule: Any) -> None:

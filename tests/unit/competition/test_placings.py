@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from competition.a_competition import CHIEF, JUDGE, SECRETARY, at, drawn, regulations
+from competition.a_competition import CHIEF, JUDGE, SECRETARY, at, drawn, registered, regulations
 from domain.competition.aggregate import Competition
 from domain.competition.events import EliminationReason
 from domain.competition.placings import Bust, placings
@@ -172,3 +172,10 @@ def test_2017_tv_58_a_deal_that_does_not_add_up_is_refused() -> None:
         competition.agree_deal(short, 0, at(300), CHIEF)
     with pytest.raises(CompetitionError, match="gives every player left one amount"):
         competition.agree_deal([DealShare(players[0], 27_427)], 0, at(300), CHIEF)
+
+
+def test_a_participant_may_be_disqualified_before_the_draw_seats_him() -> None:
+    competition = registered(5)
+    competition.disqualify("p03", "unsportsmanlike behaviour (7.1.16)", at(-100), CHIEF)
+    assert competition.eliminated["p03"].place == 5
+    assert competition.players_left == 4
