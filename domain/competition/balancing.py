@@ -205,7 +205,8 @@ def verify_move(
         raise CompetitionError(f"{move.participant} is moved to the table he sits at", rule)
     if is_balanced(tables, tolerance):
         raise CompetitionError(
-            f"the tables are balanced ({sizes(tables)}): nobody needs to move", rulebook.cite("balance_tolerance")
+            f"the tables are balanced ({sizes(tables)}): nobody needs to move",
+            rulebook.cite("balance_tolerance"),
         )
     if source not in fullest(tables):
         raise CompetitionError(
@@ -223,7 +224,8 @@ def verify_move(
     mover = next_big_blind(source, rulebook)
     if mover is None:
         raise CompetitionError(
-            f"table {source.number} has not started: its button, and so its next big blind, are not known yet", rule
+            f"table {source.number} has not started: its button, and so its next big blind, are not known yet",
+            rule,
         )
     if move.rule_applied is MoveRule.NEXT_NOT_IN_HAND and (exception is None or exception.in_hand != mover):
         raise CompetitionError(
@@ -251,11 +253,11 @@ def verify_move(
         _refuse_seat(source, destination, move, expected, rulebook, seat_limit)
 
 
-def _why_nobody_moves(source: Table, destination: Table, mover: str, rulebook: Rulebook, seat_limit: int) -> str:
+def _why_nobody_moves(
+    source: Table, destination: Table, mover: str, rulebook: Rulebook, seat_limit: int
+) -> str:
     if mover in source.in_hand:
-        return (
-            f"{mover}, the next big blind at table {source.number}, is still in the hand: he moves when it ends"
-        )
+        return f"{mover}, the next big blind at table {source.number}, is still in the hand: he moves when it ends"
     return (
         f"no free seat at table {destination.number} can take {mover} before its next hand (the free seats are "
         f"between the button and the small blind, the small blind, or would make a player big blind twice)"
@@ -263,7 +265,12 @@ def _why_nobody_moves(source: Table, destination: Table, mover: str, rulebook: R
 
 
 def _refuse_seat(
-    source: Table, destination: Table, move: PlayerMoved, expected: PlayerMoved, rulebook: Rulebook, limit: int
+    source: Table,
+    destination: Table,
+    move: PlayerMoved,
+    expected: PlayerMoved,
+    rulebook: Rulebook,
+    limit: int,
 ) -> None:
     where = f"{move.participant} takes table {destination.number} seat {expected.to_seat}"
     if move.to_seat not in free_seats(destination, limit):
@@ -286,8 +293,9 @@ def _refuse_seat(
             f"seat {move.to_seat} would make {view.big_blind_twice} big blind twice in a row; {where}",
             rulebook.cite("heads_up"),
         )
-    if expected.rule_applied is MoveRule.NEXT_NOT_IN_HAND and view.hands_to_big_blind < _hands_to_big_blind_at(
-        source, move.participant, rulebook
+    if (
+        expected.rule_applied is MoveRule.NEXT_NOT_IN_HAND
+        and view.hands_to_big_blind < _hands_to_big_blind_at(source, move.participant, rulebook)
     ):
         raise CompetitionError(
             f"seat {move.to_seat} is worse than the seat {move.participant} leaves: his big blind would come "
@@ -309,4 +317,3 @@ def table_numbered(tables: Sequence[Table], number: int, rulebook: Rulebook) -> 
 
 def sizes(tables: Sequence[Table]) -> str:
     return ", ".join(f"table {t.number}: {len(t.seats)}" for t in tables)
-

@@ -1,15 +1,16 @@
 """Breaking a table by the two-step random draw, and the final table's seating.
 
 **The break draw** (TDA 2022 10-B and its illustration, TDA 2017 D-09, TV-52), commit then reveal as the seat
-draw (:mod:`domain.competition.draw`): the seed's SHA-256 is recorded first (:class:`TableBreakCommitted`), then the seed with the draw (:class:`TableBroken`),
-and :func:`break_draw` recomputes the draw from the seed and the floor, so anyone can audit it:
+draw (:mod:`domain.competition.draw`): the seed's SHA-256 is recorded first (:class:`TableBreakCommitted`),
+then the seed with the draw (:class:`TableBroken`), and :func:`break_draw` recomputes the draw from the seed
+and the floor, so anyone can audit it:
 
 1. **The seat cards.** The broken table's players are spread over the other tables one at a time: to the
    table with the fewest players (lowest number first) among those with a seat where he is dealt in at once;
    at each table the seats are taken worst position first (the big blind or nearest it), never one that would
    make a player big blind twice in a row; a seat between the button and the small blind only when no table
-   has another (a player there waits for the button to pass, TDA 2022 10-A). The cards are listed by table, then in that order, and
-   shuffled (step 3) into a pile.
+   has another (a player there waits for the button to pass, TDA 2022 10-A). The cards are listed by table,
+   then in that order, and shuffled (step 3) into a pile.
 2. **The cards dealt face up.** A standard deck, shuffled from the same seed, is dealt one card to each player
    of the broken table from seat 1 on; the pile is handed out in order from the player with the highest card
    by rank, then suit (♠ ♥ ♦ ♣, bfsp 4.5.1).
@@ -85,7 +86,9 @@ def verify_break(tables: Sequence[Table], number: int, rulebook: Rulebook, seat_
     return broken
 
 
-def seat_cards(tables: Sequence[Table], broken: Table, rulebook: Rulebook, seat_limit: int) -> list[tuple[int, int]]:
+def seat_cards(
+    tables: Sequence[Table], broken: Table, rulebook: Rulebook, seat_limit: int
+) -> list[tuple[int, int]]:
     """Step 1 before the shuffle: the (table, seat) cards the broken table's players draw for."""
     others = {t.number: t for t in tables if t is not broken}
     cards: dict[int, list[int]] = {number: [] for number in others}
@@ -157,7 +160,8 @@ def verify_table_broken(
         )
     if commitment(event.seed) != committed.seed_sha256:
         raise CompetitionError(
-            f"the seed revealed for table {event.table}'s break draw is not the one committed to before it", rule
+            f"the seed revealed for table {event.table}'s break draw is not the one committed to before it",
+            rule,
         )
     expected = break_draw(tables, event.table, event.seed, rulebook, seat_limit, event.authorised_by)
     if event.cards != expected.cards:
@@ -209,7 +213,8 @@ def verify_final_seating(
     numbers = {table for table, _ in seating.values()}
     if len(numbers) != 1:
         raise CompetitionError(
-            f"the final table is one table; the seating uses tables {', '.join(map(str, sorted(numbers)))}", rule
+            f"the final table is one table; the seating uses tables {', '.join(map(str, sorted(numbers)))}",
+            rule,
         )
     seats = sorted(seat for _, seat in seating.values())
     doubled = sorted({seat for seat in seats if seats.count(seat) > 1})

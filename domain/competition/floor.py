@@ -8,9 +8,10 @@ current one and replays its events through :meth:`Floor.apply`. The API, by what
   (participant → (table, seat); table → first button, bfsp 5.3.1);
 * **hands** — ``hand_started(table, button, after_misdeal=False, seats=None)`` checks the button (bfsp 5.3.2,
   TDA 32–34; after a misdeal the same button, bfsp 6.3) and who is dealt in (nobody behind the button, TV-106),
-  and refuses a hand at a halted table or at a fullest table that owes a player; ``dealt_in(table)``; ``left_hand(table, participant)`` when he folds; ``hand_ended(table)``;
-  ``eliminate(participant)``; ``seat_newcomer(participant, table, seat)`` (late registration: between the
-  button and the small blind he waits, TDA 2022 8-A);
+  and refuses a hand at a halted table or at a fullest table that owes a player; ``dealt_in(table)``;
+  ``left_hand(table, participant)`` when he folds; ``hand_ended(table)``; ``eliminate(participant)``;
+  ``seat_newcomer(participant, table, seat)`` (late registration: between the button and the small blind he
+  waits, TDA 2022 8-A);
 * **balancing** — ``is_balanced()``, ``next_balancing_move()``, ``required_moves()``, ``verify_move(move,
   role)``, ``apply_move(move, role)``; ``widen_tolerance(event, role)`` (bfsp 3.1: 2 by the Chief Judge);
   ``decide_mover_exception(event, role)`` (bfsp 3.1: the next player not in the hand);
@@ -154,7 +155,9 @@ class Floor:
         book = self.book
         if after_misdeal:
             if table.last_hand is None:
-                raise CompetitionError(f"table {table.number} has played no hand to misdeal", book.cite("misdeal"))
+                raise CompetitionError(
+                    f"table {table.number} has played no hand to misdeal", book.cite("misdeal")
+                )
             expected: Positions | None = table.last_hand
             rule = book.cite("misdeal")
         else:
@@ -162,7 +165,9 @@ class Floor:
             rule = book.cite("button")
         if expected is None:
             if len(table.seats) < 2:
-                raise CompetitionError(f"table {table.number} has fewer than two players", book.cite("heads_up"))
+                raise CompetitionError(
+                    f"table {table.number} has fewer than two players", book.cite("heads_up")
+                )
             expected = next_positions(replace(table, first_button=button), book)
             assert expected is not None
         if button != expected.button:
@@ -173,7 +178,9 @@ class Floor:
             )
         return expected
 
-    def _verify_dealt_in(self, table: Table, positions: Positions | None, seats: tuple[tuple[int, str], ...]) -> None:
+    def _verify_dealt_in(
+        self, table: Table, positions: Positions | None, seats: tuple[tuple[int, str], ...]
+    ) -> None:
         book = self.book
         for seat, player in seats:
             occupant = table.occupant(seat)
@@ -182,7 +189,8 @@ class Floor:
                 where = self.seat_of(player)
                 elsewhere = "" if where is None else f"; {player} sits at table {where[0]} seat {where[1]}"
                 raise CompetitionError(
-                    f"table {table.number} seat {seat} {sits}, not {player}'s{elsewhere}", book.cite("seating")
+                    f"table {table.number} seat {seat} {sits}, not {player}'s{elsewhere}",
+                    book.cite("seating"),
                 )
         named = {player for _, player in seats}
         due = set(dealt_in(table, positions))
@@ -235,7 +243,9 @@ class Floor:
         if self.seat_of(participant) is not None:
             raise CompetitionError(f"{participant} already has a seat", self.book.cite("new_player_seat"))
         if seat < 1 or seat > min(self.seat_limit, table.max_seats) or table.occupant(seat) is not None:
-            raise CompetitionError(f"table {number} seat {seat} is not free", self.book.cite("new_player_seat"))
+            raise CompetitionError(
+                f"table {number} seat {seat} is not free", self.book.cite("new_player_seat")
+            )
         return self._with(table.seated(participant, seat))
 
     # --- balancing -----------------------------------------------------------------------------------------
@@ -299,7 +309,9 @@ class Floor:
             empty = table.last_hand.big_blind % table.max_seats + 1
             if table.occupant(empty) is None:
                 due.append(
-                    TableHalted(table.number, len(table.seats), top.number, len(top.seats), empty, authorised_by)
+                    TableHalted(
+                        table.number, len(table.seats), top.number, len(top.seats), empty, authorised_by
+                    )
                 )
         return tuple(due)
 
@@ -336,7 +348,9 @@ class Floor:
     def verify_break(self, number: int) -> None:
         breaking.verify_break(self.tables, number, self.book, self.seat_limit_after_a_break)
 
-    def commit_break(self, event: TableBreakCommitted, role: Role, delegations: Collection[Delegation] = ()) -> Floor:
+    def commit_break(
+        self, event: TableBreakCommitted, role: Role, delegations: Collection[Delegation] = ()
+    ) -> Floor:
         verify_permitted(Act.TABLE_BROKEN, role, delegations=delegations)
         self.verify_break(event.table)
         return self.apply(event)
@@ -360,7 +374,9 @@ class Floor:
     def verify_final_table(self, seating: Mapping[str, tuple[int, int]]) -> None:
         breaking.verify_final_seating(self.tables, self.book, self.seats_per_table, seating)
 
-    def final_table_moves(self, seating: Mapping[str, tuple[int, int]], authorised_by: str) -> tuple[PlayerMoved, ...]:
+    def final_table_moves(
+        self, seating: Mapping[str, tuple[int, int]], authorised_by: str
+    ) -> tuple[PlayerMoved, ...]:
         self.verify_final_table(seating)
         return breaking.final_table_moves(self.tables, seating, authorised_by)
 

@@ -147,7 +147,8 @@ def dealt_in(table: Table, positions: Positions | None) -> tuple[str, ...]:
 def hands_to_big_blind(table: Table, positions: Positions, seat: int) -> int:
     """How many hands before the player in ``seat`` posts the big blind (0: he posts it next hand)."""
     n = table.max_seats
-    return sum(1 for s in table.occupied if clockwise(positions.big_blind, s, n) < clockwise(positions.big_blind, seat, n))
+    mine = clockwise(positions.big_blind, seat, n)
+    return sum(1 for s in table.occupied if clockwise(positions.big_blind, s, n) < mine)
 
 
 @dataclass(frozen=True, slots=True)

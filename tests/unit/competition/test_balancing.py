@@ -32,7 +32,9 @@ LAST_HAND_AT_FULL_TABLE = Positions(9, 1, 2)
 
 
 def full_table(number: int = 1, last: Positions | None = LAST_HAND_AT_FULL_TABLE) -> Table:
-    return Table(number, 9, tuple((s, f"t{number}s{s}") for s in range(1, 10)), last_hand=last, first_button=9)
+    return Table(
+        number, 9, tuple((s, f"t{number}s{s}") for s in range(1, 10)), last_hand=last, first_button=9
+    )
 
 
 def seated(number: int, seats: tuple[int, ...], last: Positions | None) -> Table:
@@ -43,7 +45,9 @@ def floor_of(*tables: Table, rulebook: str = "tda-2022") -> Floor:
     return Floor(rulebook, 9, tables, 1)
 
 
-def balance(participant: str, from_seat: int, to_seat: int, from_table: int = 1, to_table: int = 2) -> PlayerMoved:
+def balance(
+    participant: str, from_seat: int, to_seat: int, from_table: int = 1, to_table: int = 2
+) -> PlayerMoved:
     return PlayerMoved(participant, from_table, from_seat, to_table, to_seat, MoveReason.BALANCE)
 
 
@@ -96,7 +100,9 @@ def test_the_wrong_player_moved_is_refused_naming_who_must_move_where() -> None:
     with pytest.raises(CompetitionError) as refused:
         floor.verify_move(balance("t1s7", 7, move.to_seat), CJ)
     assert refused.value.rule == RuleRef("bfsp", "3.1")
-    assert refused.value.reason.startswith(f"{move.participant} must move: he would be big blind next at table 1")
+    assert refused.value.reason.startswith(
+        f"{move.participant} must move: he would be big blind next at table 1"
+    )
     assert f"to table 2 seat {move.to_seat}" in refused.value.reason
 
 
@@ -124,7 +130,9 @@ def test_players_move_from_a_fullest_table_to_a_table_with_the_fewest() -> None:
     floor = floor_of(full_table(), SHORT_WITH_FREE_BIG_BLIND, middle)
     with pytest.raises(CompetitionError, match="table 3 has 8 players; players move from the fullest table"):
         floor.verify_move(balance("t3s6", 6, 6, from_table=3), CJ)
-    with pytest.raises(CompetitionError, match="table 3 has 8 players; the player goes to the table that needs one"):
+    with pytest.raises(
+        CompetitionError, match="table 3 has 8 players; the player goes to the table that needs one"
+    ):
         floor.verify_move(balance("t1s3", 3, 9, to_table=3), CJ)
     with pytest.raises(CompetitionError, match="does not sit at table 1 seat 4"):
         floor.verify_move(balance("t1s3", 4, 6), CJ)
@@ -161,7 +169,9 @@ def test_when_every_free_seat_is_behind_the_button_the_move_waits_for_the_short_
     with pytest.raises(CompetitionError) as refused:
         floor.verify_move(balance("t1s3", 3, 4), CJ)
     assert "no free seat at table 2 can take t1s3 before its next hand" in refused.value.reason
-    with pytest.raises(CompetitionError, match="its next big blind moves as soon as a short table has a seat"):
+    with pytest.raises(
+        CompetitionError, match="its next big blind moves as soon as a short table has a seat"
+    ):
         floor.hand_started(1, 1)
     moved_on = floor.hand_started(2, 3).hand_ended(2)
     assert moved_on.next_balancing_move() == PlayerMoved("t1s3", 1, 3, 2, 4, MoveReason.BALANCE)
@@ -179,9 +189,13 @@ def test_required_moves_balance_the_floor_in_order() -> None:
 # --- the tolerance -------------------------------------------------------------------------------------------
 
 
-def test_the_chief_judge_may_let_tables_differ_by_two_and_the_decision_lapses_once_they_are_within_one() -> None:
+def test_the_chief_judge_may_let_tables_differ_by_two_and_the_decision_lapses_once_they_are_within_one() -> (
+    None
+):
     floor = floor_of(full_table(), SHORT_WITH_FREE_BIG_BLIND, rulebook="bfsp")
-    widened = floor.widen_tolerance(BalanceToleranceWidened(2, "cj", "the short table's player is at a break"), CJ)
+    widened = floor.widen_tolerance(
+        BalanceToleranceWidened(2, "cj", "the short table's player is at a break"), CJ
+    )
     assert widened.is_balanced()
     assert widened.next_balancing_move() is None
     widened.hand_started(1, 1)
@@ -335,7 +349,9 @@ def legal_floors(draw: st.DrawFn) -> Floor:
 
 @settings(max_examples=150, deadline=None)
 @given(legal_floors())
-def test_next_balancing_move_reaches_a_balanced_floor_and_never_seats_anyone_behind_the_button(floor: Floor) -> None:
+def test_next_balancing_move_reaches_a_balanced_floor_and_never_seats_anyone_behind_the_button(
+    floor: Floor,
+) -> None:
     players = sum(floor.counts().values())
     for _ in range(60):
         if floor.is_balanced():
@@ -355,7 +371,9 @@ def test_next_balancing_move_reaches_a_balanced_floor_and_never_seats_anyone_beh
         destination = floor.table(move.to_table)
         positions = floor.next_positions(move.to_table)
         assert positions is not None
-        assert not strictly_between(positions.button, move.to_seat, positions.small_blind, destination.max_seats)
+        assert not strictly_between(
+            positions.button, move.to_seat, positions.small_blind, destination.max_seats
+        )
         assert move.to_seat != positions.small_blind or positions.small_blind == positions.button
         if before.last_hand is not None:
             assert destination.occupant(positions.big_blind) != before.occupant(before.last_hand.big_blind)

@@ -67,7 +67,9 @@ def test_2017_tv_52_the_two_step_draw_never_seats_a_player_between_the_button_an
         positions = after.next_positions(move.to_table)
         assert positions is not None
         assert destination.occupant(move.to_seat) == move.participant
-        assert not strictly_between(positions.button, move.to_seat, positions.small_blind, destination.max_seats)
+        assert not strictly_between(
+            positions.button, move.to_seat, positions.small_blind, destination.max_seats
+        )
         assert move.participant in after.dealt_in(move.to_table)
         assert (move.reason, move.rule_applied) == (MoveReason.TABLE_BROKEN, MoveRule.BREAK_DRAW)
     # table 1 had one seat where a newcomer is dealt in at once; it takes its last player by balancing once the

@@ -70,7 +70,9 @@ def test_under_the_dead_button_the_big_blind_moves_to_the_next_player() -> None:
 
 
 @pytest.mark.parametrize("rulebook", ["bfsp", "tda-2022"])
-def test_tv_109_heads_up_the_button_is_the_small_blind_and_nobody_is_big_blind_twice_in_a_row(rulebook: str) -> None:
+def test_tv_109_heads_up_the_button_is_the_small_blind_and_nobody_is_big_blind_twice_in_a_row(
+    rulebook: str,
+) -> None:
     floor = play(one_table({3: "ann", 5: "bob", 7: "cat"}, rulebook, button=3), 3)
     assert floor.table(1).last_hand == Positions(button=3, small_blind=5, big_blind=7)
     floor = floor.eliminate("ann")
