@@ -135,7 +135,12 @@ class Competition(ChainedAggregate):
 
     @classmethod
     def adopt(
-        cls, competition_id: str, regulations: Regulations, at: datetime, by: Recorder, meta: JSON | None = None
+        cls,
+        competition_id: str,
+        regulations: Regulations,
+        at: datetime,
+        by: Recorder,
+        meta: JSON | None = None,
     ) -> Competition:
         """A new competition under ``regulations`` (adopted by the federation or the Chief Judge, bfsp 2.1.1)."""
         verify_permitted(Act.REGULATIONS_ADOPTED, by.role)
@@ -204,9 +209,7 @@ class Competition(ChainedAggregate):
             out.append(prizes.Standing(self.winner, 1))
         elif self.is_over:
             dealt = self.remaining
-            out.extend(
-                prizes.Standing(p, 1, len(dealt), tuple(q for q in dealt if q != p)) for p in dealt
-            )
+            out.extend(prizes.Standing(p, 1, len(dealt), tuple(q for q in dealt if q != p)) for p in dealt)
         return tuple(out)
 
     def payouts(self) -> tuple[prizes.Payout, ...]:
@@ -275,11 +278,15 @@ class Competition(ChainedAggregate):
         appointed = OfficialAppointed(person, role, tuple(sorted(Delegation(d).value for d in delegations)))
         self._trigger_chained("OfficialAppointed", encode(appointed), at, _meta(by, meta))
 
-    def remove_official(self, person: str, reason: str, at: datetime, by: Recorder, meta: JSON | None = None) -> None:
+    def remove_official(
+        self, person: str, reason: str, at: datetime, by: Recorder, meta: JSON | None = None
+    ) -> None:
         """The Chief Judge removes a judge or dealer from duty (bfsp 2.1.5)."""
         self._authorise(Act.OFFICIAL_REMOVED, by)
         if person not in self.officials:
-            raise CompetitionError(f"{person} holds no office at this competition", cite(self.rulebook, "schedule"))
+            raise CompetitionError(
+                f"{person} holds no office at this competition", cite(self.rulebook, "schedule")
+            )
         if person == by.person:
             raise CompetitionError("the Chief Judge cannot remove himself", cite(self.rulebook, "schedule"))
         self._trigger_chained("OfficialRemoved", encode(OfficialRemoved(person, reason)), at, _meta(by, meta))
@@ -368,7 +375,9 @@ class Competition(ChainedAggregate):
         rule = cite(self.rulebook, "re_entry")
         if not self.drawn:
             if seat is not None:
-                raise CompetitionError("the seat draw seats every entry made before it", cite(self.rulebook, "seat_draw"))
+                raise CompetitionError(
+                    "the seat draw seats every entry made before it", cite(self.rulebook, "seat_draw")
+                )
             return
         if seat is None or seat.participant != participant:
             raise CompetitionError(f"re-entry {participant} (entry {entry}) needs a seat of its own", rule)
@@ -456,7 +465,8 @@ class Competition(ChainedAggregate):
         number = self.current_level.number + 1 if self.current_level else 1
         if number > len(self.levels):
             raise CompetitionError(
-                f"the schedule has {len(self.levels)} levels; there is no level {number}", cite(self.rulebook, "levels")
+                f"the schedule has {len(self.levels)} levels; there is no level {number}",
+                cite(self.rulebook, "levels"),
             )
         level = self.levels[number - 1]
         self._trigger_chained("LevelStarted", encode(LevelStarted(level, at)), at, meta)
@@ -469,7 +479,9 @@ class Competition(ChainedAggregate):
         level = self.current_level
         if level is None or self.on_break is not None or minutes <= 0:
             raise CompetitionError("a break of some minutes follows a level being played", rule)
-        self._trigger_chained("BreakStarted", encode(BreakStarted(level.number, minutes)), at, _meta(by, meta))
+        self._trigger_chained(
+            "BreakStarted", encode(BreakStarted(level.number, minutes)), at, _meta(by, meta)
+        )
 
     def end_break(self, at: datetime, by: Recorder, meta: JSON | None = None) -> None:
         self._authorise(Act.BREAK_ENDED, by)
@@ -520,7 +532,9 @@ class Competition(ChainedAggregate):
             raise CompetitionError(f"chips of {chips(removed)} are not in play at table {table}", rule)
         larger = [d for d in self.regulations.denominations if d > removed]
         if not larger:
-            raise CompetitionError(f"chips of {chips(removed)} are the largest in play and cannot be coloured up", rule)
+            raise CompetitionError(
+                f"chips of {chips(removed)} are the largest in play and cannot be coloured up", rule
+            )
         seated = {p: seat for p, (t, seat) in self.seats.items() if t == table and p not in self.eliminated}
         listed = {e.participant: e.seat for e in entries}
         if listed != seated:
@@ -538,7 +552,13 @@ class Competition(ChainedAggregate):
     # --- the floor: hands at the tables, moves, halts, breaks (domain/competition/floor.py) -------------------
 
     def start_table_hand(
-        self, table: int, button: int, at: datetime, by: Recorder, after_misdeal: bool = False, meta: JSON | None = None
+        self,
+        table: int,
+        button: int,
+        at: datetime,
+        by: Recorder,
+        after_misdeal: bool = False,
+        meta: JSON | None = None,
     ) -> None:
         """A hand starts at ``table``: refused where the button is wrong, the table is halted, or it owes a player
         to a short table (bfsp 3.1, 5.3.2; TDA 2022 11-D, 32)."""
@@ -596,7 +616,8 @@ class Competition(ChainedAggregate):
     def _table_floor(self) -> Floor:
         if self.floor is None:
             raise CompetitionError(
-                "the tables are seated by the draw of an American competition", cite(self.rulebook, "seat_draw")
+                "the tables are seated by the draw of an American competition",
+                cite(self.rulebook, "seat_draw"),
             )
         return self.floor
 
@@ -606,7 +627,9 @@ class Competition(ChainedAggregate):
 
     def _verify_free_seat(self, table: int, seat: int, rule: Any) -> None:
         if not 1 <= seat <= self.seats_per_table:
-            raise CompetitionError(f"table {table} has seats 1 to {self.seats_per_table}, not seat {seat}", rule)
+            raise CompetitionError(
+                f"table {table} has seats 1 to {self.seats_per_table}, not seat {seat}", rule
+            )
         if table not in {self.seats[p][0] for p in self.remaining if p in self.seats}:
             raise CompetitionError(f"table {table} is not in play", rule)
         taken = {s: p for p, s in self.seats.items() if p not in self.eliminated}
@@ -630,13 +653,15 @@ class Competition(ChainedAggregate):
             self._verify_playing(bust.participant, rule)
             if self.seats[bust.participant][0] != bust.table:
                 raise CompetitionError(
-                    f"{bust.participant} sits at table {self.seats[bust.participant][0]}, not table {bust.table}", rule
+                    f"{bust.participant} sits at table {self.seats[bust.participant][0]}, not table {bust.table}",
+                    rule,
                 )
         if len({b.participant for b in busts}) != len(busts):
             raise CompetitionError("a player is busted once", rule)
         if len(busts) >= self.players_left:
             raise CompetitionError(
-                f"{len(busts)} players cannot all bust when {self.players_left} are left: someone wins the chips", rule
+                f"{len(busts)} players cannot all bust when {self.players_left} are left: someone wins the chips",
+                rule,
             )
         self._verify_one_table_per_stage(busts, rule)
         placed = placings.placings(self.players_left, busts, self._busts_share(busts))
@@ -651,7 +676,9 @@ class Competition(ChainedAggregate):
         self._after_eliminations({b.table for b in busts}, at, meta)
         return tuple(recorded)
 
-    def disqualify(self, participant: str, reason: str, at: datetime, by: Recorder, meta: JSON | None = None) -> None:
+    def disqualify(
+        self, participant: str, reason: str, at: datetime, by: Recorder, meta: JSON | None = None
+    ) -> None:
         """The Chief Judge disqualifies a participant from the competition: he is eliminated, his chips leave
         play and he gets no prize (bfsp 7.2.2, 5.10.2)."""
         self._authorise(Act.COMPETITION_DISQUALIFICATION, by)
@@ -662,7 +689,9 @@ class Competition(ChainedAggregate):
         )
         meta = _meta(by, meta)
         self._trigger_chained("PlayerEliminated", encode(eliminated), at, meta)
-        self._after_eliminations({self.seats[participant][0]} if participant in self.seats else set(), at, meta)
+        self._after_eliminations(
+            {self.seats[participant][0]} if participant in self.seats else set(), at, meta
+        )
 
     def _verify_playing(self, participant: str, rule: Any, seated: bool = True) -> None:
         if participant not in self.entries:
@@ -676,16 +705,21 @@ class Competition(ChainedAggregate):
         tables = {b.table for b in busts}
         if len(tables) > 1 and self.hand_for_hand is None:
             raise CompetitionError(
-                "players busted at different tables are eliminated one hand at a time, except hand-for-hand", rule
+                "players busted at different tables are eliminated one hand at a time, except hand-for-hand",
+                rule,
             )
         waiting = [b.participant for b in busts if b.participant in self.table_winners.values()]
         if waiting:
-            raise CompetitionError(f"{waiting[0]} has won his table and waits for the next stage's draw", rule)
+            raise CompetitionError(
+                f"{waiting[0]} has won his table and waits for the next stage's draw", rule
+            )
         for table in tables:
             left = [p for p in self.remaining if self.seats.get(p, (0, 0))[0] == table]
             busted = [b for b in busts if b.table == table]
             if self.regulations.format is Format.OLYMPIC and len(busted) >= len(left):
-                raise CompetitionError(f"table {table} plays down to one winner; someone keeps its chips", rule)
+                raise CompetitionError(
+                    f"table {table} plays down to one winner; someone keeps its chips", rule
+                )
 
     def _busts_share(self, busts: tuple[placings.Bust, ...]) -> bool:
         if self.hand_for_hand is None or not self.rulebook.hand_for_hand_busts_share:
@@ -709,7 +743,7 @@ class Competition(ChainedAggregate):
     def start_hand_for_hand(
         self, level_seconds_left: int, at: datetime, by: Recorder, meta: JSON | None = None
     ) -> None:
-        """"Finish the current hand; we are going hand-for-hand": payout eligibility starts now (RP-8-a)."""
+        """ "Finish the current hand; we are going hand-for-hand": payout eligibility starts now (RP-8-a)."""
         self._authorise(Act.HAND_FOR_HAND_STARTED, by)
         self._verify_not_over()
         rule = cite(self.rulebook, "hand_for_hand")
@@ -721,18 +755,24 @@ class Competition(ChainedAggregate):
                 f"{self.players_left} players are left and {paid} places are paid: the money is reached", rule
             )
         if self.current_level is None or not 0 < level_seconds_left <= self.current_level.minutes * 60:
-            raise CompetitionError(f"{level_seconds_left} s is not what is left of a level being played", rule)
+            raise CompetitionError(
+                f"{level_seconds_left} s is not what is left of a level being played", rule
+            )
         started = HandForHandStarted(self.players_left, level_seconds_left)
         self._trigger_chained("HandForHandStarted", encode(started), at, _meta(by, meta))
 
-    def start_hand_for_hand_hand(self, at: datetime, by: Recorder, meta: JSON | None = None) -> HandForHandHandStarted:
+    def start_hand_for_hand_hand(
+        self, at: datetime, by: Recorder, meta: JSON | None = None
+    ) -> HandForHandHandStarted:
         """Every table starts its next hand; the clock is charged a fixed time for the hand just played, and
         when it runs out the next level starts (RP-8-b, c, d; TV-113)."""
         self._authorise(Act.HAND_FOR_HAND_STARTED, by)
         if self.hand_for_hand is None:
             raise CompetitionError("play is not hand-for-hand", cite(self.rulebook, "hand_for_hand"))
         meta = _meta(by, meta)
-        left = levels.hand_for_hand_clock(self.level_seconds_left, self.rulebook.hand_for_hand_seconds_per_hand)
+        left = levels.hand_for_hand_clock(
+            self.level_seconds_left, self.rulebook.hand_for_hand_seconds_per_hand
+        )
         if left <= 0:
             left = self._start_next_level(at, meta).minutes * 60
         started = HandForHandHandStarted(self.hand_for_hand_round + 1, left)
@@ -743,16 +783,22 @@ class Competition(ChainedAggregate):
         self._authorise(Act.HAND_FOR_HAND_STARTED, by)
         if self.hand_for_hand is None:
             raise CompetitionError("play is not hand-for-hand", cite(self.rulebook, "hand_for_hand"))
-        self._trigger_chained("HandForHandEnded", encode(HandForHandEnded(self.players_left)), at, _meta(by, meta))
+        self._trigger_chained(
+            "HandForHandEnded", encode(HandForHandEnded(self.players_left)), at, _meta(by, meta)
+        )
 
     # --- the final table (bfsp 3.1; TDA 2022 RP-9) ----------------------------------------------------------
 
-    def commit_final_table_draw(self, seed_sha256: str, at: datetime, by: Recorder, meta: JSON | None = None) -> None:
+    def commit_final_table_draw(
+        self, seed_sha256: str, at: datetime, by: Recorder, meta: JSON | None = None
+    ) -> None:
         """Record the final-table draw's seed hash, once the players left are the final table's size."""
         self._authorise(Act.FINAL_TABLE_DRAW_CONDUCTED, by)
         self._verify_final_table_due()
         if self.final_commitment is not None:
-            raise CompetitionError("the final-table draw is committed already", cite(self.rulebook, "final_table"))
+            raise CompetitionError(
+                "the final-table draw is committed already", cite(self.rulebook, "final_table")
+            )
         _verify_digest(seed_sha256, cite(self.rulebook, "final_table"))
         committed = FinalTableDrawCommitted(seed_sha256)
         self._trigger_chained("FinalTableDrawCommitted", encode(committed), at, _meta(by, meta))
@@ -775,7 +821,9 @@ class Competition(ChainedAggregate):
             raise CompetitionError("the seed's hash must be recorded before the final-table draw", rule)
         self._verify_ordered_by(ordered_by)
         seats = tuple(assignments)
-        draw.verify_draw(seed, self.final_commitment, self.remaining, self.regulations.final_table_size, seats, rule)
+        draw.verify_draw(
+            seed, self.final_commitment, self.remaining, self.regulations.final_table_size, seats, rule
+        )
         self._table_floor().verify_final_table({a.participant: (a.table, a.seat) for a in seats})
         conducted = FinalTableDrawConducted(seed, seats, draw.starting_buttons(seats), ordered_by)
         self._trigger_chained("FinalTableDrawConducted", encode(conducted), at, _meta(by, meta))
@@ -838,10 +886,13 @@ class Competition(ChainedAggregate):
 
     def _verify_not_over(self) -> None:
         if self.winner is not None:
-            raise CompetitionError(f"the competition is over: {self.winner} won it", cite(self.rulebook, "winner"))
+            raise CompetitionError(
+                f"the competition is over: {self.winner} won it", cite(self.rulebook, "winner")
+            )
         if self.is_over:
             raise CompetitionError(
-                "the competition is over: the players left shared out the prizes in a deal", cite(self.rulebook, "prizes")
+                "the competition is over: the players left shared out the prizes in a deal",
+                cite(self.rulebook, "prizes"),
             )
 
     # --- the events -------------------------------------------------------------------------------------------
@@ -883,7 +934,9 @@ class Competition(ChainedAggregate):
         self.drawn = True
         if self.regulations.format is Format.AMERICAN:
             seating = {a.participant: (a.table, a.seat) for a in e.assignments}
-            self.floor = Floor.open(seating, self.regulations.max_seats, self.regulations.rulebook, self.buttons)
+            self.floor = Floor.open(
+                seating, self.regulations.max_seats, self.regulations.rulebook, self.buttons
+            )
 
     def _on_FinalTableDrawCommitted(self, e: FinalTableDrawCommitted, at: datetime) -> None:
         self.final_commitment = e.seed_sha256
@@ -960,11 +1013,15 @@ class Competition(ChainedAggregate):
     # one stored event type per act: the bodies replay it through _apply
 
     @event("OfficialAppointed")
-    def _official_appointed(self, payload: JSON, meta: JSON, prev_link: str, link: str, timestamp: datetime) -> None:
+    def _official_appointed(
+        self, payload: JSON, meta: JSON, prev_link: str, link: str, timestamp: datetime
+    ) -> None:
         self._apply(payload, link, timestamp)
 
     @event("OfficialRemoved")
-    def _official_removed(self, payload: JSON, meta: JSON, prev_link: str, link: str, timestamp: datetime) -> None:
+    def _official_removed(
+        self, payload: JSON, meta: JSON, prev_link: str, link: str, timestamp: datetime
+    ) -> None:
         self._apply(payload, link, timestamp)
 
     @event("ParticipantRegistered")
@@ -972,19 +1029,27 @@ class Competition(ChainedAggregate):
         self._apply(payload, link, timestamp)
 
     @event("SeatDrawCommitted")
-    def _draw_committed(self, payload: JSON, meta: JSON, prev_link: str, link: str, timestamp: datetime) -> None:
+    def _draw_committed(
+        self, payload: JSON, meta: JSON, prev_link: str, link: str, timestamp: datetime
+    ) -> None:
         self._apply(payload, link, timestamp)
 
     @event("SeatDrawConducted")
-    def _draw_conducted(self, payload: JSON, meta: JSON, prev_link: str, link: str, timestamp: datetime) -> None:
+    def _draw_conducted(
+        self, payload: JSON, meta: JSON, prev_link: str, link: str, timestamp: datetime
+    ) -> None:
         self._apply(payload, link, timestamp)
 
     @event("LevelStarted")
-    def _level_started(self, payload: JSON, meta: JSON, prev_link: str, link: str, timestamp: datetime) -> None:
+    def _level_started(
+        self, payload: JSON, meta: JSON, prev_link: str, link: str, timestamp: datetime
+    ) -> None:
         self._apply(payload, link, timestamp)
 
     @event("BreakStarted")
-    def _break_started(self, payload: JSON, meta: JSON, prev_link: str, link: str, timestamp: datetime) -> None:
+    def _break_started(
+        self, payload: JSON, meta: JSON, prev_link: str, link: str, timestamp: datetime
+    ) -> None:
         self._apply(payload, link, timestamp)
 
     @event("BreakEnded")
@@ -992,7 +1057,9 @@ class Competition(ChainedAggregate):
         self._apply(payload, link, timestamp)
 
     @event("ScheduleChanged")
-    def _schedule_changed(self, payload: JSON, meta: JSON, prev_link: str, link: str, timestamp: datetime) -> None:
+    def _schedule_changed(
+        self, payload: JSON, meta: JSON, prev_link: str, link: str, timestamp: datetime
+    ) -> None:
         self._apply(payload, link, timestamp)
 
     @event("ChipRaceConducted")
@@ -1000,7 +1067,9 @@ class Competition(ChainedAggregate):
         self._apply(payload, link, timestamp)
 
     @event("PlayerEliminated")
-    def _player_eliminated(self, payload: JSON, meta: JSON, prev_link: str, link: str, timestamp: datetime) -> None:
+    def _player_eliminated(
+        self, payload: JSON, meta: JSON, prev_link: str, link: str, timestamp: datetime
+    ) -> None:
         self._apply(payload, link, timestamp)
 
     @event("HandForHandStarted")
@@ -1016,11 +1085,15 @@ class Competition(ChainedAggregate):
         self._apply(payload, link, timestamp)
 
     @event("FinalTableDrawCommitted")
-    def _final_committed(self, payload: JSON, meta: JSON, prev_link: str, link: str, timestamp: datetime) -> None:
+    def _final_committed(
+        self, payload: JSON, meta: JSON, prev_link: str, link: str, timestamp: datetime
+    ) -> None:
         self._apply(payload, link, timestamp)
 
     @event("FinalTableDrawConducted")
-    def _final_conducted(self, payload: JSON, meta: JSON, prev_link: str, link: str, timestamp: datetime) -> None:
+    def _final_conducted(
+        self, payload: JSON, meta: JSON, prev_link: str, link: str, timestamp: datetime
+    ) -> None:
         self._apply(payload, link, timestamp)
 
     @event("CompetitionWinnerDeclared")
@@ -1028,11 +1101,15 @@ class Competition(ChainedAggregate):
         self._apply(payload, link, timestamp)
 
     @event("OlympicStageStarted")
-    def _stage_started(self, payload: JSON, meta: JSON, prev_link: str, link: str, timestamp: datetime) -> None:
+    def _stage_started(
+        self, payload: JSON, meta: JSON, prev_link: str, link: str, timestamp: datetime
+    ) -> None:
         self._apply(payload, link, timestamp)
 
     @event("TableWinnerDeclared")
-    def _table_winner(self, payload: JSON, meta: JSON, prev_link: str, link: str, timestamp: datetime) -> None:
+    def _table_winner(
+        self, payload: JSON, meta: JSON, prev_link: str, link: str, timestamp: datetime
+    ) -> None:
         self._apply(payload, link, timestamp)
 
     @event("DealAgreed")
@@ -1040,39 +1117,57 @@ class Competition(ChainedAggregate):
         self._apply(payload, link, timestamp)
 
     @event("TableHandStarted")
-    def _table_hand_started(self, payload: JSON, meta: JSON, prev_link: str, link: str, timestamp: datetime) -> None:
+    def _table_hand_started(
+        self, payload: JSON, meta: JSON, prev_link: str, link: str, timestamp: datetime
+    ) -> None:
         self._apply(payload, link, timestamp)
 
     @event("TableHandEnded")
-    def _table_hand_ended(self, payload: JSON, meta: JSON, prev_link: str, link: str, timestamp: datetime) -> None:
+    def _table_hand_ended(
+        self, payload: JSON, meta: JSON, prev_link: str, link: str, timestamp: datetime
+    ) -> None:
         self._apply(payload, link, timestamp)
 
     @event("PlayerMoved")
-    def _player_moved(self, payload: JSON, meta: JSON, prev_link: str, link: str, timestamp: datetime) -> None:
+    def _player_moved(
+        self, payload: JSON, meta: JSON, prev_link: str, link: str, timestamp: datetime
+    ) -> None:
         self._apply_floor(payload, link)
 
     @event("BalanceToleranceWidened")
-    def _tolerance_widened(self, payload: JSON, meta: JSON, prev_link: str, link: str, timestamp: datetime) -> None:
+    def _tolerance_widened(
+        self, payload: JSON, meta: JSON, prev_link: str, link: str, timestamp: datetime
+    ) -> None:
         self._apply_floor(payload, link)
 
     @event("MoverExceptionDecided")
-    def _mover_exception(self, payload: JSON, meta: JSON, prev_link: str, link: str, timestamp: datetime) -> None:
+    def _mover_exception(
+        self, payload: JSON, meta: JSON, prev_link: str, link: str, timestamp: datetime
+    ) -> None:
         self._apply_floor(payload, link)
 
     @event("TableHalted")
-    def _table_halted(self, payload: JSON, meta: JSON, prev_link: str, link: str, timestamp: datetime) -> None:
+    def _table_halted(
+        self, payload: JSON, meta: JSON, prev_link: str, link: str, timestamp: datetime
+    ) -> None:
         self._apply_floor(payload, link)
 
     @event("TableBreakCommitted")
-    def _break_committed(self, payload: JSON, meta: JSON, prev_link: str, link: str, timestamp: datetime) -> None:
+    def _break_committed(
+        self, payload: JSON, meta: JSON, prev_link: str, link: str, timestamp: datetime
+    ) -> None:
         self._apply_floor(payload, link)
 
     @event("TableBroken")
-    def _table_broken(self, payload: JSON, meta: JSON, prev_link: str, link: str, timestamp: datetime) -> None:
+    def _table_broken(
+        self, payload: JSON, meta: JSON, prev_link: str, link: str, timestamp: datetime
+    ) -> None:
         self._apply_floor(payload, link)
 
     @event("StacksReset")
-    def _stacks_reset(self, payload: JSON, meta: JSON, prev_link: str, link: str, timestamp: datetime) -> None:
+    def _stacks_reset(
+        self, payload: JSON, meta: JSON, prev_link: str, link: str, timestamp: datetime
+    ) -> None:
         self._apply(payload, link, timestamp)
 
 

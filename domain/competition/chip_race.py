@@ -86,7 +86,9 @@ def _cards(dealt: Sequence[str], rule: RuleRef) -> list[Card]:
     return cards
 
 
-def _deal(seats: Sequence[RaceEntry], odd: dict[int, int], deck: list[Card], rule: RuleRef) -> dict[int, list[Card]]:
+def _deal(
+    seats: Sequence[RaceEntry], odd: dict[int, int], deck: list[Card], rule: RuleRef
+) -> dict[int, list[Card]]:
     """One card per odd chip, from seat 1 clockwise, a seat skipped once it has all its cards."""
     needed = sum(odd.values())
     if len(deck) != needed:

@@ -68,7 +68,9 @@ def draw(seed: str, participants: Iterable[str], seats_per_table: int) -> tuple[
     """Who sits where, recomputed from the seed: sorted by table and seat."""
     players = sorted(participants)
     cards = shuffled(seed, seat_cards(len(players), seats_per_table))
-    seated = (SeatAssignment(player, table, seat) for player, (table, seat) in zip(players, cards, strict=True))
+    seated = (
+        SeatAssignment(player, table, seat) for player, (table, seat) in zip(players, cards, strict=True)
+    )
     return tuple(sorted(seated, key=lambda a: (a.table, a.seat)))
 
 

@@ -331,7 +331,13 @@ def _encode(value: Any) -> Any:
 
 def _dataclass(cls: type, payload: JSON) -> Any:
     hints = typing.get_type_hints(cls)
-    return cls(**{f.name: _decode(hints[f.name], payload[f.name]) for f in dataclasses.fields(cls) if f.name in payload})
+    return cls(
+        **{
+            f.name: _decode(hints[f.name], payload[f.name])
+            for f in dataclasses.fields(cls)
+            if f.name in payload
+        }
+    )
 
 
 def _decode(hint: Any, value: Any) -> Any:

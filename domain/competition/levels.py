@@ -28,7 +28,11 @@ def level_in_force(starts: Sequence[LevelStart], at: datetime) -> LevelStart | N
 
 
 def verify_hand_level(
-    starts: Sequence[LevelStart], hand_started_at: datetime, played_at: int, substantial_action: bool, rule: RuleRef
+    starts: Sequence[LevelStart],
+    hand_started_at: datetime,
+    played_at: int,
+    substantial_action: bool,
+    rule: RuleRef,
 ) -> None:
     """A hand is played at the level in force when it started; one started at the old blinds by mistake is
     finished at them once there was substantial action (TDA 2022 23, TV-102), and corrected before."""

@@ -21,8 +21,18 @@ _RULES: dict[str, dict[str, str]] = {
     "season_disqualification": {"*": "bfsp 7.2.3"},
     "competition_disqualification": {"*": "bfsp 7.2.2"},
     "starting_stack": {"*": "bfsp 5.1"},
-    "levels": {"bfsp": "bfsp 3.3", "tda-2022": "tda-2022 23", "tda-2017": "tda-2017 D-22", "*": "tda-2022 23"},
-    "table_size": {"bfsp": "bfsp 3.1", "tda-2017": "tda-2017 D-11", "tda-club": "tda-club 12", "*": "tda-2022 RP-9"},
+    "levels": {
+        "bfsp": "bfsp 3.3",
+        "tda-2022": "tda-2022 23",
+        "tda-2017": "tda-2017 D-22",
+        "*": "tda-2022 23",
+    },
+    "table_size": {
+        "bfsp": "bfsp 3.1",
+        "tda-2017": "tda-2017 D-11",
+        "tda-club": "tda-club 12",
+        "*": "tda-2022 RP-9",
+    },
     "officials": {"*": "bfsp 2.1.1"},
     "schedule": {"*": "bfsp 2.1.5"},
     "seat_draw": {"bfsp": "bfsp 5.2", "*": "tda-2022 7"},
@@ -140,7 +150,9 @@ class Regulations:
 
     @property
     def final_table_size(self) -> int:
-        return self.final_table if self.final_table is not None else self.book.final_table_size(self.max_seats)
+        return (
+            self.final_table if self.final_table is not None else self.book.final_table_size(self.max_seats)
+        )
 
     def level(self, number: int) -> Level:
         return self.levels[number - 1]
@@ -209,7 +221,9 @@ def _verify_stacks(regulations: Regulations, book: Rulebook) -> None:
             f"starting stack of {chips(regulations.starting_stack)} is not an equal start",
             cite(book, "starting_stack"),
         )
-    if re_entry is not None and (re_entry.max_entries < 2 or not 1 <= re_entry.until_level <= len(regulations.levels)):
+    if re_entry is not None and (
+        re_entry.max_entries < 2 or not 1 <= re_entry.until_level <= len(regulations.levels)
+    ):
         raise CompetitionError(
             f"re_entry: {re_entry.max_entries} entries in all until level {re_entry.until_level} is not a re-entry "
             f"a schedule of {len(regulations.levels)} levels allows",

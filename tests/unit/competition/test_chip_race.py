@@ -21,7 +21,9 @@ def _table_one() -> tuple[Competition, list[tuple[int, str]]]:
     return competition, seated
 
 
-def _entries(seated: list[tuple[int, str]], chips_25: dict[int, int], others: dict[int, int]) -> list[RaceEntry]:
+def _entries(
+    seated: list[tuple[int, str]], chips_25: dict[int, int], others: dict[int, int]
+) -> list[RaceEntry]:
     return [RaceEntry(seat, p, chips_25.get(seat, 0), others.get(seat, 10_000)) for seat, p in seated]
 
 
@@ -75,7 +77,10 @@ def test_removed_chips_are_exchanged_at_full_value_before_the_race() -> None:
 
 @pytest.mark.parametrize(
     ("dealt", "words"),
-    [(["As", "Kd"], "needs 3 cards, one per odd chip, and 2 were dealt"), (["As", "Kd", "As"], "dealt twice")],
+    [
+        (["As", "Kd"], "needs 3 cards, one per odd chip, and 2 were dealt"),
+        (["As", "Kd", "As"], "dealt twice"),
+    ],
 )
 def test_race_cards_that_do_not_fit_the_race_are_refused(dealt: list[str], words: str) -> None:
     competition, seated = _table_one()

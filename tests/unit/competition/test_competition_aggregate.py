@@ -60,7 +60,9 @@ def test_every_event_of_the_competition_is_in_the_catalog_and_its_chain_verifies
     competition = _a_whole_competition()
     events = competition.collect_events()
     assert {type(e).__name__ for e in events} <= set(CATALOG)
-    assert {"SeatDrawConducted", "ChipRaceConducted", "HandForHandHandStarted"} <= {type(e).__name__ for e in events}
+    assert {"SeatDrawConducted", "ChipRaceConducted", "HandForHandHandStarted"} <= {
+        type(e).__name__ for e in events
+    }
     assert all(decode(e.payload).__class__.__name__ == type(e).__name__ for e in events)
     assert first_broken_link_in(events) is None
     assert competition.chain_head == events[-1].link
@@ -72,7 +74,11 @@ def test_a_stored_competition_reads_back_the_same_and_tampering_breaks_its_chain
     app.save(competition)
     again = app.repository.get(competition_stream_id("minsk-open-2026"))
     assert isinstance(again, Competition)
-    assert (again.winner, again.seats, again.eliminated) == (competition.winner, competition.seats, competition.eliminated)
+    assert (again.winner, again.seats, again.eliminated) == (
+        competition.winner,
+        competition.seats,
+        competition.eliminated,
+    )
     assert again.level_starts == competition.level_starts and again.chain_head == competition.chain_head
     stored = list(app.events.get(competition.id))
     assert first_broken_link_in(stored) is None
@@ -119,7 +125,9 @@ def test_a_move_the_floor_refuses_is_not_recorded() -> None:
     version = competition.version
     wrong = next(p for p in competition.remaining if competition.seats[p][0] == 2 and p != move.participant)
     with pytest.raises(CompetitionError):
-        competition.move_player(replace(move, participant=wrong, from_seat=competition.seats[wrong][1]), at(10), CHIEF)
+        competition.move_player(
+            replace(move, participant=wrong, from_seat=competition.seats[wrong][1]), at(10), CHIEF
+        )
     with pytest.raises(NotPermittedError, match="a judge may not move a player"):
         competition.move_player(move, at(10), JUDGE)
     assert competition.version == version

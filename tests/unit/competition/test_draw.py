@@ -22,7 +22,9 @@ pytestmark = pytest.mark.unit
 RULE = RuleRef("bfsp", "5.2")
 
 
-def _draw_as_documented(seed: str, participants: list[str], seats_per_table: int) -> set[tuple[str, int, int]]:
+def _draw_as_documented(
+    seed: str, participants: list[str], seats_per_table: int
+) -> set[tuple[str, int, int]]:
     """The module docstring's procedure, written again from the text alone."""
     names = sorted(participants)
     tables = -(-len(names) // seats_per_table)
@@ -65,7 +67,11 @@ def test_a_competition_records_the_commitment_before_the_draw_and_the_seed_after
     competition.conduct_draw("opening", seats, CHIEF.person, at(-20), SECRETARY)
     events = competition.collect_events()
     committed, conducted = events[-2], events[-1]
-    assert committed.payload == {"type": "SeatDrawCommitted", "seed_sha256": commitment("opening"), "stage": ""}
+    assert committed.payload == {
+        "type": "SeatDrawCommitted",
+        "seed_sha256": commitment("opening"),
+        "stage": "",
+    }
     assert conducted.payload["seed"] == "opening"
     assert conducted.payload["ordered_by"] == CHIEF.person
     assert conducted.meta["recorded_by"] == {"person": SECRETARY.person, "role": "secretary"}
@@ -85,7 +91,9 @@ def test_a_seed_that_does_not_hash_to_the_commitment_is_refused_and_nothing_is_s
     competition.commit_draw(commitment("the real seed"), at(-30), SECRETARY)
     version = competition.version
     with pytest.raises(CompetitionError, match="does not hash to the commitment"):
-        competition.conduct_draw("another", draw("another", competition.remaining, 9), CHIEF.person, at(-20), SECRETARY)
+        competition.conduct_draw(
+            "another", draw("another", competition.remaining, 9), CHIEF.person, at(-20), SECRETARY
+        )
     assert competition.version == version
     assert not competition.drawn
 
@@ -138,7 +146,9 @@ def test_a_commitment_must_be_a_sha256_digest() -> None:
 
 @settings(max_examples=60, deadline=None)
 @given(seed=st.text(max_size=40), count=st.integers(2, 60), seats_per_table=st.sampled_from([9, 10]))
-def test_any_seed_gives_a_valid_draw_equal_to_its_recomputation(seed: str, count: int, seats_per_table: int) -> None:
+def test_any_seed_gives_a_valid_draw_equal_to_its_recomputation(
+    seed: str, count: int, seats_per_table: int
+) -> None:
     names = players(count)
     seats = draw(seed, names, seats_per_table)
     assert sorted(a.participant for a in seats) == names
@@ -146,7 +156,9 @@ def test_any_seed_gives_a_valid_draw_equal_to_its_recomputation(seed: str, count
     assert all(1 <= a.seat <= seats_per_table for a in seats)
     sizes = [sum(1 for a in seats if a.table == t) for t in {a.table for a in seats}]
     assert max(sizes) - min(sizes) <= 1
-    assert {(a.participant, a.table, a.seat) for a in seats} == _draw_as_documented(seed, names, seats_per_table)
+    assert {(a.participant, a.table, a.seat) for a in seats} == _draw_as_documented(
+        seed, names, seats_per_table
+    )
     verify_draw(seed, commitment(seed), reversed(names), seats_per_table, seats, RULE)
     with pytest.raises(CompetitionError):
         verify_draw(seed + "x", commitment(seed), names, seats_per_table, seats, RULE)

@@ -50,7 +50,9 @@ def test_the_final_table_forms_by_a_new_draw_when_its_size_is_left(
     _down_to(competition, final)
     _final_draw(competition)
     assert competition.final_table
-    assert sorted(competition.seats[p] for p in competition.remaining) == [(1, s) for s in range(1, final + 1)]
+    assert sorted(competition.seats[p] for p in competition.remaining) == [
+        (1, s) for s in range(1, final + 1)
+    ]
     assert competition.buttons == {1: final}
 
 
@@ -71,7 +73,9 @@ def test_the_final_table_is_formed_once() -> None:
     competition = drawn(12)
     _down_to(competition, 9)
     with pytest.raises(CompetitionError, match="must be recorded before the final-table draw"):
-        competition.conduct_final_table_draw("s", draw("s", competition.remaining, 9), CHIEF.person, at(1), SECRETARY)
+        competition.conduct_final_table_draw(
+            "s", draw("s", competition.remaining, 9), CHIEF.person, at(1), SECRETARY
+        )
     _final_draw(competition)
     with pytest.raises(CompetitionError, match="formed once"):
         competition.commit_final_table_draw(commitment("again"), at(300), SECRETARY)

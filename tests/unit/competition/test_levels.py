@@ -58,9 +58,13 @@ def test_tv_102_a_hand_started_at_the_old_blinds_after_the_level_changed(ruleboo
     competition.start_level(at(30), JUDGE)
     competition.verify_hand_level(at(29.5), 1, substantial_action=False)
     competition.verify_hand_level(at(30.5), 2, substantial_action=False)
-    with pytest.raises(CompetitionError, match="after level 2 began at 12:30:00; it must be played at 50/100") as refused:
+    with pytest.raises(
+        CompetitionError, match="after level 2 began at 12:30:00; it must be played at 50/100"
+    ) as refused:
         competition.verify_hand_level(at(30.5), 1, substantial_action=False)
-    assert refused.value.rule == (RuleRef("tda-2022", "23") if rulebook == "tda-2022" else RuleRef("bfsp", "3.3"))
+    assert refused.value.rule == (
+        RuleRef("tda-2022", "23") if rulebook == "tda-2022" else RuleRef("bfsp", "3.3")
+    )
     competition.verify_hand_level(at(30.5), 1, substantial_action=True)
     with pytest.raises(CompetitionError, match="level 3, which had not begun"):
         competition.verify_hand_level(at(30.5), 3, substantial_action=True)

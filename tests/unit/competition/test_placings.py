@@ -17,7 +17,9 @@ pytestmark = pytest.mark.unit
 
 
 def _table(competition: Competition, table: int) -> list[str]:
-    return sorted((p for p in competition.remaining if competition.seats[p][0] == table), key=competition.seats.get)
+    return sorted(
+        (p for p in competition.remaining if competition.seats[p][0] == table), key=competition.seats.get
+    )
 
 
 def test_players_busted_in_one_hand_place_by_the_chips_they_started_it_with() -> None:
@@ -47,7 +49,9 @@ def test_players_busted_on_the_hand_at_the_hand_for_hand_announcement_share_the_
     competition.start_hand_for_hand(600, at(10), CHIEF)
     table = competition.seats[competition.remaining[0]][0]
     a, b, c = _table(competition, table)[:3]
-    out = competition.eliminate("h-88", [Bust(a, table, 500), Bust(b, table, 3_000), Bust(c, table, 1_200)], at(11), JUDGE)
+    out = competition.eliminate(
+        "h-88", [Bust(a, table, 500), Bust(b, table, 3_000), Bust(c, table, 1_200)], at(11), JUDGE
+    )
     assert {e.place for e in out} == {50}
     shares = {p.participant: p.gross for p in competition.payouts()}
     fiftieth = competition.regulations.prize(50)
@@ -110,18 +114,27 @@ def test_the_last_player_with_chips_wins_and_the_places_pay_as_the_regulations_s
         order[1]: (3, 2_000, 260, 1_740),
         order[0]: (4, 0, 0, 0),
     }
-    assert competition.collect_events()[-1].payload == {"type": "CompetitionWinnerDeclared", "participant": order[3]}
+    assert competition.collect_events()[-1].payload == {
+        "type": "CompetitionWinnerDeclared",
+        "participant": order[3],
+    }
 
 
 def test_a_disqualified_player_is_eliminated_with_no_prize() -> None:
-    competition = drawn(4, regulations(prizes=(Prize(1, 5_000), Prize(2, 3_000), Prize(3, 2_000), Prize(4, 1_000))))
+    competition = drawn(
+        4, regulations(prizes=(Prize(1, 5_000), Prize(2, 3_000), Prize(3, 2_000), Prize(4, 1_000)))
+    )
     cheat = competition.remaining[0]
     with pytest.raises(NotPermittedError, match="a judge may not disqualify from the competition") as refused:
         competition.disqualify(cheat, "chip dumping (7.1.14)", at(5), JUDGE)
     assert refused.value.rule == RuleRef("bfsp", "7.2.2")
     competition.disqualify(cheat, "chip dumping (7.1.14)", at(5), CHIEF)
     gone = competition.eliminated[cheat]
-    assert (gone.reason, gone.place, gone.ruling) == (EliminationReason.DISQUALIFIED, 4, "chip dumping (7.1.14)")
+    assert (gone.reason, gone.place, gone.ruling) == (
+        EliminationReason.DISQUALIFIED,
+        4,
+        "chip dumping (7.1.14)",
+    )
     assert next(p for p in competition.payouts() if p.participant == cheat).gross == 0
     with pytest.raises(NotPermittedError, match="the secretary may not disqualify"):
         competition.disqualify(competition.remaining[0], "x", at(6), SECRETARY)
@@ -135,14 +148,21 @@ def test_shared_prizes_always_add_up_to_the_places_prizes() -> None:
 
 
 def _deal_table(prizes: tuple[int, ...]) -> Competition:
-    regs = regulations(prizes=tuple(Prize(n, amount) for n, amount in enumerate(prizes, start=1)), rulebook="tda-2017")
+    regs = regulations(
+        prizes=tuple(Prize(n, amount) for n, amount in enumerate(prizes, start=1)), rulebook="tda-2017"
+    )
     return drawn(len(prizes), regs)
 
 
 def test_2017_tv_58_a_deal_that_shares_out_the_whole_pool_ends_the_competition() -> None:
     competition = _deal_table((11_765, 6_666, 5_503, 3_493))
     block, salhab, urbanski, gjerlinger = competition.remaining
-    deal = [DealShare(block, 9_127), DealShare(salhab, 7_500), DealShare(urbanski, 5_400), DealShare(gjerlinger, 5_400)]
+    deal = [
+        DealShare(block, 9_127),
+        DealShare(salhab, 7_500),
+        DealShare(urbanski, 5_400),
+        DealShare(gjerlinger, 5_400),
+    ]
     with pytest.raises(NotPermittedError, match="a judge may not decide as the Chief Judge"):
         competition.agree_deal(deal, 0, at(300), JUDGE)
     competition.agree_deal(deal, 0, at(300), CHIEF)
@@ -154,7 +174,9 @@ def test_2017_tv_58_a_deal_that_shares_out_the_whole_pool_ends_the_competition()
 
 def test_2017_tv_58_a_deal_leaving_some_to_play_for_pays_it_to_the_winner() -> None:
     competition = _deal_table((262_392, 180_000, 140_000, 110_000, 90_996, 46_612))
-    guarantees = dict(zip(competition.remaining, (172_000, 150_000, 140_000, 123_000, 112_500, 112_500), strict=True))
+    guarantees = dict(
+        zip(competition.remaining, (172_000, 150_000, 140_000, 123_000, 112_500, 112_500), strict=True)
+    )
     competition.agree_deal([DealShare(p, a) for p, a in guarantees.items()], 20_000, at(300), CHIEF)
     order = list(competition.remaining)
     for n, player in enumerate(order[1:]):
@@ -168,7 +190,9 @@ def test_2017_tv_58_a_deal_that_does_not_add_up_is_refused() -> None:
     competition = _deal_table((11_765, 6_666, 5_503, 3_493))
     players = competition.remaining
     short = [DealShare(p, a) for p, a in zip(players, (9_127, 7_500, 5_400, 5_399), strict=True)]
-    with pytest.raises(CompetitionError, match="shares out 27,426 and leaves 0 to play for: 27,426, not the 27,427"):
+    with pytest.raises(
+        CompetitionError, match="shares out 27,426 and leaves 0 to play for: 27,426, not the 27,427"
+    ):
         competition.agree_deal(short, 0, at(300), CHIEF)
     with pytest.raises(CompetitionError, match="gives every player left one amount"):
         competition.agree_deal([DealShare(players[0], 27_427)], 0, at(300), CHIEF)

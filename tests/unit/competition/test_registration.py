@@ -41,7 +41,9 @@ def test_a_player_who_turns_18_on_the_first_day_may_enter_one_a_day_younger_may_
 
 def test_a_standing_season_disqualification_bars_registration() -> None:
     competition = staffed()
-    with pytest.raises(CompetitionError, match="disqualified from official competitions for the season") as refused:
+    with pytest.raises(
+        CompetitionError, match="disqualified from official competitions for the season"
+    ) as refused:
         competition.register("p1", "anna", ADULT, at(0), SECRETARY, season_disqualified={"anna", "oleg"})
     assert refused.value.rule == RuleRef("bfsp", "7.2.3")
     competition.register("p1", "anna", ADULT, at(1), SECRETARY, season_disqualified={"oleg"})
@@ -53,7 +55,11 @@ def test_membership_fee_and_consents_are_recorded() -> None:
         "p1", "anna", ADULT, at(0), SECRETARY, membership_valid=False, entry_fee_paid=True, consent_media=True
     )
     registered = decode(competition.collect_events()[-1].payload)
-    assert (registered.membership_valid, registered.entry_fee_paid, registered.consent_media) == (False, True, True)
+    assert (registered.membership_valid, registered.entry_fee_paid, registered.consent_media) == (
+        False,
+        True,
+        True,
+    )
     assert registered.consent_personal_data and registered.entry == 1 and registered.birth_date == ADULT
 
 
@@ -90,12 +96,16 @@ def _busted(regs_re_entry: ReEntry | None) -> tuple:
 
 def test_a_re_entry_takes_a_free_seat_while_the_regulations_allow_it() -> None:
     competition, table, seat = _busted(ReEntry(2, 2, 10_000))
-    competition.register("p01-2", "person-p01", ADULT, at(11), SECRETARY, seat=SeatAssignment("p01-2", table, seat))
+    competition.register(
+        "p01-2", "person-p01", ADULT, at(11), SECRETARY, seat=SeatAssignment("p01-2", table, seat)
+    )
     assert competition.entries["p01-2"].entry == 2
     assert competition.seats["p01-2"] == (table, seat)
     competition.eliminate("hand-9", [Bust("p01-2", table, 300)], at(20), JUDGE)
     with pytest.raises(CompetitionError, match="used all 2 entries") as refused:
-        competition.register("p01-3", "person-p01", ADULT, at(21), SECRETARY, seat=SeatAssignment("p01-3", table, seat))
+        competition.register(
+            "p01-3", "person-p01", ADULT, at(21), SECRETARY, seat=SeatAssignment("p01-3", table, seat)
+        )
     assert refused.value.rule == RuleRef("bfsp", "3.1")
 
 
@@ -103,7 +113,9 @@ def test_a_re_entry_needs_a_free_seat() -> None:
     competition, table, _ = _busted(ReEntry(2, 2, 10_000))
     taken = next(s for p, (t, s) in competition.seats.items() if t == table and p != "p01")
     with pytest.raises(CompetitionError, match=f"table {table} seat {taken} is not free"):
-        competition.register("p01-2", "person-p01", ADULT, at(11), SECRETARY, seat=SeatAssignment("p01-2", table, taken))
+        competition.register(
+            "p01-2", "person-p01", ADULT, at(11), SECRETARY, seat=SeatAssignment("p01-2", table, taken)
+        )
     with pytest.raises(CompetitionError, match="needs a seat of its own"):
         competition.register("p01-2", "person-p01", ADULT, at(11), SECRETARY)
 
@@ -111,11 +123,17 @@ def test_a_re_entry_needs_a_free_seat() -> None:
 def test_no_re_entry_without_the_regulations_or_after_its_last_level() -> None:
     competition, table, seat = _busted(None)
     with pytest.raises(CompetitionError, match="the regulations allow no re-entry"):
-        competition.register("p01-2", "person-p01", ADULT, at(11), SECRETARY, seat=SeatAssignment("p01-2", table, seat))
+        competition.register(
+            "p01-2", "person-p01", ADULT, at(11), SECRETARY, seat=SeatAssignment("p01-2", table, seat)
+        )
     competition, table, seat = _busted(ReEntry(3, 1, 10_000))
     competition.start_level(at(30), JUDGE)
-    with pytest.raises(CompetitionError, match="re-entry closed at the end of level 1; level 2 is being played"):
-        competition.register("p01-2", "person-p01", ADULT, at(31), SECRETARY, seat=SeatAssignment("p01-2", table, seat))
+    with pytest.raises(
+        CompetitionError, match="re-entry closed at the end of level 1; level 2 is being played"
+    ):
+        competition.register(
+            "p01-2", "person-p01", ADULT, at(31), SECRETARY, seat=SeatAssignment("p01-2", table, seat)
+        )
 
 
 def test_the_federation_appoints_the_chief_judge_and_he_appoints_the_others() -> None:
@@ -143,7 +161,9 @@ def test_an_authorised_person_holds_only_what_the_chief_judge_delegates() -> Non
     competition = staffed()
     with pytest.raises(CompetitionError, match="only an authorised person holds delegations"):
         competition.appoint("clerk", Role.JUDGE, at(0), CHIEF, delegations=[Delegation.DRAW])
-    competition.appoint("clerk", Role.AUTHORISED, at(0), CHIEF, delegations=[Delegation.BALANCING, Delegation.DRAW])
+    competition.appoint(
+        "clerk", Role.AUTHORISED, at(0), CHIEF, delegations=[Delegation.BALANCING, Delegation.DRAW]
+    )
     assert competition.officials["clerk"].delegations == ("balancing", "draw")
 
 

@@ -25,9 +25,17 @@ def test_regulations_adopted_by_the_federation_are_recorded_whole() -> None:
 @pytest.mark.parametrize(
     ("change", "words", "rule"),
     [
-        ({"max_seats": 11}, "max_seats: a table seats 6 to 10 players under bfsp, and the regulations say 11", "3.1"),
+        (
+            {"max_seats": 11},
+            "max_seats: a table seats 6 to 10 players under bfsp, and the regulations say 11",
+            "3.1",
+        ),
         ({"levels": (LEVELS[0], LEVELS[1], Level(4, 30, 100, 200))}, "level 3 is missing", "3.3"),
-        ({"levels": (Level(1, 30, 50, 100), Level(2, 30, 25, 50))}, "level 2 (25/50) is lower than level 1", "3.3"),
+        (
+            {"levels": (Level(1, 30, 50, 100), Level(2, 30, 25, 50))},
+            "level 2 (25/50) is lower than level 1",
+            "3.3",
+        ),
         ({"levels": (Level(1, 0, 25, 50),)}, "level 1 lasts 0 minutes", "3.3"),
         ({"breaks": (Break(7, 15),)}, "breaks: a break of 15 minutes after level 7", "3.3"),
         ({"starting_stack": 0}, "starting_stack: every participant starts with the same positive", "5.1"),
@@ -35,7 +43,11 @@ def test_regulations_adopted_by_the_federation_are_recorded_whole() -> None:
         ({"re_entry": ReEntry(2, 2, 5_000)}, "a re-entry of 5,000 against a starting stack of 10,000", "5.1"),
         ({"re_entry": ReEntry(2, 9, 10_000)}, "until level 9", "3.1"),
         ({"min_age": 16}, "min_age: the regulations cannot admit players younger than 18", "1.1"),
-        ({"final_table": 10}, "final_table: the final table of an event played 9 to a table seats 2 to 9", "3.1"),
+        (
+            {"final_table": 10},
+            "final_table: the final table of an event played 9 to a table seats 2 to 9",
+            "3.1",
+        ),
         ({"prizes": (Prize(1, 100), Prize(3, 50))}, "prizes: the paid places must run 1, 2, 3", "5.10.2"),
         ({"prizes": (Prize(1, 100), Prize(2, 150))}, "a higher place never pays less", "5.10.2"),
     ],
@@ -97,4 +109,3 @@ def test_the_chief_judge_changes_the_schedule() -> None:
         competition.change_schedule(LEVELS, (), "shorter", at(1), JUDGE)
     with pytest.raises(CompetitionError, match="level 2 is missing"):
         competition.change_schedule((LEVELS[0], LEVELS[3]), (), "skip", at(1), CHIEF)
-
