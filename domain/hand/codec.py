@@ -7,6 +7,7 @@ from __future__ import annotations
 import dataclasses
 import types
 import typing
+from collections.abc import Callable
 from enum import Enum
 from typing import Any
 
@@ -113,49 +114,91 @@ def _encode_fields(value: Any) -> JSON:
     return {name: _encode(getattr(value, name)) for name in _field_names(type(value))}
 
 
+# The referee encodes every event it records: a value's encoder is chosen once per Python type (the same
+# isinstance tests, in the same order), not tested again for every value.
+_ENCODERS: dict[type, Callable[[Any], Any]] = {}
+
+
 def _encode(value: Any) -> Any:
-    if isinstance(value, Card):
-        return str(value)
-    if isinstance(value, Enum):
-        return value.value
-    if isinstance(value, tuple | list):
-        return [_encode(v) for v in value]
-    if isinstance(value, str | int | bool | None):
-        return value
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return _encode_fields(value)
+    kind = type(value)
+    encoder = _ENCODERS.get(kind)
+    if encoder is None:
+        encoder = _ENCODERS[kind] = _encoder_for(kind)
+    return encoder(value)
+
+
+def _as_is(value: Any) -> Any:
     return value
 
 
-_HINTS: dict[type, dict[str, Any]] = {}
+def _encode_items(value: Any) -> list[Any]:
+    return [_encode(v) for v in value]
+
+
+def _enum_value(value: Any) -> Any:
+    return value.value
+
+
+def _encoder_for(kind: type) -> Callable[[Any], Any]:
+    if issubclass(kind, Card):
+        return str
+    if issubclass(kind, Enum):
+        return _enum_value
+    if issubclass(kind, tuple | list):
+        return _encode_items
+    if issubclass(kind, str | int | bool | type(None)):
+        return _as_is
+    if dataclasses.is_dataclass(kind):
+        return _encode_fields
+    return _as_is
+
+
+# Decoding follows the type hints; each hint's decoder is built once (a hand's start alone holds dozens of
+# values, and every hand loaded from the store decodes all of its events).
+_DECODERS: dict[Any, Callable[[Any], Any]] = {}
 
 
 def _decode_dataclass(cls: type, payload: JSON) -> Any:
-    hints = _HINTS.get(cls)
-    if hints is None:
-        hints = _HINTS[cls] = typing.get_type_hints(cls)
-    kwargs = {
-        name: _decode(hints[name], payload[name]) for name in _field_names(cls) if name in payload
-    }
-    return cls(**kwargs)
+    return _decoder(cls)(payload)
 
 
 def _decode(hint: Any, value: Any) -> Any:
+    return _decoder(hint)(value)
+
+
+def _decoder(hint: Any) -> Callable[[Any], Any]:
+    decoder = _DECODERS.get(hint)
+    if decoder is None:
+        decoder = _DECODERS[hint] = _decoder_for(hint)
+    return decoder
+
+
+def _decoder_for(hint: Any) -> Callable[[Any], Any]:
     origin = typing.get_origin(hint)
     if origin in (typing.Union, types.UnionType):
-        if value is None:
-            return None
-        options = [a for a in typing.get_args(hint) if a is not type(None)]
-        return _decode(options[0], value)
+        option = _decoder([a for a in typing.get_args(hint) if a is not type(None)][0])
+        return lambda value: None if value is None else option(value)
     if origin is tuple:
         args = typing.get_args(hint)
         if len(args) == 2 and args[1] is Ellipsis:
-            return tuple(_decode(args[0], v) for v in value)
-        return tuple(_decode(a, v) for a, v in zip(args, value, strict=True))
+            each = _decoder(args[0])
+            return lambda value: tuple(each(v) for v in value)
+        items = tuple(_decoder(a) for a in args)
+        return lambda value: tuple(d(v) for d, v in zip(items, value, strict=True))
     if hint is Card:
-        return parse_card(value)
+        return parse_card
     if isinstance(hint, type) and issubclass(hint, Enum):
-        return hint(value)
+        return hint
     if isinstance(hint, type) and dataclasses.is_dataclass(hint):
-        return _decode_dataclass(hint, value)
-    return value
+        return _dataclass_decoder(hint)
+    return _as_is
+
+
+def _dataclass_decoder(cls: type) -> Callable[[Any], Any]:
+    hints = typing.get_type_hints(cls)
+    fields = tuple((name, _decoder(hints[name])) for name in _field_names(cls))
+
+    def decode_fields(payload: JSON) -> Any:
+        return cls(**{name: d(payload[name]) for name, d in fields if name in payload})
+
+    return decode_fields
