@@ -9,6 +9,7 @@ type. The desk (ingest/desk.py) judges each of these types.
 from __future__ import annotations
 
 from domain.competition import events as competition
+from domain.competition import floor_events as floor
 from domain.discipline import events as discipline
 from domain.protests import events as protests
 from domain.protocol import CATALOG as PROTOCOL
@@ -32,6 +33,17 @@ _COMPETITION_ACTS = (
     "HandForHandEnded",
     "FinalTableDrawCommitted",
     "FinalTableDrawConducted",
+    "DealAgreed",
+    "TableHandStarted",
+    "TableHandEnded",
+)
+_FLOOR_ACTS = (
+    "PlayerMoved",
+    "BalanceToleranceWidened",
+    "MoverExceptionDecided",
+    "TableHalted",
+    "TableBreakCommitted",
+    "TableBroken",
 )
 _DISCIPLINE_ACTS = (
     "ViolationRecorded",
@@ -44,7 +56,10 @@ _DISCIPLINE_ACTS = (
 _PROTEST_ACTS = ("ProtestFiled", "ProtestForwarded", "ProtestDecided", "FilerNotified")
 _RULING_ACTS = ("RulingIssued", "MuckedCardsInspected")
 
-COMPETITION_CATALOG: dict[str, type] = {name: competition.CATALOG[name] for name in _COMPETITION_ACTS}
+COMPETITION_CATALOG: dict[str, type] = {
+    **{name: competition.CATALOG[name] for name in _COMPETITION_ACTS},
+    **{name: floor.CATALOG[name] for name in _FLOOR_ACTS},
+}
 DISCIPLINE_CATALOG: dict[str, type] = {name: discipline.CATALOG[name] for name in _DISCIPLINE_ACTS}
 PROTEST_CATALOG: dict[str, type] = {name: protests.CATALOG[name] for name in _PROTEST_ACTS}
 RULING_CATALOG: dict[str, type] = {name: rulings.CATALOG[name] for name in _RULING_ACTS}

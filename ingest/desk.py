@@ -275,6 +275,12 @@ def _act_of(event: Any) -> str | None:
         return Act.HAND_FOR_HAND_STARTED
     if name == "FinalTableDrawCommitted":
         return Act.FINAL_TABLE_DRAW_CONDUCTED
+    if name in ("TableHandStarted", "TableHandEnded"):
+        return Act.HAND_STARTED
+    if name == "TableBreakCommitted":
+        return Act.TABLE_BROKEN
+    if name == "DealAgreed":
+        return Act.CHIEF_JUDGE_DECISION
     if name == "ProtocolSigned":
         return Act.FINAL_PROTOCOL_SIGNED
     if name == "RulingIssued":
@@ -404,6 +410,17 @@ _COMPETITION: dict[str, Callable[[Desk, Competition, Act_], None]] = {
     "FinalTableDrawConducted": lambda d, c, a: c.conduct_final_table_draw(
         a.event.seed, a.event.assignments, a.event.ordered_by, a.at, a.by, a.meta
     ),
+    "DealAgreed": lambda d, c, a: c.agree_deal(a.event.shares, a.event.left_to_play_for, a.at, a.by, a.meta),
+    "TableHandStarted": lambda d, c, a: c.start_table_hand(
+        a.event.table, a.event.button, a.at, a.by, a.event.after_misdeal, a.meta
+    ),
+    "TableHandEnded": lambda d, c, a: c.end_table_hand(a.event.table, a.at, a.by, a.meta),
+    "PlayerMoved": lambda d, c, a: c.move_player(a.event, a.at, a.by, a.meta),
+    "BalanceToleranceWidened": lambda d, c, a: c.widen_tolerance(a.event, a.at, a.by, a.meta),
+    "MoverExceptionDecided": lambda d, c, a: c.decide_mover_exception(a.event, a.at, a.by, a.meta),
+    "TableHalted": lambda d, c, a: c.halt_table(a.event, a.at, a.by, a.meta),
+    "TableBreakCommitted": lambda d, c, a: c.commit_table_break(a.event, a.at, a.by, a.meta),
+    "TableBroken": lambda d, c, a: c.break_table(a.event, a.at, a.by, a.meta),
 }
 
 
@@ -449,7 +466,8 @@ def _impose(desk: Desk, c: Competition, case: DisciplinaryCase, act: Act_) -> No
     if e.kind is PenaltyKind.MISSED_ROUNDS:
         if e.participant not in c.seats:
             raise DisciplineError(f"{e.participant} has no seat to miss rounds at", MISSED_ROUND_RULE)
-        players = sum(1 for p in c.table_of(e.participant).values() if p not in c.eliminated)
+        table = c.seats[e.participant][0]
+        players = sum(1 for p, (t, _) in c.seats.items() if t == table and p not in c.eliminated)
         _agrees(e.players_at_table, players, "players at the table", MISSED_ROUND_RULE, DisciplineError)
     case.impose(
         e.violation, e.kind, act.role, act.at,

@@ -1,0 +1,54 @@
+"""``pokeraudit protocol COMPETITION [--format json|html|pdf] [--out FILE]``: the competition protocol read from
+the event store, printed to standard output or written to a file (a PDF needs ``--out`` or a redirect)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+
+def add_protocol(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    command = subparsers.add_parser(
+        "protocol",
+        help="the competition protocol as JSON, a printable HTML page or a PDF",
+        description="Reads the competition's stored events (its draws, levels, hands, rulings, penalties, "
+        "protests, placings and signatures) into its protocol. Exit 0, 1 when no such competition is stored, "
+        "2 when a stored event no longer reads.",
+    )
+    command.add_argument("competition", metavar="COMPETITION", help="the competition id the events name")
+    command.add_argument("--format", choices=("json", "html", "pdf"), default="json")
+    command.add_argument("--out", type=Path, help="write here instead of standard output")
+    command.set_defaults(run=_protocol)
+
+
+def _protocol(args: argparse.Namespace) -> int:
+    from api.bootstrap import open_store
+    from api.settings import Settings
+    from projections.protocol import UnreadableStream, protocol
+    from projections.protocol_render import to_html, to_pdf
+
+    store = open_store(Settings())
+    try:
+        document = protocol(store, args.competition)
+    except UnreadableStream as err:
+        print(f"the protocol cannot be read: {err}", file=sys.stderr)
+        return 2
+    finally:
+        store.close()
+    if "regulations" not in document:
+        print(f"no competition {args.competition} is stored", file=sys.stderr)
+        return 1
+    if args.format == "pdf":
+        data = to_pdf(document)
+    elif args.format == "html":
+        data = to_html(document).encode()
+    else:
+        data = (json.dumps(document, indent=2, ensure_ascii=False) + "\n").encode()
+    if args.out is not None:
+        args.out.write_bytes(data)
+    else:
+        sys.stdout.buffer.write(data)
+        sys.stdout.flush()
+    return 0
