@@ -6,6 +6,11 @@ the rules, and only then records the event; a refused act raises its :class:`dom
 nothing is stored. What follows mechanically is recorded as its own event after the act: the places of the
 players busted in one hand, the winner once one player is left, an Olympic table's winner and the next stage.
 
+An American competition's tables are its :class:`domain.competition.floor.Floor`, opened by the seat draw:
+hands starting at the tables, balancing moves, halts and table breaks are judged by the floor's rules and
+recorded on this stream as the floor's own events (``floor_events``); eliminations, re-entries and the
+final table change the floor as they change the seats.
+
 Every event carries ``meta`` (``recorded_by`` and what the edge adds) and a link of the competition's hash
 chain (:mod:`domain.chained`). Time comes in as ``at``; the draws' randomness comes in as a seed whose hash was
 recorded first (:mod:`domain.competition.draw`). The id is ``uuid5`` of the competition's natural id.
