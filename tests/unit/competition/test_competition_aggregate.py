@@ -6,6 +6,8 @@ from dataclasses import replace
 
 import pytest
 from eventsourcing.application import Application
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from competition.a_competition import CHIEF, DEALER, JUDGE, SECRETARY, at, drawn, regulations
 from domain.chained import first_broken_link_in
@@ -143,3 +145,20 @@ def test_the_floor_reads_back_the_same_from_the_store() -> None:
     app.save(competition)
     again = app.repository.get(competition.id)
     assert again.floor == competition.floor and again.seats == competition.seats
+
+
+@settings(max_examples=40, deadline=None)
+@given(data=st.data())
+def test_any_order_of_busts_gives_every_place_once_and_pays_out_the_prize_pool(data: st.DataObject) -> None:
+    prizes = (Prize(1, 5_000), Prize(2, 3_000), Prize(3, 2_000), Prize(4, 1_000))
+    competition = drawn(9, regulations(prizes=prizes))
+    while competition.winner is None:
+        left = list(competition.remaining)
+        busted = data.draw(st.lists(st.sampled_from(left), min_size=1, max_size=len(left) - 1, unique=True))
+        stacks = data.draw(st.lists(st.integers(1, 3), min_size=len(busted), max_size=len(busted)))
+        busts = [Bust(p, 1, s) for p, s in zip(busted, stacks, strict=True)]
+        competition.eliminate(f"hand-{competition.version}", busts, at(competition.version), JUDGE)
+    spans = {(e.place, len(e.shared_with) + 1) for e in competition.eliminated.values()}
+    assert sorted(p for place, size in spans for p in range(place, place + size)) == list(range(2, 10))
+    assert sum(p.gross for p in competition.payouts()) == 11_000
+    assert first_broken_link_in(competition.collect_events()) is None
