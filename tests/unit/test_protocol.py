@@ -1,0 +1,164 @@
+"""The competition protocol from a small competition judged by the embedded referee: its sections, its HTML
+and PDF, its snapshots (signed through the desk, forwarded with a protest) and their verification, which names
+the stored event a single changed byte broke."""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Iterable
+from pathlib import Path
+
+import pytest
+from federation_records import (
+    CHIEF,
+    COMPETITION,
+    JUDGE,
+    SECRETARY,
+    Records,
+    at,
+    opening,
+    play_to_the_end,
+)
+
+from domain.protests import Contested, ContestedKind, ProtestFiled, ProtestTier, protest_id
+from domain.protests.events import ProtestForwarded
+from domain.protocol import ProtocolSigned, heads_digest, protocol_digest
+from domain.roles import Role
+from ingest.envelope import RecordedBy
+from ingest.log import EmbeddedLog
+from ingest.referee import Referee, Verdict
+from ingest.store import Store, store_env
+from projections.protocol import protocol, snapshots, take_snapshot, verify_snapshot
+from projections.protocol_render import to_html, to_pdf
+
+pytestmark = pytest.mark.unit
+
+P01 = RecordedBy(person="person-p01", role=Role.PARTICIPANT)
+
+
+class Pipeline:
+    def __init__(self, tmp_path: Path) -> None:
+        self.path = tmp_path / "store.sqlite"
+        self.log = EmbeddedLog(tmp_path / "log.sqlite", "events", partitions=1)
+        self.store = Store(env=store_env(None, str(self.path)))
+        self.referee = Referee(self.store, "events")
+
+    def judge(self, records: Iterable[tuple[bytes, bytes]]) -> list[Verdict]:
+        self.log.append(list(records))
+        return self.referee.judge(0, self.log.read(0, self.referee.resume_offset(0), 10_000))
+
+
+@pytest.fixture
+def played(tmp_path: Path) -> tuple[Pipeline, Records]:
+    pipeline = Pipeline(tmp_path)
+    records = Records()
+    protest = ProtestFiled(
+        "protest-1", COMPETITION, ProtestTier.FEDERATION, "p01",
+        Contested("penalty-1", ContestedKind.PENALTY, Role.CHIEF_JUDGE, sanctioned="p01"),
+        "I folded in time", True, Role.CHIEF_JUDGE, at(15),
+    )
+    competition = [*opening(records), *play_to_the_end(records)]
+    verdicts = pipeline.judge(competition[:-1])
+    verdicts += pipeline.judge([records.record(protest, P01, at(15))])
+    verdicts += pipeline.judge(competition[-1:])  # the last bust: p01 wins
+    assert {v.outcome for v in verdicts} == {"accepted"}, [v.rejection for v in verdicts if v.rejection]
+    return pipeline, records
+
+
+def test_the_protocol_reads_the_competition_from_its_events(played: tuple[Pipeline, Records]) -> None:
+    pipeline, _ = played
+    document = protocol(pipeline.store, COMPETITION)
+    assert document["competition"]["winner"] == "p01"
+    assert document["competition"]["rulebook_version"] == "2024-01"
+    assert [(o["person"], o["role"]) for o in document["officials"]][:2] == [
+        ("cj-ivanov", "chief_judge"), ("sec-petrova", "secretary"),
+    ]
+    [seat_draw] = document["draws"]
+    assert seat_draw["seed_matches_commitment"] and seat_draw["seats_match_seed"]
+    assert [(e["participant"], e["place"]) for e in document["eliminations"]] == [("p02", 3), ("p03", 2)]
+    assert [(p["place"], p["participant"], p["prize"]["gross"]) for p in document["placings"]] == [
+        (1, "p01", 5000), (2, "p03", 3000), (3, "p02", 0),
+    ]
+    assert [(h["number"], h["winners"], h["pots"][0]["amount"]) for h in document["hands"]] == [
+        (1, ["p01"], 20_000), (2, ["p01"], 20_000),
+    ]
+    assert [(v["rule"], v["participant"]) for v in document["violations"]] == [("bfsp 7.1.2", "p01")]
+    assert [(p["reference"], p["kind"], p["imposed_by"]) for p in document["penalties"]] == [
+        ("penalty-1", "warning", "chief_judge"),
+    ]
+    [filed] = document["protests"]
+    assert (filed["tier"], filed["filer"], filed["decision"], filed["overdue"]) == ("federation", "p01", None, False)
+
+
+def test_the_protocol_prints_as_escaped_html_and_as_pdf(played: tuple[Pipeline, Records]) -> None:
+    pipeline, _ = played
+    document = protocol(pipeline.store, COMPETITION)
+    document["competition"]["title"] = "Minsk <Open> & Co"
+    page = to_html(document)
+    assert "<title>Protocol of Minsk &lt;Open&gt; &amp; Co</title>" in page
+    assert "<script" not in page and "bfsp 7.1.2" in page and "<h2>Placings and prizes</h2>" in page
+    pdf = to_pdf(document)
+    assert pdf.startswith(b"%PDF-") and len(pdf) > 2000
+
+
+def test_a_snapshot_is_signed_forwarded_and_verified(played: tuple[Pipeline, Records]) -> None:
+    pipeline, records = played
+    snapshot = take_snapshot(pipeline.store, COMPETITION, "sec-petrova", at(30))
+    assert (snapshot.version, snapshot.name) == (1, f"{COMPETITION}/protocol/v1")
+    assert snapshot.sha256 == protocol_digest(protocol(pipeline.store, COMPETITION))
+    assert snapshot.chain_head == heads_digest(snapshot.heads)
+    judge_signs = ProtocolSigned(COMPETITION, 1, snapshot.sha256, JUDGE.person, Role.JUDGE)
+    other_text = ProtocolSigned(COMPETITION, 1, "0" * 64, SECRETARY.person, Role.SECRETARY)
+    signatures = [
+        records.record(judge_signs, JUDGE, at(31)),
+        records.record(other_text, SECRETARY, at(31)),
+        records.record(ProtocolSigned(COMPETITION, 1, snapshot.sha256, SECRETARY.person, Role.SECRETARY), SECRETARY,
+                       at(32)),
+        records.record(ProtocolSigned(COMPETITION, 1, snapshot.sha256, CHIEF.person, Role.CHIEF_JUDGE), CHIEF, at(33)),
+    ]
+    verdicts = pipeline.judge(signatures)
+    assert [v.outcome for v in verdicts] == ["rejected", "rejected", "accepted", "accepted"]
+    assert verdicts[0].rejection is not None and verdicts[0].rejection.rule == "bfsp 2.1.4"
+    assert verdicts[0].rejection.reason.startswith("a judge may not sign the final protocol")
+    assert verdicts[1].rejection is not None and "another text" in verdicts[1].rejection.reason
+    forwarded = ProtestForwarded("protest-1", snapshot.name, snapshot.chain_head, at(34), at(34))
+    assert [v.outcome for v in pipeline.judge([records.record(forwarded, CHIEF, at(34))])] == ["accepted"]
+    assert pipeline.store.repository.get(protest_id(COMPETITION, "protest-1")).state == "forwarded"
+    later = protocol(pipeline.store, COMPETITION)
+    assert [(s["person"], s["role"]) for s in later["signatures"]] == [
+        ("sec-petrova", "secretary"), ("cj-ivanov", "chief_judge"),
+    ]
+    assert later["protests"][0]["forwarded"]["snapshot"] == snapshot.name
+    # The store moved on after the snapshot; the snapshot still verifies against the heads it recorded.
+    assert verify_snapshot(pipeline.store, snapshot).ok
+    assert [s.version for s in snapshots(pipeline.store, COMPETITION)] == [1]
+
+
+def test_a_forwarded_protocol_must_be_a_snapshot_the_archive_keeps(played: tuple[Pipeline, Records]) -> None:
+    pipeline, records = played
+    forwarded = ProtestForwarded("protest-1", f"{COMPETITION}/protocol/v9", "a" * 64, at(34), at(34))
+    [verdict] = pipeline.judge([records.record(forwarded, CHIEF, at(34))])
+    assert verdict.rejection is not None and verdict.rejection.rule == "bfsp 7.3.3"
+    assert "is not in the archive" in verdict.rejection.reason
+
+
+def test_a_single_changed_byte_in_a_stored_event_is_named_by_the_snapshots_verification(
+    played: tuple[Pipeline, Records],
+) -> None:
+    pipeline, _ = played
+    snapshot = take_snapshot(pipeline.store, COMPETITION, "sec-petrova", at(30))
+    with sqlite3.connect(pipeline.path) as db:
+        table = next(
+            name for (name,) in db.execute("SELECT name FROM sqlite_master WHERE type='table'") if "event" in name
+            and "referee" not in name
+        )
+        rows = db.execute(f"SELECT originator_id, originator_version, state FROM {table}").fetchall()
+        stream, version, state = next(r for r in rows if b'"place":3' in bytes(r[2]))
+        db.execute(
+            f"UPDATE {table} SET state = ? WHERE originator_id = ? AND originator_version = ?",
+            (bytes(state).replace(b'"place":3', b'"place":4'), stream, version),
+        )
+    verification = verify_snapshot(pipeline.store, snapshot)
+    assert not verification.ok
+    assert f"version {version} (PlayerEliminated)" in verification.difference
+    assert "its content hashes to" in verification.difference
