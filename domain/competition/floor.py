@@ -5,7 +5,8 @@ and the rules that judge every move between tables.
 current one and replays its events through :meth:`Floor.apply`. The API, by what the floor official does:
 
 * **open** — ``Floor.open(seating, seats_per_table, rulebook, buttons)`` from the seat draw
-  (participant → (table, seat); table → first button, bfsp 5.3.1);
+  (participant → (table, seat); table → first button, bfsp 5.3.1), or ``Floor.from_draw(assignments, buttons,
+  seats_per_table, rulebook)`` from ``SeatDrawConducted``'s own values;
 * **hands** — ``hand_started(table, button, after_misdeal=False, seats=None)`` checks the button (bfsp 5.3.2,
   TDA 32–34; after a misdeal the same button, bfsp 6.3) and who is dealt in (nobody behind the button, TV-106),
   and refuses a hand at a halted table or at a fullest table that owes a player; ``dealt_in(table)``;
@@ -30,6 +31,7 @@ from __future__ import annotations
 
 from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass, replace
+from typing import Protocol
 
 from domain.competition import balancing, breaking
 from domain.competition.floor_events import (
@@ -46,6 +48,26 @@ from domain.errors import CompetitionError
 from domain.officials import Act, Delegation, verify_permitted
 from domain.roles import Role
 from domain.rulebooks import Rulebook, get_rulebook
+
+
+class DrawnSeat(Protocol):
+    """A seat the draw gave (the Competition's ``SeatAssignment``)."""
+
+    @property
+    def participant(self) -> str: ...
+    @property
+    def table(self) -> int: ...
+    @property
+    def seat(self) -> int: ...
+
+
+class DrawnButton(Protocol):
+    """A table's starting button the draw set (the Competition's ``StartingButton``)."""
+
+    @property
+    def table(self) -> int: ...
+    @property
+    def seat(self) -> int: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,6 +99,18 @@ class Floor:
             for number in numbers
         )
         return cls(rulebook, seats_per_table, tables, book.balance_tolerance)
+
+    @classmethod
+    def from_draw(
+        cls,
+        assignments: Iterable[DrawnSeat],
+        buttons: Iterable[DrawnButton],
+        seats_per_table: int,
+        rulebook: str = "bfsp",
+    ) -> Floor:
+        """The floor a seat draw sets (``SeatDrawConducted``'s assignments and starting buttons)."""
+        seating = {a.participant: (a.table, a.seat) for a in assignments}
+        return cls.open(seating, seats_per_table, rulebook, {b.table: b.seat for b in buttons})
 
     # --- looking at the floor ------------------------------------------------------------------------------
 
@@ -144,6 +178,14 @@ class Floor:
                 f"play at table {number} is halted until players are moved in", book.cite("halt")
             )
         self._refuse_hand_owing_a_player(table)
+        closed = [(seat, player) for seat, player in table.seats if seat > self.seat_limit]
+        if closed:
+            seat, player = closed[0]
+            raise CompetitionError(
+                f"table {number} plays {self.seat_limit}-handed now: seat {seat} is closed and {player} is "
+                "seated again before the next hand",
+                book.cite("final_table"),
+            )
         expected = table.last_hand if button is None else self._positions_for(table, button, after_misdeal)
         players = frozenset(dealt_in(table, None if button is None else expected))
         if seats is not None:

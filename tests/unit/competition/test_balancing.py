@@ -327,10 +327,12 @@ def legal_floors(draw: st.DrawFn) -> Floor:
     rulebook = draw(st.sampled_from(["bfsp", "tda-2022"]))
     size = draw(st.sampled_from([8, 9, 10]))
     count = draw(st.integers(2, 4))
+    # a 10-max event's last two tables play 9-max under the federation (bfsp 3.1): seat 10 is closed
+    highest = 9 if rulebook == "bfsp" and size == 10 and count == 2 else size
     seating: dict[str, tuple[int, int]] = {}
     buttons: dict[int, int] = {}
     for number in range(1, count + 1):
-        seats = draw(st.lists(st.integers(1, size), min_size=2, max_size=size, unique=True))
+        seats = draw(st.lists(st.integers(1, highest), min_size=2, max_size=highest, unique=True))
         seating.update({f"t{number}s{seat}": (number, seat) for seat in seats})
         buttons[number] = max(seats)
     floor = Floor.open(seating, size, rulebook, buttons)

@@ -177,6 +177,18 @@ def test_a_ten_max_events_last_two_tables_play_nine_max_under_the_federation() -
     assert Floor("tda-2022", 10, tables[:2], 1).seat_limit == 10
 
 
+def test_at_a_ten_max_events_last_two_tables_seat_10_is_closed_under_the_federation() -> None:
+    tables = (
+        table(1, (1, 2, 3, 4, 5, 6, 7, 10), Positions(7, 10, 1), size=10),
+        table(2, (1, 2, 3, 4, 5, 6, 7, 8), Positions(8, 1, 2), size=10),
+    )
+    with pytest.raises(CompetitionError) as refused:
+        Floor("bfsp", 10, tables, 1).hand_started(1, 10)
+    assert refused.value.rule == RuleRef("bfsp", "3.1")
+    assert "seat 10 is closed and t1s10 is seated again" in refused.value.reason
+    Floor("tda-2022", 10, tables, 1).hand_started(1, 10)
+
+
 # --- the final table ------------------------------------------------------------------------------------------
 
 
@@ -273,9 +285,12 @@ def floors_with_a_table_to_break(draw: st.DrawFn) -> Floor:
     rulebook = draw(st.sampled_from(["bfsp", "tda-2022", "tda-2017"]))
     size = draw(st.sampled_from([8, 9, 10]))
     count = draw(st.integers(2, 4))
+    # a 10-max event's last two tables play 9-max under the federation (bfsp 3.1): seat 10 is closed
+    highest = 9 if rulebook == "bfsp" and size == 10 and count == 2 else size
     tables = []
     for number in range(1, count + 1):
-        seats = tuple(sorted(draw(st.lists(st.integers(1, size), min_size=2, max_size=size, unique=True))))
+        picked = st.lists(st.integers(1, highest), min_size=2, max_size=highest, unique=True)
+        seats = tuple(sorted(draw(picked)))
         tables.append(table(number, seats, None, size))
     floor = Floor(rulebook, size, tuple(tables), size)
     for _ in range(draw(st.integers(0, 12))):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from domain.competition.draw import draw, starting_buttons
 from domain.competition.floor import Floor
 from domain.competition.seating import Positions, Table
 from domain.errors import CompetitionError, RuleRef
@@ -166,3 +167,12 @@ def test_who_is_in_the_hand_follows_the_folds_and_ends_with_the_hand() -> None:
     assert "p4" not in floor.table(1).in_hand
     assert "p5" in floor.table(1).in_hand
     assert floor.hand_ended(1).table(1).in_hand == frozenset()
+
+
+def test_the_floor_opens_from_the_seat_draw_with_each_tables_button_on_its_last_seat_taken() -> None:
+    assignments = draw("opening draw", [f"p{n:02d}" for n in range(23)], 9)
+    floor = Floor.from_draw(assignments, starting_buttons(assignments), 9)
+    assert floor.counts() == {1: 8, 2: 8, 3: 7}
+    assert floor.is_balanced()
+    assert floor.next_positions(3) == Positions(button=7, small_blind=1, big_blind=2)
+    assert floor.seat_of(assignments[0].participant) == (assignments[0].table, assignments[0].seat)
