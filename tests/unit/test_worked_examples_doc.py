@@ -47,3 +47,28 @@ def test_every_test_the_table_names_exists_with_its_case() -> None:
         assert f"def {function}(" in source, f"{file} has no {function}"
         if case:
             assert f'"{case}"' in source, f"{file} has no case {case!r} for {function}"
+
+
+ROW = re.compile(r"^\| ((?:2017/)?TV-\d+) \| [^|]* \| [^|]* \| ([^|]*) \| ([^|]*) \|", flags=re.MULTILINE)
+
+
+def _counted(prefix: str) -> list[int]:
+    rows = [(decided.strip(), tests) for tv, decided, tests in ROW.findall(DOC) if tv.startswith(prefix)]
+    kind = [decided.split(" ")[0] for decided, _ in rows]
+    tested = sum(1 for decided, tests in rows if "`" in tests and decided.startswith(("mechanical", "discretionary")))
+    return [
+        len(rows),
+        tested,
+        kind.count("mechanical"),
+        kind.count("discretionary"),
+        sum(1 for decided, _ in rows if decided.startswith("issue 6")),
+        sum(1 for decided, _ in rows if decided.startswith("not built")),
+    ]
+
+
+@pytest.mark.parametrize(("name", "prefix"), [("TDA 2022", "TV-"), ("TDA 2017", "2017/TV-")])
+def test_the_counts_table_adds_up_the_rows(name: str, prefix: str) -> None:
+    line = re.search(rf"^\| {name} \|([^\n]*)\|$", DOC, flags=re.MULTILINE)
+    assert line is not None
+    stated = [int(cell) for cell in line.group(1).split("|")]
+    assert stated == _counted(prefix)
