@@ -26,6 +26,8 @@ def add_projections(subparsers: argparse._SubParsersAction[argparse.ArgumentPars
     run.add_argument("--follow", action="store_true", help="keep following the store until interrupted")
     run.set_defaults(run=_run)
     rebuild = actions.add_parser("rebuild", help="drop every read model and project the whole store again")
+    rebuild.add_argument("--workers", type=int, default=1, metavar="N",
+                         help="processes projecting the store's streams in parallel (a partition each)")
     rebuild.set_defaults(run=_rebuild)
     lag = actions.add_parser("lag", help="stored events not yet projected")
     lag.add_argument("--json", action="store_true")
@@ -61,7 +63,7 @@ def _rebuild(args: argparse.Namespace) -> int:
     projector = _projector()
     try:
         started = time.perf_counter()
-        total = projector.rebuild()
+        total = projector.rebuild(workers=max(1, args.workers))
         seconds = time.perf_counter() - started
     finally:
         projector.close()

@@ -53,12 +53,17 @@ class Projector:
         page: int = 2000,
         hot_hands: int = 5000,
         owns: bool = False,
+        settings: ReadSettings | None = None,
     ) -> None:
         self.store = store
         self.database = database
         self.page = page
         self.hot_hands = hot_hands
         self._owns = owns
+        #: where the store and the read models are, so that worker processes can open them too
+        self.settings = settings
+        #: (k, n): project only the streams whose id is k modulo n (one of n processes of a rebuild)
+        self.partition: tuple[int, int] | None = None
         self._hands: OrderedDict[UUID, HandProjection] = OrderedDict()
         self._competitions: dict[UUID, str] = {}
         self._reviews: dict[UUID, str] = {}
@@ -74,13 +79,19 @@ class Projector:
         else:
             settings.data_dir.mkdir(parents=True, exist_ok=True)
             env = store_env(None, str(settings.data_dir / "store.sqlite"))
-        return cls(Store(env=env), open_read_database(settings), owns=True, **kwargs)
+        return cls(Store(env=env), open_read_database(settings), owns=True, settings=settings, **kwargs)
 
     # --- positions -----------------------------------------------------------------------------------------
 
     def position(self) -> int:
         row = self.database.one(schema.POSITION_OF, (schema.POSITION_NAME,))
-        return 0 if row is None else int(row[0])
+        position = 0 if row is None else int(row[0])
+        if position == schema.REBUILDING:
+            raise RuntimeError(
+                "a rebuild of the read models was interrupted: they are incomplete until "
+                "`pokeraudit projections rebuild` runs again"
+            )
+        return position
 
     def lag(self) -> int:
         """Stored events not yet projected (notification ids run without gaps but for rolled-back commits,
@@ -100,26 +111,54 @@ class Projector:
             start = batch[-1].id + 1
         return done
 
-    def rebuild(self) -> int:
-        """Drop every read model and project the whole store again; the number of events projected."""
+    def rebuild(self, workers: int = 1) -> int:
+        """Drop every read model and project the whole store again; the number of events projected.
+
+        With ``workers`` > 1 (and a projector made :meth:`from_settings`), that many processes each project
+        the streams of one partition of the store (hands are independent of each other), then this one
+        records the position and catches up with what was stored meanwhile.
+        """
         self._hands.clear()
         self._competitions.clear()
         self._reviews.clear()
         self.database.drop()
         self.database.create()
+        if workers > 1 and self.settings is not None:
+            from projections.parallel import rebuild_in_parallel
+
+            return rebuild_in_parallel(self, self.settings, workers) + self.catch_up()
         return self.catch_up()
+
+    def project_partition(self, head: int) -> int:
+        """Project this projector's partition of the stored events up to ``head``, without a position
+        (the process running the rebuild records it once every partition is in)."""
+        part, parts = self.partition or (0, 1)
+        done = 0
+        start = 1
+        while batch := self.store.recorder.select_notifications(start, self.page, stop=head):
+            self._project(batch, with_position=False)
+            done += sum(1 for n in batch if part_of(n.originator_id, parts) == part)
+            start = batch[-1].id + 1
+        return done
+
+    def save_position(self, position: int) -> None:
+        with self.database.transaction() as w:
+            w.execute(schema.SAVE_POSITION, (schema.POSITION_NAME, position))
 
     def close(self) -> None:
         if self._owns:
             self.database.close()
             self.store.close()
 
-    def _project(self, notifications: Any) -> None:
+    def _project(self, notifications: Any, with_position: bool = True) -> None:
         page = _Page()
         mapper = self.store.mapper
         plain = mapper.cipher is None and mapper.compressor is None
+        part, parts = self.partition or (0, 1)
         try:
             for notification in notifications:
+                if parts > 1 and part_of(notification.originator_id, parts) != part:
+                    continue
                 topic = notification.topic
                 project = (
                     self._hand_event if topic.startswith(_HANDS)
@@ -134,7 +173,7 @@ class Projector:
                 else:
                     project(page, Stored.of_event(mapper.to_domain_event(notification)))
             with self.database.transaction() as w:
-                self._write(w, page, notifications[-1].id)
+                self._write(w, page, notifications[-1].id if with_position else None)
         except BaseException:
             # the in-memory hands may be ahead of what was committed: they are warmed up again from the store
             self._hands.clear()
@@ -229,7 +268,7 @@ class Projector:
         self._reviews[stream] = hand
         return hand
 
-    def _write(self, w: Writer, page: _Page, last_id: int) -> None:
+    def _write(self, w: Writer, page: _Page, last_id: int | None) -> None:
         hands = page.touched.values()
         w.executemany(schema.UPSERT_HAND, [hand.hand_row() for hand in hands])
         w.insert(schema.INSERT_HISTORY, page.history)
@@ -242,10 +281,16 @@ class Projector:
         w.insert(schema.INSERT_REJECTION, page.rejections)
         w.insert(schema.INSERT_REVIEW, page.reviews)
         w.insert(schema.INSERT_RULING, page.rulings)
-        w.execute(schema.SAVE_POSITION, (schema.POSITION_NAME, last_id))
+        if last_id is not None:
+            w.execute(schema.SAVE_POSITION, (schema.POSITION_NAME, last_id))
 
 
 def reviewed_hand(opened: dict[str, Any]) -> str:
     """The id of the hand a review is about: the federation's records name it ``<table>/<number>``."""
     table, _, number = str(opened["hand"]).rpartition("/")
     return str(hand_id(table, int(number), str(opened["competition"])))
+
+
+def part_of(stream: UUID | str, parts: int) -> int:
+    """Which of ``parts`` partitions a stream's events go to in a rebuild by several processes."""
+    return (stream if isinstance(stream, UUID) else UUID(stream)).int % parts

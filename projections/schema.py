@@ -25,6 +25,8 @@ REVIEWS = "rm_reviews"
 POSITION = "rm_position"
 #: the projector's row in the position table
 POSITION_NAME = "read-models"
+#: the position while a rebuild's worker processes run: the read models are incomplete until it is done
+REBUILDING = -1
 
 #: the read models' tables, in the order they are created (and dropped in reverse)
 TABLES = (HANDS, STACKS, POTS, SHOWDOWNS, HISTORY, REJECTIONS, REJECTION_LOGS, RULINGS, REVIEWS, POSITION)

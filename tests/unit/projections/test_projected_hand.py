@@ -18,6 +18,7 @@ from domain.roles import Role
 from domain.rulings.events import InspectionOutcome
 from domain.rulings.review import HandReview
 from ingest.publish import hand_records
+from projections import schema
 from projections.database import SqliteReadDatabase, Writer
 from projections.read_models import ReadModels
 from projections.runner import Projector
@@ -182,3 +183,36 @@ def test_other_aggregates_events_are_passed_over_and_the_position_moves_past_the
     projected = projector.catch_up()
     assert projected == pipeline.store.recorder.max_notification_id() and projector.lag() == 0
     assert [h.type for h in ReadModels(projector.database).history(HAND, 0, 100)][0] == "HandStarted"
+
+
+class Folder:
+    """Settings naming the embedded store and read models in one folder."""
+
+    def __init__(self, path: Path) -> None:
+        self.database_url: str | None = None
+        self.data_dir = path
+
+
+def test_a_rebuild_by_several_processes_equals_one_by_a_single_process(pipeline: Pipeline, tmp_path: Path) -> None:
+    play_in_pieces(pipeline, lambda: projector_for(pipeline, tmp_path, page=7))
+    projector = Projector.from_settings(Folder(tmp_path), page=5)
+    try:
+        alone = projector.rebuild()
+        expected = everything(projector.database)
+        assert projector.rebuild(workers=3) == alone
+        assert everything(projector.database) == expected and projector.lag() == 0
+    finally:
+        projector.close()
+
+
+def test_an_interrupted_rebuild_is_refused_until_it_runs_again(pipeline: Pipeline, tmp_path: Path) -> None:
+    pipeline.hand(ALL_IN)
+    projector = Projector.from_settings(Folder(tmp_path))
+    try:
+        projector.save_position(schema.REBUILDING)  # as the workers of a rebuild cut short leave it
+        with pytest.raises(RuntimeError, match="rebuild"):
+            projector.catch_up()
+        assert projector.rebuild(workers=2) == pipeline.store.recorder.max_notification_id()
+        assert projector.lag() == 0
+    finally:
+        projector.close()
