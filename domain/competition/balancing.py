@@ -116,6 +116,39 @@ def _hands_to_big_blind_at(table: Table, participant: str, rulebook: Rulebook) -
     return hands_to_big_blind(table, positions, seat)
 
 
+def closed_seat_move(
+    tables: Sequence[Table],
+    rulebook: Rulebook,
+    seat_limit: int,
+    authorised_by: str = "",
+    participant: str | None = None,
+) -> PlayerMoved | None:
+    """A player on a seat the tables no longer have (seat 10 once a 10-max event is down to two tables, bfsp
+    3.1) goes to the free seat nearest the big blind at the table with the fewest players (his own counted
+    without him) that has one, his own first on a tie. Not while he is in a hand."""
+    for source in tables:
+        for seat, player in source.seats:
+            if seat <= seat_limit or player in source.in_hand or participant not in (None, player):
+                continue
+            alone = source.unseated(player)
+            candidates = [alone if t.number == source.number else t for t in tables]
+            candidates.sort(key=lambda t: (len(t.seats), t.number != source.number, t.number))
+            for destination in candidates:
+                seats = worst_seats(destination, player, rulebook, seat_limit)
+                if seats:
+                    return PlayerMoved(
+                        participant=player,
+                        from_table=source.number,
+                        from_seat=seat,
+                        to_table=destination.number,
+                        to_seat=seats[0].seat,
+                        reason=MoveReason.BALANCE,
+                        rule_applied=MoveRule.CLOSED_SEAT,
+                        authorised_by=authorised_by,
+                    )
+    return None
+
+
 def next_move(
     tables: Sequence[Table],
     rulebook: Rulebook,
@@ -124,8 +157,12 @@ def next_move(
     exceptions: Sequence[MoverExceptionDecided] = (),
     authorised_by: str = "",
 ) -> PlayerMoved | None:
-    """The first move the floor must make now (lowest fullest table to lowest shortest table that can take
-    him), or None when the tables are balanced or nobody can move before another hand is played."""
+    """The first move the floor must make now (players off closed seats first, then from the lowest fullest
+    table to the lowest shortest table that can take him), or None when the tables are balanced or nobody can
+    move before another hand is played."""
+    reseat = closed_seat_move(tables, rulebook, seat_limit, authorised_by)
+    if reseat is not None:
+        return reseat
     if len(tables) < 2 or is_balanced(tables, tolerance):
         return None
     for source in fullest(tables):
@@ -201,6 +238,9 @@ def verify_move(
         raise CompetitionError(
             f"{move.participant} does not sit at table {source.number} seat {move.from_seat}", rule
         )
+    if move.rule_applied is MoveRule.CLOSED_SEAT:
+        _verify_closed_seat_move(tables, rulebook, seat_limit, move)
+        return
     if source is destination:
         raise CompetitionError(f"{move.participant} is moved to the table he sits at", rule)
     if is_balanced(tables, tolerance):
@@ -251,6 +291,28 @@ def verify_move(
         )
     if move.to_seat != expected.to_seat:
         _refuse_seat(source, destination, move, expected, rulebook, seat_limit)
+
+
+def _verify_closed_seat_move(
+    tables: Sequence[Table], rulebook: Rulebook, seat_limit: int, move: PlayerMoved
+) -> None:
+    rule = rulebook.cite("final_table")
+    if move.from_seat <= seat_limit:
+        raise CompetitionError(
+            f"table {move.from_table} seat {move.from_seat} is open: {move.participant} keeps it", rule
+        )
+    expected = closed_seat_move(tables, rulebook, seat_limit, participant=move.participant)
+    if expected is None:
+        raise CompetitionError(
+            f"{move.participant} moves when his hand ends and a seat is free for him", rule
+        )
+    if (move.to_table, move.to_seat) != (expected.to_table, expected.to_seat):
+        raise CompetitionError(
+            f"table {move.from_table} seat {move.from_seat} is closed; {move.participant} goes to the free seat "
+            f"nearest the big blind at the table with the fewest players: table {expected.to_table} seat "
+            f"{expected.to_seat}",
+            rule,
+        )
 
 
 def _why_nobody_moves(

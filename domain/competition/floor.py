@@ -181,9 +181,11 @@ class Floor:
         closed = [(seat, player) for seat, player in table.seats if seat > self.seat_limit]
         if closed:
             seat, player = closed[0]
+            reseat = balancing.closed_seat_move(self.tables, book, self.seat_limit, participant=player)
+            where = "" if reseat is None else f": he moves to table {reseat.to_table} seat {reseat.to_seat}"
             raise CompetitionError(
-                f"table {number} plays {self.seat_limit}-handed now: seat {seat} is closed and {player} is "
-                "seated again before the next hand",
+                f"table {number} plays {self.seat_limit}-handed now and seat {seat} is closed; {player} is "
+                f"seated again before the next hand{where}",
                 book.cite("final_table"),
             )
         expected = table.last_hand if button is None else self._positions_for(table, button, after_misdeal)

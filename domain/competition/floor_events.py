@@ -40,6 +40,9 @@ class MoveRule(StrEnum):
     BREAK_DRAW = "break_draw"
     #: the final table's draw (bfsp 3.1)
     FINAL_TABLE_DRAW = "final_table_draw"
+    #: off a seat the table no longer has (a 10-max event's last two tables play 9-max, bfsp 3.1), to the free
+    #: seat nearest the big blind at the table with the fewest players
+    CLOSED_SEAT = "closed_seat"
 
 
 @dataclass(frozen=True, slots=True)

@@ -182,10 +182,26 @@ def test_at_a_ten_max_events_last_two_tables_seat_10_is_closed_under_the_federat
         table(1, (1, 2, 3, 4, 5, 6, 7, 10), Positions(7, 10, 1), size=10),
         table(2, (1, 2, 3, 4, 5, 6, 7, 8), Positions(8, 1, 2), size=10),
     )
+    federation = Floor("bfsp", 10, tables, 1)
     with pytest.raises(CompetitionError) as refused:
-        Floor("bfsp", 10, tables, 1).hand_started(1, 10)
+        federation.hand_started(1, 10)
     assert refused.value.rule == RuleRef("bfsp", "3.1")
-    assert "seat 10 is closed and t1s10 is seated again" in refused.value.reason
+    assert "seat 10 is closed; t1s10 is seated again before the next hand" in refused.value.reason
+    reseat = federation.next_balancing_move("cj")
+    assert reseat is not None
+    assert (reseat.participant, reseat.rule_applied) == ("t1s10", MoveRule.CLOSED_SEAT)
+    # both tables have eight without him; his own is taken first, at the free seat nearest its big blind
+    assert (reseat.to_table, reseat.to_seat) == (1, 8)
+    assert "he moves to table 1 seat 8" in refused.value.reason
+    with pytest.raises(
+        CompetitionError, match="goes to the free seat nearest the big blind .* table 1 seat 8"
+    ):
+        federation.verify_move(replace(reseat, to_table=2, to_seat=9), CJ)
+    with pytest.raises(CompetitionError, match="seat 7 is open: t1s7 keeps it"):
+        federation.verify_move(replace(reseat, participant="t1s7", from_seat=7), CJ)
+    reseated = federation.apply_move(reseat, CJ)
+    # the small blind left seat 10, so the button passes to the next player (bfsp 5.3.2)
+    reseated.hand_started(1, 1)
     Floor("tda-2022", 10, tables, 1).hand_started(1, 10)
 
 
