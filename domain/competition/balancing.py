@@ -89,14 +89,15 @@ def planned_move(
         if exception is None or exception.in_hand != mover:
             return None
         mover, rule = exception.instead, MoveRule.NEXT_NOT_IN_HAND
+    from_seat = source.seat_of(mover)
+    if from_seat is None:
+        return None
     seats = worst_seats(destination, mover, rulebook, seat_limit)
     if rule is MoveRule.NEXT_NOT_IN_HAND:
         before = _hands_to_big_blind_at(source, mover, rulebook)
         seats = [view for view in seats if view.hands_to_big_blind >= before]
     if not seats:
         return None
-    from_seat = source.seat_of(mover)
-    assert from_seat is not None
     return PlayerMoved(
         participant=mover,
         from_table=source.number,

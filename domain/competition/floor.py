@@ -256,6 +256,8 @@ class Floor:
     def _refuse_hand_owing_a_player(self, table: Table) -> None:
         if len(self.tables) < 2 or self.is_balanced() or table not in balancing.fullest(self.tables):
             return
+        if balancing.next_big_blind(table, self.book) is None:
+            return  # its first button is drawn with this hand: nobody there is the next big blind yet
         move = self.next_balancing_move()
         if move is not None and move.from_table == table.number:
             what = f"{move.participant} moves to table {move.to_table} seat {move.to_seat} first"

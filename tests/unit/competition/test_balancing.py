@@ -177,6 +177,15 @@ def test_when_every_free_seat_is_behind_the_button_the_move_waits_for_the_short_
     assert moved_on.next_balancing_move() == PlayerMoved("t1s3", 1, 3, 2, 4, MoveReason.BALANCE)
 
 
+def test_a_table_whose_first_button_is_still_to_be_drawn_deals_its_first_hand_and_then_owes_the_player() -> None:
+    drawn_at_the_table = replace(full_table(last=None), first_button=None)
+    floor = floor_of(drawn_at_the_table, SHORT_WITH_FREE_BIG_BLIND)
+    assert floor.next_balancing_move() is None
+    after_one = floor.hand_started(1, 5).hand_ended(1)
+    move = after_one.next_balancing_move()
+    assert move is not None and (move.participant, move.to_seat) == ("t1s7", 6)
+
+
 def test_required_moves_balance_the_floor_in_order() -> None:
     floor = floor_of(full_table(), seated(2, (1, 2, 3, 4, 5, 8), Positions(3, 4, 5)))
     moves = floor.required_moves()
