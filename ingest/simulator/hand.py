@@ -23,6 +23,7 @@ from domain.hand.events import (
     HandShown,
     HandStarted,
     HoleCardsDealt,
+    PenaltyHandKilled,
     PlayerActed,
     PotAwarded,
     ReportedEvent,
@@ -84,10 +85,15 @@ class _Dealer:
         if isinstance(event, PlayerActed | ForcedBetPosted) and hand.stacks[event.seat] == 0:
             self.all_in.add(event.seat)
 
-    def next_act(self, temperaments: Mapping[int, Temperament], mistake_rate: float) -> None:
+    def next_act(
+        self, temperaments: Mapping[int, Temperament], mistake_rate: float, killed: dict[int, PenaltyHandKilled]
+    ) -> None:
         hand, nxt = self.hand, self.hand.expected_next()
         kind = nxt.kind
-        if kind is NextActKind.FORCED_BET:
+        if killed and kind not in (NextActKind.FORCED_BET, NextActKind.DEAL_HOLE):
+            # a penalised player is dealt in, posts his forced bets, and then his hand is killed
+            self.report(killed.pop(min(killed)))
+        elif kind is NextActKind.FORCED_BET:
             assert nxt.seat is not None and nxt.forced_bet is not None
             self.report(ForcedBetPosted(nxt.seat, nxt.forced_bet, nxt.amount))
         elif kind in (NextActKind.BURN, NextActKind.DEAL_BOARD) and self._untabled_all_in():
@@ -161,11 +167,13 @@ def play_hand(
     temperaments: Mapping[int, Temperament],
     rng: random.Random,
     mistake_rate: float = 0.0,
+    killed: Mapping[int, PenaltyHandKilled] | None = None,
 ) -> PlayedHand:
-    """Deal and play ``started`` to its end."""
+    """Deal and play ``started`` to its end; the hands of the seats in ``killed`` are killed once dealt."""
     dealer = _Dealer(started, rulebook, shoe, rng)
+    to_kill = dict(killed or {})
     while not dealer.hand.is_over:
-        dealer.next_act(temperaments, mistake_rate)
+        dealer.next_act(temperaments, mistake_rate, to_kill)
     return PlayedHand(
         tuple(dealer.events),
         tuple(dealer.derived),
