@@ -183,7 +183,7 @@ def test_a_table_whose_first_button_is_still_to_be_drawn_deals_its_first_hand_an
     assert floor.next_balancing_move() is None
     after_one = floor.hand_started(1, 5).hand_ended(1)
     move = after_one.next_balancing_move()
-    assert move is not None and (move.participant, move.to_seat) == ("t1s7", 6)
+    assert move is not None and (move.participant, move.to_seat) == ("t1s8", 6)
 
 
 def test_required_moves_balance_the_floor_in_order() -> None:
