@@ -168,10 +168,8 @@ class Projector:
                 )
                 if project is None:
                     continue
-                if plain:
-                    project(page, Stored.of_notification(notification))
-                else:
-                    project(page, Stored.of_event(mapper.to_domain_event(notification)))
+                event = Stored.of_notification(notification) if plain else None
+                project(page, event or Stored.of_event(mapper.to_domain_event(notification)))
             with self.database.transaction() as w:
                 self._write(w, page, notifications[-1].id if with_position else None)
         except BaseException:
