@@ -15,7 +15,8 @@ current one and replays its events through :meth:`Floor.apply`. The API, by what
   waits, TDA 2022 8-A);
 * **balancing** — ``is_balanced()``, ``next_balancing_move()``, ``required_moves()``, ``verify_move(move,
   role)``, ``apply_move(move, role)``; ``widen_tolerance(event, role)`` (bfsp 3.1: 2 by the Chief Judge);
-  ``decide_mover_exception(event, role)`` (bfsp 3.1: the next player not in the hand);
+  ``decide_mover_exception(event, role)`` (bfsp 3.1: the next player not in the hand); a player on a closed
+  seat moves first (``MoveRule.CLOSED_SEAT``); ``balance_view()`` is what the floor must do now, in one value;
 * **halting** — ``halts_due()`` and ``halt(event, role)`` (TDA 2022 11-D, TV-108);
 * **breaking** — ``table_to_break()``, ``verify_break(table)``, ``commit_break(event, role)``,
   ``break_table(table, seed, authorised_by)`` (the draw, recomputable), ``apply_break(event, role)``;
@@ -48,6 +49,19 @@ from domain.errors import CompetitionError
 from domain.officials import Act, Delegation, verify_permitted
 from domain.roles import Role
 from domain.rulebooks import Rulebook, get_rulebook
+
+
+@dataclass(frozen=True, slots=True)
+class BalanceView:
+    """The table balance view (the federation digest §3.4): counts, tolerance, and what the floor must do now."""
+
+    counts: dict[int, int]
+    tolerance: int
+    balanced: bool
+    next_move: PlayerMoved | None
+    halts_due: tuple[int, ...]
+    table_to_break: int | None
+    final_table_due: bool
 
 
 class DrawnSeat(Protocol):
@@ -155,6 +169,17 @@ class Floor:
     def dealt_in(self, number: int) -> tuple[str, ...]:
         table = self.table(number)
         return dealt_in(table, next_positions(table, self.book))
+
+    def balance_view(self) -> BalanceView:
+        return BalanceView(
+            counts=self.counts(),
+            tolerance=self.tolerance,
+            balanced=self.is_balanced(),
+            next_move=self.next_balancing_move(),
+            halts_due=tuple(h.table for h in self.halts_due()),
+            table_to_break=self.table_to_break(),
+            final_table_due=self.final_table_due(),
+        )
 
     # --- hands at the tables -------------------------------------------------------------------------------
 

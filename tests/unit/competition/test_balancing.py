@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from domain.competition.floor import Floor
+from domain.competition.floor import BalanceView, Floor
 from domain.competition.floor_events import (
     BalanceToleranceWidened,
     MoveReason,
@@ -177,7 +177,9 @@ def test_when_every_free_seat_is_behind_the_button_the_move_waits_for_the_short_
     assert moved_on.next_balancing_move() == PlayerMoved("t1s3", 1, 3, 2, 4, MoveReason.BALANCE)
 
 
-def test_a_table_whose_first_button_is_still_to_be_drawn_deals_its_first_hand_and_then_owes_the_player() -> None:
+def test_a_table_whose_first_button_is_still_to_be_drawn_deals_its_first_hand_and_then_owes_the_player() -> (
+    None
+):
     drawn_at_the_table = replace(full_table(last=None), first_button=None)
     floor = floor_of(drawn_at_the_table, SHORT_WITH_FREE_BIG_BLIND)
     assert floor.next_balancing_move() is None
@@ -193,6 +195,20 @@ def test_required_moves_balance_the_floor_in_order() -> None:
     for move in moves:
         floor = floor.apply_move(move, CJ)
     assert floor.counts() == {1: 8, 2: 7}
+
+
+def test_the_balance_view_says_what_the_floor_must_do_now() -> None:
+    view = floor_of(full_table(), SHORT_WITH_FREE_BIG_BLIND).balance_view()
+    assert view == BalanceView(
+        counts={1: 9, 2: 7},
+        tolerance=1,
+        balanced=False,
+        next_move=PlayerMoved("t1s3", 1, 3, 2, 6, MoveReason.BALANCE),
+        halts_due=(),
+        table_to_break=None,
+        final_table_due=False,
+    )
+    assert tv_108_floor().balance_view().halts_due == (1,)
 
 
 # --- the tolerance -------------------------------------------------------------------------------------------
