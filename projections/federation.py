@@ -1,0 +1,642 @@
+"""The federation's live views of a competition (federation digest §3.4): the penalty register, the protests
+and hand challenges, the table balance, the level clock, the standings and the rulings.
+
+**Computed on read** from the store's aggregates, not kept in tables of their own: a competition is tens of
+participants, a handful of protests and rulings, and each view replays only its own streams — the
+Competition's (one stream, ids from natural keys), each participant's DisciplinaryCase and SeasonRecord, and the
+Protest and HandReview streams, found by one topic-filtered read of the notification log (their ids hash
+names the Competition does not list). So the views are never behind the referee, and the floor's, the
+ladder's and the protest's own rules answer them (``Floor.next_balancing_move``, ``DisciplinaryCase
+.hands_remaining``, ``Protest.is_overdue``, ``rulings.amend``): nothing here re-decides what the domain decides.
+Only the chip counts come from the hand read models (each table's last hand, :class:`ReadModels`).
+
+Time is an argument (``now``): the caller reads the clock, so "overdue" and "time remaining" are judged at the
+moment of the request while the domain stays clock-free.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from typing import Any
+from uuid import UUID
+
+from eventsourcing.utils import get_topic
+from pydantic import BaseModel, Field
+
+from domain.competition import balancing
+from domain.competition.aggregate import Competition, competition_stream_id
+from domain.competition.events import EliminationReason
+from domain.discipline import (
+    DisciplinaryCase,
+    PenaltyKind,
+    SeasonRecord,
+    case_id,
+    season_record_id,
+    violation,
+)
+from domain.discipline.events import CATALOG as DISCIPLINE_CATALOG
+from domain.hand.aggregate import hand_id
+from domain.hand.events import HandEnded, PotAwarded
+from domain.officials.codec import decode as decode_officials
+from domain.officials.permissions import permission
+from domain.protests import ChallengeKind, ChallengeWindow, Protest, challenge_deadline
+from domain.protests.events import CATALOG as PROTEST_CATALOG
+from domain.rulebooks import get_rulebook
+from domain.rulings import HandReview, MechanicalOutcome, RulingIssued, amend
+from ingest.store import Store
+from projections.read_models import ReadModels
+
+_HAND_OUTCOME: dict[str, type] = {"PotAwarded": PotAwarded, "HandEnded": HandEnded}
+
+
+# --- the views ---------------------------------------------------------------------------------------------
+
+
+class Who(BaseModel):
+    person: str
+    role: str
+
+
+class ViolationEntry(BaseModel):
+    number: int
+    code: str
+    rule: str
+    what: str = Field(description="the violation as the federation's rules name it")
+    occurrence: int = Field(description="the how-many-th time this participant committed it here")
+    hand: str | None = Field(description="the hand it happened in; withheld from viewers (grounds)")
+    intentional: bool | None
+    description: str | None = Field(description="what happened: the grounds, withheld from viewers")
+    entered_in_protocol: bool
+    at: str
+    recorded_by: Who
+
+
+class PenaltyEntry(BaseModel):
+    number: int
+    reference: str = Field(description="how a protest names it: penalty-<number>")
+    violation: int
+    kind: str
+    imposed_by: Who
+    rule: str
+    rounds: int
+    hands_to_miss: int
+    hands_remaining: int
+    in_force: bool
+    rescinded_by_protest: str
+    at: str
+
+
+class SeasonDisqualification(BaseModel):
+    season: str
+    competition: str
+    violation: int
+    code: str
+    decided_at: str
+    rule: str = "bfsp 7.2.3"
+
+
+class ParticipantRecord(BaseModel):
+    participant: str
+    person: str
+    violations: list[ViolationEntry]
+    penalties: list[PenaltyEntry]
+    serving: PenaltyEntry | None = Field(description="the missed-round penalty being served, with hands remaining")
+    hands_to_sit_out: int
+    disqualified_from_competition: bool
+    season_disqualifications: list[SeasonDisqualification]
+
+
+class ProtestDecisionView(BaseModel):
+    decision: str
+    decided_by: str
+    reasons: str | None
+    at: str
+    overdue: bool
+
+
+class ProtestView(BaseModel):
+    protest: str
+    tier: str
+    filer: str
+    against: dict[str, str] = Field(description="reference, kind, decided_by, sanctioned")
+    grounds: str | None = Field(description="withheld from viewers while the protest is open")
+    written: bool
+    state: str = Field(description="filed → forwarded → decided → filer_notified")
+    filed_at: str
+    forwarded_at: str | None
+    protocol_snapshot: str | None
+    decision_days: int = Field(description="the days the federation has to decide once it receives it")
+    deadline: str | None
+    overdue: bool = Field(description="the federation's decision is late as of the request (or was made late)")
+    decision: ProtestDecisionView | None
+    filer_notified_at: str | None
+
+
+class ChallengeWindowView(BaseModel):
+    """The right to challenge the last hand played at a table (bfsp 5.9.1; TDA 2022 22)."""
+
+    table_id: str
+    hand_id: str
+    hand_number: int
+    ended_at: str
+    closes_at: str | None = Field(description="None: it closes when the table's next hand starts")
+    open: bool
+    rule: str
+
+
+class BalanceTable(BaseModel):
+    table: int
+    players: int
+    seats: list[list[Any]] = Field(description="[seat, participant] pairs")
+    halted: bool
+    hand_running: bool
+    next_big_blind: str | None
+
+
+class Move(BaseModel):
+    participant: str
+    from_table: int
+    from_seat: int
+    to_table: int
+    to_seat: int
+    rule_applied: str
+
+
+class Balance(BaseModel):
+    competition_id: str
+    judged_by_the_floor: bool = Field(description="False for an Olympic competition: its tables are never balanced")
+    tables: list[BalanceTable]
+    tolerance: int
+    balanced: bool
+    next_move: Move | None = Field(description="the next big blind at the fullest table and the seat he goes to")
+    required_moves: list[Move]
+    halts_due: list[int]
+    table_to_break: int | None
+    seat_limit: int
+    rule: str
+
+
+class LevelView(BaseModel):
+    number: int
+    minutes: int
+    small_blind: int
+    big_blind: int
+    ante: int
+    stakes: str
+
+
+class BreakView(BaseModel):
+    after_level: int
+    minutes: int
+    started_at: str | None = None
+    ends_at: str | None = None
+    seconds_remaining: int | None = None
+
+
+class Clock(BaseModel):
+    competition_id: str
+    level: LevelView | None
+    level_started_at: str | None
+    level_ends_at: str | None
+    seconds_remaining: int | None = Field(description="of the current level; hand-for-hand: the clock it keeps")
+    next_level: LevelView | None
+    on_break: BreakView | None
+    breaks: list[BreakView] = Field(description="the schedule's breaks")
+    hand_for_hand: bool
+    levels_played: list[dict[str, Any]]
+
+
+class StandingPlayer(BaseModel):
+    participant: str
+    chips: int | None = Field(description="after his last hand; None before his first")
+    table: int | None
+    seat: int | None
+
+
+class Elimination(BaseModel):
+    order: int
+    participant: str
+    place: int
+    shared_with: list[str]
+    reason: str
+    hand: str
+    at: str
+
+
+class Standings(BaseModel):
+    competition_id: str
+    players_left: int
+    remaining: list[StandingPlayer]
+    eliminations: list[Elimination]
+    winner: str | None
+
+
+class PotOutcome(BaseModel):
+    pot_index: int
+    half: str
+    amount: int
+    mechanical_shares: list[list[int]] = Field(description="[seat, amount] as the engine awarded it")
+    awarded_shares: list[list[int]] = Field(description="[seat, amount] as it stands after the ruling")
+    discretionary: bool
+
+
+class RulingView(BaseModel):
+    ruling: str
+    hand: str
+    kind: str
+    official: str
+    role: str
+    rule: str
+    finding: str
+    amends: str
+    in_force: bool = Field(description="no later ruling replaced it")
+    dead: list[int]
+    restored: list[int]
+    deviates_from: list[str]
+    justification: str
+    pots: list[PotOutcome] = Field(description="each pot of the hand, mechanical or decided by this ruling")
+    at: str
+
+
+# --- reading the streams -------------------------------------------------------------------------------------
+
+
+@dataclass(slots=True)
+class _Replayed:
+    aggregate: Any
+    events: list[Any] = field(default_factory=list)
+
+    def times(self, name: str) -> list[datetime]:
+        return [e.timestamp for e in self.events if type(e).__name__ == name]
+
+
+def _replay(store: Store, stream: UUID) -> _Replayed | None:
+    events: list[Any] = list(store.events.get(stream))
+    if not events:
+        return None
+    aggregate: Any = None
+    for event in events:
+        aggregate = event.mutate(aggregate)
+    return _Replayed(aggregate, events)
+
+
+def _who(event: Any) -> Who:
+    recorded = event.meta.get("recorded_by", {}) if isinstance(event.meta, dict) else {}
+    return Who(person=recorded.get("person", ""), role=recorded.get("role", ""))
+
+
+def _iso(at: datetime | None) -> str | None:
+    return None if at is None else at.isoformat()
+
+
+def competition(store: Store, competition_id: str) -> Competition | None:
+    replayed = _replay(store, competition_stream_id(competition_id))
+    return None if replayed is None else replayed.aggregate
+
+
+def _opened(store: Store, topic: str, competition_id: str) -> Iterator[UUID]:
+    """The streams opened by ``topic`` events whose payload names ``competition_id``, in the order stored."""
+    for notification in store.notifications(topics=[topic]):
+        opened: Any = store.mapper.to_domain_event(notification)
+        if opened.payload.get("competition") == competition_id:
+            yield notification.originator_id
+
+
+# --- the penalty register ------------------------------------------------------------------------------------
+
+
+def penalty_register(store: Store, competition_id: str, grounds: bool = True) -> list[ParticipantRecord] | None:
+    """Every participant with a disciplinary record, in registration order (None: no such competition)."""
+    found = competition(store, competition_id)
+    if found is None:
+        return None
+    season = str(found.regulations.starts_on.year)
+    register = []
+    for participant, entry in found.entries.items():
+        case = _replay(store, case_id(competition_id, participant))
+        record = _replay(store, season_record_id(entry.person, season))
+        disqualified_here = participant in found.eliminated and (
+            found.eliminated[participant].reason is EliminationReason.DISQUALIFIED
+        )
+        if case is None and record is None and not disqualified_here:
+            continue
+        register.append(_participant_record(participant, entry.person, case, record, disqualified_here, grounds))
+    return register
+
+
+def _participant_record(
+    participant: str, person: str, case: _Replayed | None, record: _Replayed | None, out: bool, grounds: bool
+) -> ParticipantRecord:
+    violations, penalties = _case_entries(case, grounds) if case else ([], [])
+    kept: DisciplinaryCase | None = case.aggregate if case else None
+    serving = kept.serving if kept else None
+    seasons = [
+        SeasonDisqualification(season=d.season, competition=d.competition, violation=d.violation, code=d.code,
+                               decided_at=d.decided_at.isoformat())
+        for d in (record.aggregate.disqualifications if record and isinstance(record.aggregate, SeasonRecord) else ())
+    ]
+    return ParticipantRecord(
+        participant=participant, person=person, violations=violations, penalties=penalties,
+        serving=penalties[serving - 1] if serving else None,
+        hands_to_sit_out=kept.hands_to_sit_out if kept else 0,
+        disqualified_from_competition=out or bool(kept and kept.disqualified),
+        season_disqualifications=seasons,
+    )
+
+
+def _case_entries(case: _Replayed, grounds: bool) -> tuple[list[ViolationEntry], list[PenaltyEntry]]:
+    kept: DisciplinaryCase = case.aggregate
+    violations: list[ViolationEntry] = []
+    penalties: list[PenaltyEntry] = []
+    for event in case.events[1:]:
+        name = type(event).__name__
+        if name == "ViolationRecorded":
+            v = decode_officials(event.payload, DISCIPLINE_CATALOG)
+            rule = violation(v.code)
+            number = len(violations) + 1
+            violations.append(ViolationEntry(
+                number=number, code=v.code, rule=str(rule.rule), what=rule.name, occurrence=v.occurrence,
+                hand=v.hand if grounds else None, intentional=v.intentional if grounds else None,
+                description=v.description if grounds else None, entered_in_protocol=kept.entered_in_protocol(number),
+                at=event.timestamp.isoformat(), recorded_by=_who(event),
+            ))
+        elif name == "PenaltyImposed":
+            p = decode_officials(event.payload, DISCIPLINE_CATALOG)
+            number = len(penalties) + 1
+            rescinded = next(
+                (r.protest for r in (decode_officials(e.payload, DISCIPLINE_CATALOG) for e in case.events
+                                     if type(e).__name__ == "PenaltyRescinded") if r.penalty == number), ""
+            )
+            penalties.append(PenaltyEntry(
+                number=number, reference=f"penalty-{number}", violation=p.violation, kind=p.kind.value,
+                imposed_by=Who(person=_who(event).person, role=p.imposed_by.value),
+                rule=str(permission(p.kind.act).cite()), rounds=p.rounds, hands_to_miss=p.hands_to_miss,
+                hands_remaining=kept.hands_remaining(number) if p.kind is PenaltyKind.MISSED_ROUNDS else 0,
+                in_force=not kept.rescinded(number), rescinded_by_protest=rescinded, at=event.timestamp.isoformat(),
+            ))
+    return violations, penalties
+
+
+# --- protests and challenges ---------------------------------------------------------------------------------
+
+_PROTEST_FILED = get_topic(Protest.ProtestFiled)  # type: ignore[attr-defined]
+_REVIEW_OPENED = get_topic(HandReview.HandReviewOpened)  # type: ignore[attr-defined]
+
+
+def protests(store: Store, competition_id: str, now: datetime, grounds: bool = True) -> list[ProtestView]:
+    """Every protest filed at the competition, in the order filed; open ones' grounds only when ``grounds``."""
+    found = []
+    for stream in _opened(store, _PROTEST_FILED, competition_id):
+        replayed = _replay(store, stream)
+        assert replayed is not None
+        found.append(_protest(replayed, now, grounds))
+    return sorted(found, key=lambda p: (p.filed_at, p.protest))
+
+
+def _protest(replayed: _Replayed, now: datetime, grounds: bool) -> ProtestView:
+    kept: Protest = replayed.aggregate
+    filing, forwarding, decided = kept.filing, kept.forwarding, kept.decision
+    notified = [decode_officials(e.payload, PROTEST_CATALOG) for e in replayed.events
+                if type(e).__name__ == "FilerNotified"]
+    contested = filing.contested
+    return ProtestView(
+        protest=filing.protest, tier=filing.tier.value, filer=filing.filer,
+        against={"reference": contested.reference, "kind": contested.kind.value,
+                 "decided_by": contested.decided_by.value, "sanctioned": contested.sanctioned},
+        grounds=filing.grounds if grounds or decided else None, written=filing.written, state=kept.state.value,
+        filed_at=filing.filed_at.isoformat(), forwarded_at=_iso(forwarding.forwarded_at) if forwarding else None,
+        protocol_snapshot=forwarding.protocol_snapshot if forwarding else None,
+        decision_days=get_rulebook(filing.rulebook).protest_decision_days,
+        deadline=_iso(kept.deadline), overdue=kept.is_overdue(now),
+        decision=None if decided is None else ProtestDecisionView(
+            decision=decided.decision.value, decided_by=decided.decided_by.value, reasons=decided.reasons,
+            at=decided.decided_at.isoformat(), overdue=decided.overdue,
+        ),
+        filer_notified_at=_iso(notified[-1].notified_at) if notified else None,
+    )
+
+
+def challenge_windows(
+    store: Store, models: ReadModels, competition_id: str, now: datetime
+) -> list[ChallengeWindowView]:
+    """Each table's last ended hand and whether its result may still be challenged: until the next hand starts,
+    or for the rulebook's seconds after the award when play stopped for a break (bfsp 5.9.1)."""
+    found = competition(store, competition_id)
+    book = found.rulebook if found else get_rulebook("bfsp")
+    at_break = found is not None and found.on_break is not None
+    windows = []
+    for table_id, state in _table_states(models, competition_id):
+        last = models.hand(state.last_hand_id)
+        if last is None or last.ended_at is None:
+            continue
+        ended = datetime.fromisoformat(last.ended_at)
+        closes = challenge_deadline(ChallengeWindow(awarded_at=ended, at_break=at_break), ChallengeKind.RESULT, book)
+        windows.append(ChallengeWindowView(
+            table_id=table_id, hand_id=last.hand_id, hand_number=last.number, ended_at=last.ended_at,
+            closes_at=_iso(closes), open=closes is None or now <= closes, rule=str(book.cite("dispute")),
+        ))
+    return windows
+
+
+def _table_states(models: ReadModels, competition_id: str) -> Iterator[tuple[str, Any]]:
+    summaries, _ = models.tables(competition_id, 0, 10_000)
+    for summary in summaries:
+        state = models.table(competition_id, summary.table_id)
+        if state is not None:
+            yield summary.table_id, state
+
+
+# --- the floor -----------------------------------------------------------------------------------------------
+
+
+def balance(store: Store, competition_id: str) -> Balance | None:
+    """The tables as the floor sees them and the move its rules call for next (bfsp 3.1)."""
+    found = competition(store, competition_id)
+    if found is None:
+        return None
+    book = found.rulebook
+    rule = str(book.cite("balance_tolerance"))
+    floor = found.floor
+    if floor is None:
+        counts: dict[int, list[list[Any]]] = {}
+        for participant in found.remaining:
+            if participant in found.seats:
+                table, seat = found.seats[participant]
+                counts.setdefault(table, []).append([seat, participant])
+        tables = [BalanceTable(table=t, players=len(s), seats=sorted(s), halted=False, hand_running=False,
+                               next_big_blind=None) for t, s in sorted(counts.items())]
+        return Balance(competition_id=competition_id, judged_by_the_floor=False, tables=tables, tolerance=0,
+                       balanced=True, next_move=None, required_moves=[], halts_due=[], table_to_break=None,
+                       seat_limit=found.seats_per_table, rule=rule)
+    fullest = {t.number for t in balancing.fullest(floor.tables)} if floor.tables else set()
+    tables = [
+        BalanceTable(
+            table=t.number, players=len(t.seats), seats=[[s, p] for s, p in t.seats], halted=t.halted,
+            hand_running=t.hand_running,
+            next_big_blind=balancing.next_big_blind(t, floor.book) if t.number in fullest else None,
+        )
+        for t in floor.tables
+    ]
+    move = floor.next_balancing_move()
+    return Balance(
+        competition_id=competition_id, judged_by_the_floor=True, tables=tables, tolerance=floor.tolerance,
+        balanced=floor.is_balanced(), next_move=_move(move) if move else None,
+        required_moves=[_move(m) for m in floor.required_moves()],
+        halts_due=[h.table for h in floor.halts_due()], table_to_break=floor.table_to_break(),
+        seat_limit=floor.seat_limit, rule=rule,
+    )
+
+
+def _move(move: Any) -> Move:
+    return Move(participant=move.participant, from_table=move.from_table, from_seat=move.from_seat,
+                to_table=move.to_table, to_seat=move.to_seat, rule_applied=str(move.rule_applied.value))
+
+
+# --- the clock -----------------------------------------------------------------------------------------------
+
+
+def clock(store: Store, competition_id: str, now: datetime) -> Clock | None:
+    """The level in play, its blinds and ante, the time left in it, the next level and the breaks."""
+    replayed = _replay(store, competition_stream_id(competition_id))
+    if replayed is None:
+        return None
+    found: Competition = replayed.aggregate
+    starts = found.level_starts
+    current = starts[-1] if starts else None
+    ends = current.at + timedelta(minutes=current.level.minutes) if current else None
+    if found.hand_for_hand is not None:
+        # Hand for hand the clock runs by a fixed charge per hand, not by the wall (TDA 2022 RP-8).
+        remaining: int | None = found.level_seconds_left
+    else:
+        remaining = max(0, int((ends - now).total_seconds())) if ends else None
+    number = current.level.number if current else 0
+    on_break = None
+    if found.on_break is not None:
+        began = replayed.times("BreakStarted")[-1]
+        over = began + timedelta(minutes=found.on_break.minutes)
+        on_break = BreakView(after_level=found.on_break.after_level, minutes=found.on_break.minutes,
+                             started_at=began.isoformat(), ends_at=over.isoformat(),
+                             seconds_remaining=max(0, int((over - now).total_seconds())))
+    return Clock(
+        competition_id=competition_id, level=_level(current.level) if current else None,
+        level_started_at=_iso(current.at if current else None), level_ends_at=_iso(ends),
+        seconds_remaining=remaining,
+        next_level=_level(found.levels[number]) if number < len(found.levels) else None,
+        on_break=on_break, breaks=[BreakView(after_level=b.after_level, minutes=b.minutes) for b in found.breaks],
+        hand_for_hand=found.hand_for_hand is not None,
+        levels_played=[{"number": s.level.number, "stakes": s.level.stakes, "started_at": s.at.isoformat()}
+                       for s in starts],
+    )
+
+
+def _level(level: Any) -> LevelView:
+    return LevelView(number=level.number, minutes=level.minutes, small_blind=level.small_blind,
+                     big_blind=level.big_blind, ante=level.ante, stakes=level.stakes)
+
+
+# --- the standings -------------------------------------------------------------------------------------------
+
+
+def standings(store: Store, models: ReadModels | None, competition_id: str) -> Standings | None:
+    """Who is left with his chips (biggest stack first), who went out in what order and place, the winner."""
+    replayed = _replay(store, competition_stream_id(competition_id))
+    if replayed is None:
+        return None
+    found: Competition = replayed.aggregate
+    chips = _last_stacks(models, competition_id) if models is not None else {}
+    remaining = [
+        StandingPlayer(participant=p, chips=chips.get(p), table=found.seats.get(p, (None, None))[0],
+                       seat=found.seats.get(p, (None, None))[1])
+        for p in found.remaining
+    ]
+    remaining.sort(key=lambda s: (-(s.chips if s.chips is not None else -1), s.participant))
+    times = replayed.times("PlayerEliminated")
+    eliminations = [
+        Elimination(order=n, participant=e.participant, place=e.place, shared_with=list(e.shared_with),
+                    reason=e.reason.value, hand=e.hand, at=times[n - 1].isoformat())
+        for n, e in enumerate(found.eliminated.values(), start=1)
+    ]
+    return Standings(competition_id=competition_id, players_left=found.players_left, remaining=remaining,
+                     eliminations=eliminations, winner=found.winner)
+
+
+def _last_stacks(models: ReadModels, competition_id: str) -> dict[str, int]:
+    """Each player's chips after (or, while it is played, at the start of) the latest hand he sat in."""
+    seen: dict[str, tuple[str, int]] = {}
+    for _, state in _table_states(models, competition_id):
+        last = models.hand(state.last_hand_id)
+        started = last.started_at if last else ""
+        for seat in state.seats:
+            if seat.player not in seen or seen[seat.player][0] < started:
+                seen[seat.player] = (started, seat.stack)
+    return {player: stack for player, (_, stack) in seen.items()}
+
+
+# --- the rulings ---------------------------------------------------------------------------------------------
+
+
+def rulings(store: Store, competition_id: str) -> list[RulingView]:
+    """Every ruling on the competition's hands, each with the pots it decided and those left mechanical."""
+    out: list[RulingView] = []
+    for stream in _opened(store, _REVIEW_OPENED, competition_id):
+        replayed = _replay(store, stream)
+        assert replayed is not None
+        review: HandReview = replayed.aggregate
+        outcome = _mechanical(store, competition_id, review.hand)
+        replaced = {r.amends for r in review.rulings}
+        times = replayed.times("RulingIssued")
+        out.extend(_ruling(r, outcome, r.ruling not in replaced, at) for r, at in zip(review.rulings, times, strict=True))
+    return sorted(out, key=lambda r: (r.at, r.ruling))
+
+
+def _mechanical(store: Store, competition_id: str, hand: str) -> MechanicalOutcome | None:
+    table, _, number = hand.rpartition("/")
+    if not number.isdigit():
+        return None
+    stored: list[Any] = list(store.events.get(hand_id(table, int(number), competition_id)))
+    events = [e for e in stored if type(e).__name__ in _HAND_OUTCOME]
+    pots = tuple(decode_officials(e.payload, _HAND_OUTCOME) for e in events if type(e).__name__ == "PotAwarded")
+    ended = [decode_officials(e.payload, _HAND_OUTCOME) for e in events if type(e).__name__ == "HandEnded"]
+    return MechanicalOutcome(pots, ended[-1]) if ended else None
+
+
+def _ruling(ruling: RulingIssued, outcome: MechanicalOutcome | None, in_force: bool, at: datetime) -> RulingView:
+    pots = [] if outcome is None else [
+        PotOutcome(
+            pot_index=p.mechanical.pot_index, half=p.mechanical.half, amount=p.mechanical.amount,
+            mechanical_shares=_shares(p.mechanical.shares), awarded_shares=_shares(p.awarded.shares),
+            discretionary=p.provenance.discretionary,
+        )
+        for p in amend(outcome, ruling).pots
+    ]
+    return RulingView(
+        ruling=ruling.ruling, hand=ruling.hand, kind=ruling.kind.value, official=ruling.official,
+        role=ruling.role.value, rule=ruling.rule, finding=ruling.finding, amends=ruling.amends, in_force=in_force,
+        dead=list(ruling.dead), restored=list(ruling.restored), deviates_from=list(ruling.deviates_from),
+        justification=ruling.justification, pots=pots, at=at.isoformat(),
+    )
+
+
+def _shares(shares: Iterable[Any]) -> list[list[int]]:
+    return [[s.seat, s.amount] for s in shares]
+
+
+__all__ = (
+    "Balance",
+    "ChallengeWindowView",
+    "Clock",
+    "ParticipantRecord",
+    "ProtestView",
+    "RulingView",
+    "Standings",
+    "balance",
+    "challenge_windows",
+    "clock",
+    "competition",
+    "penalty_register",
+    "protests",
+    "rulings",
+    "standings",
+)
