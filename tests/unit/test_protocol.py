@@ -4,14 +4,18 @@ the stored event a single changed byte broke."""
 
 from __future__ import annotations
 
+import json
 import sqlite3
 from collections.abc import Iterable
+from datetime import timedelta
 from pathlib import Path
 
 import pytest
+from fastapi.testclient import TestClient
 from federation_records import (
     CHIEF,
     COMPETITION,
+    FEDERATION,
     JUDGE,
     SECRETARY,
     Records,
@@ -20,8 +24,12 @@ from federation_records import (
     play_to_the_end,
 )
 
+from api.app import create_app
+from api.auth import issue_token
+from api.cli import main as cli_main
+from api.settings import Settings
 from domain.protests import Contested, ContestedKind, ProtestFiled, ProtestTier, protest_id
-from domain.protests.events import ProtestForwarded
+from domain.protests.events import ProtestDecided, ProtestDecision, ProtestForwarded
 from domain.protocol import ProtocolSigned, heads_digest, protocol_digest
 from domain.roles import Role
 from ingest.envelope import RecordedBy
@@ -162,3 +170,61 @@ def test_a_single_changed_byte_in_a_stored_event_is_named_by_the_snapshots_verif
     assert not verification.ok
     assert f"version {version} (PlayerEliminated)" in verification.difference
     assert "its content hashes to" in verification.difference
+
+
+def test_a_federation_decision_after_its_thirty_days_is_flagged_overdue(played: tuple[Pipeline, Records]) -> None:
+    pipeline, records = played
+    snapshot = take_snapshot(pipeline.store, COMPETITION, "sec-petrova", at(30))
+    forwarded = ProtestForwarded("protest-1", snapshot.name, snapshot.chain_head, at(34), at(34))
+    late = at(34) + timedelta(days=31)
+    decided = ProtestDecided("protest-1", ProtestDecision.DISMISSED, Role.FEDERATION, "the warning stands", late)
+    verdicts = pipeline.judge([records.record(forwarded, CHIEF, at(34)), records.record(decided, FEDERATION, late)])
+    assert [v.outcome for v in verdicts] == ["accepted", "accepted"], [v.rejection for v in verdicts]
+    [filed] = protocol(pipeline.store, COMPETITION)["protests"]
+    assert filed["deadline"] == (at(34) + timedelta(days=30)).isoformat()
+    assert filed["decision"]["overdue"] is True and filed["overdue"] is True
+
+
+SECRET = "test-secret-of-at-least-thirty-two-bytes"
+
+
+def bearer(role: str, person: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {issue_token(SECRET, person, role)}"}
+
+
+def test_the_api_serves_the_protocol_and_lets_only_the_secretary_or_chief_judge_take_snapshots(
+    played: tuple[Pipeline, Records], tmp_path: Path
+) -> None:
+    settings = Settings(POKERAUDIT_DATA_DIR=tmp_path, POKERAUDIT_JWT_SECRET=SECRET)
+    judge, secretary = bearer("judge", JUDGE.person), bearer("secretary", SECRETARY.person)
+    base = f"/v1/competitions/{COMPETITION}/protocol"
+    with TestClient(create_app(settings, workers=False)) as api:
+        document = api.get(base, headers=judge)
+        assert document.status_code == 200 and document.json()["competition"]["winner"] == "p01"
+        page = api.get(base, params={"format": "html"}, headers=judge)
+        assert page.headers["content-type"].startswith("text/html") and "Placings and prizes" in page.text
+        pdf = api.get(base, params={"format": "pdf"}, headers=judge)
+        assert pdf.headers["content-type"] == "application/pdf" and pdf.content.startswith(b"%PDF-")
+        refused = api.post(f"{base}/snapshots", headers=judge)
+        assert refused.status_code == 403 and refused.json()["error"]["code"] == "forbidden"
+        taken = api.post(f"{base}/snapshots", headers=secretary)
+        assert taken.status_code == 201 and taken.json()["version"] == 1
+        listed = api.get(f"{base}/snapshots", headers=judge).json()
+        assert [s["sha256"] for s in listed["items"]] == [taken.json()["sha256"]]
+        one = api.get(f"{base}/snapshots/1", headers=judge).json()
+        assert one["verification"] == {"ok": True, "difference": ""}
+        assert api.get(f"{base}/snapshots/2", headers=judge).status_code == 404
+        assert api.get("/v1/competitions/nowhere-cup/protocol", headers=judge).status_code == 404
+
+
+def test_the_cli_writes_the_protocol_in_each_format(
+    played: tuple[Pipeline, Records], tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("POKERAUDIT_DATA_DIR", str(tmp_path))
+    for kind, opening_bytes in (("json", b"{"), ("html", b"<!DOCTYPE html>"), ("pdf", b"%PDF-")):
+        out = tmp_path / f"protocol.{kind}"
+        assert cli_main(["protocol", COMPETITION, "--format", kind, "--out", str(out)]) == 0
+        assert out.read_bytes().startswith(opening_bytes)
+    assert json.loads((tmp_path / "protocol.json").read_text())["competition"]["winner"] == "p01"
+    assert cli_main(["protocol", "nowhere-cup"]) == 1
+    assert "no competition nowhere-cup is stored" in capsys.readouterr().err
