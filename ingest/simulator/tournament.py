@@ -67,9 +67,10 @@ VIOLATIONS = {
     "7.1.12": "left the table with his hand still live",
     "7.1.13": "answered his phone at the table",
 }
-#: hands before the judge's finding that a player protests, and before the Chief Judge's penalty protested
-FINDING_AFTER_HANDS = 30
-CHIEF_JUDGE_PENALTY_AFTER_HANDS = 60
+#: the share of the field still playing when a judge's finding is protested, and when the Chief Judge's
+#: penalty is (early enough that every competition has both before its winner)
+FINDING_WHEN_LEFT = 0.9
+CHIEF_JUDGE_PENALTY_WHEN_LEFT = 0.7
 #: a round of hands more than this many, and the simulation is broken, not the competition long
 MOST_ROUNDS = 5000
 
@@ -527,9 +528,10 @@ class _Run:
         alive = [p for _, p in dealt if p in self.stacks and p not in self.serving]
         if not alive:
             return
-        if self.with_protests and self.finding_protest is None and self.hands_played >= FINDING_AFTER_HANDS:
+        left = self.competition.players_left / len(self.entrants)
+        if self.with_protests and self.finding_protest is None and left <= FINDING_WHEN_LEFT:
             self._finding(table, hand, dealt, played)
-        elif self.with_protests and self.federation_protest is None and self.hands_played >= CHIEF_JUDGE_PENALTY_AFTER_HANDS:
+        elif self.with_protests and self.federation_protest is None and left <= CHIEF_JUDGE_PENALTY_WHEN_LEFT:
             self._chief_judges_penalty(hand, self.rng.choice(alive))
         elif self.rng.random() < self.penalty_rate:
             code = self.rng.choice(sorted(VIOLATIONS))

@@ -1,0 +1,210 @@
+"""Whole simulated competitions: American and Olympic, from the Regulations to the winner, every record accepted
+by the referee on the embedded log, each recorded by the role that may record it, the protocol agreeing with
+the simulation, and the same seed giving the same records."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from domain.competition.regulations import Format
+from domain.hand.codec import REPORTED
+from domain.protests.events import ProtestTier
+from domain.roles import Role
+from ingest.log import EmbeddedLog
+from ingest.referee import Referee, Verdict
+from ingest.runners import drain_embedded
+from ingest.simulator import CompetitionSimulation, simulate_competition
+from ingest.simulator.book import Reported
+from ingest.store import Store, store_env
+from projections.protocol import protocol, snapshots, take_snapshot, verify_snapshot
+
+pytestmark = pytest.mark.unit
+
+
+@pytest.fixture(scope="module")
+def american() -> CompetitionSimulation:
+    return simulate_competition(1, players=45, format="american")
+
+
+@pytest.fixture(scope="module")
+def olympic() -> CompetitionSimulation:
+    return simulate_competition(2, players=45, format="olympic")
+
+
+def _acts(simulation: CompetitionSimulation, name: str) -> list[Reported]:
+    return [a for a in simulation.acts if type(a.event).__name__ == name]
+
+
+def _records(simulation: CompetitionSimulation) -> list[dict[str, Any]]:
+    return [json.loads(value) for _, value in simulation.records()]
+
+
+def judged(simulation: CompetitionSimulation, tmp_path: Path) -> tuple[list[Verdict], Store]:
+    """Every record put on an embedded log and judged; the protocol snapshot a forwarding names is taken from
+    the store when the records before it have been judged, as the service would take it."""
+    log = EmbeddedLog(tmp_path / "log.sqlite", "events", partitions=1)
+    store = Store(env=store_env(None, str(tmp_path / "store.sqlite")))
+    referee = Referee(store, "events")
+    pending: list[tuple[bytes, bytes]] = []
+    verdicts: list[Verdict] = []
+
+    def snapshot(competition_id: str, at: datetime) -> tuple[str, str]:
+        log.append(pending)
+        pending.clear()
+        verdicts.extend(drain_embedded(log, referee))
+        taken = take_snapshot(store, competition_id, "secretary", at)
+        return taken.name, taken.chain_head
+
+    pending.extend(simulation.records(snapshot))
+    log.append(pending)
+    verdicts.extend(drain_embedded(log, referee))
+    return verdicts, store
+
+
+def test_an_american_competition_of_45_reaches_its_winner_through_the_floor(american: CompetitionSimulation) -> None:
+    kinds = Counter(type(a.event).__name__ for a in american.acts)
+    assert kinds["RegulationsAdopted"] == 1 and kinds["ParticipantRegistered"] == 45
+    assert kinds["PlayerEliminated"] == 44 and american.winner not in {p.participant for p in american.placings}
+    assert kinds["SeatDrawCommitted"] == kinds["SeatDrawConducted"] == 1
+    assert kinds["FinalTableDrawCommitted"] == kinds["FinalTableDrawConducted"] == 1
+    assert kinds["TableBreakCommitted"] == kinds["TableBroken"] >= 1
+    assert kinds["PlayerMoved"] >= 1 and kinds["HandForHandStarted"] == kinds["HandForHandEnded"] == 1
+    assert kinds["BreakStarted"] == kinds["BreakEnded"] == 1 and kinds["LevelStarted"] >= 5
+    assert kinds["TableHandStarted"] == kinds["TableHandEnded"] == len(american.hands) < 3000
+
+
+def test_the_seat_draw_is_committed_before_it_is_conducted_and_recomputes_from_its_seed(
+    american: CompetitionSimulation,
+) -> None:
+    from domain.competition.draw import commitment, draw
+
+    committed, conducted = _acts(american, "SeatDrawCommitted")[0], _acts(american, "SeatDrawConducted")[0]
+    assert american.acts.index(committed) < american.acts.index(conducted)
+    assert commitment(conducted.event.seed) == committed.event.seed_sha256
+    entrants = [a.event.participant for a in _acts(american, "ParticipantRegistered")]
+    assert draw(conducted.event.seed, entrants, 9) == conducted.event.assignments
+
+
+def test_placings_follow_the_eliminations_and_two_busted_in_one_hand_place_by_their_stacks(
+    american: CompetitionSimulation,
+) -> None:
+    eliminated = [a.event for a in _acts(american, "PlayerEliminated")]
+    assert [e.place for e in eliminated] == list(range(45, 1, -1))
+    assert {(p.participant, p.place) for p in american.placings} == {(e.participant, e.place) for e in eliminated}
+    by_hand: dict[str, list[Any]] = {}
+    for e in eliminated:
+        by_hand.setdefault(e.hand, []).append(e)
+    together = [busts for busts in by_hand.values() if len(busts) >= 2]
+    assert together, "a 45-player field has some hand that busts two"
+    for busts in together:
+        assert [b.starting_stack for b in busts] == sorted(b.starting_stack for b in busts)
+        assert [b.place for b in busts] == sorted((b.place for b in busts), reverse=True)
+
+
+def test_each_record_is_recorded_by_the_role_that_may_record_it(american: CompetitionSimulation) -> None:
+    roles: dict[str, set[str]] = {}
+    for record in _records(american):
+        roles.setdefault(record["type"], set()).add(record["recorded_by"]["role"])
+    assert all(roles[name] == {Role.DEALER} for name in roles if name in REPORTED)
+    expected = {
+        "RegulationsAdopted": {Role.FEDERATION}, "ParticipantRegistered": {Role.SECRETARY},
+        "SeatDrawConducted": {Role.SECRETARY}, "PlayerMoved": {Role.CHIEF_JUDGE}, "TableBroken": {Role.CHIEF_JUDGE},
+        "PlayerEliminated": {Role.JUDGE}, "HandForHandStarted": {Role.CHIEF_JUDGE}, "TableHandStarted": {Role.DEALER},
+        "PenaltyHandServed": {Role.DEALER}, "ProtestFiled": {Role.PARTICIPANT}, "ProtestForwarded": {Role.CHIEF_JUDGE},
+        "ProtestDecided": {Role.CHIEF_JUDGE, Role.FEDERATION}, "RulingIssued": {Role.JUDGE},
+    }  # fmt: skip
+    assert {name: roles[name] for name in expected} == expected
+
+
+def test_penalties_follow_the_ladder_and_missed_rounds_are_served_with_the_hand_killed(
+    american: CompetitionSimulation,
+) -> None:
+    imposed = [a.event for a in _acts(american, "PenaltyImposed")]
+    assert [(p.participant, p.kind) for p in imposed] == [(p.participant, p.kind) for p in american.penalties]
+    missed = [p for p in imposed if p.hands_to_miss]
+    assert missed, "the Chief Judge's penalty is missed rounds"
+    served = Counter(a.event.participant for a in _acts(american, "PenaltyHandServed"))
+    killed = [e for h in american.hands for e in h.events if type(e).__name__ == "PenaltyHandKilled"]
+    assert sum(served.values()) == len(killed) > 0
+    for penalty in missed:
+        busted = penalty.participant in {p.participant for p in american.placings}
+        assert served[penalty.participant] == penalty.hands_to_miss or busted
+
+
+def test_a_finding_is_protested_to_the_chief_judge_and_a_penalty_to_the_federation(
+    american: CompetitionSimulation,
+) -> None:
+    first, second = american.protests
+    assert first.tier is ProtestTier.CHIEF_JUDGE and first.contested == _acts(american, "RulingIssued")[0].event.ruling
+    assert second.tier is ProtestTier.FEDERATION and second.contested == "penalty-1"
+    filed = _acts(american, "ProtestFiled")[1].event
+    assert filed.filer == filed.contested.sanctioned and filed.written
+    winner_declared = _acts(american, "PlayerEliminated")[-1].at
+    assert filed.filed_at < winner_declared < _acts(american, "ProtestDecided")[-1].at
+
+
+def test_the_same_seed_gives_the_same_records_and_another_seed_others() -> None:
+    one = list(simulate_competition(5, players=20).records())
+    assert one == list(simulate_competition(5, players=20).records())
+    assert one != list(simulate_competition(6, players=20).records())
+
+
+def test_an_olympic_competition_plays_its_stages_table_winners_advancing_with_stacks_reset(
+    olympic: CompetitionSimulation,
+) -> None:
+    draws = [a.event for a in _acts(olympic, "SeatDrawConducted")]
+    assert [d.stage for d in draws] == ["semi-final", "final"]
+    first_tables = {a.table for a in draws[0].assignments}
+    finalists = {a.participant for a in draws[1].assignments}
+    assert len(finalists) == len(first_tables) == 5 and olympic.winner in finalists
+    out_in_stage_one = {p.participant for p in olympic.placings if p.place > len(finalists)}
+    assert finalists.isdisjoint(out_in_stage_one) and len(out_in_stage_one) == 40
+    final_hands = [h for h in olympic.hands if {s.player for s in h.started.seats} <= finalists]
+    first_final = final_hands[[len(h.started.seats) for h in final_hands].index(5)]
+    assert {s.stack for s in first_final.started.seats} == {5000}
+    assert not _acts(olympic, "PlayerMoved") and not _acts(olympic, "TableHandStarted")
+
+
+@pytest.mark.parametrize("fixture", ["american", "olympic"])
+def test_every_record_is_accepted_by_the_referee_and_the_protocol_agrees(
+    fixture: str, request: pytest.FixtureRequest, tmp_path: Path
+) -> None:
+    simulation: CompetitionSimulation = request.getfixturevalue(fixture)
+    verdicts, store = judged(simulation, tmp_path)
+    assert Counter(v.outcome for v in verdicts) == {"accepted": len(list(simulation.records()))}
+    document = protocol(store, simulation.competition_id)
+    assert document["competition"]["winner"] == simulation.winner
+    assert {(p["participant"], p["place"]) for p in document["placings"] if p["place"] > 1} == {
+        (p.participant, p.place) for p in simulation.placings
+    }
+    assert [(p["participant"], p["kind"]) for p in document["penalties"]] == [
+        (p.participant, p.kind.value) for p in simulation.penalties
+    ]
+    assert [(p["protest"], p["tier"], p["decision"]["decision"]) for p in document["protests"]] == [
+        (p.protest, p.tier.value, p.decision.value) for p in simulation.protests
+    ]
+    forwarded = snapshots(store, simulation.competition_id)[0]
+    assert document["protests"][1]["forwarded"]["snapshot"] == forwarded.name
+    assert verify_snapshot(store, forwarded).ok
+
+
+def test_a_45_player_competition_is_simulated_in_well_under_a_minute() -> None:
+    import time
+
+    began = time.perf_counter()
+    simulate_competition(9, players=45)
+    assert time.perf_counter() - began < 20
+
+
+def test_what_cannot_be_simulated_is_refused() -> None:
+    with pytest.raises(ValueError, match="american or olympic"):
+        simulate_competition(1, format="swiss")
+    with pytest.raises(ValueError, match="two players"):
+        simulate_competition(1, players=1)
+    assert Format("olympic") is Format.OLYMPIC
