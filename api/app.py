@@ -19,7 +19,7 @@ from starlette.exceptions import HTTPException
 
 from api.bootstrap import Pipeline, bootstrap
 from api.errors import ApiError, ErrorBody, ErrorDetail
-from api.routes import health, protocol, reads, submit
+from api.routes import federation, health, protocol, reads, submit
 from api.settings import Settings
 from api.workers import Workers
 from projections.bootstrap import open_read_models
@@ -93,7 +93,7 @@ def create_app(
 
 
 def _routers() -> Sequence[Any]:
-    return (health.router, submit.router, reads.router, protocol.router)
+    return (health.router, submit.router, reads.router, protocol.router, federation.router)
 
 
 def error_response(detail: ErrorDetail, headers: dict[str, str] | None = None) -> JSONResponse:

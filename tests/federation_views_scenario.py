@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import replace
-from datetime import date, datetime
+from datetime import date
 
 from federation_records import (
     CHIEF,
@@ -141,5 +141,3 @@ def gomel_seating() -> dict[str, tuple[int, int]]:
     return {a.participant: (a.table, a.seat) for a in draw(GOMEL_SEED, GOMEL_PLAYERS, GOMEL_REGULATIONS.max_seats)}
 
 
-def when(minutes: float) -> datetime:
-    return at(minutes)

@@ -1,0 +1,170 @@
+"""The federation's live views of a competition (federation digest §3.4–3.6), read from the store's aggregates
+(projections/federation.py) at the time of the request: the penalty register, protests and hand challenges,
+the table balance, the level clock, the standings and the rulings.
+
+Who reads what:
+
+* **integrity, judge, chief judge, secretary, federation** read everything, grounds included;
+* **viewers** (and dealers, who officiate one table, not the competition) read the standings, the clock, the
+  balance, the penalty register without its grounds (what each violation was about, its hand, intent: the
+  sanction, its rule and the hands left are public at the table, the officials' grounds are not) and the
+  protests, open ones without their grounds (a decided protest is published with its grounds and reasons);
+  the rulings — findings of fact and the Chief Judge's reasons — are refused them (403);
+* a token scoped to another competition is refused everything here (403).
+
+Every refusal is a 403 in the one error shape (api/errors.py). "Overdue" and "time remaining" are judged
+against the server's clock at the request.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import UTC, datetime
+from typing import Annotated, TypeVar
+
+from fastapi import APIRouter, Path, Request
+
+from api.auth import Principal
+from api.deps import CurrentPage, CurrentPrincipal, Page, PageParams
+from api.errors import ERROR_RESPONSES, ApiError, not_found
+from domain.roles import Role
+from ingest.store import Store
+from projections import federation
+from projections.read_models import ReadModels
+
+router = APIRouter(prefix="/v1", tags=["federation"], responses=ERROR_RESPONSES)
+
+#: the officials and bodies who read the federation's views whole, grounds included
+READS_GROUNDS: frozenset[Role] = frozenset(
+    {Role.INTEGRITY, Role.JUDGE, Role.CHIEF_JUDGE, Role.SECRETARY, Role.FEDERATION}
+)
+
+CompetitionId = Annotated[str, Path(description="the competition, as the events name it")]
+ProtestId = Annotated[str, Path(description="the protest's id as filed")]
+T = TypeVar("T")
+
+
+def now() -> datetime:
+    return datetime.now(UTC)
+
+
+def _store(request: Request) -> Store:
+    pipeline = request.app.state.pipeline
+    if pipeline is None:
+        raise ApiError(503, "store_unavailable", "the event store is not open in this process")
+    store: Store = pipeline.store
+    return store
+
+
+def _read_models(request: Request) -> ReadModels | None:
+    models: ReadModels | None = request.app.state.read_models
+    return models
+
+
+def _scoped(principal: Principal, competition_id: str) -> None:
+    if principal.competition is not None and principal.competition != competition_id:
+        raise ApiError(403, "forbidden", f"this token is for competition {principal.competition}, not {competition_id}")
+
+
+def _found(value: T | None, competition_id: str) -> T:
+    if value is None:
+        raise not_found("competition", competition_id)
+    return value
+
+
+def _page(kind: type[Page[T]], items: list[T], page: PageParams) -> Page[T]:
+    return kind.of(items[page.offset : page.offset + page.limit], page, len(items))
+
+
+def _require_grounds(principal: Principal, what: str) -> None:
+    if principal.role not in READS_GROUNDS:
+        who = ", ".join(sorted(r.value for r in READS_GROUNDS))
+        raise ApiError(403, "forbidden", f"{what} are for {who}; this token's role is {principal.role.value}")
+
+
+def _read(
+    request: Request, principal: Principal, competition_id: str, view: Callable[[Store], T | None]
+) -> T:
+    _scoped(principal, competition_id)
+    return _found(view(_store(request)), competition_id)
+
+
+@router.get("/competitions/{competition_id}/penalties", response_model=Page[federation.ParticipantRecord])
+def penalties(
+    request: Request, competition_id: CompetitionId, principal: CurrentPrincipal, page: CurrentPage
+) -> Page[federation.ParticipantRecord]:
+    """The penalty register: each participant's violations (code, rule, occurrence), penalties (kind, who
+    imposed them, rule, hands left), the missed-round penalty he is serving and his disqualifications."""
+    grounds = principal.role in READS_GROUNDS
+    register = _read(
+        request, principal, competition_id, lambda s: federation.penalty_register(s, competition_id, grounds)
+    )
+    return _page(Page[federation.ParticipantRecord], register, page)
+
+
+class ProtestBoard(Page[federation.ProtestView]):
+    """The protests, a page at a time, and every table's last hand with its challenge window."""
+
+    challenge_windows: list[federation.ChallengeWindowView] = []
+
+
+@router.get("/competitions/{competition_id}/protests", response_model=ProtestBoard)
+def protests(
+    request: Request, competition_id: CompetitionId, principal: CurrentPrincipal, page: CurrentPage
+) -> ProtestBoard:
+    """Each protest with its tier, filer, what it is against, its state, the federation's deadline and whether
+    it is overdue now, and its decision; each table's last hand and whether its result may still be challenged."""
+    store = _store(request)
+    at = now()
+    _read(request, principal, competition_id, lambda s: federation.competition(s, competition_id))
+    found = federation.protests(store, competition_id, at, grounds=principal.role in READS_GROUNDS)
+    listed = _page(Page[federation.ProtestView], found, page)
+    models = _read_models(request)
+    windows = [] if models is None else federation.challenge_windows(store, models, competition_id, at)
+    return ProtestBoard(**listed.model_dump(), challenge_windows=windows)
+
+
+@router.get("/competitions/{competition_id}/protests/{protest_id}", response_model=federation.ProtestView)
+def protest(
+    request: Request, competition_id: CompetitionId, protest_id: ProtestId, principal: CurrentPrincipal
+) -> federation.ProtestView:
+    """One protest (an open one's grounds only for the officials)."""
+    _read(request, principal, competition_id, lambda s: federation.competition(s, competition_id))
+    found = federation.protests(_store(request), competition_id, now(), grounds=principal.role in READS_GROUNDS)
+    for filed in found:
+        if filed.protest == protest_id:
+            return filed
+    raise not_found("protest", f"{protest_id} at competition {competition_id}")
+
+
+@router.get("/competitions/{competition_id}/balance", response_model=federation.Balance)
+def balance(request: Request, competition_id: CompetitionId, principal: CurrentPrincipal) -> federation.Balance:
+    """Players per table, whether the counts are within the tolerance, and the move the floor's rules call for
+    next: the next big blind at the fullest table and his seat at the short one (bfsp 3.1)."""
+    return _read(request, principal, competition_id, lambda s: federation.balance(s, competition_id))
+
+
+@router.get("/competitions/{competition_id}/clock", response_model=federation.Clock)
+def clock(request: Request, competition_id: CompetitionId, principal: CurrentPrincipal) -> federation.Clock:
+    """The level in play with its blinds and ante, the time left in it, the next level and the breaks."""
+    at = now()
+    return _read(request, principal, competition_id, lambda s: federation.clock(s, competition_id, at))
+
+
+@router.get("/competitions/{competition_id}/standings", response_model=federation.Standings)
+def standings(request: Request, competition_id: CompetitionId, principal: CurrentPrincipal) -> federation.Standings:
+    """The players left with their chips after their last hand, the eliminations in order with their places,
+    and the winner."""
+    models = _read_models(request)
+    return _read(request, principal, competition_id, lambda s: federation.standings(s, models, competition_id))
+
+
+@router.get("/competitions/{competition_id}/rulings", response_model=Page[federation.RulingView])
+def rulings(
+    request: Request, competition_id: CompetitionId, principal: CurrentPrincipal, page: CurrentPage
+) -> Page[federation.RulingView]:
+    """Every official's ruling on the competition's hands: the finding, the rule, and each pot of the hand,
+    mechanical or decided by the ruling."""
+    _require_grounds(principal, "the rulings")
+    _read(request, principal, competition_id, lambda s: federation.competition(s, competition_id))
+    return _page(Page[federation.RulingView], federation.rulings(_store(request), competition_id), page)
