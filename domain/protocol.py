@@ -7,6 +7,8 @@ stored as a document that could be edited. What is stored is what must not chang
   the protocol's JSON, its SHA-256 and the chain head of every stream it was read from, so the copy forwarded
   with a protest (bfsp 7.3.3) can be checked against the store years later; the archive is hash-chained like
   every stream, so a snapshot cannot be rewritten either;
+* a :class:`HandChallenges` per competition holds the **challenges** of hands' results the referee accepted
+  (bfsp 5.9.1: each checked in time by :func:`domain.protests.challenge`), which the protocol lists;
 * a :class:`ProtocolSignatures` per competition holds the **signatures**: the Secretary and the Chief Judge
   sign the final protocol (bfsp 2.1.4, 2.3.3), each naming the snapshot he signs and its SHA-256, so a
   signature is on one fixed text.
@@ -32,11 +34,14 @@ from domain.chain import canonical
 from domain.chained import JSON, ChainedAggregate
 from domain.errors import CompetitionError, NotPermittedError, RuleRef
 from domain.officials import Act, verify_permitted
+from domain.officials.codec import encode as encode_officials
 from domain.officials.permissions import permission
+from domain.protests.events import HandChallenged
 from domain.roles import Role
 
 ARCHIVE_NAMESPACE = uuid5(NAMESPACE_URL, "https://pokeraudit/protocol-archive")
 SIGNATURES_NAMESPACE = uuid5(NAMESPACE_URL, "https://pokeraudit/protocol-signatures")
+CHALLENGES_NAMESPACE = uuid5(NAMESPACE_URL, "https://pokeraudit/hand-challenges")
 #: the protocol is compiled and signed by the Secretary and the Chief Judge (bfsp 2.1.4, 2.3.3)
 SIGNING_RULE = RuleRef("bfsp", "2.1.4")
 _HEX64 = re.compile(r"[0-9a-f]{64}")
@@ -48,6 +53,10 @@ def archive_id(competition_id: str) -> UUID:
 
 def signatures_id(competition_id: str) -> UUID:
     return uuid5(SIGNATURES_NAMESPACE, competition_id)
+
+
+def challenges_id(competition_id: str) -> UUID:
+    return uuid5(CHALLENGES_NAMESPACE, competition_id)
 
 
 def snapshot_name(competition_id: str, version: int) -> str:
@@ -236,4 +245,31 @@ class ProtocolSignatures(ChainedAggregate):
     @event("ProtocolSigned")
     def _signed(self, payload: JSON, meta: JSON, prev_link: str, link: str) -> None:
         self.signatures.append(payload)
+        self.chain_head = link
+
+
+class HandChallenges(ChainedAggregate):
+    """The challenges of hands' results raised at a competition, each judged in time before it is recorded."""
+
+    @event("Opened")
+    def __init__(self, competition_id: str, payload: JSON, meta: JSON, prev_link: str, link: str) -> None:
+        self.competition_id = competition_id
+        self.challenges: list[JSON] = []
+        self.chain_head = link
+
+    @classmethod
+    def open(cls, competition_id: str, at: datetime, meta: JSON | None = None) -> HandChallenges:
+        challenges: HandChallenges = cls._create_chained(
+            "Opened", challenges_id(competition_id), at, {"competition_id": competition_id}, meta or {},
+            competition_id=competition_id,
+        )
+        return challenges
+
+    def record(self, challenged: HandChallenged, meta: JSON | None = None) -> None:
+        """Record ``challenged``, already judged in time (:func:`domain.protests.challenge`)."""
+        self._trigger_chained("HandChallenged", encode_officials(challenged), challenged.raised_at, meta or {})
+
+    @event("HandChallenged")
+    def _challenged(self, payload: JSON, meta: JSON, prev_link: str, link: str) -> None:
+        self.challenges.append(payload)
         self.chain_head = link

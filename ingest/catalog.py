@@ -53,7 +53,7 @@ _DISCIPLINE_ACTS = (
     "PenaltyRescinded",
     "SeasonDisqualificationDecided",
 )
-_PROTEST_ACTS = ("ProtestFiled", "ProtestForwarded", "ProtestDecided", "FilerNotified")
+_PROTEST_ACTS = ("HandChallenged", "ProtestFiled", "ProtestForwarded", "ProtestDecided", "FilerNotified")
 _RULING_ACTS = ("RulingIssued", "MuckedCardsInspected")
 
 COMPETITION_CATALOG: dict[str, type] = {

@@ -69,10 +69,18 @@ from domain.hand.events import HandEnded, HandMucked, PotAwarded
 from domain.officials import Act, Delegation, verify_permitted
 from domain.officials.codec import decode as decode_officials
 from domain.officials.permissions import PERMISSIONS, is_permitted
-from domain.protests import Protest, protest_id
-from domain.protests.events import ContestedKind, ProtestDecision, ProtestFiled
-from domain.protocol import ProtocolArchive, ProtocolSignatures, archive_id, signatures_id
+from domain.protests import ChallengeWindow, Protest, challenge, protest_id
+from domain.protests.events import ContestedKind, HandChallenged, ProtestDecision, ProtestFiled
+from domain.protocol import (
+    HandChallenges,
+    ProtocolArchive,
+    ProtocolSignatures,
+    archive_id,
+    challenges_id,
+    signatures_id,
+)
 from domain.roles import Role
+from domain.rulebooks import get_rulebook
 from domain.rulings import HandReview, MechanicalOutcome, hand_review_id
 from domain.rulings.events import MuckedCardsInspected, RulingIssued
 from ingest.catalog import FEDERATION_CATALOG
@@ -595,6 +603,38 @@ def _notify(desk: Desk, act: Act_) -> Aggregate:
     return protest
 
 
+def _challenge(desk: Desk, act: Act_) -> Aggregate:
+    """A challenge of a hand's result, judged against the window the hands give: open until the next hand at
+    the table starts, or for the rulebook's seconds after the award when the hand was the last before a break
+    (bfsp 5.9.1; TDA 2022 22)."""
+    e: HandChallenged = act.event
+    hand = desk.hand(act.envelope)
+    assert act.envelope.table_id is not None and act.envelope.hand_id is not None
+    named = hand_name(act.envelope.table_id, act.envelope.hand_id)
+    if e.hand != named:
+        raise MalformedRecord(f"the challenge is of hand {e.hand}; the envelope names hand {named}", "payload.hand")
+    if e.raised_at != act.at:
+        raise MalformedRecord(
+            f"the challenge says it was raised at {e.raised_at.isoformat()}, the record at {act.at.isoformat()}",
+            "payload.raised_at",
+        )
+    competition = desk.find(competition_stream_id(act.competition_id))
+    book = competition.rulebook if isinstance(competition, Competition) else get_rulebook(act.envelope.rulebook)
+    ended = [s.timestamp for s in desk.hand_events(hand) if type(s).__name__ == "HandEnded"]
+    if not ended:
+        raise ProtestError(f"hand {named} has not ended: there is no result to challenge yet", book.cite("dispute"))
+    following = desk.find(hand_id(act.envelope.table_id, int(act.envelope.hand_id) + 1, act.competition_id))
+    next_started = desk.hand_events(following)[0].timestamp if isinstance(following, Hand) else None
+    at_break = next_started is None and isinstance(competition, Competition) and competition.on_break is not None
+    window = ChallengeWindow(ended[-1], at_break, next_started)
+    judged = challenge(e.hand, e.participant, e.kind, e.grounds, e.raised_at, window, book, act.role)
+    _agrees(e.deadline, judged.deadline, "the challenge closes at", book.cite("dispute"), ProtestError)
+    found = desk.find(challenges_id(act.competition_id))
+    kept = found if isinstance(found, HandChallenges) else HandChallenges.open(act.competition_id, act.at, act.meta)
+    kept.record(judged, act.meta)
+    return kept
+
+
 # --- rulings on a hand ----------------------------------------------------------------------------------------
 
 
@@ -676,6 +716,7 @@ _HANDLERS: dict[str, Callable[[Desk, Act_], Aggregate]] = {
     "PenaltyHandServed": _on_case(_serve),
     "PenaltyRescinded": _on_case(_rescind),
     "SeasonDisqualificationDecided": _season,
+    "HandChallenged": _challenge,
     "ProtestFiled": _file,
     "ProtestForwarded": _forward,
     "ProtestDecided": _decide,

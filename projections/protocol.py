@@ -43,6 +43,7 @@ from domain.protocol import (
     ProtocolArchive,
     ProtocolSnapshotTaken,
     archive_id,
+    challenges_id,
     protocol_digest,
     signatures_id,
 )
@@ -69,7 +70,12 @@ class UnreadableStream(Exception):
 
 def competition_streams(store: Store, competition_id: str) -> dict[UUID, list[Any]]:
     """Every stored stream of ``competition_id``, each as its domain events in version order."""
-    own = {competition_stream_id(competition_id), rejection_log_id(competition_id), signatures_id(competition_id)}
+    own = {
+        competition_stream_id(competition_id),
+        rejection_log_id(competition_id),
+        signatures_id(competition_id),
+        challenges_id(competition_id),
+    }
     streams: dict[UUID, list[Any]] = {}
     mine: set[UUID] = set()
     for notification in store.notifications():
@@ -214,6 +220,20 @@ def build(competition_id: str, streams: Mapping[UUID, list[Any]]) -> JSON:
         (d for s, events in streams.items() if kinds.get(s) == "SeasonRecordOpened" for d in _season(events)),
         key=lambda d: d["at"],
     )
+    challenged = streams.get(challenges_id(competition_id), [])
+    document["challenges"] = [
+        {
+            "hand": e.payload["hand"],
+            "participant": e.payload["participant"],
+            "kind": e.payload["kind"],
+            "grounds": e.payload["grounds"],
+            "raised_at": e.payload["raised_at"],
+            "deadline": e.payload["deadline"],
+            "rule": "bfsp 5.9.1",
+        }
+        for e in challenged
+        if type(e).__name__ == "HandChallenged"
+    ]
     protests = [_protest(events, as_of) for s, events in streams.items() if kinds.get(s) == "ProtestFiled"]
     document["protests"] = sorted(protests, key=lambda p: (p["filed_at"], p["protest"]))
     document["rejections"] = [

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import replace
-from datetime import date
+from datetime import date, datetime
 from pathlib import Path
 
 import pytest
@@ -35,6 +35,8 @@ from domain.discipline.events import (
 )
 from domain.hand.events import HandVoided
 from domain.protests import Contested, ContestedKind, ProtestFiled, ProtestTier, protest_id
+from domain.protests.events import ChallengeKind, HandChallenged
+from domain.protocol import challenges_id
 from domain.rejections import Rejection, RejectionLog, rejection_log_id
 from domain.roles import Role
 from ingest.catalog import FEDERATION_CATALOG
@@ -239,3 +241,27 @@ def test_refusals_are_stored_in_the_competitions_rejection_log(pipeline: Pipelin
     stored = pipeline.rejections()
     assert [r["rule"] for r in stored] == ["bfsp 1.1"]
     assert isinstance(pipeline.store.repository.get(rejection_log_id(COMPETITION)), RejectionLog)
+
+
+def test_a_hands_result_is_challenged_until_the_next_hand_at_the_table_starts(pipeline: Pipeline) -> None:
+    records = Records()
+    pipeline.judge(opening(records))
+    pipeline.judge(hand(records, 1, "p01", "p02", 10))
+    p02 = RecordedBy(person="person-p02", role=Role.PARTICIPANT)
+    name = f"{table()}/1"
+
+    def challenged(minutes: float, by: RecordedBy = p02, deadline: datetime | None = None) -> tuple[bytes, bytes]:
+        raised = HandChallenged(name, "p02", ChallengeKind.RESULT, "my queens played", at(minutes), deadline)
+        return records.record(raised, by, at(minutes), table(), "1")
+
+    assert outcomes(pipeline.judge([challenged(11)])) == ["accepted"]
+    by_a_judge = refusal(pipeline.judge([challenged(11.5, JUDGE)]))
+    assert (by_a_judge.rule, by_a_judge.reason) == (
+        "bfsp 5.9.1", "a judge may not challenge a hand's result; only a participant may"
+    )
+    pipeline.judge(list(hand(records, 2, "p01", "p03", 20))[:1])
+    late = refusal(pipeline.judge([challenged(21, deadline=at(20))]))
+    assert late.rule == "bfsp 5.9.1"
+    assert "ended with the start of the next hand" in late.reason
+    stored = pipeline.store.repository.get(challenges_id(COMPETITION))
+    assert [c["raised_at"] for c in stored.challenges] == [at(11).isoformat()]
