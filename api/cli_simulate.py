@@ -2,6 +2,11 @@
 
 Like ``pokeraudit publish``, it only appends to the log; ``pokeraudit referee`` judges what it put there.
 Event ids derive from competition, table, hand and sequence, so simulating the same seed twice is harmless.
+
+With ``--competition-format american|olympic`` it publishes a whole competition to its winner. The one record
+that cannot be written ahead is the Chief Judge's forwarding of a protest to the federation: it names the
+protocol snapshot taken when it is made, so the records before it are judged first (the embedded referee
+judges them here; on Kafka the running referee must catch up) and the snapshot is taken in the store.
 """
 
 from __future__ import annotations
@@ -9,8 +14,21 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import time
+from collections.abc import Callable
+from datetime import datetime
+from typing import TYPE_CHECKING
 
 from domain.rulebooks import DEFAULT_RULEBOOK, RULEBOOKS
+
+if TYPE_CHECKING:
+    from api.bootstrap import Pipeline
+    from ingest.log import Log
+    from ingest.simulator import CompetitionSimulation
+    from ingest.store import Store
+
+#: how long a forwarding waits for the Kafka referee to judge the records before it
+JUDGED_TIMEOUT_S = 300.0
 
 
 def add_simulate(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -37,10 +55,82 @@ def add_simulate(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]
         "--dealers", action="store_true", help="each table recorded by its dealer, not 'simulator'"
     )
     command.add_argument("--quiet", action="store_true", help="no progress bar")
+    command.add_argument(
+        "--competition-format",
+        choices=("american", "olympic"),
+        default=None,
+        help="a whole competition to its winner, with the federation's acts (--players, default 45; --seats "
+        "is the table size)",
+    )
     command.set_defaults(run=_simulate)
 
 
+class CompetitionPublisher:
+    """Publishes a simulated competition in batches; before a protest's forwarding, what was published is
+    judged (``until_judged``) and the protocol snapshot it names is taken in ``store``."""
+
+    def __init__(
+        self, log: Log, store: Callable[[], Store], until_judged: Callable[[], None], batch: int = 2000
+    ) -> None:
+        self.log, self.store, self.until_judged, self.batch = log, store, until_judged, batch
+        self.pending: list[tuple[bytes, bytes]] = []
+        self.published = 0
+
+    def publish(self, simulation: CompetitionSimulation) -> int:
+        for record in simulation.records(self.snapshot):
+            self.pending.append(record)
+            if len(self.pending) >= self.batch:
+                self.flush()
+        self.flush()
+        return self.published
+
+    def flush(self) -> None:
+        if self.pending:
+            self.log.append(self.pending)
+            self.published += len(self.pending)
+            self.pending = []
+
+    def snapshot(self, competition_id: str, at: datetime) -> tuple[str, str]:
+        from projections.protocol import take_snapshot
+
+        self.flush()
+        self.until_judged()
+        taken = take_snapshot(self.store(), competition_id, "pokeraudit simulate", at)
+        return taken.name, taken.chain_head
+
+
+def until_judged(log: Log, store: Store, topic: str, timeout_s: float = JUDGED_TIMEOUT_S) -> None:
+    """Wait until the store has judged everything on ``log`` (a referee runs elsewhere)."""
+    deadline = time.monotonic() + timeout_s
+    while True:
+        ends = log.end_offsets()
+        behind = {p: end for p, end in ends.items() if end and (store.tracked_offset(topic, p) or -1) + 1 < end}
+        if not behind:
+            return
+        if time.monotonic() > deadline:
+            raise TimeoutError(
+                f"the referee has not judged partitions {sorted(behind)} of {topic} in {timeout_s:.0f} s; "
+                "a protest's forwarding names a snapshot of what was judged: is `pokeraudit referee` running?"
+            )
+        time.sleep(0.2)
+
+
+def _publish_competition(pipeline: Pipeline, simulation: CompetitionSimulation) -> int:
+    from api.operations import referee_once
+    from ingest.log import EmbeddedLog
+
+    def judge() -> None:
+        if isinstance(pipeline.log, EmbeddedLog):
+            referee_once(pipeline)
+        else:
+            until_judged(pipeline.log, pipeline.store, pipeline.settings.topic)
+
+    return CompetitionPublisher(pipeline.log, lambda: pipeline.store, judge).publish(simulation)
+
+
 def _simulate(args: argparse.Namespace) -> int:
+    if args.competition_format is not None:
+        return _simulate_competition(args)
     from api.bootstrap import bootstrap
     from api.operations import publish
     from api.settings import Settings
@@ -66,6 +156,35 @@ def _simulate(args: argparse.Namespace) -> int:
     pipeline = bootstrap(Settings())
     try:
         n = publish(pipeline, simulation.records(), progress=not args.quiet)
+    finally:
+        pipeline.close()
+    print(json.dumps(simulation.summary()))
+    print(f"published {n} events of {simulation.competition_id} to {pipeline.settings.topic}")
+    return 0
+
+
+def _simulate_competition(args: argparse.Namespace) -> int:
+    from api.bootstrap import bootstrap
+    from api.settings import Settings
+    from ingest.simulator import simulate_competition
+
+    try:
+        simulation = simulate_competition(
+            args.seed,
+            45 if args.players is None else args.players,
+            args.competition_format,
+            args.seats,
+            variant=args.variant,
+            rulebook=args.rulebook,
+            starting_stack=args.starting_stack,
+            competition_id=args.competition,
+        )
+    except ValueError as err:
+        print(f"pokeraudit simulate: {err}", file=sys.stderr)
+        return 2
+    pipeline = bootstrap(Settings())
+    try:
+        n = _publish_competition(pipeline, simulation)
     finally:
         pipeline.close()
     print(json.dumps(simulation.summary()))

@@ -366,7 +366,8 @@ class _Run:
         chief, book = self.cast.chief_judge, self.book
         while True:
             c = self.competition
-            floor = self._floor()
+            floor = c.floor
+            assert floor is not None, "an American competition's tables are on its floor"
             if c.winner is not None:
                 return
             if not c.final_table and len(floor.tables) > 1 and c.players_left <= c.regulations.final_table_size:
@@ -448,7 +449,7 @@ class _Run:
         to a short one that has no seat for him yet (it waits for the short table's button to move on)."""
         floor = self._floor()
         owing = set()
-        if self.kind is Format.AMERICAN and len(floor.tables) > 1 and not floor.is_balanced():
+        if isinstance(floor, Floor) and len(floor.tables) > 1 and not floor.is_balanced():
             owing = {t.number for t in fullest(floor.tables)}
         return [t.number for t in floor.tables if len(t.seats) >= 2 and not t.halted and t.number not in owing]
 
