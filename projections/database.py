@@ -37,6 +37,8 @@ class Writer(Protocol):
 
     def insert(self, statement: schema.Insert, rows: Sequence[Sequence[Any]]) -> None: ...
 
+    def one(self, sql: str, params: Sequence[Any] = ()) -> Row | None: ...
+
 
 class ReadDatabase(ABC):
     dialect: str
@@ -55,6 +57,7 @@ class ReadDatabase(ABC):
         with self.transaction() as w:
             for statement in schema.CREATE:
                 w.execute(statement)
+            w.execute(schema.SEED_POSITION, (schema.POSITION_NAME,))
 
     def drop(self) -> None:
         with self.transaction() as w:
@@ -78,6 +81,10 @@ class _SqliteWriter:
 
     def insert(self, statement: schema.Insert, rows: Sequence[Sequence[Any]]) -> None:
         self._cursor.executemany(statement.sql, rows)
+
+    def one(self, sql: str, params: Sequence[Any] = ()) -> Row | None:
+        row: Row | None = self._cursor.execute(sql, tuple(params)).fetchone()
+        return row
 
 
 class SqliteReadDatabase(ReadDatabase):
@@ -131,6 +138,11 @@ class _PgWriter:
             with self._cursor.copy(statement.copy) as copy:
                 for row in rows:
                     copy.write_row(row)
+
+    def one(self, sql: str, params: Sequence[Any] = ()) -> Row | None:
+        self._cursor.execute(_pg(sql), tuple(params))
+        row: Row | None = self._cursor.fetchone()
+        return row
 
 
 class PostgresReadDatabase(ReadDatabase):

@@ -43,6 +43,10 @@ class _Page:
     touched: dict[str, HandProjection] = field(default_factory=dict)
 
 
+class _Overtaken(Exception):
+    """Another projector on the same read models wrote this page first."""
+
+
 class Projector:
     """``catch_up()`` projects what is stored and not yet projected; ``rebuild()`` starts over."""
 
@@ -102,13 +106,17 @@ class Projector:
     # --- projecting ----------------------------------------------------------------------------------------
 
     def catch_up(self) -> int:
-        """Project every stored event after the position; the number of events projected."""
+        """Project every stored event after the position; the number of events projected (by this
+        projector: where another one on the same read models got to a page first, this one stops)."""
         done = 0
-        start = self.position() + 1
-        while batch := self.store.recorder.select_notifications(start, self.page):
-            self._project(batch)
+        position = self.position()
+        while batch := self.store.recorder.select_notifications(position + 1, self.page):
+            try:
+                self._project(batch, after=position)
+            except _Overtaken:
+                return done
             done += len(batch)
-            start = batch[-1].id + 1
+            position = batch[-1].id
         return done
 
     def rebuild(self, workers: int = 1) -> int:
@@ -136,7 +144,7 @@ class Projector:
         done = 0
         start = 1
         while batch := self.store.recorder.select_notifications(start, self.page, stop=head):
-            self._project(batch, with_position=False)
+            self._project(batch, after=None)
             done += sum(1 for n in batch if part_of(n.originator_id, parts) == part)
             start = batch[-1].id + 1
         return done
@@ -150,7 +158,9 @@ class Projector:
             self.database.close()
             self.store.close()
 
-    def _project(self, notifications: Any, with_position: bool = True) -> None:
+    def _project(self, notifications: Any, after: int | None) -> None:
+        """Project one page and write it; ``after`` is the position the page follows (None: write no
+        position, for a partition of a rebuild), checked under the transaction's hold on it."""
         page = _Page()
         mapper = self.store.mapper
         plain = mapper.cipher is None and mapper.compressor is None
@@ -171,7 +181,11 @@ class Projector:
                 event = Stored.of_notification(notification) if plain else None
                 project(page, event or Stored.of_event(mapper.to_domain_event(notification)))
             with self.database.transaction() as w:
-                self._write(w, page, notifications[-1].id if with_position else None)
+                if after is not None:
+                    held = w.one(schema.LOCK_POSITION[self.database.dialect], (schema.POSITION_NAME,))
+                    if (0 if held is None else int(held[0])) != after:
+                        raise _Overtaken
+                self._write(w, page, notifications[-1].id if after is not None else None)
         except BaseException:
             # the in-memory hands may be ahead of what was committed: they are warmed up again from the store
             self._hands.clear()

@@ -133,6 +133,10 @@ SAVE_POSITION = (
 # --- reads (the projector's own, and the API's) ------------------------------------------------------------
 
 POSITION_OF = f"SELECT notification_id FROM {POSITION} WHERE name = ?"
+#: the position read at the start of a page's transaction, held until it commits: a second projector on the
+#: same read models waits for it there, then finds the page done (SQLite's BEGIN IMMEDIATE already holds it)
+LOCK_POSITION = {"sqlite": POSITION_OF, "postgresql": f"{POSITION_OF} FOR UPDATE"}
+SEED_POSITION = f"INSERT INTO {POSITION} (name, notification_id) VALUES (?, 0) ON CONFLICT (name) DO NOTHING"
 REJECTION_LOG_COMPETITION = f"SELECT competition FROM {REJECTION_LOGS} WHERE stream = ?"
 REVIEW_HAND = f"SELECT hand_id FROM {REVIEWS} WHERE stream = ?"
 RULINGS_OF = (

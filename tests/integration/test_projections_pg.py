@@ -154,3 +154,29 @@ def test_a_crash_before_commit_leaves_nothing_and_the_next_run_projects_each_eve
     finally:
         again.database.close()
         first.database.close()
+
+
+class Overtaken(Projector):
+    """Before it writes its first page, another projector on the same read models projects everything."""
+
+    other: Projector
+
+    def _project(self, notifications: Any, after: int | None) -> None:
+        if after == 0:
+            self.other.catch_up()
+        super()._project(notifications, after)
+
+
+def test_two_projectors_on_the_same_read_models_project_each_event_once(pipeline: Pipeline) -> None:
+    pipeline.judge(list(phh_records(sorted(WSOP.glob("00-*.phh")), COMPETITION)))
+    first = pipeline.projector(Overtaken, page=50)
+    first.other = pipeline.projector(page=70)
+    try:
+        assert first.catch_up() == 0, "the other projector wrote the page first"
+        assert first.lag() == 0
+        projected = everything(first.database)
+        first.other.rebuild()
+        assert everything(first.database) == projected
+    finally:
+        first.database.close()
+        first.other.database.close()

@@ -216,3 +216,27 @@ def test_an_interrupted_rebuild_is_refused_until_it_runs_again(pipeline: Pipelin
         assert projector.lag() == 0
     finally:
         projector.close()
+
+
+class Overtaken(Projector):
+    """Before it writes its first page, another projector on the same read models projects everything."""
+
+    other: Projector
+
+    def _project(self, notifications: Any, after: int | None) -> None:
+        if after == 0:
+            self.other.catch_up()
+        super()._project(notifications, after)
+
+
+def test_two_projectors_on_the_same_read_models_project_each_event_once(pipeline: Pipeline, tmp_path: Path) -> None:
+    pipeline.hand(ALL_IN)
+    pipeline.hand(checked_down("t2", 1))
+    first = Overtaken(pipeline.store, SqliteReadDatabase(tmp_path / "read.sqlite"), page=4)
+    first.other = projector_for(pipeline, tmp_path, page=3)
+    assert first.catch_up() == 0, "the other projector wrote the page first"
+    assert first.lag() == 0
+    projected = everything(first.database)
+    again = projector_for(pipeline, tmp_path)
+    assert again.rebuild() == pipeline.store.recorder.max_notification_id()
+    assert everything(again.database) == projected
