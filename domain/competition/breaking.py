@@ -76,7 +76,8 @@ def verify_break(tables: Sequence[Table], number: int, rulebook: Rulebook, seat_
         raise CompetitionError(f"table {number} is the last table in play: it cannot break", rule)
     if broken.hand_running:
         raise CompetitionError(f"table {number} is playing a hand: it breaks when the hand ends", rule)
-    room = sum(len(free_seats(t, seat_limit)) for t in tables if t is not broken)
+    # a player still on a closed seat (seat 10 of a pre-final table) needs one of the open seats too
+    room = sum(max(0, min(seat_limit, t.max_seats) - len(t.seats)) for t in tables if t is not broken)
     if room < len(broken.seats):
         raise CompetitionError(
             f"table {number} cannot break: its {len(broken.seats)} players need {len(broken.seats)} seats and the "

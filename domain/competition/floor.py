@@ -404,19 +404,26 @@ class Floor:
     # --- breaking ------------------------------------------------------------------------------------------
 
     def table_to_break(self) -> int | None:
-        """The highest-numbered table whose players fit the others' open seats, once fewer tables will do."""
+        """The highest-numbered table whose players fit the others' open seats, once fewer tables will do and
+        the final table is not due (it has its own draw)."""
         players = sum(len(t.seats) for t in self.tables)
-        if len(self.tables) < 2 or players > (len(self.tables) - 1) * self.seats_per_table:
+        if len(self.tables) < 2 or players > (len(self.tables) - 1) * self.seat_limit_after_a_break:
             return None
         for table in sorted(self.tables, key=lambda t: -t.number):
             try:
-                breaking.verify_break(self.tables, table.number, self.book, self.seat_limit_after_a_break)
+                self.verify_break(table.number)
             except CompetitionError:
                 continue
             return table.number
         return None
 
     def verify_break(self, number: int) -> None:
+        if self.final_table_due():
+            raise CompetitionError(
+                f"{sum(self.counts().values())} players remain, as many as the final table seats: play stops after "
+                "the current hand and the final table is drawn, every table breaking into it",
+                self.book.cite("final_table"),
+            )
         breaking.verify_break(self.tables, number, self.book, self.seat_limit_after_a_break)
 
     def commit_break(
@@ -434,6 +441,7 @@ class Floor:
     def apply_break(self, event: TableBroken, role: Role, delegations: Collection[Delegation] = ()) -> Floor:
         verify_permitted(Act.TABLE_BROKEN, role, delegations=delegations)
         committed = next((c for c in self.commitments if c.table == event.table), None)
+        self.verify_break(event.table)
         breaking.verify_table_broken(self.tables, event, self.book, self.seat_limit_after_a_break, committed)
         return self.apply(event)
 

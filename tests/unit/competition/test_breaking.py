@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import replace
+from random import Random
 
 import pytest
 from hypothesis import assume, given, settings
@@ -10,6 +11,7 @@ from hypothesis import strategies as st
 
 from domain.cards import SUIT_SENIORITY, parse_card
 from domain.competition.breaking import commitment, seat_cards, shuffled
+from domain.competition.draw import draw, starting_buttons
 from domain.competition.floor import Floor
 from domain.competition.floor_events import (
     CATALOG,
@@ -345,3 +347,65 @@ def test_a_break_draw_seats_every_player_once_and_its_seed_reproduces_it(floor: 
         )
         waiting = [m for m in broken.moves if m.participant not in after.dealt_in(m.to_table)]
         assert len(waiting) <= max(0, len(broken.moves) - legal)
+
+
+# --- a whole event's floor, from the seat draw to the final table ----------------------------------------------
+
+
+@pytest.mark.parametrize(("rulebook", "seats_per_table", "final"), [("bfsp", 10, 9), ("tda-2022", 9, 9)])
+def test_an_events_floor_from_the_draw_to_the_final_table_keeps_every_rule(
+    rulebook: str, seats_per_table: int, final: int
+) -> None:
+    players = [f"p{n:02d}" for n in range(45)]
+    assignments = draw(f"{rulebook} opening", players, seats_per_table)
+    floor = Floor.from_draw(assignments, starting_buttons(assignments), seats_per_table, rulebook)
+    busts = Random(f"{rulebook} busts")
+    left = len(players)
+    moved = broken = 0
+    for round_number in range(400):
+        if floor.final_table_due():
+            break
+        for number in [t.number for t in floor.tables]:
+            positions = floor.next_positions(number)
+            assert positions is not None
+            dealt = floor.dealt_in(number)
+            table_now = floor.table(number)
+            try:
+                floor = floor.hand_started(
+                    number, positions.button, seats=[s for s in table_now.seats if s[1] in dealt]
+                )
+            except CompetitionError as waiting:
+                assert any(why in waiting.reason for why in ("owes a player", "halted", "seat 10 is closed"))
+                continue
+            assert all(
+                not strictly_between(positions.button, seat, positions.small_blind, table_now.max_seats)
+                for seat, player in table_now.seats
+                if player in floor.table(number).in_hand
+            )
+            floor = floor.hand_ended(number)
+            if busts.random() < 0.4 and len(floor.table(number).seats) > 2 and left > final:
+                floor = floor.eliminate(busts.choice(sorted(dealt)))
+                left -= 1
+        for halt in floor.halts_due("cj"):
+            floor = floor.halt(halt, CJ)
+        for move in floor.required_moves("cj"):
+            floor = floor.apply_move(move, CJ)
+            moved += 1
+        number = floor.table_to_break()
+        if number is not None:
+            seed = f"break {number} in round {round_number}"
+            floor = floor.commit_break(TableBreakCommitted(number, commitment(seed)), CJ)
+            floor = floor.apply_break(floor.break_table(number, seed, "cj"), CJ)
+            broken += 1
+        assert sum(floor.counts().values()) == left
+    assert floor.final_table_due()
+    assert (broken, len(floor.tables)) == (3, 2)
+    assert moved > 0
+    with pytest.raises(CompetitionError, match="the final table is drawn, every table breaking into it"):
+        floor.verify_break(2)
+    seating = final_seating(floor)
+    final_table = floor.form_final_table(
+        {p: (1, seat) for p, (_, seat) in seating.items()}, button=len(seating)
+    )
+    assert final_table.table(1).max_seats == final
+    assert len(final_table.table(1).seats) == left <= final
