@@ -316,18 +316,20 @@ def penalty_register(store: Store, competition_id: str, grounds: bool = True) ->
     register = []
     for participant, entry in found.entries.items():
         case = _replay(store, case_id(competition_id, participant))
-        record = _replay(store, season_record_id(entry.person, season))
+        # The federation's decision names the athlete by his person or by his entry: his record under either.
+        records = [r for athlete in dict.fromkeys((entry.person, participant))
+                   if (r := _replay(store, season_record_id(athlete, season))) is not None]
         disqualified_here = participant in found.eliminated and (
             found.eliminated[participant].reason is EliminationReason.DISQUALIFIED
         )
-        if case is None and record is None and not disqualified_here:
+        if case is None and not records and not disqualified_here:
             continue
-        register.append(_participant_record(participant, entry.person, case, record, disqualified_here, grounds))
+        register.append(_participant_record(participant, entry.person, case, records, disqualified_here, grounds))
     return register
 
 
 def _participant_record(
-    participant: str, person: str, case: _Replayed | None, record: _Replayed | None, out: bool, grounds: bool
+    participant: str, person: str, case: _Replayed | None, records: list[_Replayed], out: bool, grounds: bool
 ) -> ParticipantRecord:
     violations, penalties = _case_entries(case, grounds) if case else ([], [])
     kept: DisciplinaryCase | None = case.aggregate if case else None
@@ -335,7 +337,8 @@ def _participant_record(
     seasons = [
         SeasonDisqualification(season=d.season, competition=d.competition, violation=d.violation, code=d.code,
                                decided_at=d.decided_at.isoformat())
-        for d in (record.aggregate.disqualifications if record and isinstance(record.aggregate, SeasonRecord) else ())
+        for r in records if isinstance(r.aggregate, SeasonRecord)
+        for d in r.aggregate.disqualifications
     ]
     return ParticipantRecord(
         participant=participant, person=person, violations=violations, penalties=penalties,

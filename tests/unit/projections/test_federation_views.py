@@ -9,7 +9,7 @@ from datetime import timedelta
 from pathlib import Path
 
 import pytest
-from federation_records import COMPETITION, Records, at, table
+from federation_records import CHIEF, COMPETITION, FEDERATION, JUDGE, Records, at, table
 from federation_views_scenario import (
     FORWARDED_AT,
     GOMEL,
@@ -23,6 +23,15 @@ from federation_views_scenario import (
 
 from domain.competition import balancing
 from domain.competition.aggregate import Competition, competition_stream_id
+from domain.competition.events import BreakStarted, EliminationReason, PlayerEliminated
+from domain.discipline.events import (
+    PenaltyImposed,
+    SeasonDisqualificationDecided,
+    ViolationEnteredInProtocol,
+    ViolationRecorded,
+)
+from domain.discipline.ladder import PenaltyKind
+from domain.roles import Role
 from ingest.log import EmbeddedLog
 from ingest.referee import Referee
 from ingest.store import Store, store_env
@@ -176,3 +185,52 @@ def test_the_challenge_windows_stay_open_until_the_next_hand(judged: Judged) -> 
         models.database.close()
     assert (window.table_id, window.hand_number, window.closes_at, window.open) == (table(), 2, None, True)
     assert window.rule.startswith("bfsp")
+
+
+def test_disqualifications_from_the_competition_and_for_the_season_are_on_the_register(judged: Judged) -> None:
+    gomel = Records(GOMEL)
+    gomel.count = 1_000  # after the cup's own records
+    seating = gomel_seating()
+    short = min(seating[p][0] for p in seating)
+    colluder = next(p for p in sorted(seating) if seating[p][0] == short and p not in ("g1", "g2")
+                    and p in _remaining(judged))
+    judged.judge([
+        gomel.record(ViolationRecorded(colluder, "7.1.4", "", True, 1, "soft play with his neighbour"), JUDGE, at(7)),
+        gomel.record(PenaltyImposed(colluder, 1, PenaltyKind.MISSED_ROUNDS, Role.JUDGE, rounds=2,
+                                    players_at_table=2), JUDGE, at(8)),
+        gomel.record(ViolationRecorded(colluder, "7.1.4", "", True, 2, "soft play again"), JUDGE, at(9)),
+        gomel.record(PenaltyImposed(colluder, 2, PenaltyKind.COMPETITION_DISQUALIFICATION, Role.CHIEF_JUDGE,
+                                    chips_removed=10_000), CHIEF, at(10)),
+        gomel.record(PlayerEliminated(colluder, "", EliminationReason.DISQUALIFIED, 0, ruling="collusion"), CHIEF,
+                     at(10)),
+        gomel.record(ViolationEnteredInProtocol(colluder, 2), CHIEF, at(11)),
+        gomel.record(SeasonDisqualificationDecided(colluder, "2026", GOMEL, 2, "7.1.4", at(12)), FEDERATION, at(12)),
+    ])
+    register = federation.penalty_register(judged.store, GOMEL)
+    assert register is not None
+    [record] = register
+    assert record.participant == colluder and record.disqualified_from_competition
+    assert [(v.occurrence, v.entered_in_protocol) for v in record.violations] == [(1, False), (2, True)]
+    assert [(p.kind, p.hands_to_miss) for p in record.penalties] == [
+        ("missed_rounds", 4), ("competition_disqualification", 0),
+    ]
+    [season] = record.season_disqualifications
+    assert (season.season, season.competition, season.code, season.violation) == ("2026", GOMEL, "7.1.4", 2)
+
+
+def test_a_break_shows_on_the_clock_with_its_time_left(judged: Judged) -> None:
+    gomel = Records(GOMEL)
+    gomel.count = 2_000
+    judged.judge([gomel.record(BreakStarted(1, 15), CHIEF, at(30))])
+    view = federation.clock(judged.store, GOMEL, at(35))
+    assert view is not None and view.on_break is not None
+    assert (view.on_break.after_level, view.on_break.started_at, view.on_break.seconds_remaining) == (
+        1, at(30).isoformat(), 10 * 60,
+    )
+    assert view.seconds_remaining == 0, "level 1 ran its 30 minutes before the break"
+
+
+def _remaining(judged: Judged) -> tuple[str, ...]:
+    competition = federation.competition(judged.store, GOMEL)
+    assert competition is not None
+    return competition.remaining
