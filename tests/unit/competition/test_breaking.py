@@ -127,10 +127,10 @@ def test_a_break_draw_that_is_not_the_seeds_is_refused_naming_the_seeds_seating(
     with pytest.raises(CompetitionError) as refused:
         floor.apply_break(replace(broken, moves=swapped), CJ)
     assert f"seats {first.participant} at table {first.to_table} seat {first.to_seat}" in refused.value.reason
-    other_cards = (replace(broken.cards[0], card=parse_card("2c")), *broken.cards[1:])
-    if other_cards[0].card != broken.cards[0].card:
-        with pytest.raises(CompetitionError, match="not the ones its seed deals"):
-            floor.apply_break(replace(broken, cards=other_cards), CJ)
+    other = next(c for c in (parse_card("2c"), parse_card("3c")) if c != broken.cards[0].card)
+    other_cards = (replace(broken.cards[0], card=other), *broken.cards[1:])
+    with pytest.raises(CompetitionError, match="not the ones its seed deals"):
+        floor.apply_break(replace(broken, cards=other_cards), CJ)
 
 
 def test_only_the_chief_judge_or_his_delegate_breaks_a_table() -> None:
