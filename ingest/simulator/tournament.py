@@ -44,6 +44,7 @@ from domain.discipline.ladder import violation as ladder_violation
 from domain.hand.events import HandEnded, HandStarted, PenaltyHandKilled, SeatEntry, Stakes
 from domain.protests.events import ProtestDecision, ProtestTier
 from domain.protocol import ProtocolArchive
+from domain.roles import Role
 from domain.rulebooks import get_rulebook
 from domain.variants import BettingStructure, Variant
 from ingest.envelope import CATALOG, encode, make_envelope
@@ -91,7 +92,8 @@ class PenaltyRecord:
     code: str
     kind: PenaltyKind
     rounds: int
-    imposed_by: str
+    imposed_by: Role
+    official: str
     hand: str
 
 
@@ -547,7 +549,9 @@ class _Run:
             if s.kind in (PenaltyKind.WARNING, PenaltyKind.MISSED_ROUNDS)
         )  # fmt: skip
         imposed = book.penalty(participant, number, sanction.kind, sanction.least_rounds, official, self._tick())
-        self.penalties.append(PenaltyRecord(participant, code, imposed.kind, imposed.rounds, official.person, hand))
+        self.penalties.append(
+            PenaltyRecord(participant, code, imposed.kind, imposed.rounds, official.role, official.person, hand)
+        )
         penalty = len(book.cases[participant].penalties)
         if imposed.kind is PenaltyKind.MISSED_ROUNDS:
             self.serving[participant] = _Serving(penalty, f"bfsp {code}")

@@ -1,0 +1,80 @@
+"""Issue 6's acceptance: a simulated American competition of 45 players, published to the real Kafka broker,
+judged by the KafkaRefereeRunner into the real PostgreSQL server to its winner, gives a protocol whose
+placings, penalties and protests are the simulation's, and whose snapshots — the one forwarded with the
+protest to the federation, and one taken at the end — verify against the store."""
+
+from __future__ import annotations
+
+import threading
+import uuid
+from collections.abc import Callable
+from datetime import timedelta
+from typing import TYPE_CHECKING
+
+import pytest
+
+from api.cli_simulate import CompetitionPublisher, until_judged
+from ingest.kafka_log import KafkaLog
+from ingest.referee import Referee
+from ingest.runners import KafkaRefereeRunner
+from ingest.simulator import simulate_competition
+from ingest.simulator.book import Reported
+from ingest.store import Store, store_env
+from projections.protocol import protocol, snapshots, take_snapshot, verify_snapshot
+
+if TYPE_CHECKING:
+    from conftest import PgDatabase
+
+pytestmark = pytest.mark.integration
+
+
+def test_a_simulated_american_competition_of_45_on_kafka_and_postgres_yields_its_protocol(
+    kafka_bootstrap: str, topic_factory: Callable[..., str], pg_database: PgDatabase
+) -> None:
+    topic = topic_factory(partitions=3)
+    simulation = simulate_competition(11, players=45, format="american")
+    referee_store, reader = Store(env=store_env(pg_database.url)), Store(env=store_env(pg_database.url))
+    runner = KafkaRefereeRunner(kafka_bootstrap, topic, Referee(referee_store, topic), group_id=f"sim-{uuid.uuid4()}")
+    stop = threading.Event()
+    judging = threading.Thread(target=runner.run, args=(stop,), name="referee", daemon=True)
+    judging.start()
+    log = KafkaLog(kafka_bootstrap, topic, partitions=3)
+    try:
+        caught_up: Callable[[], None] = lambda: until_judged(log, reader, topic, timeout_s=120)  # noqa: E731
+        published = CompetitionPublisher(log, lambda: reader, caught_up, batch=1000).publish(simulation)
+        caught_up()
+    finally:
+        stop.set()
+        judging.join(timeout=60)
+        log.close()
+    try:
+        assert reader.outcome_counts() == {"accepted": published}
+
+        document = protocol(reader, simulation.competition_id)
+        assert document["competition"]["winner"] == simulation.winner
+        assert [(p["place"], p["participant"]) for p in document["placings"]] == [
+            (1, simulation.winner), *((p.place, p.participant) for p in simulation.placings)
+        ]
+        assert [(p["participant"], p["kind"], p["imposed_by"]) for p in document["penalties"]] == [
+            (p.participant, p.kind.value, p.imposed_by.value) for p in simulation.penalties
+        ]
+        assert [(p["protest"], p["tier"], p["filer"], p["decision"]["decision"]) for p in document["protests"]] == [
+            (p.protest, p.tier.value, p.filer, p.decision.value) for p in simulation.protests
+        ]
+        assert len(document["hands"]) == len(simulation.hands)
+        assert len(document["moves"]) == sum(
+            type(a.event).__name__ in ("PlayerMoved", "TableBroken", "TableHalted") for a in simulation.acts
+        )
+
+        forwarded = snapshots(reader, simulation.competition_id)[0]
+        assert document["protests"][1]["forwarded"]["snapshot"] == forwarded.name
+        assert document["protests"][1]["forwarded"]["chain_head"] == forwarded.chain_head
+        assert verify_snapshot(reader, forwarded).ok
+        last = simulation.entries[-1]
+        assert isinstance(last, Reported)
+        final = take_snapshot(reader, simulation.competition_id, "secretary", last.at + timedelta(hours=1))
+        assert verify_snapshot(reader, final).ok
+        assert final.protocol["placings"] == document["placings"]
+    finally:
+        referee_store.close()
+        reader.close()
