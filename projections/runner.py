@@ -2,8 +2,11 @@
 
 Each page of stored events is projected in memory and written in ONE read-model transaction together with
 the position of its last event, so a crash leaves either the whole page and its position or neither; the
-next run resumes after the stored position. A hand whose earlier events were projected by another run is
-warmed up from the store (its events before the one at hand, replayed without writing) before it goes on.
+next run resumes after the stored position. The transaction holds the position row and writes the page only
+if the position is still the one the page follows: a second projector on the same read models (the API's
+worker beside ``pokeraudit projections run``) never writes a page twice; the one overtaken stops and starts
+again from the new position. A hand whose earlier events were projected by another run is warmed up from the
+store (its events before the one at hand, replayed without writing) before it goes on.
 """
 
 from __future__ import annotations
