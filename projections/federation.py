@@ -41,7 +41,7 @@ from domain.hand.aggregate import hand_id
 from domain.hand.events import HandEnded, PotAwarded
 from domain.officials.codec import decode as decode_officials
 from domain.officials.permissions import permission
-from domain.protests import ChallengeKind, ChallengeWindow, Protest, challenge_deadline
+from domain.protests import ChallengeKind, ChallengeWindow, Protest, challenge_deadline, protest_id
 from domain.protests.events import CATALOG as PROTEST_CATALOG
 from domain.rulebooks import get_rulebook
 from domain.rulings import HandReview, MechanicalOutcome, RulingIssued, amend
@@ -398,6 +398,12 @@ def protests(store: Store, competition_id: str, now: datetime, grounds: bool = T
     return sorted(found, key=lambda p: (p.filed_at, p.protest))
 
 
+def protest(store: Store, competition_id: str, protest: str, now: datetime, grounds: bool = True) -> ProtestView | None:
+    """One protest, read from its own stream (None: none of that id was filed at the competition)."""
+    replayed = _replay(store, protest_id(competition_id, protest))
+    return None if replayed is None else _protest(replayed, now, grounds)
+
+
 def _protest(replayed: _Replayed, now: datetime, grounds: bool) -> ProtestView:
     kept: Protest = replayed.aggregate
     filing, forwarding, decided = kept.filing, kept.forwarding, kept.decision
@@ -639,6 +645,7 @@ __all__ = (
     "clock",
     "competition",
     "penalty_register",
+    "protest",
     "protests",
     "rulings",
     "standings",

@@ -130,11 +130,12 @@ def protest(
 ) -> federation.ProtestView:
     """One protest (an open one's grounds only for the officials)."""
     _read(request, principal, competition_id, lambda s: federation.competition(s, competition_id))
-    found = federation.protests(_store(request), competition_id, now(), grounds=principal.role in READS_GROUNDS)
-    for filed in found:
-        if filed.protest == protest_id:
-            return filed
-    raise not_found("protest", f"{protest_id} at competition {competition_id}")
+    found = federation.protest(
+        _store(request), competition_id, protest_id, now(), grounds=principal.role in READS_GROUNDS
+    )
+    if found is None:
+        raise not_found("protest", f"{protest_id} at competition {competition_id}")
+    return found
 
 
 @router.get("/competitions/{competition_id}/balance", response_model=federation.Balance)
