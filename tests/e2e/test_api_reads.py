@@ -224,3 +224,37 @@ def test_the_lag_counts_stored_events_not_yet_projected(served: Any) -> None:
     projector.catch_up()
     assert client.get("/v1/projections/lag", headers=VIEWER).json()["lag"] == 0
     assert client.get(table_url("t4"), headers=VIEWER).status_code == 200
+
+
+def test_the_projections_commands_run_rebuild_and_report_the_lag(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import json
+
+    from api.cli import main
+
+    monkeypatch.setenv("POKERAUDIT_DATA_DIR", str(tmp_path))
+    settings = Settings(POKERAUDIT_DATA_DIR=tmp_path)  # type: ignore[call-arg]
+    pipeline = bootstrap(settings)
+    try:
+        publish(pipeline, hand_records(checked_down("t2"), "open", DEALER, AT), progress=False)  # 18 acts, 2 derived
+        referee_once(pipeline)
+    finally:
+        pipeline.close()
+
+    def run(*argv: str) -> dict[str, int]:
+        assert main(list(argv)) == 0
+        out: dict[str, int] = json.loads(capsys.readouterr().out)
+        return out
+
+    assert run("projections", "lag", "--json") == {"position": 0, "lag": 20}
+    assert run("projections", "run") == {"projected": 20}
+    assert run("projections", "lag", "--json") == {"position": 20, "lag": 0}
+    rebuilt = run("projections", "rebuild", "--workers", "2")
+    assert rebuilt["projected"] == 20 and rebuilt["events_per_second"] > 0
+    models = open_read_models(settings)
+    try:
+        hand = models.hand(ENDED)
+        assert hand is not None and hand.status == "ended"
+    finally:
+        models.close()
