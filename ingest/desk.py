@@ -747,13 +747,16 @@ def route_at_desk(
 
     A hand event recorded by a role the roles table refuses is rejected here too (True).
     """
-    from ingest.referee import Verdict, _illegal, _meta, _sequence
-
     desk = desk_of(referee)
+    refusal: NotPermittedError | None = None
     if envelope.type not in FEDERATION_CATALOG:
         refusal = desk.refusal_of_hand_event(envelope)
         if refusal is None:
             return False
+    # Imported here, off the hands' path: the referee imports this module.
+    from ingest.referee import Verdict, _illegal, _meta, _sequence
+
+    if refusal is not None:
         referee._reject(batch, record, event_id, envelope, _illegal(record, envelope, refusal))
         return True
     try:

@@ -210,6 +210,8 @@ def build(competition_id: str, streams: Mapping[UUID, list[Any]]) -> JSON:
     document["hands"] = sorted(hands, key=lambda h: (h["started_at"], h["table"], h["number"]))
     rulings = [r for s, events in streams.items() if kinds.get(s) == "HandReviewOpened" for r in _rulings(events)]
     document["rulings"] = sorted(rulings, key=lambda r: (r["at"], r["ruling"]))
+    for summary in document["hands"]:
+        _mark_pots(summary, [r for r in document["rulings"] if r["hand"] == f"{summary['table']}/{summary['number']}"])
     document["misdeals_and_voids"] = [
         act for h in document["hands"] for act in h["officials_acts"] if act["type"] in _MISDEAL_AND_VOID
     ]
@@ -379,6 +381,19 @@ def _hand(stream: UUID, events: list[Any]) -> JSON:
             "pots": pots, "winners": winners, "officials_acts": acts}
 
 
+def _mark_pots(summary: JSON, rulings: list[JSON]) -> None:
+    """Each pot says who decided it: the engine (``"mechanical"``) or the ruling in force that re-awarded it."""
+    replaced = {r["amends"] for r in rulings}
+    standing = [r for r in rulings if r["ruling"] not in replaced]
+    for pot in summary["pots"]:
+        pot["decided_by"] = "mechanical"
+        for ruling in standing:
+            for reaward in ruling["reawards"]:
+                if (reaward["pot_index"], reaward["half"]) == (pot["pot_index"], pot["half"]):
+                    pot["decided_by"] = {k: ruling[k] for k in ("ruling", "kind", "official", "role", "rule")}
+                    pot["awarded_by_ruling"] = reaward["shares"]
+
+
 def _rulings(events: list[Any]) -> list[JSON]:
     out = []
     for event in events[1:]:
@@ -389,12 +404,18 @@ def _rulings(events: list[Any]) -> list[JSON]:
                         "official": recorded.official, "role": recorded.role.value, "rule": recorded.rule,
                         "finding": recorded.finding, "discretionary": True,
                         "amended_pots": [r.pot_index for r in recorded.reawards],
+                        "reawards": [{"pot_index": r.pot_index, "half": r.half,
+                                      "shares": [{"seat": x.seat, "amount": x.amount} for x in r.shares]}
+                                     for r in recorded.reawards],
+                        "dead": list(recorded.dead), "restored": list(recorded.restored),
+                        "deviates_from": list(recorded.deviates_from), "justification": recorded.justification,
                         "amends": recorded.amends, "at": _iso(event.timestamp)})
         elif name == "MuckedCardsInspected":
             out.append({"ruling": f"inspection-{event.originator_version}", "hand": recorded.hand,
                         "kind": "mucked_cards_inspected", "official": _who(event)["person"],
                         "role": recorded.inspected_by.value, "rule": str(permission(Act.MUCKED_CARDS_INSPECTED).cite()),
                         "finding": recorded.outcome.value, "discretionary": True, "amended_pots": [],
+                        "reawards": [], "dead": [], "restored": [], "deviates_from": [], "justification": "",
                         "amends": "", "at": _iso(event.timestamp)})
     return out
 

@@ -90,13 +90,15 @@ class Records:
         when: datetime,
         table_id: str | None = None,
         hand_id: str | None = None,
+        seq: int = 0,
     ) -> tuple[bytes, bytes]:
+        """``seq`` matters for a hand's own events only (the federation's acts are not sequenced)."""
         self.count += 1
         envelope = make_envelope(
             event,
             event_id=uuid5(_IDS, f"{self.competition_id}/{self.count}"),
             competition_id=self.competition_id,
-            seq=0,
+            seq=seq,
             recorded_by=by,
             occurred_at=when,
             table_id=table_id,

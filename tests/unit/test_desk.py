@@ -135,9 +135,10 @@ def test_an_officials_act_at_a_hand_passes_the_roles_table_too(pipeline: Pipelin
     started = list(hand(records, 1, "p01", "p02", 10))[:3]
     assert set(outcomes(pipeline.judge(started))) == {"accepted"}
     voided = HandVoided("the deck was found one card short", "6.1.1")
-    rejection = refusal(pipeline.judge([records.record(voided, DEALER, at(11), table(), "1")]))
+    rejection = refusal(pipeline.judge([records.record(voided, DEALER, at(11), table(), "1", seq=3)]))
     assert (rejection.rule, rejection.event_type) == ("bfsp 6.1.1", "HandVoided")
     assert rejection.reason == "a dealer may not void a hand; only a judge or the Chief Judge may"
+    assert outcomes(pipeline.judge([records.record(voided, JUDGE, at(12), table(), "1", seq=3)])) == ["accepted"]
 
 
 def test_a_derived_value_the_record_gets_wrong_is_refused_with_the_rule_that_fixes_it(pipeline: Pipeline) -> None:

@@ -20,18 +20,23 @@ from federation_records import (
     SECRETARY,
     Records,
     at,
+    hand,
     opening,
     play_to_the_end,
+    seats,
+    table,
 )
 
 from api.app import create_app
 from api.auth import issue_token
 from api.cli import main as cli_main
 from api.settings import Settings
+from domain.hand.events import HandVoided, PotShare
 from domain.protests import Contested, ContestedKind, ProtestFiled, ProtestTier, protest_id
 from domain.protests.events import ProtestDecided, ProtestDecision, ProtestForwarded
 from domain.protocol import ProtocolSigned, heads_digest, protocol_digest
 from domain.roles import Role
+from domain.rulings import PotReaward, RulingIssued, RulingKind
 from ingest.envelope import RecordedBy
 from ingest.log import EmbeddedLog
 from ingest.referee import Referee, Verdict
@@ -228,3 +233,31 @@ def test_the_cli_writes_the_protocol_in_each_format(
     assert json.loads((tmp_path / "protocol.json").read_text())["competition"]["winner"] == "p01"
     assert cli_main(["protocol", "nowhere-cup"]) == 1
     assert "no competition nowhere-cup is stored" in capsys.readouterr().err
+
+
+def test_a_ruling_amends_a_pot_and_a_void_is_listed_beside_the_mechanical_outcome(tmp_path: Path) -> None:
+    pipeline = Pipeline(tmp_path)
+    records = Records()
+    pipeline.judge([*opening(records), *hand(records, 1, "p01", "p02", 10)])
+    where = seats()
+    ruling = RulingIssued(
+        "ruling-1", f"{table()}/1", RulingKind.FINDING_OF_FACT, JUDGE.person, Role.JUDGE, "bfsp 2.2.3",
+        "p02's cards were misread: the pot is his", reawards=(PotReaward(0, (PotShare(where["p02"][1], 20_000),)),),
+    )
+    voided = HandVoided("the deck was one card short", "6.1.1")
+    verdicts = pipeline.judge([
+        records.record(ruling, JUDGE, at(12), table(), "1"),
+        *list(hand(records, 2, "p01", "p03", 20))[:3],
+        records.record(voided, JUDGE, at(21), table(), "2", seq=3),
+    ])
+    assert {v.outcome for v in verdicts} == {"accepted"}, [v.rejection for v in verdicts if v.rejection]
+    document = protocol(pipeline.store, COMPETITION)
+    first, second = document["hands"]
+    assert first["pots"][0]["decided_by"]["ruling"] == "ruling-1"
+    assert first["pots"][0]["awarded_by_ruling"] == [{"seat": where["p02"][1], "amount": 20_000}]
+    assert [(r["ruling"], r["kind"], r["discretionary"]) for r in document["rulings"]] == [
+        ("ruling-1", "finding_of_fact", True),
+    ]
+    assert [(a["type"], a["rule"], a["hand"]) for a in document["misdeals_and_voids"]] == [
+        ("HandVoided", "6.1.1", second["hand"]),
+    ]
