@@ -29,7 +29,7 @@ from eventsourcing.application import AggregateNotFoundError
 
 from domain.chain import GENESIS, link
 from domain.chained import chain_body
-from domain.competition import draw
+from domain.competition import draw, floor_events
 from domain.competition import events as competition_events
 from domain.competition.aggregate import Competition, competition_stream_id
 from domain.competition.regulations import cite
@@ -286,8 +286,12 @@ def _competition(events: list[Any]) -> JSON:
     players: list[str] = []
     for event in events[1:]:
         name = type(event).__name__
-        recorded = competition_events.decode(event.payload)
         at, by = _iso(event.timestamp), _who(event)
+        if name in floor_events.CATALOG:
+            # The floor's events are kept as their JSON: a move, a break or a halt reads as recorded.
+            sections["moves"].append({**event.payload, "at": at, "recorded_by": by})
+            continue
+        recorded = competition_events.decode(event.payload)
         if name == "OfficialAppointed":
             sections["officials"].append({"person": recorded.person, "role": recorded.role.value,
                                           "delegations": list(recorded.delegations), "appointed_at": at,
@@ -336,8 +340,6 @@ def _competition(events: list[Any]) -> JSON:
                 "reason": recorded.reason.value, "shared_with": list(recorded.shared_with),
                 "ruling": recorded.ruling, "at": at, "recorded_by": by, "rule": str(cite(book, "elimination")),
             })
-        elif name in ("PlayerMoved", "TableBroken", "TableHalted", "BalanceToleranceWidened"):
-            sections["moves"].append({"type": name, **event.payload, "at": at, "recorded_by": by})
         elif name == "CompetitionWinnerDeclared":
             sections["competition"]["winner"] = recorded.participant
             sections["competition"]["ended_at"] = at
