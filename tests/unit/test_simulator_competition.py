@@ -6,12 +6,12 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from datetime import datetime
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from api.cli_simulate import CompetitionPublisher
 from domain.competition.regulations import Format
 from domain.hand.codec import REPORTED
 from domain.protests.events import ProtestTier
@@ -22,7 +22,7 @@ from ingest.runners import drain_embedded
 from ingest.simulator import CompetitionSimulation, simulate_competition
 from ingest.simulator.book import Reported
 from ingest.store import Store, store_env
-from projections.protocol import protocol, snapshots, take_snapshot, verify_snapshot
+from projections.protocol import protocol, snapshots, verify_snapshot
 
 pytestmark = pytest.mark.unit
 
@@ -46,23 +46,14 @@ def _records(simulation: CompetitionSimulation) -> list[dict[str, Any]]:
 
 
 def judged(simulation: CompetitionSimulation, tmp_path: Path) -> tuple[list[Verdict], Store]:
-    """Every record put on an embedded log and judged; the protocol snapshot a forwarding names is taken from
-    the store when the records before it have been judged, as the service would take it."""
+    """Every record put on an embedded log and judged, as ``pokeraudit simulate`` publishes them: the protocol
+    snapshot a forwarding names is taken in the store once the records before it are judged."""
     log = EmbeddedLog(tmp_path / "log.sqlite", "events", partitions=1)
     store = Store(env=store_env(None, str(tmp_path / "store.sqlite")))
     referee = Referee(store, "events")
-    pending: list[tuple[bytes, bytes]] = []
     verdicts: list[Verdict] = []
-
-    def snapshot(competition_id: str, at: datetime) -> tuple[str, str]:
-        log.append(pending)
-        pending.clear()
-        verdicts.extend(drain_embedded(log, referee))
-        taken = take_snapshot(store, competition_id, "secretary", at)
-        return taken.name, taken.chain_head
-
-    pending.extend(simulation.records(snapshot))
-    log.append(pending)
+    publisher = CompetitionPublisher(log, lambda: store, lambda: verdicts.extend(drain_embedded(log, referee)))
+    assert publisher.publish(simulation) == len(list(simulation.records()))
     verdicts.extend(drain_embedded(log, referee))
     return verdicts, store
 
