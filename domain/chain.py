@@ -22,9 +22,14 @@ def canonical(body: Mapping[str, Any]) -> bytes:
 
 
 def link(previous: str, body: Mapping[str, Any]) -> str:
+    return link_of(previous, canonical(body))
+
+
+def link_of(previous: str, canonical_body: bytes) -> str:
+    """The link over a body already in its canonical form (what :func:`canonical` made of it)."""
     digest = hashlib.sha256()
     digest.update(previous.encode("ascii"))
-    digest.update(canonical(body))
+    digest.update(canonical_body)
     return digest.hexdigest()
 
 

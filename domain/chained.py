@@ -10,12 +10,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from datetime import datetime
-from typing import Any
+from typing import Any, ClassVar
 from uuid import UUID
 
 from eventsourcing.domain import Aggregate
 
-from domain.chain import GENESIS, BrokenLink, first_broken_link, link
+from domain.chain import GENESIS, BrokenLink, canonical, first_broken_link, link_of
 
 JSON = dict[str, Any]
 
@@ -32,32 +32,58 @@ def chain_body(stream: UUID, version: int, type_name: str, at: datetime, payload
 
 
 class ChainedAggregate(Aggregate):
-    """Subclasses set ``self.chain_head = link`` in every event body (their creation event included)."""
+    """Subclasses set ``self.chain_head = link`` in every event body (their creation event included).
+
+    A subclass whose payloads and metas are plain JSON values (strings, numbers, booleans, null, lists and
+    objects: no dates, ids or decimals) says so with ``plain_json``; it then keeps each new event's canonical
+    body (:meth:`collect_chained`), so the store can keep those very bytes instead of encoding the event again.
+    """
+
+    __slots__ = ("_bodies",)  # version → canonical body of the events not yet collected (no annotation:
+    # eventsourcing would take an annotated class attribute for a field of the creation event)
+    plain_json: ClassVar[bool] = False
 
     @classmethod
     def _create_chained(cls, type_name: str, stream: UUID, at: datetime, payload: JSON, meta: JSON, **kwargs: Any) -> Any:
-        first = link(GENESIS, chain_body(stream, 1, type_name, at, payload, meta))
-        return cls._create(
+        body = canonical(chain_body(stream, 1, type_name, at, payload, meta))
+        created = cls._create(
             getattr(cls, type_name),
             id=stream,
             timestamp=at,
             payload=payload,
             meta=meta,
             prev_link=GENESIS,
-            link=first,
+            link=link_of(GENESIS, body),
             **kwargs,
         )
+        if cls.plain_json:
+            created._bodies = {1: body}
+        return created
 
     def _trigger_chained(self, type_name: str, payload: JSON, at: datetime, meta: JSON) -> None:
-        body = chain_body(self.id, self.version + 1, type_name, at, payload, meta)
+        version = self.version + 1
+        body = canonical(chain_body(self.id, version, type_name, at, payload, meta))
         self.trigger_event(
             getattr(type(self), type_name),
             timestamp=at,
             payload=payload,
             meta=meta,
             prev_link=self.chain_head,  # type: ignore[attr-defined]
-            link=link(self.chain_head, body),  # type: ignore[attr-defined]
+            link=link_of(self.chain_head, body),  # type: ignore[attr-defined]
         )
+        # Kept only once the event is: a refused act raises out of the trigger above.
+        if self.plain_json:
+            bodies: dict[int, bytes] | None = getattr(self, "_bodies", None)
+            if bodies is None:
+                bodies = {}
+                self._bodies = bodies
+            bodies[version] = body
+
+    def collect_chained(self) -> list[tuple[Any, bytes | None]]:
+        """The new events, each with its canonical body (None where none was kept), as ``collect_events``."""
+        bodies: dict[int, bytes] = getattr(self, "_bodies", None) or {}
+        self._bodies = {}
+        return [(e, bodies.get(e.originator_version)) for e in self.collect_events()]
 
 
 def first_broken_link_in(events: Iterable[Any]) -> BrokenLink | None:

@@ -60,6 +60,7 @@ class Rejection:
 
 
 class RejectionLog(ChainedAggregate):
+    plain_json = True  # a rejection's fields and the envelope's meta
     @staticmethod
     def create_id(competition_id: str, **_: Any) -> UUID:
         return rejection_log_id(competition_id)

@@ -10,23 +10,91 @@ its tracked offset or its event id.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
+from datetime import datetime
 from typing import Any
 from urllib.parse import unquote, urlparse
 from uuid import UUID
 
 from eventsourcing.application import Application
 from eventsourcing.domain import Aggregate
-from eventsourcing.persistence import ProcessRecorder, Tracking
+from eventsourcing.persistence import (
+    JSONTranscoder,
+    Mapper,
+    MapperDeserialisationError,
+    ProcessRecorder,
+    StoredEvent,
+    Tracking,
+    find_id_convertor,
+)
 from eventsourcing.postgres import PostgresProcessRecorder
 from eventsourcing.sqlite import SQLiteProcessRecorder
+from eventsourcing.utils import get_topic, resolve_topic
 from psycopg.sql import SQL, Identifier
+
+from domain.chained import ChainedAggregate
 
 #: (event id, the stream it went to, what became of it: "accepted" / "rejected")
 SeenId = tuple[UUID, UUID, str]
 
 _PG_SEEN_TABLE = "referee_event_ids"
+#: how a chained event kept with its canonical body begins (:class:`ChainMapper`)
+_BODY_FIRST = b'{"body":'
+#: the event's fields the canonical body holds (the stream and version are the stored event's own columns)
+_IN_BODY = ("originator_id", "originator_version", "timestamp", "payload", "meta")
 #: the advisory lock the store's tables are created under (one per database: schemas share it, harmlessly)
 _CREATE_LOCK = "pokeraudit: create the store's tables"
+
+
+class ChainMapper(Mapper[UUID]):
+    """Stores a hash-chained event as the very bytes its link was computed over, instead of encoding it again.
+
+    ``{"body": <canonical body>, "chain": {"prev_link": …, "link": …, and the creation event's other
+    fields}}``: the canonical body (stream, version, type, time, payload, meta; :mod:`domain.chained`) was
+    already made to compute the link, so it is not made twice. Events given without their body (saved through
+    the application, or of aggregates whose values are not plain JSON) are stored the usual way, and both
+    read back as the same domain events: ``payload``, ``meta``, ``timestamp``, ``prev_link``, ``link``.
+    """
+
+    def stored_chained(self, event: Any, body: bytes) -> StoredEvent:
+        rest = {k: v for k, v in vars(event).items() if k not in _IN_BODY}
+        class_version = getattr(type(event), "class_version", 1)
+        if class_version > 1:
+            rest["class_version"] = class_version
+        return StoredEvent(
+            originator_id=event.originator_id,
+            originator_version=event.originator_version,
+            topic=get_topic(type(event)),
+            state=b"".join((_BODY_FIRST, body, b',"chain":', self.transcoder.encode(rest), b"}")),
+        )
+
+    def to_domain_event(self, stored_event: StoredEvent) -> Any:
+        if not stored_event.state.startswith(_BODY_FIRST):
+            return super().to_domain_event(stored_event)
+        cls = resolve_topic(stored_event.topic)
+        try:
+            stored = self.transcoder.decode(stored_event.state)
+            body = stored["body"]
+            event_state: dict[str, Any] = {
+                "timestamp": datetime.fromisoformat(body["at"]),
+                "payload": body["payload"],
+                "meta": body["meta"],
+                **stored["chain"],
+            }
+        except Exception as e:
+            msg = (
+                f"Failed to deserialise state of stored event with topic '{stored_event.topic}', originator_id"
+                f" '{stored_event.originator_id}' and originator_version {stored_event.originator_version}: {e}"
+            )
+            raise MapperDeserialisationError(msg) from e
+        event_state["originator_id"] = find_id_convertor(cls, UUID)(stored_event.originator_id)
+        event_state["originator_version"] = stored_event.originator_version
+        from_version = event_state.pop("class_version", 1)
+        while from_version < getattr(cls, "class_version", 1):
+            getattr(cls, f"upcast_v{from_version}_v{from_version + 1}")(event_state)
+            from_version += 1
+        domain_event = object.__new__(cls)
+        object.__setattr__(domain_event, "__dict__", event_state)
+        return domain_event
 
 
 class PostgresStoreRecorder(PostgresProcessRecorder):
@@ -194,6 +262,16 @@ class Store(Application[UUID]):
     def construct_recorder(self) -> ProcessRecorder:
         return self.factory.process_recorder()
 
+    def construct_mapper(self) -> Mapper[UUID]:
+        transcoder = self.construct_transcoder()
+        assert isinstance(transcoder, JSONTranscoder)
+        return ChainMapper(transcoder=transcoder)
+
+    @property
+    def chain_mapper(self) -> ChainMapper:
+        assert isinstance(self.mapper, ChainMapper)
+        return self.mapper
+
     @property
     def _store_recorder(self) -> PostgresStoreRecorder | SQLiteStoreRecorder:
         recorder = self.recorder
@@ -204,8 +282,17 @@ class Store(Application[UUID]):
         self, aggregates: Iterable[Aggregate], position: Tracking | None, seen_ids: Sequence[SeenId]
     ) -> None:
         """One transaction: every pending event of ``aggregates``, the log position, the answered ids."""
-        events = [e for agg in aggregates for e in agg.collect_events()]
-        self.events.put(events, tracking=position, seen_ids=seen_ids)
+        mapper = self.chain_mapper
+        stored: list[StoredEvent] = []
+        for agg in aggregates:
+            if isinstance(agg, ChainedAggregate):
+                stored += (
+                    mapper.to_stored_event(e) if body is None else mapper.stored_chained(e, body)
+                    for e, body in agg.collect_chained()
+                )
+            else:
+                stored += map(mapper.to_stored_event, agg.collect_events())
+        self.recorder.insert_events(stored, tracking=position, seen_ids=seen_ids)
 
     def notifications(self, topics: Sequence[str] = (), page: int = 1000) -> Iterator[Any]:
         """Every stored event (or only those of ``topics``) in the order it was stored, read page by page."""

@@ -62,6 +62,7 @@ def hand_id(table_id: str, hand_number: int, competition_id: str = "") -> UUID:
 
 class Hand(ChainedAggregate):
     __slots__ = ("_engine", "_derived", "_readings", "_live")
+    plain_json = True  # payloads from the codec, metas from the envelope
 
     @staticmethod
     def create_id(table_id: str, hand_number: int, **_: Any) -> UUID:
