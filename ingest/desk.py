@@ -117,7 +117,7 @@ def hand_name(table_id: str, hand_number: str) -> str:
 
 
 @dataclass(frozen=True, slots=True)
-class Act_:
+class Reported:
     """One record at the desk: the event, who recorded it, when, and the meta to store with it."""
 
     envelope: Envelope
@@ -153,7 +153,7 @@ class Desk:
 
     def judge(self, envelope: Envelope, event: Any, meta: JSON) -> Aggregate:
         """Judge one federation record; the aggregate it changed (its new events pending)."""
-        act = Act_(envelope, event, meta)
+        act = Reported(envelope, event, meta)
         self._verify_role(act)
         touched = _HANDLERS[envelope.type](self, act)
         self.hot[touched.id] = touched
@@ -195,7 +195,7 @@ class Desk:
         assert isinstance(found, Competition)
         return found
 
-    def case(self, competition: Competition, participant: str, act: Act_) -> DisciplinaryCase:
+    def case(self, competition: Competition, participant: str, act: Reported) -> DisciplinaryCase:
         found = self.find(case_id(competition.competition_id, participant))
         if found is not None:
             assert isinstance(found, DisciplinaryCase)
@@ -239,7 +239,7 @@ class Desk:
 
     def hand(self, envelope: Envelope) -> Hand:
         if not envelope.table_id or not envelope.hand_id or not envelope.hand_id.isdigit():
-            raise MalformedRecord("a ruling names the hand it is about: its table and hand number", "hand_id")
+            raise MalformedRecord("the record names the hand it is about: its table and hand number", "hand_id")
         found = self.find(hand_id(envelope.table_id, int(envelope.hand_id), envelope.competition_id))
         if found is None:
             raise NotYet(f"no hand {envelope.hand_id} has started at table {envelope.table_id}", "hand_id")
@@ -260,7 +260,7 @@ class Desk:
         office = found.officials.get(person) if isinstance(found, Competition) else None
         return [Delegation(d) for d in office.delegations] if office is not None else []
 
-    def _verify_role(self, act: Act_) -> None:
+    def _verify_role(self, act: Reported) -> None:
         name = _act_of(act.event)
         if name is None:
             return
@@ -305,7 +305,7 @@ def _agrees(reported: Any, computed: Any, what: str, rule: RuleRef, error: type[
 # --- the competition ------------------------------------------------------------------------------------------
 
 
-def _adopt(desk: Desk, act: Act_) -> Aggregate:
+def _adopt(desk: Desk, act: Reported) -> Aggregate:
     e = act.event
     if e.competition_id != act.competition_id:
         raise MalformedRecord(
@@ -320,8 +320,8 @@ def _adopt(desk: Desk, act: Act_) -> Aggregate:
     return Competition.adopt(act.competition_id, e.regulations, act.at, act.by, act.meta)
 
 
-def _on_competition(do: Callable[[Desk, Competition, Act_], None]) -> Callable[[Desk, Act_], Aggregate]:
-    def handle(desk: Desk, act: Act_) -> Aggregate:
+def _on_competition(do: Callable[[Desk, Competition, Reported], None]) -> Callable[[Desk, Reported], Aggregate]:
+    def handle(desk: Desk, act: Reported) -> Aggregate:
         competition = desk.competition(act.competition_id)
         do(desk, competition, act)
         desk._note_end(competition, act.at)
@@ -330,7 +330,7 @@ def _on_competition(do: Callable[[Desk, Competition, Act_], None]) -> Callable[[
     return handle
 
 
-def _appoint(desk: Desk, c: Competition, act: Act_) -> None:
+def _appoint(desk: Desk, c: Competition, act: Reported) -> None:
     e = act.event
     try:
         delegations = [Delegation(d) for d in e.delegations]
@@ -339,7 +339,7 @@ def _appoint(desk: Desk, c: Competition, act: Act_) -> None:
     c.appoint(e.person, e.role, act.at, act.by, delegations, act.meta)
 
 
-def _register(desk: Desk, c: Competition, act: Act_) -> None:
+def _register(desk: Desk, c: Competition, act: Reported) -> None:
     e = act.event
     season = season_of(c)
     record = desk.find(season_record_id(e.person, season))
@@ -360,13 +360,13 @@ def _register(desk: Desk, c: Competition, act: Act_) -> None:
     )
 
 
-def _conduct_draw(desk: Desk, c: Competition, act: Act_) -> None:
+def _conduct_draw(desk: Desk, c: Competition, act: Reported) -> None:
     e: SeatDrawConducted = act.event
     _agrees(e.buttons, draw.starting_buttons(e.assignments), "starting buttons", cite(c.rulebook, "starting_button"))
     c.conduct_draw(e.seed, e.assignments, e.ordered_by, act.at, act.by, act.meta)
 
 
-def _start_level(desk: Desk, c: Competition, act: Act_) -> None:
+def _start_level(desk: Desk, c: Competition, act: Reported) -> None:
     e: LevelStarted = act.event
     number = c.current_level.number + 1 if c.current_level else 1
     if number <= len(c.levels):
@@ -374,13 +374,13 @@ def _start_level(desk: Desk, c: Competition, act: Act_) -> None:
     c.start_level(act.at, act.by, act.meta)
 
 
-def _start_break(desk: Desk, c: Competition, act: Act_) -> None:
+def _start_break(desk: Desk, c: Competition, act: Reported) -> None:
     if c.current_level is not None:
         _agrees(act.event.after_level, c.current_level.number, "the break follows level", cite(c.rulebook, "schedule"))
     c.start_break(act.event.minutes, act.at, act.by, act.meta)
 
 
-def _eliminate(desk: Desk, c: Competition, act: Act_) -> None:
+def _eliminate(desk: Desk, c: Competition, act: Reported) -> None:
     e: PlayerEliminated = act.event
     if e.reason is EliminationReason.DISQUALIFIED:
         c.disqualify(e.participant, e.ruling, act.at, act.by, act.meta)
@@ -392,12 +392,12 @@ def _eliminate(desk: Desk, c: Competition, act: Act_) -> None:
     c.eliminate(e.hand, [Bust(e.participant, table, e.starting_stack)], act.at, act.by, act.meta)
 
 
-def _hand_for_hand(desk: Desk, c: Competition, act: Act_) -> None:
+def _hand_for_hand(desk: Desk, c: Competition, act: Reported) -> None:
     _agrees(act.event.players_left, c.players_left, "players left", cite(c.rulebook, "hand_for_hand"))
     c.start_hand_for_hand(act.event.level_seconds_left, act.at, act.by, act.meta)
 
 
-_COMPETITION: dict[str, Callable[[Desk, Competition, Act_], None]] = {
+_COMPETITION: dict[str, Callable[[Desk, Competition, Reported], None]] = {
     "OfficialAppointed": _appoint,
     "OfficialRemoved": lambda d, c, a: c.remove_official(a.event.person, a.event.reason, a.at, a.by, a.meta),
     "ParticipantRegistered": _register,
@@ -432,22 +432,22 @@ _COMPETITION: dict[str, Callable[[Desk, Competition, Act_], None]] = {
 }
 
 
-def _chip_race(c: Competition, act: Act_) -> None:
+def _chip_race(c: Competition, act: Reported) -> None:
     e = act.event
     # The exchange and the race are recomputed from the entries and the race cards: the stored results are
     # the rules', whatever the record's own say.
     c.conduct_chip_race(e.table, e.removed_denomination, e.entries, e.dealt, act.at, act.by, act.meta)
 
 
-def _hand_for_hand_hand(c: Competition, act: Act_) -> None:
+def _hand_for_hand_hand(c: Competition, act: Reported) -> None:
     c.start_hand_for_hand_hand(act.at, act.by, act.meta)
 
 
 # --- discipline -----------------------------------------------------------------------------------------------
 
 
-def _on_case(do: Callable[[Desk, Competition, DisciplinaryCase, Act_], None]) -> Callable[[Desk, Act_], Aggregate]:
-    def handle(desk: Desk, act: Act_) -> Aggregate:
+def _on_case(do: Callable[[Desk, Competition, DisciplinaryCase, Reported], None]) -> Callable[[Desk, Reported], Aggregate]:
+    def handle(desk: Desk, act: Reported) -> Aggregate:
         competition = desk.competition(act.competition_id)
         case = desk.case(competition, act.event.participant, act)
         do(desk, competition, case, act)
@@ -456,13 +456,13 @@ def _on_case(do: Callable[[Desk, Competition, DisciplinaryCase, Act_], None]) ->
     return handle
 
 
-def _violation(desk: Desk, c: Competition, case: DisciplinaryCase, act: Act_) -> None:
+def _violation(desk: Desk, c: Competition, case: DisciplinaryCase, act: Reported) -> None:
     e = act.event
     _agrees(e.occurrence, case.occurrences(e.code) + 1, f"violation {e.code} occurs for the time", RuleRef("bfsp", "7.2.1"), DisciplineError)
     case.record_violation(e.code, e.hand, e.intentional, act.at, act.role, e.description, act.meta)
 
 
-def _impose(desk: Desk, c: Competition, case: DisciplinaryCase, act: Act_) -> None:
+def _impose(desk: Desk, c: Competition, case: DisciplinaryCase, act: Reported) -> None:
     e = act.event
     if e.imposed_by is not act.role:
         raise NotPermittedError(
@@ -483,18 +483,18 @@ def _impose(desk: Desk, c: Competition, case: DisciplinaryCase, act: Act_) -> No
     )
 
 
-def _enter_in_protocol(desk: Desk, c: Competition, case: DisciplinaryCase, act: Act_) -> None:
+def _enter_in_protocol(desk: Desk, c: Competition, case: DisciplinaryCase, act: Reported) -> None:
     case.enter_in_protocol(act.event.violation, act.role, act.at, act.meta)
 
 
-def _serve(desk: Desk, c: Competition, case: DisciplinaryCase, act: Act_) -> None:
+def _serve(desk: Desk, c: Competition, case: DisciplinaryCase, act: Reported) -> None:
     e = act.event
     if case.serving is not None:
         _agrees(e.penalty, case.serving, "the hand is served towards penalty", MISSED_ROUND_RULE, DisciplineError)
     case.serve_hand(e.hand, act.at, act.role, misdealt=e.misdealt, meta=act.meta)
 
 
-def _rescind(desk: Desk, c: Competition, case: DisciplinaryCase, act: Act_) -> None:
+def _rescind(desk: Desk, c: Competition, case: DisciplinaryCase, act: Reported) -> None:
     e = act.event
     found = desk.find(protest_id(c.competition_id, e.protest))
     decision = found.decision if isinstance(found, Protest) else None
@@ -507,7 +507,7 @@ def _rescind(desk: Desk, c: Competition, case: DisciplinaryCase, act: Act_) -> N
     case.rescind(e.penalty, e.protest, act.role, act.at, act.meta)
 
 
-def _season(desk: Desk, act: Act_) -> Aggregate:
+def _season(desk: Desk, act: Reported) -> Aggregate:
     e = act.event
     record = desk.find(season_record_id(e.athlete, e.season))
     if record is None:
@@ -527,7 +527,7 @@ def _season(desk: Desk, act: Act_) -> Aggregate:
 # --- protests -------------------------------------------------------------------------------------------------
 
 
-def _file(desk: Desk, act: Act_) -> Aggregate:
+def _file(desk: Desk, act: Reported) -> Aggregate:
     e: ProtestFiled = act.event
     if e.competition != act.competition_id:
         raise MalformedRecord(f"the envelope is for {act.competition_id}, the protest for {e.competition}", "competition_id")
@@ -568,7 +568,7 @@ def _verify_sanction(desk: Desk, competition: Competition, e: ProtestFiled) -> N
         )
 
 
-def _forward(desk: Desk, act: Act_) -> Aggregate:
+def _forward(desk: Desk, act: Reported) -> Aggregate:
     e = act.event
     protest = desk.protest(act.competition_id, e.protest)
     archive = desk.archive(act.competition_id)
@@ -584,7 +584,7 @@ def _forward(desk: Desk, act: Act_) -> Aggregate:
     return protest
 
 
-def _decide(desk: Desk, act: Act_) -> Aggregate:
+def _decide(desk: Desk, act: Reported) -> Aggregate:
     e = act.event
     protest = desk.protest(act.competition_id, e.protest)
     if e.decided_by is not act.role:
@@ -597,13 +597,13 @@ def _decide(desk: Desk, act: Act_) -> Aggregate:
     return protest
 
 
-def _notify(desk: Desk, act: Act_) -> Aggregate:
+def _notify(desk: Desk, act: Reported) -> Aggregate:
     protest = desk.protest(act.competition_id, act.event.protest)
     protest.notify_filer(act.role, act.at, act.meta)
     return protest
 
 
-def _challenge(desk: Desk, act: Act_) -> Aggregate:
+def _challenge(desk: Desk, act: Reported) -> Aggregate:
     """A challenge of a hand's result, judged against the window the hands give: open until the next hand at
     the table starts, or for the rulebook's seconds after the award when the hand was the last before a break
     (bfsp 5.9.1; TDA 2022 22)."""
@@ -638,7 +638,7 @@ def _challenge(desk: Desk, act: Act_) -> Aggregate:
 # --- rulings on a hand ----------------------------------------------------------------------------------------
 
 
-def _review(desk: Desk, act: Act_, named: str) -> tuple[Hand, HandReview]:
+def _review(desk: Desk, act: Reported, named: str) -> tuple[Hand, HandReview]:
     hand = desk.hand(act.envelope)
     assert act.envelope.table_id is not None and act.envelope.hand_id is not None
     expected = hand_name(act.envelope.table_id, act.envelope.hand_id)
@@ -649,7 +649,7 @@ def _review(desk: Desk, act: Act_, named: str) -> tuple[Hand, HandReview]:
     return hand, review
 
 
-def _rule(desk: Desk, act: Act_) -> Aggregate:
+def _rule(desk: Desk, act: Reported) -> Aggregate:
     e: RulingIssued = act.event
     if e.role is not act.role or e.official != act.by.person:
         raise NotPermittedError(
@@ -669,7 +669,7 @@ def _rule(desk: Desk, act: Act_) -> Aggregate:
     return review
 
 
-def _inspect(desk: Desk, act: Act_) -> Aggregate:
+def _inspect(desk: Desk, act: Reported) -> Aggregate:
     e: MuckedCardsInspected = act.event
     hand, review = _review(desk, act, e.hand)
     mucked = {
@@ -686,7 +686,7 @@ def _inspect(desk: Desk, act: Act_) -> Aggregate:
 # --- the protocol's signatures --------------------------------------------------------------------------------
 
 
-def _sign(desk: Desk, act: Act_) -> Aggregate:
+def _sign(desk: Desk, act: Reported) -> Aggregate:
     e = act.event
     if e.person != act.by.person or e.role is not act.role:
         raise NotPermittedError(
@@ -707,7 +707,7 @@ def _sign(desk: Desk, act: Act_) -> Aggregate:
     return signatures
 
 
-_HANDLERS: dict[str, Callable[[Desk, Act_], Aggregate]] = {
+_HANDLERS: dict[str, Callable[[Desk, Reported], Aggregate]] = {
     "RegulationsAdopted": _adopt,
     **{name: _on_competition(do) for name, do in _COMPETITION.items()},
     "ViolationRecorded": _on_case(_violation),

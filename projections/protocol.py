@@ -220,7 +220,7 @@ def build(competition_id: str, streams: Mapping[UUID, list[Any]]) -> JSON:
     document["penalties"] = sorted((p for c in cases for p in c[1]), key=lambda p: (p["at"], p["participant"]))
     document["season_disqualifications"] = sorted(
         (d for s, events in streams.items() if kinds.get(s) == "SeasonRecordOpened" for d in _season(events)),
-        key=lambda d: d["at"],
+        key=lambda d: (d["at"], d["athlete"]),
     )
     challenged = streams.get(challenges_id(competition_id), [])
     document["challenges"] = [
