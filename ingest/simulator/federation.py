@@ -17,10 +17,11 @@ from domain.roles import Role
 from domain.variants import VARIANTS
 from ingest.envelope import RecordedBy
 
-#: (small blind, big blind, ante) of the first levels; each later level doubles the one before
+#: (small blind, big blind, ante) of the first levels; each later level doubles the one before. From level 5,
+#: after the break, nothing is owed in chips of 25, so they are coloured up then (TDA 2022 24).
 _OPENING = (
-    (25, 50, 0), (50, 100, 0), (100, 200, 25), (150, 300, 25), (200, 400, 50), (300, 600, 75),
-    (400, 800, 100), (600, 1200, 200), (800, 1600, 200), (1000, 2000, 300),
+    (25, 50, 0), (50, 100, 0), (75, 150, 25), (100, 200, 25), (200, 400, 100), (300, 600, 100),
+    (400, 800, 100), (500, 1000, 100), (600, 1200, 200), (800, 1600, 200), (1000, 2000, 300),
 )  # fmt: skip
 #: the schedule is long enough that no simulated field outlasts it
 SCHEDULE_LEVELS = 40

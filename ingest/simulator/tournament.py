@@ -29,10 +29,11 @@ from itertools import count
 from typing import Any
 from uuid import uuid5
 
+from domain.cards import standard_deck
 from domain.competition.aggregate import Competition
 from domain.competition.balancing import fullest
 from domain.competition.draw import commitment, draw
-from domain.competition.events import PlayerEliminated
+from domain.competition.events import PlayerEliminated, RaceEntry
 from domain.competition.floor import Floor
 from domain.competition.floor_events import TableBreakCommitted
 from domain.competition.placings import Bust
@@ -359,9 +360,47 @@ class _Run:
         pause = next((b for b in c.breaks if b.after_level == level.number), None)
         if pause is not None:
             self.book.act("BreakStarted", chief, self._tick(), Competition.start_break, pause.minutes)
+            self._colour_up()
             self.now += timedelta(minutes=pause.minutes)
             self.book.act("BreakEnded", chief, self._tick(), Competition.end_break)
         self._start_level()
+
+    def _colour_up(self) -> None:
+        """At a break, the smallest chips nothing at the next level is owed in are coloured up, table by table,
+        by a chip race dealt by each table's dealer (TDA 2022 24)."""
+        c = self.competition
+        level = c.current_level
+        assert level is not None
+        denominations = list(c.regulations.denominations)
+        raced = {removed for _, removed in c.races}
+        coming = c.levels[level.number] if level.number < len(c.levels) else level
+        for removed, larger in zip(denominations, denominations[1:], strict=False):
+            if removed in raced:
+                continue
+            if any(amount % larger for amount in coming.forced_bets()):
+                return
+            tables: dict[int, list[tuple[int, str]]] = {}
+            for participant, (table, seat) in c.seats.items():
+                if participant not in c.eliminated:
+                    tables.setdefault(table, []).append((seat, participant))
+            for table, seated in sorted(tables.items()):
+                self._chip_race(table, sorted(seated), removed, larger)
+            return
+
+    def _chip_race(self, table: int, seated: list[tuple[int, str]], removed: int, larger: int) -> None:
+        entries = []
+        for seat, participant in seated:
+            odd = self.stacks[participant] % larger // removed
+            entries.append(RaceEntry(seat, participant, odd, self.stacks[participant] - odd * removed))
+        deck = [str(card) for card in standard_deck()]
+        self.rng.shuffle(deck)
+        dealt = () if self.rulebook.chip_race_rounds_up else tuple(deck[: sum(e.removed_chips for e in entries)])
+        conducted = self.book.act(
+            "ChipRaceConducted", self.cast.dealer(table), self._tick(), Competition.conduct_chip_race,
+            table, removed, entries, dealt,
+        )  # fmt: skip
+        for result in conducted.results:
+            self.stacks[result.participant] = result.stack_after
 
     def _floor_work(self) -> None:
         """What the floor owes before the next hands: final table, a break, the balancing moves, the halts."""

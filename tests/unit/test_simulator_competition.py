@@ -19,7 +19,7 @@ from domain.roles import Role
 from ingest.log import EmbeddedLog
 from ingest.referee import Referee, Verdict
 from ingest.runners import drain_embedded
-from ingest.simulator import CompetitionSimulation, simulate_competition
+from ingest.simulator import CompetitionSimulation, SimulatedHand, simulate_competition
 from ingest.simulator.book import Reported
 from ingest.store import Store, store_env
 from projections.protocol import protocol, snapshots, verify_snapshot
@@ -68,6 +68,20 @@ def test_an_american_competition_of_45_reaches_its_winner_through_the_floor(amer
     assert kinds["PlayerMoved"] >= 1 and kinds["HandForHandStarted"] == kinds["HandForHandEnded"] == 1
     assert kinds["BreakStarted"] == kinds["BreakEnded"] == 1 and kinds["LevelStarted"] >= 5
     assert kinds["TableHandStarted"] == kinds["TableHandEnded"] == len(american.hands) < 3000
+
+
+def test_the_chips_of_25_are_raced_off_at_the_break_and_the_stacks_after_the_race_are_played(
+    american: CompetitionSimulation,
+) -> None:
+    races = _acts(american, "ChipRaceConducted")
+    assert races and {r.event.removed_denomination for r in races} == {25}
+    assert {r.recorded_by.role for r in races} == {Role.DEALER}
+    entries = american.entries
+    for race in races:
+        later = [e for e in entries[entries.index(race) :] if isinstance(e, SimulatedHand)]
+        for result in race.event.results:
+            first = next(h for h in later if result.participant in {s.player for s in h.started.seats})
+            assert {s.player: s.stack for s in first.started.seats}[result.participant] == result.stack_after
 
 
 def test_the_seat_draw_is_committed_before_it_is_conducted_and_recomputes_from_its_seed(
