@@ -7,6 +7,7 @@ from collections.abc import Iterable
 from dataclasses import replace
 from datetime import date, datetime
 from pathlib import Path
+from uuid import uuid4
 
 import pytest
 from federation_records import (
@@ -33,14 +34,20 @@ from domain.discipline.events import (
     ViolationEnteredInProtocol,
     ViolationRecorded,
 )
+from domain.errors import NotPermittedError
+from domain.hand.codec import REPORTED
 from domain.hand.events import HandVoided
+from domain.officials import Act
+from domain.officials.permissions import permission
 from domain.protests import Contested, ContestedKind, ProtestFiled, ProtestTier, protest_id
 from domain.protests.events import ChallengeKind, HandChallenged
 from domain.protocol import challenges_id
 from domain.rejections import Rejection, RejectionLog, rejection_log_id
 from domain.roles import Role
+from domain.rulings import RulingKind
 from ingest.catalog import FEDERATION_CATALOG
-from ingest.envelope import CATALOG, RecordedBy
+from ingest.desk import _act_of, desk_of
+from ingest.envelope import CATALOG, Envelope, RecordedBy
 from ingest.log import EmbeddedLog
 from ingest.referee import Referee, Verdict
 from ingest.store import Store, store_env
@@ -266,3 +273,52 @@ def test_a_hands_result_is_challenged_until_the_next_hand_at_the_table_starts(pi
     assert "ended with the start of the next hand" in late.reason
     stored = pipeline.store.repository.get(challenges_id(COMPETITION))
     assert [c["raised_at"] for c in stored.challenges] == [at(11).isoformat()]
+
+
+def envelope_of(type_name: str, role: Role) -> Envelope:
+    return Envelope(
+        event_id=uuid4(), competition_id=COMPETITION, seq=0, type=type_name, payload={},
+        recorded_by=RecordedBy(person="someone", role=role), occurred_at=at(0),
+    )
+
+
+@pytest.mark.parametrize("type_name", sorted(set(REPORTED) & {a.value for a in Act}))
+def test_every_hand_event_passes_the_roles_table(pipeline: Pipeline, type_name: str) -> None:
+    desk = desk_of(pipeline.referee)
+    rule = permission(type_name)
+    for role in Role:
+        refusal = desk.refusal_of_hand_event(envelope_of(type_name, role))
+        if role in rule.roles:
+            assert refusal is None, (type_name, role)
+        else:
+            assert refusal is not None and refusal.rule == rule.cite(), (type_name, role)
+
+
+def bare(cls: type, **fields: object) -> object:
+    """An event of ``cls`` carrying only what the roles table looks at (the desk asks the table first)."""
+    event = object.__new__(cls)
+    for name, value in fields.items():
+        object.__setattr__(event, name, value)
+    return event
+
+
+@pytest.mark.parametrize("type_name", sorted(FEDERATION_CATALOG))
+def test_every_federation_act_passes_the_roles_table_before_anything_else(pipeline: Pipeline, type_name: str) -> None:
+    cls = FEDERATION_CATALOG[type_name]
+    kinds: dict[str, tuple[str, type]] = {
+        "PlayerEliminated": ("reason", EliminationReason),
+        "PenaltyImposed": ("kind", PenaltyKind),
+        "RulingIssued": ("kind", RulingKind),
+    }
+    choice = kinds.get(type_name)
+    variants = [bare(cls, **{choice[0]: v}) for v in choice[1]] if choice else [bare(cls)]
+    desk = desk_of(pipeline.referee)
+    for event in variants:
+        act = _act_of(event)
+        if act is None:  # the aggregate decides who may (a protest's decision: by its tier)
+            continue
+        rule = permission(act)
+        for role in set(Role) - rule.roles - {Role.AUTHORISED}:
+            with pytest.raises(NotPermittedError) as refused:
+                desk.judge(envelope_of(type_name, role), event, {})
+            assert refused.value.rule == rule.cite(), (type_name, role)
