@@ -41,7 +41,14 @@ from ingest.envelope import RecordedBy
 from ingest.log import EmbeddedLog
 from ingest.referee import Referee, Verdict
 from ingest.store import Store, store_env
-from projections.protocol import protocol, snapshots, take_snapshot, verify_snapshot
+from projections.protocol import (
+    build,
+    competition_streams,
+    protocol,
+    snapshots,
+    take_snapshot,
+    verify_snapshot,
+)
 from projections.protocol_render import to_html, to_pdf
 
 pytestmark = pytest.mark.unit
@@ -261,3 +268,12 @@ def test_a_ruling_amends_a_pot_and_a_void_is_listed_beside_the_mechanical_outcom
     assert [(a["type"], a["rule"], a["hand"]) for a in document["misdeals_and_voids"]] == [
         ("HandVoided", "6.1.1", second["hand"]),
     ]
+
+
+def test_the_protocol_does_not_depend_on_the_order_its_streams_are_read_in(played: tuple[Pipeline, Records]) -> None:
+    pipeline, _ = played
+    streams = competition_streams(pipeline.store, COMPETITION)
+    shuffled = dict(reversed(list(streams.items())))
+    by_id = dict(sorted(streams.items()))
+    digests = {protocol_digest(build(COMPETITION, s)) for s in (streams, shuffled, by_id)}
+    assert len(streams) == 5 and len(digests) == 1  # the competition, two hands, a case, a protest
