@@ -26,6 +26,7 @@ from typing import Any
 from uuid import UUID
 
 from eventsourcing.application import AggregateNotFoundError
+from eventsourcing.persistence import RecordConflictError
 
 from domain.chain import GENESIS, link
 from domain.chained import chain_body
@@ -112,16 +113,28 @@ def archive(store: Store, competition_id: str) -> ProtocolArchive | None:
     return found
 
 
+#: how often a snapshot is taken again when another was saved at the same time (each gets its own number)
+SNAPSHOT_ATTEMPTS = 3
+
+
 def take_snapshot(store: Store, competition_id: str, taken_by: str, at: datetime) -> ProtocolSnapshotTaken:
     """Keep the protocol as it stands as the archive's next snapshot (immutable, hash-chained)."""
-    streams = competition_streams(store, competition_id)
-    if competition_stream_id(competition_id) not in streams:
-        raise LookupError(f"no competition {competition_id} is stored")
-    document = build(competition_id, streams)
-    kept = archive(store, competition_id) or ProtocolArchive.open(competition_id, at)
-    taken = kept.take(document, heads(streams), taken_by, at)
-    store.save(kept)
-    return taken
+    for attempt in range(1, SNAPSHOT_ATTEMPTS + 1):
+        streams = competition_streams(store, competition_id)
+        if competition_stream_id(competition_id) not in streams:
+            raise LookupError(f"no competition {competition_id} is stored")
+        document = build(competition_id, streams)
+        kept = archive(store, competition_id) or ProtocolArchive.open(competition_id, at)
+        taken = kept.take(document, heads(streams), taken_by, at)
+        try:
+            store.save(kept)
+        except RecordConflictError:
+            # Another snapshot took this number first: read the archive again and take the next one.
+            if attempt == SNAPSHOT_ATTEMPTS:
+                raise
+            continue
+        return taken
+    raise AssertionError("unreachable: the last attempt returns or raises")
 
 
 def verify_snapshot(store: Store, snapshot: ProtocolSnapshotTaken) -> Verification:

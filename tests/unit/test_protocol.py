@@ -41,6 +41,7 @@ from ingest.envelope import RecordedBy
 from ingest.log import EmbeddedLog
 from ingest.referee import Referee, Verdict
 from ingest.store import Store, store_env
+from projections import protocol as protocol_module
 from projections.protocol import (
     build,
     competition_streams,
@@ -277,3 +278,20 @@ def test_the_protocol_does_not_depend_on_the_order_its_streams_are_read_in(playe
     by_id = dict(sorted(streams.items()))
     digests = {protocol_digest(build(COMPETITION, s)) for s in (streams, shuffled, by_id)}
     assert len(streams) == 5 and len(digests) == 1  # the competition, two hands, a case, a protest
+
+
+def test_a_snapshot_taken_while_another_is_saved_gets_the_next_number(
+    played: tuple[Pipeline, Records], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    pipeline, _ = played
+    take_snapshot(pipeline.store, COMPETITION, "sec-petrova", at(30))
+    stale = protocol_module.archive(pipeline.store, COMPETITION)
+    take_snapshot(pipeline.store, COMPETITION, "cj-ivanov", at(31))
+    fresh = protocol_module.archive
+    reads = iter([stale])
+    monkeypatch.setattr(protocol_module, "archive", lambda store, c: next(reads, None) or fresh(store, c))
+    taken = take_snapshot(pipeline.store, COMPETITION, "sec-petrova", at(32))
+    assert taken.version == 3
+    assert [(s.version, s.taken_by) for s in snapshots(pipeline.store, COMPETITION)] == [
+        (1, "sec-petrova"), (2, "cj-ivanov"), (3, "sec-petrova"),
+    ]
