@@ -11,8 +11,9 @@ rulings, protests) interleaved with the hands, each recorded by the role that ma
 
 from ingest.simulator.competition import Level, Player, SeatDrawn
 from ingest.simulator.mistakes import Mistake
+from ingest.simulator.outcome import CompetitionSimulation
 from ingest.simulator.run import Elimination, SimulatedHand, Simulation, simulate
-from ingest.simulator.tournament import CompetitionSimulation, simulate_competition
+from ingest.simulator.tournament import simulate_competition
 
 __all__ = [
     "CompetitionSimulation",

@@ -32,6 +32,7 @@ from domain.protests.events import (
     ProtestForwarded,
     ProtestTier,
 )
+from domain.protocol import ProtocolArchive
 from domain.roles import Role
 from domain.rulebooks import get_rulebook
 from domain.rulings import HandReview, MechanicalOutcome
@@ -197,6 +198,15 @@ class Book:
         notified = self.protests[protest].notify_filer(official.role, at)
         self._report(notified, official, at)
         return decided
+
+    def snapshot(self, at: datetime) -> tuple[str, str]:
+        """A snapshot of the simulator's own books, named like the service's: the Chief Judge forwards the protest
+        with it here, and the record names the one the service takes (:class:`Forwarding`)."""
+        archive = ProtocolArchive.open(self.competition_id, at)
+        c = self.competition
+        protocol = {"competition": {"id": self.competition_id}, "eliminated": sorted(c.eliminated)}
+        taken = archive.take(protocol, {str(c.id): (c.version, c.chain_head)}, "simulator", at)
+        return taken.name, taken.chain_head
 
     def _report(self, event: Any, official: Official, at: datetime) -> None:
         self.entries.append(Reported(event, official.recorded_by, at))

@@ -22,12 +22,9 @@ A seed decides everything, so the same seed gives the same records.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
-from itertools import count
 from typing import Any
-from uuid import uuid5
 
 from domain.cards import standard_deck
 from domain.competition.aggregate import Competition
@@ -38,26 +35,24 @@ from domain.competition.floor import Floor
 from domain.competition.floor_events import TableBreakCommitted
 from domain.competition.placings import Bust
 from domain.competition.regulations import Format, Level
-from domain.competition.seating import Positions, Table
+from domain.competition.seating import Positions
 from domain.discipline import PenaltyKind
 from domain.discipline.events import PenaltyImposed
 from domain.discipline.ladder import violation as ladder_violation
 from domain.hand.events import HandEnded, HandStarted, PenaltyHandKilled, SeatEntry, Stakes
 from domain.protests.events import ProtestDecision, ProtestTier
-from domain.protocol import ProtocolArchive
-from domain.roles import Role
 from domain.rulebooks import get_rulebook
 from domain.variants import BettingStructure, Variant
-from ingest.envelope import CATALOG, encode, make_envelope
-from ingest.publish import EVENT_NAMESPACE
-from ingest.simulator.book import Book, Forwarding, Reported, contested_finding, contested_penalty
+from ingest.simulator.book import Book, Reported, contested_finding, contested_penalty
 from ingest.simulator.bots import Temperament
 from ingest.simulator.competition import register
 from ingest.simulator.federation import Cast, Official, regulations
 from ingest.simulator.hand import play_hand
-from ingest.simulator.records import STEP, simulated_records
+from ingest.simulator.outcome import CompetitionSimulation, PenaltyRecord, Placing, ProtestRecord
+from ingest.simulator.records import STEP
 from ingest.simulator.run import BETWEEN_HANDS, SimulatedHand, _flop_game
 from ingest.simulator.shoe import Shoe, deck_of
+from ingest.simulator.stage_tables import StageTables
 
 START = datetime(2026, 3, 14, 11, 0, tzinfo=UTC)
 #: the violations a judge records in a simulation: each one's ladder starts with a warning or missed rounds
@@ -75,118 +70,6 @@ FINDING_WHEN_LEFT = 0.9
 CHIEF_JUDGE_PENALTY_WHEN_LEFT = 0.7
 #: a round of hands more than this many, and the simulation is broken, not the competition long
 MOST_ROUNDS = 5000
-
-#: (competition id, when) → (the snapshot's name, its chain head): the protocol snapshot a forwarding names
-Snapshotter = Callable[[str, datetime], tuple[str, str]]
-
-
-@dataclass(frozen=True, slots=True)
-class Placing:
-    participant: str
-    place: int
-    hand: str
-
-
-@dataclass(frozen=True, slots=True)
-class PenaltyRecord:
-    participant: str
-    code: str
-    kind: PenaltyKind
-    rounds: int
-    imposed_by: Role
-    official: str
-    hand: str
-
-
-@dataclass(frozen=True, slots=True)
-class ProtestRecord:
-    protest: str
-    tier: ProtestTier
-    filer: str
-    contested: str
-    decision: ProtestDecision
-
-
-@dataclass
-class CompetitionSimulation:
-    seed: int
-    competition_id: str
-    format: Format
-    players: int
-    #: in the order they happened: federation acts (:class:`Reported`, :class:`Forwarding`) and hands
-    entries: list[Any]
-    placings: tuple[Placing, ...]
-    winner: str
-    penalties: tuple[PenaltyRecord, ...]
-    protests: tuple[ProtestRecord, ...]
-    #: the dealer who records each table's hands
-    dealers: dict[str, Official]
-    rulebook: str
-    book: Book = field(repr=False)
-
-    @property
-    def hands(self) -> tuple[SimulatedHand, ...]:
-        return tuple(e for e in self.entries if isinstance(e, SimulatedHand))
-
-    @property
-    def acts(self) -> tuple[Reported, ...]:
-        return tuple(e for e in self.entries if isinstance(e, Reported))
-
-    def records(self, snapshot: Snapshotter | None = None) -> Iterator[tuple[bytes, bytes]]:
-        """The log records in the order the floor reported them. A protest's forwarding asks ``snapshot`` for
-        the protocol snapshot it goes with (the service that keeps the archive takes it then); without one,
-        the simulator's own snapshot of its books is named.
-
-        The floor's own bookkeeping — a hand started at a table, a player moved, a table broken — goes on the
-        log once the log's catalog carries those types (ingest/catalog.py); until then the Competition keeps
-        it alone.
-        """
-        take = snapshot or self.own_snapshot
-        federation = count()
-        for entry in self.entries:
-            if isinstance(entry, SimulatedHand):
-                dealer = self.dealers[entry.table_id].recorded_by
-                yield from simulated_records(entry.played, self.competition_id, dealer, entry.started_at)
-                continue
-            act = entry.reported(*take(self.competition_id, entry.at)) if isinstance(entry, Forwarding) else entry
-            name = type(act.event).__name__
-            if name not in CATALOG:
-                continue
-            n = next(federation)
-            envelope = make_envelope(
-                act.event,
-                event_id=uuid5(EVENT_NAMESPACE, f"{self.competition_id}/federation/{n}"),
-                competition_id=self.competition_id,
-                seq=n,
-                recorded_by=act.recorded_by,
-                occurred_at=act.at,
-                table_id=act.table_id,
-                hand_id=act.hand_id,
-                rulebook=self.rulebook,
-            )
-            yield self.competition_id.encode(), encode(envelope)
-
-    def own_snapshot(self, competition_id: str, at: datetime) -> tuple[str, str]:
-        """A snapshot of the simulator's own books: its placings so far, with the Competition's chain head."""
-        archive = ProtocolArchive.open(competition_id, at)
-        competition = self.book.competition
-        protocol = {"competition": {"id": competition_id}, "placings": [p.participant for p in self.placings]}
-        taken = archive.take(protocol, {str(competition.id): (competition.version, competition.chain_head)}, "", at)
-        return taken.name, taken.chain_head
-
-    def summary(self) -> dict[str, Any]:
-        return {
-            "competition": self.competition_id,
-            "seed": self.seed,
-            "format": self.format.value,
-            "players": self.players,
-            "hands": len(self.hands),
-            "acts": len(self.acts),
-            "winner": self.winner,
-            "penalties": len(self.penalties),
-            "protests": len(self.protests),
-        }
-
 
 def simulate_competition(
     seed: int,
@@ -631,10 +514,7 @@ class _Run:
     def _forward(self) -> None:
         assert self.to_forward is not None
         at = self._tick()
-        archive = ProtocolArchive.open(self.cid, at)
-        c = self.competition
-        taken = archive.take({"competition": {"id": self.cid}}, {str(c.id): (c.version, c.chain_head)}, "", at)
-        self.book.forward(self.to_forward, taken.name, taken.chain_head, self.cast.chief_judge, at)
+        self.book.forward(self.to_forward, *self.book.snapshot(at), self.cast.chief_judge, at)
         self.to_forward = None
 
     def _after_the_end(self) -> None:
@@ -666,47 +546,6 @@ class _Run:
             tuple(sorted(self.placings, key=lambda p: p.place)), c.winner, tuple(self.penalties),
             tuple(sorted(self.protests, key=lambda p: p.protest)), dealers, self.rulebook.name, self.book,
         )  # fmt: skip
-
-
-class StageTables:
-    """An Olympic stage's tables, each playing on its own to its winner: nobody moves between them (bfsp 3.2),
-    so each table is a floor of one table, which gives its button and blinds hand by hand."""
-
-    def __init__(
-        self, seating: dict[str, tuple[int, int]], seats: int, rulebook: str, buttons: dict[int, int]
-    ) -> None:
-        numbers = sorted({table for table, _ in seating.values()})
-        self.floors = {
-            n: Floor.open({p: at for p, at in seating.items() if at[0] == n}, seats, rulebook, {n: buttons[n]})
-            for n in numbers
-        }
-
-    @property
-    def tables(self) -> tuple[Table, ...]:
-        return tuple(floor.table(n) for n, floor in self.floors.items())
-
-    def table(self, number: int) -> Table:
-        return self.floors[number].table(number)
-
-    def counts(self) -> dict[int, int]:
-        return {n: len(self.table(n).seats) for n in self.floors}
-
-    def next_positions(self, number: int) -> Positions | None:
-        return self.floors[number].next_positions(number)
-
-    def dealt_in(self, number: int) -> tuple[str, ...]:
-        return self.floors[number].dealt_in(number)
-
-    def hand_started(self, number: int, button: int) -> None:
-        self.floors[number] = self.floors[number].hand_started(number, button)
-
-    def hand_ended(self, number: int) -> None:
-        self.floors[number] = self.floors[number].hand_ended(number)
-
-    def eliminate(self, participant: str) -> None:
-        for n, floor in self.floors.items():
-            if floor.seat_of(participant) is not None:
-                self.floors[n] = floor.eliminate(participant)
 
 
 def _hand_started(
