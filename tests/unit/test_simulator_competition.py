@@ -213,3 +213,29 @@ def test_what_cannot_be_simulated_is_refused() -> None:
     with pytest.raises(ValueError, match="two players"):
         simulate_competition(1, players=1)
     assert Format("olympic") is Format.OLYMPIC
+
+
+def test_the_command_publishes_a_whole_competition_and_the_referee_accepts_all_of_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from api.bootstrap import bootstrap
+    from api.cli import main
+    from api.operations import referee_once
+    from api.settings import Settings
+
+    for name in ("KAFKA_BOOTSTRAP_SERVERS", "DATABASE_URL"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("POKERAUDIT_DATA_DIR", str(tmp_path))
+    argv = ["simulate", "--seed", "4", "--competition-format", "olympic", "--players", "20", "--quiet"]
+    assert main(argv) == 0
+    summary = json.loads(capsys.readouterr().out.splitlines()[0])
+    assert (summary["format"], summary["players"], summary["protests"]) == ("olympic", 20, 2)
+    pipeline = bootstrap(Settings())
+    try:
+        referee_once(pipeline)
+        assert set(pipeline.store.outcome_counts()) == {"accepted"}
+        assert protocol(pipeline.store, summary["competition"])["competition"]["winner"] == summary["winner"]
+    finally:
+        pipeline.close()
+    with pytest.raises(SystemExit):
+        main(["simulate", "--seed", "4", "--competition-format", "swiss"])
