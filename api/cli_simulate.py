@@ -104,7 +104,9 @@ def until_judged(log: Log, store: Store, topic: str, timeout_s: float = JUDGED_T
     deadline = time.monotonic() + timeout_s
     while True:
         ends = log.end_offsets()
-        behind = {p: end for p, end in ends.items() if end and (store.tracked_offset(topic, p) or -1) + 1 < end}
+        behind = {
+            p: end for p, end in ends.items() if end and (store.tracked_offset(topic, p) or -1) + 1 < end
+        }
         if not behind:
             return
         if time.monotonic() > deadline:

@@ -72,7 +72,9 @@ class Forwarding:
 class Book:
     """The competition's acts, each made on the aggregate it belongs to and kept as it will be reported."""
 
-    def __init__(self, competition_id: str, regulations: Regulations, federation: Official, at: datetime) -> None:
+    def __init__(
+        self, competition_id: str, regulations: Regulations, federation: Official, at: datetime
+    ) -> None:
         self.competition_id = competition_id
         self.entries: list[Reported | Forwarding | Any] = []
         self.competition = Competition.adopt(competition_id, regulations, at, federation.recorder)
@@ -122,7 +124,13 @@ class Book:
         return len(case.violations)
 
     def penalty(
-        self, participant: str, violation: int, kind: PenaltyKind, rounds: int, official: Official, at: datetime
+        self,
+        participant: str,
+        violation: int,
+        kind: PenaltyKind,
+        rounds: int,
+        official: Official,
+        at: datetime,
     ) -> PenaltyImposed:
         case = self.cases[participant]
         players = 0
@@ -184,7 +192,9 @@ class Book:
         self.entries.append(Reported(filed, RecordedBy(person=filer_person, role=Role.PARTICIPANT), at))
         return name
 
-    def forward(self, protest: str, snapshot: str, chain_head: str, chief_judge: Official, at: datetime) -> None:
+    def forward(
+        self, protest: str, snapshot: str, chain_head: str, chief_judge: Official, at: datetime
+    ) -> None:
         """Forwarded with the simulator's own snapshot; the record names the one the service takes then."""
         self.protests[protest].forward(snapshot, chain_head, chief_judge.role, at)
         days = get_rulebook(self.competition.regulations.rulebook).protest_decision_days
@@ -223,4 +233,3 @@ def contested_penalty(number: int, participant: str) -> Contested:
 
 def contested_finding(ruling: RulingIssued) -> Contested:
     return Contested(ruling.ruling, ContestedKind.FINDING_OF_FACT, Role.JUDGE)
-

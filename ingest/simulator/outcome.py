@@ -95,7 +95,11 @@ class CompetitionSimulation:
                 dealer = self.dealers[entry.table_id].recorded_by
                 yield from simulated_records(entry.played, self.competition_id, dealer, entry.started_at)
                 continue
-            act = entry.reported(*take(self.competition_id, entry.at)) if isinstance(entry, Forwarding) else entry
+            act = (
+                entry.reported(*take(self.competition_id, entry.at))
+                if isinstance(entry, Forwarding)
+                else entry
+            )
             n = next(federation)
             envelope = make_envelope(
                 act.event,

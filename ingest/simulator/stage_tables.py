@@ -15,7 +15,9 @@ class StageTables:
     ) -> None:
         numbers = sorted({table for table, _ in seating.values()})
         self.floors = {
-            n: Floor.open({p: at for p, at in seating.items() if at[0] == n}, seats, rulebook, {n: buttons[n]})
+            n: Floor.open(
+                {p: at for p, at in seating.items() if at[0] == n}, seats, rulebook, {n: buttons[n]}
+            )
             for n in numbers
         }
 

@@ -71,6 +71,7 @@ CHIEF_JUDGE_PENALTY_WHEN_LEFT = 0.7
 #: a round of hands more than this many, and the simulation is broken, not the competition long
 MOST_ROUNDS = 5000
 
+
 def simulate_competition(
     seed: int,
     players: int = 45,
@@ -96,7 +97,9 @@ def simulate_competition(
     except ValueError:
         raise ValueError(f"a competition is american or olympic, not {format!r}") from None
     if players < 2 or not 2 <= table_size <= 10 or not 0.0 <= penalties <= 1.0:
-        raise ValueError("a competition needs two players at least, tables of 2 to 10 seats, and a chance 0..1")
+        raise ValueError(
+            "a competition needs two players at least, tables of 2 to 10 seats, and a chance 0..1"
+        )
     game = _flop_game(variant)
     run = _Run(seed, kind, players, table_size, game, rulebook, starting_stack, level_minutes, penalties,
                protests, competition_id or f"sim-{kind.value}-{seed}", started_at)  # fmt: skip
@@ -154,7 +157,7 @@ class _Run:
         self.stage_tables: StageTables | None = None
         self.to_forward: str | None = None
         self.federation_protest: str | None = None
-        self.finding_protest: tuple[str, datetime] | None = None
+        self.finding_protest: str | None = None
         self.started_at = started_at
 
     # --- the clock ----------------------------------------------------------------------------------------
@@ -189,15 +192,27 @@ class _Run:
     def _staff(self) -> None:
         cast, book = self.cast, self.book
         chief = cast.chief_judge
-        book.act("OfficialAppointed", cast.federation, self._tick(), Competition.appoint, chief.person, chief.role)
+        book.act(
+            "OfficialAppointed", cast.federation, self._tick(), Competition.appoint, chief.person, chief.role
+        )
         for official in (cast.secretary, *cast.judges, *cast.dealers):
-            book.act("OfficialAppointed", chief, self._tick(), Competition.appoint, official.person, official.role)
+            book.act(
+                "OfficialAppointed", chief, self._tick(), Competition.appoint, official.person, official.role
+            )
 
     def _register(self) -> None:
         secretary = self.cast.secretary
         for n, player in enumerate(self.entrants):
             born = date(1970 + n % 30, 1 + n % 12, 1 + n % 28)
-            self.book.act("ParticipantRegistered", secretary, self._tick(), Competition.register, player.person_id, player.name, born)
+            self.book.act(
+                "ParticipantRegistered",
+                secretary,
+                self._tick(),
+                Competition.register,
+                player.person_id,
+                player.name,
+                born,
+            )
             self.temperaments[player.person_id] = Temperament.drawn(self.rng)
 
     def _seat_draw(self) -> None:
@@ -205,9 +220,21 @@ class _Run:
         cast, book = self.cast, self.book
         seed = f"{self.cid} draw {self.rng.getrandbits(64):016x}"
         book.act("SeatDrawCommitted", cast.secretary, self._tick(), Competition.commit_draw, commitment(seed))
-        players = tuple(self.competition.table_winners.values()) if self.competition.stage else self.competition.remaining
+        players = (
+            tuple(self.competition.table_winners.values())
+            if self.competition.stage
+            else self.competition.remaining
+        )
         seats = draw(seed, players, self.competition.regulations.max_seats)
-        book.act("SeatDrawConducted", cast.secretary, self._tick(), Competition.conduct_draw, seed, seats, cast.chief_judge.person)
+        book.act(
+            "SeatDrawConducted",
+            cast.secretary,
+            self._tick(),
+            Competition.conduct_draw,
+            seed,
+            seats,
+            cast.chief_judge.person,
+        )
         stack = self.competition.regulations.starting_stack
         self.stacks.update({a.participant: stack for a in seats})
         if self.kind is Format.OLYMPIC:
@@ -277,7 +304,9 @@ class _Run:
             entries.append(RaceEntry(seat, participant, odd, self.stacks[participant] - odd * removed))
         deck = [str(card) for card in standard_deck()]
         self.rng.shuffle(deck)
-        dealt = () if self.rulebook.chip_race_rounds_up else tuple(deck[: sum(e.removed_chips for e in entries)])
+        dealt = (
+            () if self.rulebook.chip_race_rounds_up else tuple(deck[: sum(e.removed_chips for e in entries)])
+        )
         conducted = self.book.act(
             "ChipRaceConducted", self.cast.dealer(table), self._tick(), Competition.conduct_chip_race,
             table, removed, entries, dealt,
@@ -294,14 +323,20 @@ class _Run:
             assert floor is not None, "an American competition's tables are on its floor"
             if c.winner is not None:
                 return
-            if not c.final_table and len(floor.tables) > 1 and c.players_left <= c.regulations.final_table_size:
+            if (
+                not c.final_table
+                and len(floor.tables) > 1
+                and c.players_left <= c.regulations.final_table_size
+            ):
                 self._final_table_draw()
                 continue
             broken = floor.table_to_break()
             if broken is not None:
                 seed = f"{self.cid} break T{broken} {self.rng.getrandbits(64):016x}"
                 committed = TableBreakCommitted(broken, commitment(seed))
-                book.act("TableBreakCommitted", chief, self._tick(), Competition.commit_table_break, committed)
+                book.act(
+                    "TableBreakCommitted", chief, self._tick(), Competition.commit_table_break, committed
+                )
                 drawn = floor.break_table(broken, seed, chief.person)
                 book.act("TableBroken", chief, self._tick(), Competition.break_table, drawn)
                 continue
@@ -318,9 +353,23 @@ class _Run:
     def _final_table_draw(self) -> None:
         cast, book = self.cast, self.book
         seed = f"{self.cid} final table {self.rng.getrandbits(64):016x}"
-        book.act("FinalTableDrawCommitted", cast.secretary, self._tick(), Competition.commit_final_table_draw, commitment(seed))
+        book.act(
+            "FinalTableDrawCommitted",
+            cast.secretary,
+            self._tick(),
+            Competition.commit_final_table_draw,
+            commitment(seed),
+        )
         seats = draw(seed, self.competition.remaining, self.competition.regulations.final_table_size)
-        book.act("FinalTableDrawConducted", cast.secretary, self._tick(), Competition.conduct_final_table_draw, seed, seats, cast.chief_judge.person)
+        book.act(
+            "FinalTableDrawConducted",
+            cast.secretary,
+            self._tick(),
+            Competition.conduct_final_table_draw,
+            seed,
+            seats,
+            cast.chief_judge.person,
+        )
 
     def _hand_for_hand(self) -> None:
         """Hand-for-hand from two players before the bubble until it bursts (TDA 2022 RP-8), at several tables."""
@@ -331,7 +380,11 @@ class _Run:
                 self.book.act("HandForHandEnded", chief, self._tick(), Competition.end_hand_for_hand)
                 self.level_ends = self.now + timedelta(seconds=c.level_seconds_left)
             return
-        if paid < c.players_left <= paid + 2 and len(self._floor().tables) > 1 and not self._had_hand_for_hand():
+        if (
+            paid < c.players_left <= paid + 2
+            and len(self._floor().tables) > 1
+            and not self._had_hand_for_hand()
+        ):
             assert self.level_ends is not None
             left = int((self.level_ends - self.now).total_seconds())
             if left <= 0:
@@ -340,7 +393,11 @@ class _Run:
             self.book.act("HandForHandStarted", chief, self._tick(), Competition.start_hand_for_hand, left)
 
     def _had_hand_for_hand(self) -> bool:
-        return any(type(e.event).__name__ == "HandForHandStarted" for e in self.book.entries if isinstance(e, Reported))
+        return any(
+            type(e.event).__name__ == "HandForHandStarted"
+            for e in self.book.entries
+            if isinstance(e, Reported)
+        )
 
     def _stage_over(self) -> bool:
         c = self.competition
@@ -375,7 +432,9 @@ class _Run:
         owing = set()
         if isinstance(floor, Floor) and len(floor.tables) > 1 and not floor.is_balanced():
             owing = {t.number for t in fullest(floor.tables)}
-        return [t.number for t in floor.tables if len(t.seats) >= 2 and not t.halted and t.number not in owing]
+        return [
+            t.number for t in floor.tables if len(t.seats) >= 2 and not t.halted and t.number not in owing
+        ]
 
     def _floor(self) -> Floor | StageTables:
         floor = self.competition.floor if self.kind is Format.AMERICAN else self.stage_tables
@@ -393,13 +452,17 @@ class _Run:
         self.hands_at[table] = number
         table_id, started_at = f"T{table}", self._tick(0)
         if self.kind is Format.AMERICAN:
-            self.book.act("TableHandStarted", dealer, started_at, Competition.start_table_hand, table, positions.button)
+            self.book.act(
+                "TableHandStarted", dealer, started_at, Competition.start_table_hand, table, positions.button
+            )
         else:
             assert isinstance(floor, StageTables)
             floor.hand_started(table, positions.button)
         level = c.current_level
         assert level is not None
-        started = _hand_started(table_id, number, self.game, self.rulebook.name, level, positions, dealt, self.stacks)
+        started = _hand_started(
+            table_id, number, self.game, self.rulebook.name, level, positions, dealt, self.stacks
+        )
         hand_rng = random.Random(f"{self.seed}/{table_id}/{number}")
         killed = {
             seat: PenaltyHandKilled(seat, self.serving[p].rule, f"penalty-{self.serving[p].penalty}")
@@ -409,7 +472,9 @@ class _Run:
         temperaments = {seat: self.temperaments[p] for seat, p in dealt}
         shoe = Shoe(deck_of(self.game), hand_rng)
         played = play_hand(started, self.rulebook, shoe, temperaments, hand_rng, killed=killed)
-        self.book.entries.append(SimulatedHand(table_id, number, self.hands_played, started_at, played, False))
+        self.book.entries.append(
+            SimulatedHand(table_id, number, self.hands_played, started_at, played, False)
+        )
         self.hands_played += 1
         self.now = started_at + STEP * len(played.events)
         if self.kind is Format.AMERICAN:
@@ -422,8 +487,14 @@ class _Run:
         for seat, chips in played.final_stacks.items():
             self.stacks[by_seat[seat]] = chips
         hand = f"{table_id}/{number}"
-        self._served(hand, dealer, {e.seat for e in played.events if isinstance(e, PenaltyHandKilled)}, by_seat)
-        busts = [Bust(by_seat[s], table, began[s]) for s, chips in sorted(played.final_stacks.items()) if chips == 0]
+        self._served(
+            hand, dealer, {e.seat for e in played.events if isinstance(e, PenaltyHandKilled)}, by_seat
+        )
+        busts = [
+            Bust(by_seat[s], table, began[s])
+            for s, chips in sorted(played.final_stacks.items())
+            if chips == 0
+        ]
         if busts:
             self._eliminate(hand, busts, table)
         self._officials_at(table, hand, dealt, played)
@@ -462,7 +533,9 @@ class _Run:
             code = self.rng.choice(sorted(VIOLATIONS))
             self._penalise(self.rng.choice(alive), code, hand, self.cast.judge(table))
 
-    def _penalise(self, participant: str, code: str, hand: str, official: Official) -> tuple[int, PenaltyImposed]:
+    def _penalise(
+        self, participant: str, code: str, hand: str, official: Official
+    ) -> tuple[int, PenaltyImposed]:
         book = self.book
         number = book.violation(participant, code, hand, VIOLATIONS[code], official, self._tick())
         occurrence = book.cases[participant].violations[number - 1].occurrence
@@ -470,9 +543,13 @@ class _Run:
             s for s in ladder_violation(code).sanctions(occurrence, False)
             if s.kind in (PenaltyKind.WARNING, PenaltyKind.MISSED_ROUNDS)
         )  # fmt: skip
-        imposed = book.penalty(participant, number, sanction.kind, sanction.least_rounds, official, self._tick())
+        imposed = book.penalty(
+            participant, number, sanction.kind, sanction.least_rounds, official, self._tick()
+        )
         self.penalties.append(
-            PenaltyRecord(participant, code, imposed.kind, imposed.rounds, official.role, official.person, hand)
+            PenaltyRecord(
+                participant, code, imposed.kind, imposed.rounds, official.role, official.person, hand
+            )
         )
         penalty = len(book.cases[participant].penalties)
         if imposed.kind is PenaltyKind.MISSED_ROUNDS:
@@ -497,9 +574,17 @@ class _Run:
             ProtestTier.CHIEF_JUDGE, filer, self._person(filer), contested_finding(ruling),
             "the call came after the all-in was announced", self._tick(),
         )  # fmt: skip
-        self.book.decide(name, ProtestDecision.DISMISSED, "the dealer and the judge saw the call first", chief, self._tick())
-        self.protests.append(ProtestRecord(name, ProtestTier.CHIEF_JUDGE, filer, ruling.ruling, ProtestDecision.DISMISSED))
-        self.finding_protest = (name, self.now)
+        self.book.decide(
+            name,
+            ProtestDecision.DISMISSED,
+            "the dealer and the judge saw the call first",
+            chief,
+            self._tick(),
+        )
+        self.protests.append(
+            ProtestRecord(name, ProtestTier.CHIEF_JUDGE, filer, ruling.ruling, ProtestDecision.DISMISSED)
+        )
+        self.finding_protest = name
 
     def _chief_judges_penalty(self, hand: str, participant: str) -> None:
         """The Chief Judge penalises; the participant protests in writing, through him, to the federation."""
@@ -569,4 +654,6 @@ def _hand_started(
         min_bet=level.big_blind,
     )
     entries = tuple(SeatEntry(seat, p, stacks[p]) for seat, p in dealt)
-    return HandStarted(table_id, number, game.code, entries, positions.button, stakes, rulebook, level.number, True)
+    return HandStarted(
+        table_id, number, game.code, entries, positions.button, stakes, rulebook, level.number, True
+    )

@@ -36,7 +36,9 @@ def test_a_simulated_american_competition_of_45_on_kafka_and_postgres_yields_its
     topic = topic_factory(partitions=3)
     simulation = simulate_competition(11, players=45, format="american")
     referee_store, reader = Store(env=store_env(pg_database.url)), Store(env=store_env(pg_database.url))
-    runner = KafkaRefereeRunner(kafka_bootstrap, topic, Referee(referee_store, topic), group_id=f"sim-{uuid.uuid4()}")
+    runner = KafkaRefereeRunner(
+        kafka_bootstrap, topic, Referee(referee_store, topic), group_id=f"sim-{uuid.uuid4()}"
+    )
     stop = threading.Event()
     judging = threading.Thread(target=runner.run, args=(stop,), name="referee", daemon=True)
     judging.start()
@@ -55,16 +57,19 @@ def test_a_simulated_american_competition_of_45_on_kafka_and_postgres_yields_its
         document = protocol(reader, simulation.competition_id)
         assert document["competition"]["winner"] == simulation.winner
         assert [(p["place"], p["participant"]) for p in document["placings"]] == [
-            (1, simulation.winner), *((p.place, p.participant) for p in simulation.placings)
+            (1, simulation.winner),
+            *((p.place, p.participant) for p in simulation.placings),
         ]
         assert [(p["participant"], p["kind"], p["imposed_by"]) for p in document["penalties"]] == [
             (p.participant, p.kind.value, p.imposed_by.value) for p in simulation.penalties
         ]
-        assert [(p["protest"], p["tier"], p["filer"], p["decision"]["decision"]) for p in document["protests"]] == [
-            (p.protest, p.tier.value, p.filer, p.decision.value) for p in simulation.protests
-        ]
+        assert [
+            (p["protest"], p["tier"], p["filer"], p["decision"]["decision"]) for p in document["protests"]
+        ] == [(p.protest, p.tier.value, p.filer, p.decision.value) for p in simulation.protests]
         assert len(document["hands"]) == len(simulation.hands)
-        floor = Counter(type(a.event).__name__ for a in simulation.acts if type(a.event).__name__ in FLOOR_CATALOG)
+        floor = Counter(
+            type(a.event).__name__ for a in simulation.acts if type(a.event).__name__ in FLOOR_CATALOG
+        )
         assert Counter(m["type"] for m in document["moves"]) == floor and floor["TableBroken"] >= 1
 
         forwarded = snapshots(reader, simulation.competition_id)[0]

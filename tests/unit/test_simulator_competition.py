@@ -52,16 +52,22 @@ def judged(simulation: CompetitionSimulation, tmp_path: Path) -> tuple[list[Verd
     store = Store(env=store_env(None, str(tmp_path / "store.sqlite")))
     referee = Referee(store, "events")
     verdicts: list[Verdict] = []
-    publisher = CompetitionPublisher(log, lambda: store, lambda: verdicts.extend(drain_embedded(log, referee)))
+    publisher = CompetitionPublisher(
+        log, lambda: store, lambda: verdicts.extend(drain_embedded(log, referee))
+    )
     assert publisher.publish(simulation) == len(list(simulation.records()))
     verdicts.extend(drain_embedded(log, referee))
     return verdicts, store
 
 
-def test_an_american_competition_of_45_reaches_its_winner_through_the_floor(american: CompetitionSimulation) -> None:
+def test_an_american_competition_of_45_reaches_its_winner_through_the_floor(
+    american: CompetitionSimulation,
+) -> None:
     kinds = Counter(type(a.event).__name__ for a in american.acts)
     assert kinds["RegulationsAdopted"] == 1 and kinds["ParticipantRegistered"] == 45
-    assert kinds["PlayerEliminated"] == 44 and american.winner not in {p.participant for p in american.placings}
+    assert kinds["PlayerEliminated"] == 44 and american.winner not in {
+        p.participant for p in american.placings
+    }
     assert kinds["SeatDrawCommitted"] == kinds["SeatDrawConducted"] == 1
     assert kinds["FinalTableDrawCommitted"] == kinds["FinalTableDrawConducted"] == 1
     assert kinds["TableBreakCommitted"] == kinds["TableBroken"] >= 1
@@ -101,7 +107,9 @@ def test_placings_follow_the_eliminations_and_two_busted_in_one_hand_place_by_th
 ) -> None:
     eliminated = [a.event for a in _acts(american, "PlayerEliminated")]
     assert [e.place for e in eliminated] == list(range(45, 1, -1))
-    assert {(p.participant, p.place) for p in american.placings} == {(e.participant, e.place) for e in eliminated}
+    assert {(p.participant, p.place) for p in american.placings} == {
+        (e.participant, e.place) for e in eliminated
+    }
     by_hand: dict[str, list[Any]] = {}
     for e in eliminated:
         by_hand.setdefault(e.hand, []).append(e)
@@ -146,7 +154,10 @@ def test_a_finding_is_protested_to_the_chief_judge_and_a_penalty_to_the_federati
     american: CompetitionSimulation,
 ) -> None:
     first, second = american.protests
-    assert first.tier is ProtestTier.CHIEF_JUDGE and first.contested == _acts(american, "RulingIssued")[0].event.ruling
+    assert (
+        first.tier is ProtestTier.CHIEF_JUDGE
+        and first.contested == _acts(american, "RulingIssued")[0].event.ruling
+    )
     assert second.tier is ProtestTier.FEDERATION and second.contested == "penalty-1"
     filed = _acts(american, "ProtestFiled")[1].event
     assert filed.filer == filed.contested.sanctioned and filed.written
