@@ -239,7 +239,7 @@ class Competition(ChainedAggregate):
     ) -> None:
         """The players left share out the prizes still to pay, on the Chief Judge's approval; with nothing left
         to play for the competition ends there (2017/TV-58)."""
-        self._authorise(Act.CHIEF_JUDGE_DECISION, by)
+        self._authorise(Act.DEAL_AGREED, by)
         self._verify_not_over()
         rule = cite(self.rulebook, "prizes")
         if self.deal is not None:
@@ -567,14 +567,14 @@ class Competition(ChainedAggregate):
     ) -> None:
         """A hand starts at ``table``: refused where the button is wrong, the table is halted, or it owes a player
         to a short table (bfsp 3.1, 5.3.2; TDA 2022 11-D, 32)."""
-        self._authorise(Act.HAND_STARTED, by)
+        self._authorise(Act.TABLE_HAND_STARTED, by)
         self._verify_not_over()
         self._table_floor().hand_started(table, button, after_misdeal)
         started = TableHandStarted(table, button, after_misdeal)
         self._trigger_chained("TableHandStarted", encode(started), at, _meta(by, meta))
 
     def end_table_hand(self, table: int, at: datetime, by: Recorder, meta: JSON | None = None) -> None:
-        self._authorise(Act.HAND_STARTED, by)
+        self._authorise(Act.TABLE_HAND_ENDED, by)
         if not self._table_floor().table(table).hand_running:
             raise CompetitionError(f"table {table} is playing no hand", self.rulebook.cite("button"))
         self._trigger_chained("TableHandEnded", encode(TableHandEnded(table)), at, _meta(by, meta))
@@ -608,7 +608,7 @@ class Competition(ChainedAggregate):
     def commit_table_break(
         self, committed: TableBreakCommitted, at: datetime, by: Recorder, meta: JSON | None = None
     ) -> None:
-        self._authorise(Act.TABLE_BROKEN, by)
+        self._authorise(Act.TABLE_BREAK_COMMITTED, by)
         self._table_floor().commit_break(committed, by.role, self._delegations(by))
         self._record_floor(committed, at, by, meta)
 
@@ -771,7 +771,7 @@ class Competition(ChainedAggregate):
     ) -> HandForHandHandStarted:
         """Every table starts its next hand; the clock is charged a fixed time for the hand just played, and
         when it runs out the next level starts (RP-8-b, c, d; TV-113)."""
-        self._authorise(Act.HAND_FOR_HAND_STARTED, by)
+        self._authorise(Act.HAND_FOR_HAND_HAND_STARTED, by)
         if self.hand_for_hand is None:
             raise CompetitionError("play is not hand-for-hand", cite(self.rulebook, "hand_for_hand"))
         meta = _meta(by, meta)
@@ -785,7 +785,7 @@ class Competition(ChainedAggregate):
         return started
 
     def end_hand_for_hand(self, at: datetime, by: Recorder, meta: JSON | None = None) -> None:
-        self._authorise(Act.HAND_FOR_HAND_STARTED, by)
+        self._authorise(Act.HAND_FOR_HAND_ENDED, by)
         if self.hand_for_hand is None:
             raise CompetitionError("play is not hand-for-hand", cite(self.rulebook, "hand_for_hand"))
         self._trigger_chained(
@@ -798,7 +798,7 @@ class Competition(ChainedAggregate):
         self, seed_sha256: str, at: datetime, by: Recorder, meta: JSON | None = None
     ) -> None:
         """Record the final-table draw's seed hash, once the players left are the final table's size."""
-        self._authorise(Act.FINAL_TABLE_DRAW_CONDUCTED, by)
+        self._authorise(Act.FINAL_TABLE_DRAW_COMMITTED, by)
         self._verify_final_table_due()
         if self.final_commitment is not None:
             raise CompetitionError(

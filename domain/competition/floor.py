@@ -429,7 +429,7 @@ class Floor:
     def commit_break(
         self, event: TableBreakCommitted, role: Role, delegations: Collection[Delegation] = ()
     ) -> Floor:
-        verify_permitted(Act.TABLE_BROKEN, role, delegations=delegations)
+        verify_permitted(Act.TABLE_BREAK_COMMITTED, role, delegations=delegations)
         self.verify_break(event.table)
         return self.apply(event)
 

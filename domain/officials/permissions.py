@@ -87,7 +87,19 @@ class Act(StrEnum):
     HAND_FOR_HAND_STARTED = "HandForHandStarted"
     CHIP_RACE_ORDERED = "ChipRaceOrdered"
     CHIP_RACE_CONDUCTED = "ChipRaceConducted"
+    #: each hand of hand-for-hand play, every table together, and the end of it (TDA 2022 RP-8)
+    HAND_FOR_HAND_HAND_STARTED = "HandForHandHandStarted"
+    HAND_FOR_HAND_ENDED = "HandForHandEnded"
+    #: the seed's hash recorded before the final-table draw, as before the opening draw (bfsp 2.3.2, 3.1)
+    FINAL_TABLE_DRAW_COMMITTED = "FinalTableDrawCommitted"
     FINAL_TABLE_DRAW_CONDUCTED = "FinalTableDrawConducted"
+    #: a hand at one of the competition's tables, as the floor sees it: its button, and that it is over
+    TABLE_HAND_STARTED = "TableHandStarted"
+    TABLE_HAND_ENDED = "TableHandEnded"
+    #: the seed's hash recorded before a table is broken by its two-step draw (TDA 2022 10-B)
+    TABLE_BREAK_COMMITTED = "TableBreakCommitted"
+    #: the players left share out the prizes still to pay (TDA 2017 Part G), which the Regulations do not cover
+    DEAL_AGREED = "DealAgreed"
     PLAYER_ELIMINATED = "PlayerEliminated"
     COMPETITION_WINNER_DECLARED = "CompetitionWinnerDeclared"
     FINAL_PROTOCOL_COMPILED = "FinalProtocolCompiled"
@@ -215,16 +227,33 @@ PERMISSIONS: dict[Act, Permission] = {
     Act.PLAYER_MOVED: Permission("move a player", _CHIEF_JUDGE, "3.1", Delegation.BALANCING),
     Act.BALANCE_TOLERANCE_WIDENED: Permission("let tables differ by two players", _CHIEF_JUDGE, "3.1"),
     Act.MOVER_EXCEPTION_DECIDED: Permission("move a player other than the next big blind", _CHIEF_JUDGE, "3.1"),
+    Act.TABLE_BREAK_COMMITTED: Permission(
+        "commit the draw that breaks a table", _CHIEF_JUDGE, "3.1", Delegation.BALANCING
+    ),
     Act.TABLE_BROKEN: Permission("break a table", _CHIEF_JUDGE, "3.1", Delegation.BALANCING),
     Act.TABLE_HALTED: Permission("halt a table", _CHIEF_JUDGE, "tda-2022 11-D", Delegation.BALANCING),
     Act.HAND_FOR_HAND_STARTED: Permission("start hand-for-hand play", _CHIEF_JUDGE, "tda-2022 RP-8"),
+    # each hand-for-hand hand charges the level clock a fixed time: the schedule is the Chief Judge's (2.1.5)
+    Act.HAND_FOR_HAND_HAND_STARTED: Permission(
+        "start a hand of hand-for-hand play", _CHIEF_JUDGE, "tda-2022 RP-8"
+    ),
+    Act.HAND_FOR_HAND_ENDED: Permission("end hand-for-hand play", _CHIEF_JUDGE, "tda-2022 RP-8"),
     Act.CHIP_RACE_ORDERED: Permission("order a chip race", _CHIEF_JUDGE, "tda-2022 24"),
     Act.CHIP_RACE_CONDUCTED: Permission(
         "conduct a chip race", frozenset({DEALER, JUDGE, CHIEF_JUDGE}), "tda-2022 24"
     ),
+    # the commitment is the first step of the draw the Secretary conducts on the Chief Judge's decision
+    Act.FINAL_TABLE_DRAW_COMMITTED: Permission(
+        "commit the final-table draw", frozenset({SECRETARY, CHIEF_JUDGE}), "2.3.2", Delegation.DRAW
+    ),
     Act.FINAL_TABLE_DRAW_CONDUCTED: Permission(
         "conduct the final-table draw", frozenset({SECRETARY, CHIEF_JUDGE}), "3.1", Delegation.DRAW
     ),
+    # the game as dealt: the floor's record of a hand starting with the first riffle and ending with the push
+    Act.TABLE_HAND_STARTED: _dealt("start a hand at a table", "5.5.6"),
+    Act.TABLE_HAND_ENDED: _dealt("end a hand at a table"),
+    # a deal departs from the Regulations' prizes, a case the Rules do not cover: the Chief Judge decides it
+    Act.DEAL_AGREED: Permission("approve a deal among the players left", _CHIEF_JUDGE, "2.1.6"),
     Act.PLAYER_ELIMINATED: Permission(
         "eliminate a player", frozenset({JUDGE, CHIEF_JUDGE, SECRETARY}), "5.10.2"
     ),

@@ -135,8 +135,13 @@ def test_a_break_draw_that_is_not_the_seeds_is_refused_naming_the_seeds_seating(
 
 def test_only_the_chief_judge_or_his_delegate_breaks_a_table() -> None:
     floor = breaking_floor()
-    with pytest.raises(NotPermittedError):
+    with pytest.raises(NotPermittedError) as refused:
         floor.commit_break(TableBreakCommitted(3, commitment(SEED)), Role.SECRETARY)
+    assert refused.value.reason.startswith("the secretary may not commit the draw that breaks a table;")
+    assert refused.value.rule == RuleRef("bfsp", "3.1")
+    committed = floor.commit_break(TableBreakCommitted(3, commitment(SEED)), CJ)
+    with pytest.raises(NotPermittedError, match="the secretary may not break a table;"):
+        committed.apply_break(committed.break_table(3, SEED, "cj"), Role.SECRETARY)
 
 
 def test_a_table_breaks_only_between_hands_and_when_its_players_fit_the_others() -> None:
