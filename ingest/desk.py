@@ -63,6 +63,7 @@ from domain.errors import (
     ProtestError,
     RuleError,
     RuleRef,
+    chips,
 )
 from domain.hand.aggregate import Hand, hand_id
 from domain.hand.events import HandEnded, HandMucked, PotAwarded
@@ -387,9 +388,61 @@ def _eliminate(desk: Desk, c: Competition, act: Reported) -> None:
         return
     table = c.seats.get(e.participant, (0, 0))[0]
     if e.participant in c.entries and e.participant not in c.eliminated:
+        _verify_bust(desk, c, act)
         # One bust per record: he takes the last place still open (bfsp 5.10.2).
         _agrees(e.place, c.players_left, f"{e.participant} finished in place", cite(c.rulebook, "placings"))
     c.eliminate(e.hand, [Bust(e.participant, table, e.starting_stack)], act.at, act.by, act.meta)
+
+
+def _verify_bust(desk: Desk, c: Competition, act: Reported) -> None:
+    """Where the hand he busted in is recorded (``"<table>/<number>"``), he played it with the chips the record
+    says and ended it with none; and of two busted in one hand, the one who started it with fewer chips is
+    eliminated first, so the larger stack places higher (bfsp 5.10.2)."""
+    e: PlayerEliminated = act.event
+    rule = cite(c.rulebook, "elimination")
+    larger = [
+        x for x in c.eliminated.values()
+        if x.hand == e.hand and x.reason is EliminationReason.NO_CHIPS and x.starting_stack > e.starting_stack
+    ]
+    if larger:
+        raise CompetitionError(
+            f"{larger[0].participant} started hand {e.hand} with {chips(larger[0].starting_stack)} and "
+            f"{e.participant} with {chips(e.starting_stack)}: busted in the same hand, the smaller stack is "
+            "eliminated first and places lower",
+            cite(c.rulebook, "placings"),
+        )
+    table, _, number = e.hand.rpartition("/")
+    found = desk.find(hand_id(table, int(number), c.competition_id)) if table and number.isdigit() else None
+    if not isinstance(found, Hand):
+        return
+    events = desk.hand_events(found)
+    seats = {s["player"]: s for s in events[0].payload["seats"]}
+    seat = seats.get(e.participant)
+    if seat is None:
+        raise CompetitionError(f"{e.participant} did not play hand {e.hand}", rule)
+    _agrees(e.starting_stack, seat["stack"], f"{e.participant} started hand {e.hand} with", rule)
+    ended = [s.payload for s in events if type(s).__name__ == "HandEnded"]
+    if not ended:
+        raise CompetitionError(f"hand {e.hand} is still being played", rule)
+    final = {seat_number: stack for seat_number, stack in ended[-1]["final_stacks"]}
+    if final.get(seat["seat"], 0):
+        raise CompetitionError(
+            f"{e.participant} finished hand {e.hand} with {chips(final[seat['seat']])} chips; a player is "
+            "eliminated when he has none left",
+            rule,
+        )
+    smaller = sorted(
+        (s["stack"], player) for player, s in seats.items()
+        if player in c.entries and player not in c.eliminated and not final.get(s["seat"], 0)
+        and s["stack"] < e.starting_stack
+    )
+    if smaller:
+        stack, player = smaller[0]
+        raise CompetitionError(
+            f"{player} also busted in hand {e.hand} and started it with fewer chips ({chips(stack)} against "
+            f"{chips(e.starting_stack)}): he is eliminated first and places lower",
+            cite(c.rulebook, "placings"),
+        )
 
 
 def _hand_for_hand(desk: Desk, c: Competition, act: Reported) -> None:

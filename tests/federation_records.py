@@ -174,3 +174,28 @@ def play_to_the_end(records: Records) -> Iterator[tuple[bytes, bytes]]:
     yield records.record(
         PlayerEliminated("p03", f"{table()}/2", EliminationReason.NO_CHIPS, 2, starting_stack=STACK), JUDGE, at(22)
     )
+
+
+def three_way_hand(records: Records, stacks: dict[str, int], minutes: float) -> Iterable[tuple[bytes, bytes]]:
+    """Hand 1 three-handed: p01 on the button moves all in with ace-king, p02 (small blind, queens) and p03 (big
+    blind, jacks) call all in for less and both bust when p01 pairs his ace."""
+    where = seats()
+    entries = tuple(SeatEntry(where[p][1], p, stacks[p]) for p in sorted(PLAYERS, key=lambda p: where[p][1]))
+    cards = {"p01": "AsKd", "p02": "QsQd", "p03": "JsJd"}
+    events: list[ReportedEvent] = [
+        HandStarted(
+            table(), 1, "NT", entries, where["p01"][1],
+            Stakes(blinds=((where["p02"][1], 25), (where["p03"][1], 50)), min_bet=50), burns_recorded=False,
+        ),
+        ForcedBetPosted(where["p02"][1], ForcedBetKind.SMALL_BLIND, 25),
+        ForcedBetPosted(where["p03"][1], ForcedBetKind.BIG_BLIND, 50),
+        *(HoleCardsDealt(where[p][1], parse_cards(cards[p])) for p in ("p02", "p03", "p01")),
+        PlayerActed(where["p01"][1], ActionKind.RAISE, stacks["p01"]),
+        PlayerActed(where["p02"][1], ActionKind.CALL),
+        PlayerActed(where["p03"][1], ActionKind.CALL),
+        *(HandShown(where[p][1], parse_cards(cards[p])) for p in ("p02", "p03", "p01")),
+        BoardDealt(parse_cards("Ah9c4d")),
+        BoardDealt(parse_cards("Tc")),
+        BoardDealt(parse_cards("3h")),
+    ]
+    return hand_records(events, records.competition_id, DEALER, at(minutes))

@@ -23,6 +23,7 @@ from federation_records import (
     opening,
     play_to_the_end,
     table,
+    three_way_hand,
 )
 
 from domain.competition.aggregate import Competition, competition_stream_id
@@ -322,3 +323,29 @@ def test_every_federation_act_passes_the_roles_table_before_anything_else(pipeli
             with pytest.raises(NotPermittedError) as refused:
                 desk.judge(envelope_of(type_name, role), event, {})
             assert refused.value.rule == rule.cite(), (type_name, role)
+
+
+def test_an_elimination_is_checked_against_the_hand_it_names(pipeline: Pipeline) -> None:
+    records = Records()
+    stacks = {"p01": 20_000, "p02": 5_000, "p03": 8_000}
+    pipeline.judge([*opening(records), *three_way_hand(records, stacks, 10)])
+    name = f"{table()}/1"
+
+    def busted(participant: str, place: int, stack: int) -> tuple[bytes, bytes]:
+        out = PlayerEliminated(participant, name, EliminationReason.NO_CHIPS, place, starting_stack=stack)
+        return records.record(out, JUDGE, at(12))
+
+    winner = refusal(pipeline.judge([busted("p01", 3, 20_000)]))
+    assert (winner.rule, winner.reason) == (
+        "bfsp 5.10.2", "p01 finished hand 1/1 with 33,000 chips; a player is eliminated when he has none left"
+    )
+    wrong_stack = refusal(pipeline.judge([busted("p02", 3, 6_000)]))
+    assert "the record says p02 started hand 1/1 with 6000; the rules give 5000" in wrong_stack.reason
+    larger_first = refusal(pipeline.judge([busted("p03", 3, 8_000)]))
+    assert larger_first.rule == "bfsp 5.10.2"
+    assert larger_first.reason.startswith("p02 also busted in hand 1/1 and started it with fewer chips (5,000")
+    in_order = pipeline.judge([busted("p02", 3, 5_000), busted("p03", 2, 8_000)])
+    assert outcomes(in_order) == ["accepted", "accepted"]
+    competition = pipeline.competition()
+    assert competition.winner == "p01"
+    assert {p: e.place for p, e in competition.eliminated.items()} == {"p02": 3, "p03": 2}
