@@ -14,10 +14,11 @@ and the floor, so anyone can audit it:
 2. **The cards dealt face up.** A standard deck, shuffled from the same seed, is dealt one card to each player
    of the broken table from seat 1 on; the pile is handed out in order from the player with the highest card
    by rank, then suit (♠ ♥ ♦ ♣, bfsp 4.5.1).
-3. **The shuffle** is Fisher–Yates: for ``i`` from the last index down to 1, swap item ``i`` with item ``j``,
-   ``j`` read from ``SHA-256(seed ":" label ":" counter)`` (``label`` is ``seat-cards`` or ``deck``, the counter
-   counting 0, 1, … per label): its first 8 bytes as a big-endian number, rejected and redrawn when at or
-   above the largest multiple of ``i + 1`` under 2**64, else taken modulo ``i + 1``.
+3. **The shuffle** is the seat draw's (:func:`domain.competition.draw.shuffled`) with a label: Fisher–Yates,
+   for ``i`` from the last index down to 1, swap item ``i`` with item ``j``, ``j`` read from
+   ``SHA-256(seed ":" label ":" counter)`` (``label`` is ``seat-cards`` or ``deck``, the counter counting 0, 1, …
+   per label): its first 8 bytes as a big-endian number, rejected and redrawn when at or above the largest
+   multiple of ``i + 1`` under 2**64, else taken modulo ``i + 1``.
 
 **The final table** (bfsp 3.1): when the players left fit the final table, every table breaks after its hand
 and a new draw seats them all; :func:`verify_final_seating` refuses a seating that leaves anyone out, seats
@@ -26,12 +27,10 @@ someone twice, uses a seat the final table does not have, or comes too early.
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Mapping, Sequence
-from typing import TypeVar
 
 from domain.cards import SUIT_SENIORITY, Card, standard_deck
-from domain.competition.draw import commitment
+from domain.competition.draw import commitment, shuffled
 from domain.competition.floor_events import (
     DrawCard,
     MoveReason,
@@ -43,27 +42,6 @@ from domain.competition.floor_events import (
 from domain.competition.seating import SeatOutlook, Table, free_seats, outlook
 from domain.errors import CompetitionError
 from domain.rulebooks import Rulebook
-
-T = TypeVar("T")
-_SPACE = 2**64
-
-
-def shuffled(seed: str, label: str, items: Sequence[T]) -> list[T]:
-    """Step 3 of the module's description."""
-    deck = list(items)
-    counter = 0
-    for i in range(len(deck) - 1, 0, -1):
-        bound = i + 1
-        limit = _SPACE - _SPACE % bound
-        while True:
-            digest = hashlib.sha256(f"{seed}:{label}:{counter}".encode()).digest()
-            counter += 1
-            value = int.from_bytes(digest[:8], "big")
-            if value < limit:
-                break
-        j = value % bound
-        deck[i], deck[j] = deck[j], deck[i]
-    return deck
 
 
 def verify_break(tables: Sequence[Table], number: int, rulebook: Rulebook, seat_limit: int) -> Table:
@@ -123,8 +101,8 @@ def break_draw(
 ) -> TableBroken:
     """The two-step random draw of table ``number`` from ``seed`` (the module's description)."""
     broken = verify_break(tables, number, rulebook, seat_limit)
-    pile = shuffled(seed, "seat-cards", seat_cards(tables, broken, rulebook, seat_limit))
-    deck = shuffled(seed, "deck", standard_deck())
+    pile = shuffled(seed, seat_cards(tables, broken, rulebook, seat_limit), "seat-cards")
+    deck = shuffled(seed, standard_deck(), "deck")
     dealt = tuple(
         DrawCard(participant=player, seat=seat, card=deck[i]) for i, (seat, player) in enumerate(broken.seats)
     )

@@ -25,10 +25,12 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Iterable, Sequence
+from typing import TypeVar
 
 from domain.competition.events import SeatAssignment, StartingButton
 from domain.errors import CompetitionError, RuleRef
 
+T = TypeVar("T")
 _SPACE = 2**64
 
 
@@ -46,15 +48,21 @@ def seat_cards(players: int, seats_per_table: int) -> list[tuple[int, int]]:
     return [(t, s) for t in range(1, tables + 1) for s in range(1, base + (t <= extra) + 1)]
 
 
-def shuffled(seed: str, cards: Sequence[tuple[int, int]]) -> list[tuple[int, int]]:
-    """Fisher–Yates driven by SHA-256 of the seed and a counter (steps 3 and 4 of the module's description)."""
-    deck = list(cards)
+def shuffled(seed: str, items: Sequence[T], label: str = "") -> list[T]:
+    """Fisher–Yates driven by SHA-256 of the seed and a counter (steps 3 and 4 of the module's description).
+
+    A ``label`` keeps two shuffles from one seed apart (a table break's seat cards and its deck,
+    :mod:`domain.competition.breaking`): each hashes ``seed + ":" + label + ":" + counter`` with a counter of its
+    own. The seat draw has none, and hashes ``seed + ":" + counter`` as step 4 says.
+    """
+    stem = f"{seed}:{label}" if label else seed
+    deck = list(items)
     counter = 0
     for i in range(len(deck) - 1, 0, -1):
         bound = i + 1
         limit = _SPACE - _SPACE % bound
         while True:
-            digest = hashlib.sha256(f"{seed}:{counter}".encode()).digest()
+            digest = hashlib.sha256(f"{stem}:{counter}".encode()).digest()
             counter += 1
             value = int.from_bytes(digest[:8], "big")
             if value < limit:

@@ -10,8 +10,8 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from domain.cards import SUIT_SENIORITY, parse_card
-from domain.competition.breaking import commitment, seat_cards, shuffled
-from domain.competition.draw import draw, starting_buttons
+from domain.competition.breaking import commitment, seat_cards
+from domain.competition.draw import draw, shuffled, starting_buttons
 from domain.competition.floor import Floor
 from domain.competition.floor_events import (
     CATALOG,
@@ -90,7 +90,7 @@ def test_2017_tv_52_cards_are_dealt_from_seat_1_and_the_highest_card_takes_the_f
     broken = floor.break_table(3, SEED, "cj")
     assert [card.seat for card in broken.cards] == [2, 4, 6, 9]
     assert len({card.card for card in broken.cards}) == 4
-    pile = shuffled(SEED, "seat-cards", seat_cards(floor.tables, floor.table(3), floor.book, 9))
+    pile = shuffled(SEED, seat_cards(floor.tables, floor.table(3), floor.book, 9), "seat-cards")
     highest = max(broken.cards, key=lambda c: (c.card.rank, SUIT_SENIORITY[c.card.suit]))
     first = next(m for m in broken.moves if m.participant == highest.participant)
     assert (first.to_table, first.to_seat) == pile[0]
