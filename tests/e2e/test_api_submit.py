@@ -84,7 +84,7 @@ def test_one_event_is_taken_onto_the_log_with_202_and_its_id(client: TestClient)
 
 def test_a_legal_hand_reported_in_a_batch_with_wait_is_accepted_event_by_event(client: TestClient) -> None:
     hand = records(LEGAL)
-    answer = client.post("/v1/events/batch?wait=true&timeout=20", json=hand, headers=bearer("secretary"))
+    answer = client.post("/v1/events/batch?wait=true&timeout=20", json=hand, headers=bearer("judge", person="j2"))
     assert answer.status_code == 200, answer.text
     body = answer.json()
     assert body["event_ids"] == [r["event_id"] for r in hand]
@@ -276,3 +276,10 @@ def test_a_judged_hand_is_readable_through_the_api_once_projected(client: TestCl
     final = client.get(f"/v1/hands/{the_hand}/stacks/final", headers=bearer("viewer")).json()
     starting = sum(s["stack"] for s in hand[0]["payload"]["seats"])
     assert awarded > 0 and sum(s["stack"] for s in final) == starting
+
+
+def test_a_secretary_may_report_but_a_hand_act_from_her_is_refused_by_the_roles_table(client: TestClient) -> None:
+    answer = client.post("/v1/events?wait=true", json=records(LEGAL)[0], headers=bearer("secretary"))
+    assert answer.status_code == 200, answer.text
+    (verdict,) = answer.json()["verdicts"]
+    assert (verdict["outcome"], verdict["kind"], verdict["rule"]) == ("rejected", "illegal", "bfsp 5.5.6")
