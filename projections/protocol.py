@@ -19,6 +19,7 @@ event is named (stream, version, type).
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime
@@ -70,30 +71,42 @@ class UnreadableStream(Exception):
 
 
 def competition_streams(store: Store, competition_id: str) -> dict[UUID, list[Any]]:
-    """Every stored stream of ``competition_id``, each as its domain events in version order."""
+    """Every stored stream of ``competition_id``, each as its domain events in version order.
+
+    A stream is the competition's when one of its events names the competition in its meta (every event the
+    referee stores does), or it is one of the competition's own streams. The notification log is first read
+    as bytes, to find the streams whose stored form mentions the competition at all; only those are decoded,
+    so a store holding many competitions is not decoded whole for one protocol.
+    """
     own = {
         competition_stream_id(competition_id),
         rejection_log_id(competition_id),
         signatures_id(competition_id),
         challenges_id(competition_id),
     }
+    needles = {json.dumps(competition_id).encode(), json.dumps(competition_id, ensure_ascii=False).encode()}
+    candidates = {
+        n.originator_id
+        for n in store.notifications()
+        if n.originator_id in own or any(needle in n.state for needle in needles)
+    }
+    candidates.discard(archive_id(competition_id))
     streams: dict[UUID, list[Any]] = {}
-    mine: set[UUID] = set()
-    for notification in store.notifications():
-        stream = notification.originator_id
-        if stream == archive_id(competition_id):
-            continue
-        try:
-            event: Any = store.mapper.to_domain_event(notification)
-        except Exception as err:  # noqa: BLE001 - any failure to read a stored event is a broken record
-            raise UnreadableStream(
-                f"stream {stream} version {notification.originator_version} no longer reads: {err}"
-            ) from None
-        streams.setdefault(stream, []).append(event)
-        meta = getattr(event, "meta", None)
-        if stream in own or (isinstance(meta, dict) and meta.get("competition_id") == competition_id):
-            mine.add(stream)
-    return {stream: events for stream, events in streams.items() if stream in mine}
+    for stream in candidates:
+        events = [_decoded(store, stored) for stored in store.recorder.select_events(stream)]
+        metas = (getattr(e, "meta", None) for e in events)
+        if stream in own or any(isinstance(m, dict) and m.get("competition_id") == competition_id for m in metas):
+            streams[stream] = events
+    return streams
+
+
+def _decoded(store: Store, stored: Any) -> Any:
+    try:
+        return store.mapper.to_domain_event(stored)
+    except Exception as err:  # noqa: BLE001 - any failure to read a stored event is a broken record
+        raise UnreadableStream(
+            f"stream {stored.originator_id} version {stored.originator_version} no longer reads: {err}"
+        ) from None
 
 
 def heads(streams: Mapping[UUID, list[Any]]) -> dict[str, tuple[int, str]]:

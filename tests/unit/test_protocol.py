@@ -295,3 +295,15 @@ def test_a_snapshot_taken_while_another_is_saved_gets_the_next_number(
     assert [(s.version, s.taken_by) for s in snapshots(pipeline.store, COMPETITION)] == [
         (1, "sec-petrova"), (2, "cj-ivanov"), (3, "sec-petrova"),
     ]
+
+
+def test_each_competition_of_a_store_has_its_own_protocol(played: tuple[Pipeline, Records]) -> None:
+    pipeline, _ = played
+    gomel = Records("gomel-cup-2026")
+    verdicts = pipeline.judge([*opening(gomel), *hand(gomel, 1, "p01", "p02", 10)])
+    assert {v.outcome for v in verdicts} == {"accepted"}
+    minsk, other = protocol(pipeline.store, COMPETITION), protocol(pipeline.store, "gomel-cup-2026")
+    assert [h["number"] for h in minsk["hands"]] == [1, 2] and [h["number"] for h in other["hands"]] == [1]
+    assert {h["hand"] for h in minsk["hands"]}.isdisjoint(h["hand"] for h in other["hands"])
+    assert other["competition"]["id"] == "gomel-cup-2026" and "winner" not in other["competition"]
+    assert minsk["protests"] and not other["protests"]
