@@ -85,10 +85,12 @@ def competition_streams(store: Store, competition_id: str) -> dict[UUID, list[An
         challenges_id(competition_id),
     }
     needles = {json.dumps(competition_id).encode(), json.dumps(competition_id, ensure_ascii=False).encode()}
+    # Compressed or enciphered states cannot be searched as bytes: then every stream is a candidate.
+    readable = store.mapper.compressor is None and store.mapper.cipher is None
     candidates = {
         n.originator_id
         for n in store.notifications()
-        if n.originator_id in own or any(needle in n.state for needle in needles)
+        if not readable or n.originator_id in own or any(needle in n.state for needle in needles)
     }
     candidates.discard(archive_id(competition_id))
     streams: dict[UUID, list[Any]] = {}
