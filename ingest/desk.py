@@ -1,17 +1,23 @@
 """The desk: what the referee does with a record that is not a hand's — the federation's acts.
 
-A competition's Regulations, its officials, registrations, draws, levels and eliminations; violations and
-penalties; protests and their decisions; rulings on a hand; the signatures on the protocol. For each record the
-desk finds the aggregate the act belongs to (ids from natural keys, like a hand's):
+A competition's Regulations, its officials, registrations, draws, levels, the floor's moves and eliminations;
+violations and penalties; challenges, protests and their decisions; rulings on a hand; the signatures on the
+protocol. For each record the desk finds the aggregate the act belongs to (ids from natural keys, like a
+hand's):
 
 =====================================  =====================================================================
-Competition                            one per competition (``competition_stream_id``)
+Competition                            one per competition (``competition_stream_id``), its floor included
 DisciplinaryCase                       one per participant per competition (``case_id``)
 SeasonRecord                           one per athlete per season (``season_record_id``)
 Protest                                one per protest of a competition (``protest_id``)
+HandChallenges                         one per competition (``challenges_id``)
 HandReview                             one per hand a ruling is about (``hand_review_id``)
 ProtocolSignatures                     one per competition (``signatures_id``)
 =====================================  =====================================================================
+
+A hand is named in these records as ``"<table>/<number>"`` (:func:`hand_name`), a penalty a protest contests
+as ``"penalty-<number>"`` in the sanctioned participant's case, and a competition's season is the year it
+starts in (:func:`season_of`). Federation records carry no sequence number: their order is the log's.
 
 checks the recorder's role against the roles table (:func:`domain.officials.verify_permitted`, with the
 ``recorded_by`` role of the envelope), gives the aggregate what it cannot know by itself (the domain does no
