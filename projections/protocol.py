@@ -224,6 +224,8 @@ def snapshots(store: Store, competition_id: str) -> list[ProtocolSnapshotTaken]:
 
 _AT_HAND_BY_OFFICIALS = frozenset({"judge", "chief_judge", "authorised"})
 _MISDEAL_AND_VOID = frozenset({"MisdealDeclared", "HandVoided"})
+#: the floor's record of a hand starting and ending at a table: the hands section shows those hands
+_IN_THE_HANDS = frozenset({"TableHandStarted", "TableHandEnded"})
 
 
 def build(competition_id: str, streams: Mapping[UUID, list[Any]]) -> JSON:
@@ -308,7 +310,7 @@ def _competition(events: list[Any]) -> JSON:
         "regulations": competition_events.encode(competition_events.RegulationsAdopted(
             aggregate.competition_id, regulations))["regulations"],
         "officials": [], "participants": [], "draws": [], "levels": [], "breaks": [], "chip_races": [],
-        "moves": [], "eliminations": [],
+        "moves": [], "eliminations": [], "other_acts": [],
     }
     commitments: dict[str, tuple[str, Any]] = {}
     players: list[str] = []
@@ -371,6 +373,9 @@ def _competition(events: list[Any]) -> JSON:
         elif name == "CompetitionWinnerDeclared":
             sections["competition"]["winner"] = recorded.participant
             sections["competition"]["ended_at"] = at
+        elif name not in _IN_THE_HANDS:
+            # Schedule changes, hand-for-hand, deals, Olympic stages and table winners: in the order they came.
+            sections["other_acts"].append({**competition_events.encode(recorded), "at": at, "recorded_by": by})
     prizes = {p.participant: p for p in aggregate.payouts()}
     sections["placings"] = sorted(
         ({"participant": s.participant, "place": s.place, "disqualified": s.disqualified,

@@ -102,6 +102,10 @@ def sections(protocol: JSON) -> list[tuple[str, Row, list[Row]]]:
                                   ("filed", lambda i: i["filed_at"]), ("deadline", lambda i: i["deadline"]),
                                   ("decision", lambda i: (i["decision"] or {}).get("decision", "pending")),
                                   ("overdue", lambda i: i["overdue"]))),
+        ("Other acts of the competition", "other_acts", (("act", lambda i: i["type"]), ("at", lambda i: i["at"]),
+                                                         ("by", lambda i: _who(i["recorded_by"])),
+                                                         ("details", lambda i: {k: v for k, v in i.items()
+                                                                                if k not in ("type", "at", "recorded_by")}))),
         ("Eliminations", "eliminations", (("participant", lambda i: i["participant"]), ("place", lambda i: i["place"]),
                                           ("reason", lambda i: i["reason"]), ("hand", lambda i: i["hand"]),
                                           ("at", lambda i: i["at"]), ("rule", lambda i: i["rule"]))),
