@@ -4,25 +4,23 @@ Each event is a plain immutable value. The aggregate (:mod:`domain.competition.a
 records the event that says what was decided, derived results included (a draw's assignments, a chip race's
 exchanges, a finishing place), so the stored record can be read, and recomputed, without the code.
 
-:func:`encode` and :func:`decode` are this package's codec, on the Hand's pattern (``domain/hand/codec.py``,
-whose decoder knows only hand events, and ``domain/officials/codec.py``, which has no dates): enums by value,
-dates and times as ISO strings, nested values as objects.
+:func:`encode` and :func:`decode` read and write them with the federation's codec (``domain/officials/codec.py``):
+enums by value, dates and times as ISO strings, nested values as objects.
 :data:`CATALOG` names every event type, so the envelope can accept them the way it accepts the hand's; the
 floor's events (moves, halts, breaks), recorded on the same stream, are in ``floor_events.CATALOG``.
 """
 
 from __future__ import annotations
 
-import dataclasses
-import types
 import typing
 from dataclasses import dataclass
 from datetime import date, datetime
-from enum import Enum, StrEnum
+from enum import StrEnum
 from typing import Any
 
 from domain.competition.prizes import DealShare
 from domain.competition.regulations import Break, Level, Regulations
+from domain.officials import codec
 from domain.roles import Role
 
 JSON = dict[str, Any]
@@ -306,53 +304,8 @@ CATALOG: dict[str, type] = {cls.__name__: cls for cls in typing.get_args(Competi
 
 def encode(event: Any) -> JSON:
     """``{"type": "LevelStarted", "level": {"number": 2, ...}}``."""
-    return {"type": type(event).__name__, **_fields(event)}
+    return codec.encode(event)
 
 
 def decode(payload: JSON) -> Any:
-    return _dataclass(CATALOG[payload["type"]], payload)
-
-
-def _fields(value: Any) -> JSON:
-    return {f.name: _encode(getattr(value, f.name)) for f in dataclasses.fields(value)}
-
-
-def _encode(value: Any) -> Any:
-    if isinstance(value, Enum):
-        return value.value
-    if isinstance(value, date | datetime):
-        return value.isoformat()
-    if isinstance(value, tuple | list):
-        return [_encode(v) for v in value]
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return _fields(value)
-    return value
-
-
-def _dataclass(cls: type, payload: JSON) -> Any:
-    hints = typing.get_type_hints(cls)
-    return cls(
-        **{
-            f.name: _decode(hints[f.name], payload[f.name])
-            for f in dataclasses.fields(cls)
-            if f.name in payload
-        }
-    )
-
-
-def _decode(hint: Any, value: Any) -> Any:
-    origin = typing.get_origin(hint)
-    if origin in (typing.Union, types.UnionType):
-        options = [a for a in typing.get_args(hint) if a is not type(None)]
-        return None if value is None else _decode(options[0], value)
-    if origin is tuple:
-        return tuple(_decode(typing.get_args(hint)[0], v) for v in value)
-    if hint is datetime:
-        return datetime.fromisoformat(value)
-    if hint is date:
-        return date.fromisoformat(value)
-    if isinstance(hint, type) and issubclass(hint, Enum):
-        return hint(value)
-    if isinstance(hint, type) and dataclasses.is_dataclass(hint):
-        return _dataclass(hint, value)
-    return value
+    return codec.decode(payload, CATALOG)

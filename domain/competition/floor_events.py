@@ -11,14 +11,13 @@ the Competition's catalog and the envelope can take them in.
 
 from __future__ import annotations
 
-import dataclasses
-import types
 import typing
 from dataclasses import dataclass
-from enum import Enum, StrEnum
+from enum import StrEnum
 from typing import Any
 
-from domain.cards import Card, parse_card
+from domain.cards import Card
+from domain.officials import codec
 
 JSON = dict[str, Any]
 
@@ -135,47 +134,9 @@ CATALOG: dict[str, type] = {cls.__name__: cls for cls in typing.get_args(FloorEv
 
 def encode(event: FloorEvent) -> JSON:
     """``{"type": "PlayerMoved", "participant": "p07", "from_table": 3, ...}``; cards by name (``"As"``)."""
-    return {"type": type(event).__name__, **_fields(event)}
+    return codec.encode(event)
 
 
 def decode(payload: JSON) -> FloorEvent:
-    event: FloorEvent = _dataclass(CATALOG[payload["type"]], payload)
+    event: FloorEvent = codec.decode(payload, CATALOG)
     return event
-
-
-def _fields(value: Any) -> JSON:
-    return {f.name: _encode(getattr(value, f.name)) for f in dataclasses.fields(value)}
-
-
-def _encode(value: Any) -> Any:
-    if isinstance(value, Card):
-        return str(value)
-    if isinstance(value, Enum):
-        return value.value
-    if isinstance(value, tuple | list):
-        return [_encode(v) for v in value]
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return _fields(value)
-    return value
-
-
-def _dataclass(cls: type, payload: JSON) -> Any:
-    hints = typing.get_type_hints(cls)
-    fields = (f.name for f in dataclasses.fields(cls) if f.name in payload)
-    return cls(**{name: _decode(hints[name], payload[name]) for name in fields})
-
-
-def _decode(hint: Any, value: Any) -> Any:
-    origin = typing.get_origin(hint)
-    if origin in (typing.Union, types.UnionType):
-        options = [a for a in typing.get_args(hint) if a is not type(None)]
-        return None if value is None else _decode(options[0], value)
-    if origin is tuple:
-        return tuple(_decode(typing.get_args(hint)[0], v) for v in value)
-    if hint is Card:
-        return parse_card(value)
-    if isinstance(hint, type) and issubclass(hint, Enum):
-        return hint(value)
-    if isinstance(hint, type) and dataclasses.is_dataclass(hint):
-        return _dataclass(hint, value)
-    return value

@@ -1,8 +1,9 @@
-"""The officials' events (rulings, discipline, protests) as plain JSON values and back.
+"""The federation's events (the competition's, the floor's, rulings, discipline, protests) as JSON values and back.
 
 The hand's codec (:mod:`domain.hand.codec`) decodes the hand's catalog only and stores no times; these events
-carry deadlines and decision times, so this small codec on the same pattern adds ``datetime`` (ISO 8601) and
-decodes by whichever catalog it is given (each package's ``CATALOG``).
+carry dates, deadlines, decision times and cards, so this one codec on the same pattern writes enums by value,
+dates and times in ISO 8601, cards by name (``"As"``) and nested values as objects, and decodes by whichever
+catalog it is given (each package's ``CATALOG``).
 """
 
 from __future__ import annotations
@@ -11,9 +12,11 @@ import dataclasses
 import types
 import typing
 from collections.abc import Mapping
-from datetime import datetime
+from datetime import date, datetime
 from enum import Enum
 from typing import Any
+
+from domain.cards import Card, parse_card
 
 JSON = dict[str, Any]
 
@@ -32,9 +35,12 @@ def _fields(value: Any) -> JSON:
 
 
 def _encode(value: Any) -> Any:
+    # a card is a dataclass too: by name, before the dataclasses' branch
+    if isinstance(value, Card):
+        return str(value)
     if isinstance(value, Enum):
         return value.value
-    if isinstance(value, datetime):
+    if isinstance(value, date):
         return value.isoformat()
     if isinstance(value, tuple | list):
         return [_encode(v) for v in value]
@@ -63,6 +69,10 @@ def _decode(hint: Any, value: Any) -> Any:
         return tuple(_decode(a, v) for a, v in zip(args, value, strict=True))
     if hint is datetime:
         return datetime.fromisoformat(value)
+    if hint is date:
+        return date.fromisoformat(value)
+    if hint is Card:
+        return parse_card(value)
     if isinstance(hint, type) and issubclass(hint, Enum):
         return hint(value)
     if isinstance(hint, type) and dataclasses.is_dataclass(hint):
