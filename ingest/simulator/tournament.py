@@ -101,6 +101,15 @@ def simulate_competition(
             "a competition needs two players at least, tables of 2 to 10 seats, and a chance 0..1"
         )
     game = _flop_game(variant)
+    book = get_rulebook(rulebook)
+    if book.dead_button:
+        raise ValueError(
+            f"{book.name} keeps a dead button, which the engine cannot deal from an empty seat; the simulator "
+            "plays competitions under a moving button (bfsp 5.3.2)"
+        )
+    sizes = sorted(dict(book.final_table_sizes))
+    if not sizes[0] <= table_size <= sizes[-1]:
+        raise ValueError(f"tables seat {sizes[0]} to {sizes[-1]} players under {book.name}, not {table_size}")
     run = _Run(seed, kind, players, table_size, game, rulebook, starting_stack, level_minutes, penalties,
                protests, competition_id or f"sim-{kind.value}-{seed}", started_at)  # fmt: skip
     run.play()
@@ -426,14 +435,17 @@ class _Run:
         self.now = max(ends) + BETWEEN_HANDS
 
     def _ready(self) -> list[int]:
-        """The tables that may deal: two players at least, not halted, and not a fullest table owing a player
-        to a short one that has no seat for him yet (it waits for the short table's button to move on)."""
+        """The tables that may deal: two players at least, not halted, not a fullest table owing a player to a
+        short one that has no seat for him yet, and none with a player on a seat closed for the last two tables
+        (bfsp 3.1): they wait for another table's button to move on and free a seat the rules allow."""
         floor = self._floor()
-        owing = set()
-        if isinstance(floor, Floor) and len(floor.tables) > 1 and not floor.is_balanced():
-            owing = {t.number for t in fullest(floor.tables)}
+        waiting = set()
+        if isinstance(floor, Floor):
+            if len(floor.tables) > 1 and not floor.is_balanced():
+                waiting = {t.number for t in fullest(floor.tables)}
+            waiting |= {t.number for t in floor.tables if any(seat > floor.seat_limit for seat in t.occupied)}
         return [
-            t.number for t in floor.tables if len(t.seats) >= 2 and not t.halted and t.number not in owing
+            t.number for t in floor.tables if len(t.seats) >= 2 and not t.halted and t.number not in waiting
         ]
 
     def _floor(self) -> Floor | StageTables:
@@ -457,7 +469,7 @@ class _Run:
             )
         else:
             assert isinstance(floor, StageTables)
-            floor.hand_started(table, positions.button)
+            floor.hand_started(table, positions)
         level = c.current_level
         assert level is not None
         started = _hand_started(
@@ -521,8 +533,11 @@ class _Run:
     # --- the officials' acts at a table -------------------------------------------------------------------
 
     def _officials_at(self, table: int, hand: str, dealt: list[tuple[int, str]], played: Any) -> None:
-        alive = [p for _, p in dealt if p in self.stacks and p not in self.serving]
-        if not alive:
+        c = self.competition
+        # a penalty is served at a table still playing (missed rounds count its players, bfsp 7.1.2)
+        still = [p for p, (t, _) in c.seats.items() if t == table and p not in c.eliminated]
+        alive = [p for _, p in dealt if p in still and p not in self.serving]
+        if len(still) < 2 or not alive:
             return
         left = self.competition.players_left / len(self.entrants)
         if self.with_protests and self.finding_protest is None and left <= FINDING_WHEN_LEFT:

@@ -37,6 +37,12 @@ def olympic() -> CompetitionSimulation:
     return simulate_competition(2, players=45, format="olympic")
 
 
+@pytest.fixture(scope="module")
+def ten_max() -> CompetitionSimulation:
+    """60 at tables of ten: the last two tables play nine-handed (bfsp 3.1)."""
+    return simulate_competition(1, players=60, format="american", table_size=10)
+
+
 def _acts(simulation: CompetitionSimulation, name: str) -> list[Reported]:
     return [a for a in simulation.acts if type(a.event).__name__ == name]
 
@@ -187,7 +193,19 @@ def test_an_olympic_competition_plays_its_stages_table_winners_advancing_with_st
     assert not _acts(olympic, "PlayerMoved") and not _acts(olympic, "TableHandStarted")
 
 
-@pytest.mark.parametrize("fixture", ["american", "olympic"])
+def test_at_tables_of_ten_the_players_on_a_closed_seat_move_and_the_final_table_seats_nine(
+    ten_max: CompetitionSimulation,
+) -> None:
+    rules = {a.event.rule_applied.value for a in _acts(ten_max, "PlayerMoved")}
+    assert {"closed_seat", "next_big_blind"} <= rules
+    final = next(a for a in ten_max.acts if type(a.event).__name__ == "FinalTableDrawConducted")
+    after = ten_max.entries[ten_max.entries.index(final) :]
+    assert {s.seat for h in after if isinstance(h, SimulatedHand) for s in h.started.seats} <= set(
+        range(1, 10)
+    )
+
+
+@pytest.mark.parametrize("fixture", ["american", "olympic", "ten_max"])
 def test_every_record_is_accepted_by_the_referee_and_the_protocol_agrees(
     fixture: str, request: pytest.FixtureRequest, tmp_path: Path
 ) -> None:
@@ -223,6 +241,10 @@ def test_what_cannot_be_simulated_is_refused() -> None:
         simulate_competition(1, format="swiss")
     with pytest.raises(ValueError, match="two players"):
         simulate_competition(1, players=1)
+    with pytest.raises(ValueError, match="tables seat 6 to 10 players under bfsp, not 4"):
+        simulate_competition(1, players=8, table_size=4)
+    with pytest.raises(ValueError, match="dead button"):
+        simulate_competition(1, rulebook="tda-2022")
     assert Format("olympic") is Format.OLYMPIC
 
 
