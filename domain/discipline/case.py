@@ -16,7 +16,7 @@ from uuid import NAMESPACE_URL, UUID, uuid5
 
 from eventsourcing.domain import event
 
-from domain.chained import JSON, ChainedAggregate
+from domain.chained import JSON
 from domain.discipline.events import (
     CATALOG,
     CaseOpened,
@@ -32,6 +32,7 @@ from domain.discipline.penalties import MISSED_ROUND_RULE, hands_to_miss
 from domain.errors import DisciplineError, RuleRef
 from domain.officials import Act, verify_permitted
 from domain.officials.codec import decode, encode
+from domain.officials.recorded import OfficialsRecord
 from domain.roles import Role
 
 CASE_NAMESPACE = uuid5(NAMESPACE_URL, "https://pokeraudit/disciplinary-case")
@@ -42,7 +43,7 @@ def case_id(competition: str, participant: str) -> UUID:
     return uuid5(CASE_NAMESPACE, f"{competition}/{participant}")
 
 
-class DisciplinaryCase(ChainedAggregate):
+class DisciplinaryCase(OfficialsRecord):
     @event("CaseOpened")
     def __init__(self, payload: JSON, meta: JSON, prev_link: str, link: str) -> None:
         self.competition = payload["competition"]
@@ -258,9 +259,6 @@ class DisciplinaryCase(ChainedAggregate):
                 )
 
     # --- recording ------------------------------------------------------------------------------------------
-
-    def _record(self, recorded: Any, at: datetime, meta: JSON | None) -> None:
-        self._trigger_chained(type(recorded).__name__, encode(recorded), at, meta or {})
 
     def _keep(self, payload: JSON, link: str) -> None:
         self.log.append(payload)

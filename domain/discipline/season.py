@@ -12,13 +12,14 @@ from uuid import NAMESPACE_URL, UUID, uuid5
 
 from eventsourcing.domain import event
 
-from domain.chained import JSON, ChainedAggregate
+from domain.chained import JSON
 from domain.discipline.case import DisciplinaryCase
 from domain.discipline.events import CATALOG, SeasonDisqualificationDecided, SeasonRecordOpened
 from domain.discipline.ladder import PenaltyKind, verify_sanction, violation
 from domain.errors import DisciplineError, RuleRef
 from domain.officials import Act, verify_permitted
 from domain.officials.codec import decode, encode
+from domain.officials.recorded import OfficialsRecord
 from domain.roles import Role
 
 SEASON_NAMESPACE = uuid5(NAMESPACE_URL, "https://pokeraudit/season-record")
@@ -29,7 +30,7 @@ def season_record_id(athlete: str, season: str) -> UUID:
     return uuid5(SEASON_NAMESPACE, f"{athlete}/{season}")
 
 
-class SeasonRecord(ChainedAggregate):
+class SeasonRecord(OfficialsRecord):
     @event("SeasonRecordOpened")
     def __init__(self, payload: JSON, meta: JSON, prev_link: str, link: str) -> None:
         self.athlete = payload["athlete"]
@@ -86,7 +87,7 @@ class SeasonRecord(ChainedAggregate):
         decided = SeasonDisqualificationDecided(
             self.athlete, self.season, case.competition, number, recorded.code, at, protocol
         )
-        self._trigger_chained("SeasonDisqualificationDecided", encode(decided), at, meta or {})
+        self._record(decided, at, meta)
         return decided
 
     @event("SeasonDisqualificationDecided")

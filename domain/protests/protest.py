@@ -15,15 +15,15 @@ from __future__ import annotations
 import re
 from datetime import datetime, timedelta
 from enum import StrEnum
-from typing import Any
 from uuid import NAMESPACE_URL, UUID, uuid5
 
 from eventsourcing.domain import event
 
-from domain.chained import JSON, ChainedAggregate
+from domain.chained import JSON
 from domain.errors import ProtestError, RuleRef
 from domain.officials import Act, verify_permitted
 from domain.officials.codec import decode, encode
+from domain.officials.recorded import OfficialsRecord
 from domain.protests.events import (
     CATALOG,
     ContestedKind,
@@ -56,7 +56,7 @@ class ProtestState(StrEnum):
     FILER_NOTIFIED = "filer_notified"
 
 
-class Protest(ChainedAggregate):
+class Protest(OfficialsRecord):
     @event("ProtestFiled")
     def __init__(self, payload: JSON, meta: JSON, prev_link: str, link: str) -> None:
         self.filed = payload
@@ -199,9 +199,6 @@ class Protest(ChainedAggregate):
                 _bfsp("7.3.4" if final else "7.3.1"),
             )
         raise ProtestError(f"the protest is {self.state.value.replace('_', ' ')}; it cannot be {act} now", _bfsp("7.3"))
-
-    def _record(self, recorded: Any, at: datetime, meta: JSON | None) -> None:
-        self._trigger_chained(type(recorded).__name__, encode(recorded), at, meta or {})
 
     @event("ProtestForwarded")
     def _protest_forwarded(self, payload: JSON, meta: JSON, prev_link: str, link: str) -> None:

@@ -9,14 +9,14 @@ from __future__ import annotations
 
 from collections.abc import Collection
 from datetime import datetime
-from typing import Any
 from uuid import NAMESPACE_URL, UUID, uuid5
 
 from eventsourcing.domain import event
 
-from domain.chained import JSON, ChainedAggregate
+from domain.chained import JSON
 from domain.errors import DisciplineError, RuleRef
 from domain.officials.codec import decode, encode
+from domain.officials.recorded import OfficialsRecord
 from domain.roles import Role
 from domain.rulings.amend import AmendedOutcome, MechanicalOutcome, amend
 from domain.rulings.events import (
@@ -35,7 +35,7 @@ def hand_review_id(competition: str, hand: str) -> UUID:
     return uuid5(REVIEW_NAMESPACE, f"{competition}/{hand}")
 
 
-class HandReview(ChainedAggregate):
+class HandReview(OfficialsRecord):
     @event("HandReviewOpened")
     def __init__(self, payload: JSON, meta: JSON, prev_link: str, link: str) -> None:
         self.competition = payload["competition"]
@@ -105,9 +105,6 @@ class HandReview(ChainedAggregate):
         )
         self._record(inspection, at, meta)
         return inspection
-
-    def _record(self, recorded: Any, at: datetime, meta: JSON | None) -> None:
-        self._trigger_chained(type(recorded).__name__, encode(recorded), at, meta or {})
 
     def _keep(self, payload: JSON, link: str) -> None:
         self.log.append(payload)
