@@ -12,6 +12,7 @@ from fastapi.responses import HTMLResponse, JSONResponse, Response
 from api.auth import AuthError, Principal, require
 from api.deps import CurrentPrincipal
 from api.errors import ERROR_RESPONSES, ApiError, not_found
+from api.routes.reads import READS_REJECTIONS
 from domain.protocol import ProtocolSnapshotTaken
 from domain.roles import Role
 from ingest.store import Store
@@ -64,6 +65,13 @@ def _snapshot_json(snapshot: ProtocolSnapshotTaken, verification: protocols.Veri
     return out
 
 
+def _withheld(document: dict[str, Any]) -> dict[str, Any]:
+    """The protocol as a viewer may read it: what was refused and under which rule, not the refusal's words,
+    which can name a player's hole cards (the rejections read model is for officials too)."""
+    withheld = [{**r, "reason": "withheld: officials only"} for r in document.get("rejections", [])]
+    return {**document, "rejections": withheld}
+
+
 @router.get("/competitions/{competition}/protocol", response_model=None)
 def read_protocol(
     request: Request,
@@ -73,6 +81,8 @@ def read_protocol(
 ) -> Response:
     _for(principal, competition)
     document = _document(request, competition)
+    if principal.role not in READS_REJECTIONS:
+        document = _withheld(document)
     if format == "html":
         return HTMLResponse(to_html(document))
     if format == "pdf":
@@ -104,6 +114,10 @@ def list_snapshots(request: Request, principal: CurrentPrincipal, competition: C
 def read_snapshot(
     request: Request, principal: CurrentPrincipal, competition: CompetitionId, version: Version
 ) -> dict[str, Any]:
+    try:
+        require(principal, READS_REJECTIONS, "a protocol snapshot's full text")
+    except AuthError as exc:
+        raise ApiError(exc.status, exc.code, exc.message) from exc
     _for(principal, competition)
     archive = protocols.archive(_store(request), competition)
     snapshot = archive.snapshot(version) if archive is not None else None

@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 import sqlite3
 from collections.abc import Iterable
-from datetime import timedelta
+from datetime import date, timedelta
 from pathlib import Path
 
 import pytest
@@ -15,6 +15,7 @@ from fastapi.testclient import TestClient
 from federation_records import (
     CHIEF,
     COMPETITION,
+    DEALER,
     FEDERATION,
     JUDGE,
     SECRETARY,
@@ -31,6 +32,7 @@ from api.app import create_app
 from api.auth import issue_token
 from api.cli import main as cli_main
 from api.settings import Settings
+from domain.competition.events import ParticipantRegistered
 from domain.hand.events import HandVoided, PotShare
 from domain.protests import Contested, ContestedKind, ProtestFiled, ProtestTier, protest_id
 from domain.protests.events import ProtestDecided, ProtestDecision, ProtestForwarded
@@ -208,6 +210,9 @@ def bearer(role: str, person: str) -> dict[str, str]:
 def test_the_api_serves_the_protocol_and_lets_only_the_secretary_or_chief_judge_take_snapshots(
     played: tuple[Pipeline, Records], tmp_path: Path
 ) -> None:
+    pipeline, records = played
+    late = ParticipantRegistered("p09", "person-p09", date(1990, 1, 1))
+    assert [v.outcome for v in pipeline.judge([records.record(late, DEALER, at(25))])] == ["rejected"]
     settings = Settings(POKERAUDIT_DATA_DIR=tmp_path, POKERAUDIT_JWT_SECRET=SECRET)
     judge, secretary = bearer("judge", JUDGE.person), bearer("secretary", SECRETARY.person)
     base = f"/v1/competitions/{COMPETITION}/protocol"
@@ -228,6 +233,12 @@ def test_the_api_serves_the_protocol_and_lets_only_the_secretary_or_chief_judge_
         assert one["verification"] == {"ok": True, "difference": ""}
         assert api.get(f"{base}/snapshots/2", headers=judge).status_code == 404
         assert api.get("/v1/competitions/nowhere-cup/protocol", headers=judge).status_code == 404
+        viewer = bearer("viewer", "fan-1")
+        assert api.get(f"{base}/snapshots/1", headers=viewer).status_code == 403
+        public = api.get(base, headers=viewer).json()
+        assert public["placings"] == document.json()["placings"]
+        assert [(r["rule"], r["reason"]) for r in public["rejections"]] == [("bfsp 2.3.1", "withheld: officials only")]
+        assert document.json()["rejections"][0]["reason"].startswith("a dealer may not register a participant")
 
 
 def test_the_cli_writes_the_protocol_in_each_format(
