@@ -527,6 +527,17 @@ def _protest(events: list[Any], as_of: datetime | None) -> JSON:
     return out
 
 
+def as_at(document: JSON, now: datetime) -> JSON:
+    """The protocol read at ``now``: a forwarded protest the federation has not decided by its deadline is
+    overdue from then on, though no event has come since (what a snapshot keeps is as of its last event)."""
+    protests = []
+    for protest in document.get("protests", []):
+        deadline = protest.get("deadline")
+        late = protest["decision"] is None and deadline is not None and now > datetime.fromisoformat(deadline)
+        protests.append({**protest, "overdue": protest["overdue"] or late})
+    return {**document, "protests": protests, "read_at": now.isoformat()}
+
+
 def _rejections(events: list[Any]) -> list[JSON]:
     return [
         {"kind": e.payload["kind"], "reason": e.payload["reason"], "rule": e.payload["rule"],

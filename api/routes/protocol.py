@@ -80,7 +80,7 @@ def read_protocol(
     format: Annotated[Literal["json", "html", "pdf"], Query(description="json, a printable html page, or pdf")] = "json",
 ) -> Response:
     _for(principal, competition)
-    document = _document(request, competition)
+    document = protocols.as_at(_document(request, competition), datetime.now(UTC))
     if principal.role not in READS_REJECTIONS:
         document = _withheld(document)
     if format == "html":

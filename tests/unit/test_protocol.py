@@ -45,6 +45,7 @@ from ingest.referee import Referee, Verdict
 from ingest.store import Store, store_env
 from projections import protocol as protocol_module
 from projections.protocol import (
+    as_at,
     build,
     competition_streams,
     protocol,
@@ -185,6 +186,18 @@ def test_a_single_changed_byte_in_a_stored_event_is_named_by_the_snapshots_verif
     assert not verification.ok
     assert f"version {version} (PlayerEliminated)" in verification.difference
     assert "its content hashes to" in verification.difference
+
+
+def test_an_undecided_protest_is_overdue_once_its_deadline_has_passed(played: tuple[Pipeline, Records]) -> None:
+    pipeline, records = played
+    snapshot = take_snapshot(pipeline.store, COMPETITION, "sec-petrova", at(30))
+    forwarded = ProtestForwarded("protest-1", snapshot.name, snapshot.chain_head, at(34), at(34))
+    pipeline.judge([records.record(forwarded, CHIEF, at(34))])
+    document = protocol(pipeline.store, COMPETITION)
+    deadline = at(34) + timedelta(days=30)
+    assert document["protests"][0]["overdue"] is False
+    assert as_at(document, deadline)["protests"][0]["overdue"] is False
+    assert as_at(document, deadline + timedelta(seconds=1))["protests"][0]["overdue"] is True
 
 
 def test_a_federation_decision_after_its_thirty_days_is_flagged_overdue(played: tuple[Pipeline, Records]) -> None:
