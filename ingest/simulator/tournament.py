@@ -157,7 +157,7 @@ class _Run:
         self.stacks: dict[str, int] = {}
         self.temperaments: dict[str, Temperament] = {}
         self.hands_at: dict[int, int] = {}
-        self.hands_played = 0
+        self.rounds = 0
         self.serving: dict[str, _Serving] = {}
         self.penalties: list[PenaltyRecord] = []
         self.protests: list[ProtestRecord] = []
@@ -416,6 +416,7 @@ class _Run:
 
     def _round(self) -> None:
         c = self.competition
+        self.rounds += 1
         if c.hand_for_hand is not None:
             chief = self.cast.chief_judge
             self.book.act("HandForHandHandStarted", chief, self._tick(), Competition.start_hand_for_hand_hand)
@@ -485,9 +486,8 @@ class _Run:
         shoe = Shoe(deck_of(self.game), hand_rng)
         played = play_hand(started, self.rulebook, shoe, temperaments, hand_rng, killed=killed)
         self.book.entries.append(
-            SimulatedHand(table_id, number, self.hands_played, started_at, played, False)
+            SimulatedHand(table_id, number, self.rounds, started_at, played, False)
         )
-        self.hands_played += 1
         self.now = started_at + STEP * len(played.events)
         if self.kind is Format.AMERICAN:
             self.book.act("TableHandEnded", dealer, self._tick(), Competition.end_table_hand, table)
