@@ -1,5 +1,6 @@
-"""``pokeraudit protocol COMPETITION [--format json|html|pdf] [--out FILE]``: the competition protocol read from
-the event store, printed to standard output or written to a file (a PDF needs ``--out`` or a redirect)."""
+"""``pokeraudit protocol COMPETITION [--format json|html|pdf] [--out FILE] [--verify VERSION]``: the competition
+protocol read from the event store, printed to standard output or written to a file (a PDF needs ``--out`` or a
+redirect); or one of its snapshots checked against the store."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ import argparse
 import json
 import sys
 from pathlib import Path
+from typing import Any
 
 
 def add_protocol(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -20,6 +22,9 @@ def add_protocol(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]
     command.add_argument("competition", metavar="COMPETITION", help="the competition id the events name")
     command.add_argument("--format", choices=("json", "html", "pdf"), default="json")
     command.add_argument("--out", type=Path, help="write here instead of standard output")
+    command.add_argument(
+        "--verify", type=int, metavar="VERSION", help="check snapshot VERSION against the store instead (exit 1 if not)"
+    )
     command.set_defaults(run=_protocol)
 
 
@@ -30,6 +35,11 @@ def _protocol(args: argparse.Namespace) -> int:
     from projections.protocol_render import to_html, to_pdf
 
     store = open_store(Settings())
+    if args.verify is not None:
+        try:
+            return _verify(store, args.competition, args.verify)
+        finally:
+            store.close()
     try:
         document = protocol(store, args.competition)
     except UnreadableStream as err:
@@ -52,3 +62,19 @@ def _protocol(args: argparse.Namespace) -> int:
         sys.stdout.buffer.write(data)
         sys.stdout.flush()
     return 0
+
+
+def _verify(store: Any, competition: str, version: int) -> int:
+    from projections.protocol import archive, verify_snapshot
+
+    kept = archive(store, competition)
+    snapshot = kept.snapshot(version) if kept is not None else None
+    if snapshot is None:
+        print(f"{competition} has no protocol snapshot {version}", file=sys.stderr)
+        return 1
+    verification = verify_snapshot(store, snapshot)
+    if verification.ok:
+        print(f"{snapshot.name} verifies: {len(snapshot.heads)} streams, SHA-256 {snapshot.sha256}")
+        return 0
+    print(f"{snapshot.name} does NOT verify: {verification.difference}")
+    return 1

@@ -265,6 +265,10 @@ def test_the_cli_writes_the_protocol_in_each_format(
     assert json.loads((tmp_path / "protocol.json").read_text())["competition"]["winner"] == "p01"
     assert cli_main(["protocol", "nowhere-cup"]) == 1
     assert "no competition nowhere-cup is stored" in capsys.readouterr().err
+    take_snapshot(played[0].store, COMPETITION, "sec-petrova", at(30))
+    assert cli_main(["protocol", COMPETITION, "--verify", "1"]) == 0
+    assert f"{COMPETITION}/protocol/v1 verifies" in capsys.readouterr().out
+    assert cli_main(["protocol", COMPETITION, "--verify", "2"]) == 1
 
 
 def test_a_ruling_amends_a_pot_and_a_void_is_listed_beside_the_mechanical_outcome(tmp_path: Path) -> None:
