@@ -4,11 +4,13 @@ The federation adopts the Regulations and appoints the Chief Judge; he appoints 
 dealer per table; the Secretary registers the players and conducts the seat draw (its seed's hash recorded
 first). Then the tables play round by round: every table one hand, each started by its dealer on the button
 the floor gives, dealt in as the floor says; the busted are eliminated by their table's judge, one record each,
-the smaller starting stack first. Between rounds the floor does what the rules demand, in this order: the
-final-table draw once the players left fit it, a table broken by its two-step draw once the others can seat
-its players, then the balancing moves (the next big blind of the fullest table to the seat the rules give),
-then the halts. Levels follow the clock, a break after the fourth; near the bubble play goes hand-for-hand.
-An Olympic competition plays each table down to its winner and seats the winners anew, stacks reset.
+the smaller starting stack first. Before each table deals, the floor does what the rules demand, in this order:
+the final-table draw once the players left fit it, a table broken by its two-step draw once the others can
+seat its players, then the moves (a player off a closed seat, the next big blind of the fullest table to the
+seat the rules give), then the halts; a table the rules keep from dealing waits for the others. Levels follow
+the clock, with a break after the fourth where the smallest chips are raced off; two players from the bubble
+play goes hand-for-hand. An Olympic competition plays each table down to its winner and seats the winners
+anew, stacks reset.
 
 Now and then a judge records a violation and the penalty the ladder gives; a missed-round penalty is served
 hand by hand (dealt in, forced bets posted, hand killed). Once per competition a judge issues a finding of fact
