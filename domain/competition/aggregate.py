@@ -29,6 +29,7 @@ from eventsourcing.domain import event
 from domain.chained import JSON, ChainedAggregate
 from domain.competition import chip_race, draw, floor_events, levels, olympic, placings, prizes
 from domain.competition.events import (
+    CATALOG,
     BreakEnded,
     BreakStarted,
     ChipRaceConducted,
@@ -79,7 +80,7 @@ from domain.competition.regulations import (
     verify_schedule,
 )
 from domain.errors import CompetitionError, NotPermittedError, chips
-from domain.officials import Act, Delegation, verify_permitted
+from domain.officials import Act, Delegation, codec, verify_permitted
 from domain.officials.permissions import permission
 from domain.roles import Role
 from domain.rulebooks import Rulebook
@@ -88,6 +89,15 @@ COMPETITION_NAMESPACE = uuid5(NAMESPACE_URL, "https://pokeraudit/competition")
 #: roles that act for a body or report for one, not as an official appointed at this competition (the roles
 #: table already limits the importer and the simulator to the game as dealt)
 _BODIES = frozenset({Role.FEDERATION, Role.IMPORTER, Role.SIMULATOR})
+
+
+#: every event type the Competition's stream stores: its own, and the floor's it records after the floor judged them
+STREAM_CATALOG: dict[str, type] = {**CATALOG, **floor_events.CATALOG}
+
+
+def decode_recorded(payload: JSON) -> Any:
+    """A stored event of the Competition's stream, the competition's or the floor's."""
+    return codec.decode(payload, STREAM_CATALOG)
 
 
 def competition_stream_id(competition_id: str) -> UUID:

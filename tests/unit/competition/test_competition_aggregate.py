@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 
 import pytest
@@ -11,12 +12,12 @@ from hypothesis import strategies as st
 
 from competition.a_competition import CHIEF, DEALER, JUDGE, SECRETARY, at, drawn, regulations
 from domain.chained import first_broken_link_in
-from domain.competition.aggregate import Competition, competition_stream_id
+from domain.competition.aggregate import STREAM_CATALOG, Competition, competition_stream_id, decode_recorded
 from domain.competition.draw import commitment, draw
 from domain.competition.events import CATALOG, RaceEntry, decode
 from domain.competition.placings import Bust
 from domain.competition.regulations import Prize
-from domain.errors import CompetitionError, NotPermittedError
+from domain.errors import CompetitionError, NotPermittedError, RuleRef
 
 pytestmark = pytest.mark.unit
 
@@ -133,6 +134,54 @@ def test_a_move_the_floor_refuses_is_not_recorded() -> None:
     with pytest.raises(NotPermittedError, match="a judge may not move a player"):
         competition.move_player(move, at(10), JUDGE)
     assert competition.version == version
+
+
+def _refusal(act: Callable[..., object], *args: object) -> CompetitionError:
+    with pytest.raises(CompetitionError) as refused:
+        act(*args)
+    return refused.value
+
+
+def test_a_move_that_breaks_a_balancing_rule_is_refused_by_the_aggregate_with_the_floors_rule() -> None:
+    competition = _short_table_one()
+    floor = competition.floor
+    move = floor.next_balancing_move(CHIEF.person)
+    assert move is not None
+    wrong_player = next(
+        p for p in competition.remaining if competition.seats[p][0] == 2 and p != move.participant
+    )
+    worse_seat = next(
+        s for s in range(1, 10) if s != move.to_seat and all(seat != s for seat, _ in floor.table(1).seats)
+    )
+    for breaking in (
+        replace(move, participant=wrong_player, from_seat=competition.seats[wrong_player][1]),
+        replace(move, to_seat=worse_seat),
+        replace(
+            move,
+            participant=floor.table(1).seats[0][1],
+            from_table=1,
+            from_seat=floor.table(1).seats[0][0],
+            to_table=2,
+        ),
+    ):
+        by_the_floor = _refusal(floor.verify_move, breaking, CHIEF.role)
+        by_the_aggregate = _refusal(competition.move_player, breaking, at(10), CHIEF)
+        assert by_the_aggregate.rule == by_the_floor.rule == RuleRef("bfsp", "3.1")
+        assert by_the_aggregate.reason == by_the_floor.reason
+    assert competition.floor == floor and competition.seats[move.participant][0] == 2
+
+
+def test_every_event_the_competition_stores_is_in_its_stream_catalog() -> None:
+    competition = _short_table_one()
+    move = competition.floor.next_balancing_move(CHIEF.person)
+    assert move is not None
+    competition.move_player(move, at(10), CHIEF)
+    competition.start_table_hand(1, competition.buttons[1], at(11), DEALER)
+    events = competition.collect_events()
+    assert "PlayerMoved" in {type(e).__name__ for e in events}
+    for stored in events:
+        kind = STREAM_CATALOG[type(stored).__name__]
+        assert type(decode_recorded(stored.payload)) is kind
 
 
 def test_the_floor_reads_back_the_same_from_the_store() -> None:
