@@ -194,7 +194,10 @@ class Competition(ChainedAggregate):
     @property
     def raise_cap_lifted(self) -> bool:
         """Fixed limit: the raise cap is lifted once the event is down to two players (TDA 2022 48, TV-45);
-        under the federation it is lifted at any table heads-up from the start of the round (bfsp 4.7.3)."""
+        under the federation it is lifted at any table heads-up from the start of the round (bfsp 4.7.3).
+
+        The hand cannot know how many players the event has left: whoever starts a competition's hand reads this
+        when the hand starts (eliminations are recorded between hands, so it is the value for the next hand)."""
         return self.players_left == 2
 
     def level_at(self, at: datetime) -> Level | None:

@@ -103,6 +103,15 @@ def test_the_limit_raise_cap_lifts_when_the_event_is_down_to_two_players(tv: str
     assert competition.raise_cap_lifted
 
 
+def test_tv_45_a_table_heads_up_keeps_the_cap_while_the_event_has_more_than_two_players() -> None:
+    competition = drawn(12, regulations(rulebook="tda-2022"))
+    at_table_1 = [p for p in competition.remaining if competition.seats[p][0] == 1]
+    for n, player in enumerate(at_table_1[2:]):
+        competition.eliminate(f"t1-{n}", [Bust(player, 1, 100)], at(10 + n), JUDGE)
+    assert sum(1 for p in competition.remaining if competition.seats[p][0] == 1) == 2
+    assert competition.players_left > 2 and not competition.raise_cap_lifted
+
+
 def test_the_final_table_forms_when_a_hand_busts_more_players_than_were_above_its_size() -> None:
     competition = drawn(12)
     _down_to(competition, 10)
