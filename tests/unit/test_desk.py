@@ -27,7 +27,12 @@ from federation_records import (
 )
 
 from domain.competition.aggregate import Competition, competition_stream_id
-from domain.competition.events import EliminationReason, ParticipantRegistered, PlayerEliminated
+from domain.competition.events import (
+    EliminationReason,
+    OfficialAppointed,
+    ParticipantRegistered,
+    PlayerEliminated,
+)
 from domain.discipline import DisciplinaryCase, PenaltyKind, case_id
 from domain.discipline.events import (
     PenaltyImposed,
@@ -37,7 +42,7 @@ from domain.discipline.events import (
 )
 from domain.errors import NotPermittedError
 from domain.hand.codec import REPORTED
-from domain.hand.events import HandVoided
+from domain.hand.events import HandVoided, MisdealDeclared
 from domain.officials import Act
 from domain.officials.permissions import permission
 from domain.protests import Contested, ContestedKind, ProtestFiled, ProtestTier, protest_id
@@ -349,3 +354,21 @@ def test_an_elimination_is_checked_against_the_hand_it_names(pipeline: Pipeline)
     competition = pipeline.competition()
     assert competition.winner == "p01"
     assert {p: e.place for p, e in competition.eliminated.items()} == {"p02": 3, "p03": 2}
+
+
+def test_a_misdeal_is_declared_by_a_person_the_chief_judge_authorised_for_it(pipeline: Pipeline) -> None:
+    records = Records()
+    floor_man = RecordedBy(person="floor-novik", role=Role.AUTHORISED)
+    deputy = RecordedBy(person="deputy-lis", role=Role.AUTHORISED)
+    appointed = [
+        records.record(OfficialAppointed(floor_man.person, Role.AUTHORISED, ("misdeal",)), CHIEF, at(-570)),
+        records.record(OfficialAppointed(deputy.person, Role.AUTHORISED, ("balancing",)), CHIEF, at(-570)),
+    ]
+    assert set(outcomes(pipeline.judge([*opening(records), *appointed]))) == {"accepted"}
+    pipeline.judge(list(hand(records, 1, "p01", "p02", 10))[:3])
+    misdeal = MisdealDeclared("the first card was exposed", "6.3.1")
+    refused = refusal(pipeline.judge([records.record(misdeal, deputy, at(11), table(), "1", seq=3)]))
+    assert refused.rule == "bfsp 6.3"
+    assert refused.reason.startswith("a person the Chief Judge authorised may not declare a misdeal unless")
+    accepted = pipeline.judge([records.record(misdeal, floor_man, at(12), table(), "1", seq=3)])
+    assert outcomes(accepted) == ["accepted"], accepted[0].rejection
