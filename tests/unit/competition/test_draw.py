@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Sequence
 from dataclasses import replace
+from typing import TypeVar
 
 import pytest
 from hypothesis import given, settings
@@ -20,6 +22,22 @@ from domain.roles import Role
 pytestmark = pytest.mark.unit
 
 RULE = RuleRef("bfsp", "5.2")
+T = TypeVar("T")
+
+
+def shuffle_as_documented(stem: str, items: Sequence[T]) -> list[T]:
+    """Steps 3 and 4 of the module docstring (``stem`` is the seed), written again from the text alone."""
+    cards = list(items)
+    counter = 0
+    for i in range(len(cards) - 1, 0, -1):
+        while True:
+            v = int.from_bytes(hashlib.sha256(f"{stem}:{counter}".encode()).digest()[:8], "big")
+            counter += 1
+            if v < 2**64 - 2**64 % (i + 1):
+                break
+        j = v % (i + 1)
+        cards[i], cards[j] = cards[j], cards[i]
+    return cards
 
 
 def _draw_as_documented(
@@ -30,16 +48,8 @@ def _draw_as_documented(
     tables = -(-len(names) // seats_per_table)
     base, extra = divmod(len(names), tables)
     cards = [(t, s) for t in range(1, tables + 1) for s in range(1, base + (1 if t <= extra else 0) + 1)]
-    counter = 0
-    for i in range(len(cards) - 1, 0, -1):
-        while True:
-            v = int.from_bytes(hashlib.sha256(f"{seed}:{counter}".encode()).digest()[:8], "big")
-            counter += 1
-            if v < 2**64 - 2**64 % (i + 1):
-                break
-        j = v % (i + 1)
-        cards[i], cards[j] = cards[j], cards[i]
-    return {(name, t, s) for name, (t, s) in zip(names, cards, strict=True)}
+    shuffled_cards = shuffle_as_documented(seed, cards)
+    return {(name, t, s) for name, (t, s) in zip(names, shuffled_cards, strict=True)}
 
 
 def test_the_draw_is_the_documented_procedure_and_anyone_can_recompute_it() -> None:

@@ -7,41 +7,24 @@ below were computed by the copies themselves, so a recomputation from an old see
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Sequence
-from typing import TypeVar
 
 import pytest
 
 from competition.a_competition import players
 from competition.test_breaking import SEED, breaking_floor
+from competition.test_draw import shuffle_as_documented
 from domain.cards import standard_deck
 from domain.competition.draw import draw, shuffled
 
 pytestmark = pytest.mark.unit
-
-T = TypeVar("T")
-
-
-def _shuffle_as_documented(stem: str, items: Sequence[T]) -> list[T]:
-    """breaking.py's step 3 (and draw.py's steps 3-4 with the label left out), written from the text alone."""
-    deck = list(items)
-    counter = 0
-    for i in range(len(deck) - 1, 0, -1):
-        while True:
-            v = int.from_bytes(hashlib.sha256(f"{stem}:{counter}".encode()).digest()[:8], "big")
-            counter += 1
-            if v < 2**64 - 2**64 % (i + 1):
-                break
-        deck[i], deck[v % (i + 1)] = deck[v % (i + 1)], deck[i]
-    return deck
 
 
 @pytest.mark.parametrize("label", ["", "deck", "seat-cards"])
 def test_the_shuffle_is_the_documented_procedure_for_any_sequence_and_label(label: str) -> None:
     cards = [str(c) for c in standard_deck()]
     stem = f"seed 7:{label}" if label else "seed 7"
-    assert shuffled("seed 7", cards, label) == _shuffle_as_documented(stem, cards)
-    assert shuffled("seed 7", tuple(range(30)), label) == _shuffle_as_documented(stem, list(range(30)))
+    assert shuffled("seed 7", cards, label) == shuffle_as_documented(stem, cards)
+    assert shuffled("seed 7", tuple(range(30)), label) == shuffle_as_documented(stem, list(range(30)))
 
 
 def test_a_label_gives_a_shuffle_of_its_own() -> None:
