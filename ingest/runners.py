@@ -48,7 +48,7 @@ except ImportError:  # pragma: no cover - psycopg is a dependency
 
 
 #: how long the broker may hold a fetch for partitions with nothing new (ms)
-FETCH_MAX_WAIT_MS = 20
+FETCH_MAX_WAIT_MS = 50
 #: how much of one partition a fetch brings back: thousands of records, so the referee rarely waits for the log
 PARTITION_FETCH_BYTES = 16 * 1024 * 1024
 
