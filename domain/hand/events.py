@@ -148,6 +148,9 @@ class HandStarted:
     level: int | None = None
     #: False for imported histories (PHH) that do not record burns: a burn is then optional, never owed
     burns_recorded: bool = True
+    #: the competition has two players left: a limit round is uncapped (TDA 2022 48, TV-45; the competition
+    #: knows it, see domain/competition Competition.raise_cap_lifted, and the referee checks the start against it)
+    raise_cap_lifted: bool = False
 
 
 @dataclass(frozen=True, slots=True)

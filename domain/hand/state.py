@@ -650,7 +650,8 @@ class HandState:
         limit = v.betting is BettingStructure.FIXED_LIMIT
         small, big = stakes.small_bet, stakes.big_bet
         cap: int | None = None
-        if limit and not (self.rulebook.limit_unlimited_heads_up and len(live) == 2):
+        heads_up_uncapped = self.rulebook.limit_unlimited_heads_up and len(live) == 2
+        if limit and not (heads_up_uncapped or self.started.raise_cap_lifted):
             cap = self.rulebook.limit_max_raises
         may_double = (
             limit

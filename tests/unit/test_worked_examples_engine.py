@@ -55,6 +55,7 @@ class Table:
         variant: str = "NT",
         small_bet: int = 0,
         big_bet: int = 0,
+        raise_cap_lifted: bool = False,
     ) -> None:
         order = sorted(stacks)
         at = order.index(button)
@@ -70,7 +71,8 @@ class Table:
         )
         seats = tuple(SeatEntry(seat, f"player {seat}", stack) for seat, stack in sorted(stacks.items()))
         self.state = HandState.start(
-            HandStarted("t1", 1, variant, seats, button, stakes, rulebook), get_rulebook(rulebook)
+            HandStarted("t1", 1, variant, seats, button, stakes, rulebook, raise_cap_lifted=raise_cap_lifted),
+            get_rulebook(rulebook),
         )
         self.cards: Iterator[Card] = iter(standard_deck())
         self.deal()
@@ -283,9 +285,10 @@ def test_bfsp_4_9_8_a_short_all_in_over_a_raise_lets_the_first_bettor_raise_but_
 # --- the fixed-limit cap: TDA 2022 48 (TV-45), bfsp 4.7.3 ------------------------------------------------------
 
 
-def _capped_heads_up(rulebook: str) -> Table:
+def _capped_heads_up(rulebook: str, raise_cap_lifted: bool = False) -> Table:
     hand = Table(
-        {1: 10_000, 2: 10_000}, 10, button=2, variant="FT", small_bet=10, big_bet=20, rulebook=rulebook
+        {1: 10_000, 2: 10_000}, 10, button=2, variant="FT", small_bet=10, big_bet=20, rulebook=rulebook,
+        raise_cap_lifted=raise_cap_lifted,
     )
     hand.limp_to_the_flop()
     return hand.act(1, BET, 10).act(2, RAISE, 20).act(1, RAISE, 30).act(2, RAISE, 40)
@@ -295,6 +298,13 @@ def test_tv_45_under_tda_the_limit_cap_holds_even_heads_up() -> None:
     hand = _capped_heads_up("tda-2022")
     assert hand.options.seat == 1
     assert not hand.options.can_raise
+
+
+def test_tv_45_under_tda_the_cap_is_lifted_once_two_players_are_left_in_the_event() -> None:
+    hand = _capped_heads_up("tda-2022", raise_cap_lifted=True)
+    assert hand.options.can_raise
+    hand.act(1, RAISE, 50)  # a fifth bet: uncapped
+    assert hand.options.can_raise
 
 
 def test_bfsp_4_7_3_heads_up_from_the_start_of_the_round_raises_are_unlimited() -> None:
