@@ -66,7 +66,9 @@ def referee_process(
     runner = KafkaRefereeRunner(bootstrap, topic, referee, batch_max, batch_ms, group_id=group)
     runner.run(idle_exit_s=idle)
     store.close()
-    print(json.dumps({"marks": marks, "maxrss_kib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss}))
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    cpu_s = usage.ru_utime + usage.ru_stime
+    print(json.dumps({"marks": marks, "maxrss_kib": usage.ru_maxrss, "cpu_s": cpu_s}))
 
 
 def run_referees(
@@ -85,6 +87,8 @@ def run_referees(
     ]
     marks: list[tuple[float, float, int]] = []
     peak_kib = 0
+    cpu_s = 0.0
+    load = os.getloadavg()[0]
     for proc in procs:
         out, err = proc.communicate()
         if proc.returncode != 0:
@@ -92,6 +96,7 @@ def run_referees(
         found = json.loads(out.decode().strip().splitlines()[-1])
         marks += [tuple(m) for m in found["marks"]]
         peak_kib = max(peak_kib, found["maxrss_kib"])
+        cpu_s += found["cpu_s"]
     marks.sort()
     events = sum(n for _, _, n in marks)
     first = marks[0][0]
@@ -108,6 +113,10 @@ def run_referees(
         "median_window_events_per_s": statistics.median(full) if full else events / elapsed,
         "batches": len(marks),
         "maxrss_mib": peak_kib / 1024,
+        # The machine is shared: records per CPU-second of the referees (start-up and idle exit included)
+        # says what the code costs, whatever share of the cores it was given.
+        "events_per_cpu_s": events / cpu_s,
+        "load": (load, os.getloadavg()[0]),
     }
 
 
@@ -258,7 +267,9 @@ def main() -> None:
             f"batched referee ×{args.referees} (batch ≤ {settings.referee_batch_max} records / "
             f"{settings.referee_batch_ms} ms): {batched['events']:,} events in {batched['seconds']:.1f} s = "
             f"{batched['events_per_s']:,.0f} events/s (median of {WINDOW_S:.0f}-s windows "
-            f"{batched['median_window_events_per_s']:,.0f}), peak memory {batched['maxrss_mib']:.0f} MiB",
+            f"{batched['median_window_events_per_s']:,.0f}), peak memory {batched['maxrss_mib']:.0f} MiB, "
+            f"{batched['events_per_cpu_s']:,.0f} events per referee CPU-second, load average "
+            f"{batched['load'][0]:.1f} → {batched['load'][1]:.1f}",
             flush=True,
         )
         with fresh_database(server_url) as url:
@@ -267,7 +278,7 @@ def main() -> None:
             f"naive referee (one record per transaction): {naive['events']:,} events in "
             f"{naive['seconds']:.1f} s = {naive['events_per_s']:,.0f} events/s "
             f"(median of windows {naive['median_window_events_per_s']:,.0f}), "
-            f"peak memory {naive['maxrss_mib']:.0f} MiB"
+            f"peak memory {naive['maxrss_mib']:.0f} MiB, load average {naive['load'][0]:.1f} → {naive['load'][1]:.1f}"
         )
         print(f"ratio: {batched['events_per_s'] / naive['events_per_s']:.1f}×")
         from kafka.admin import KafkaAdminClient
