@@ -228,6 +228,9 @@ class HandProjection:
     def is_over(self) -> bool:
         return self.status != "in_progress"
 
+    def settle(self) -> None:
+        """Ready to write its rows: the engine's replay always is (a chip accountant hands over here)."""
+
     # --- the rows of the snapshot tables ---------------------------------------------------------------------
 
     def hand_row(self) -> tuple[Any, ...]:
