@@ -59,10 +59,19 @@ class ReadDatabase(ABC):
                 w.execute(statement)
             w.execute(schema.SEED_POSITION, (schema.POSITION_NAME,))
 
-    def drop(self) -> None:
+    def prepare_rebuild(self) -> None:
+        """Empty fresh tables for a rebuild to fill, beside the ones readers use."""
         with self.transaction() as w:
-            for statement in schema.DROP:
+            for statement in schema.REBUILD:
                 w.execute(statement)
+
+    def swap_in(self, position: int) -> None:
+        """The rebuilt tables in place of the ones in use, and the position they were projected to, in one
+        transaction."""
+        with self.transaction() as w:
+            for statement in schema.swap(self.dialect):
+                w.execute(statement)
+            w.execute(schema.SAVE_POSITION, (schema.POSITION_NAME, position))
 
     def one(self, sql: str, params: Sequence[Any] = ()) -> Row | None:
         rows = self.query(sql, params)

@@ -1,9 +1,9 @@
 """A rebuild by several processes: each projects the streams of one partition of the store.
 
 Hands, rejection logs and reviews are separate streams and their rows are keyed by stream, so partitions
-never write the same row. The position reads REBUILDING while the workers run; only when all of them have
-committed their rows does it become the head they projected up to. A rebuild cut short leaves REBUILDING,
-which the projector refuses to catch up from (its rows would be incomplete): the rebuild must run again.
+never write the same row. The workers fill the rebuild's fresh tables; only when all of them have committed
+their rows does the rebuild swap those tables in, with the head they projected up to as the position. A
+rebuild cut short leaves the read models in use as they were.
 """
 
 from __future__ import annotations
@@ -14,7 +14,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from projections import schema
 from projections.database import ReadSettings
 
 if TYPE_CHECKING:
@@ -29,19 +28,15 @@ class Where:
     data_dir: Path
 
 
-def rebuild_in_parallel(projector: Projector, settings: ReadSettings, workers: int) -> int:
-    """Project everything stored up to now in ``workers`` processes; the number of events they read."""
-    head = projector.store.recorder.max_notification_id() or 0
-    projector.save_position(schema.REBUILDING)
+def rebuild_in_parallel(projector: Projector, settings: ReadSettings, workers: int, head: int) -> int:
+    """Project everything stored up to ``head`` in ``workers`` processes; the number of events they read."""
     where = Where(settings.database_url, settings.data_dir)
     # forked, so a caller's script needs no ``__main__`` guard; a child opens its own connections, never
     # touches the ones it inherits, and leaves by os._exit, so it does not close them either
     context = multiprocessing.get_context("fork")
     with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
         parts = [pool.submit(_project_part, where, part, workers, head, projector.page) for part in range(workers)]
-        done = sum(part.result() for part in parts)
-    projector.save_position(head)
-    return done
+        return sum(part.result() for part in parts)
 
 
 def _project_part(where: Where, part: int, parts: int, head: int, page: int) -> int:

@@ -97,13 +97,7 @@ class Projector:
 
     def position(self) -> int:
         row = self.database.one(schema.POSITION_OF, (schema.POSITION_NAME,))
-        position = 0 if row is None else int(row[0])
-        if position == schema.REBUILDING:
-            raise RuntimeError(
-                "a rebuild of the read models was interrupted: they are incomplete until "
-                "`pokeraudit projections rebuild` runs again"
-            )
-        return position
+        return 0 if row is None else int(row[0])
 
     def lag(self) -> int:
         """Stored events not yet projected (notification ids run without gaps but for rolled-back commits,
@@ -120,7 +114,7 @@ class Projector:
         position = self.position()
         while batch := self.store.recorder.select_notifications(position + 1, self.page):
             try:
-                self._project(batch, after=position)
+                self._project(batch, schema.IN_USE, after=position)
             except _Overtaken:
                 return done
             done += len(batch)
@@ -128,47 +122,48 @@ class Projector:
         return done
 
     def rebuild(self, workers: int = 1) -> int:
-        """Drop every read model and project the whole store again; the number of events projected.
+        """Project the whole store again; the number of events projected.
+
+        The rebuild fills fresh tables beside the ones in use and swaps them in, with the position they were
+        projected to, in one transaction: readers (the API) see the old read models until then and the new
+        ones after, never a half-built one; a rebuild cut short leaves the old ones as they were. Then it
+        catches up with what was stored meanwhile.
 
         With ``workers`` > 1 (and a projector made :meth:`from_settings`), that many processes each project
-        the streams of one partition of the store (hands are independent of each other), then this one
-        records the position and catches up with what was stored meanwhile.
+        the streams of one partition of the store into the fresh tables (hands are independent of each other).
         """
-        self._hands.clear()
-        self._competitions.clear()
-        self._reviews.clear()
-        self.database.drop()
-        self.database.create()
+        self._forget()
+        self.database.prepare_rebuild()
+        head = self.store.recorder.max_notification_id() or 0
         if workers > 1 and self.settings is not None:
             from projections.parallel import rebuild_in_parallel
 
-            return rebuild_in_parallel(self, self.settings, workers) + self.catch_up()
-        return self.catch_up()
+            done = rebuild_in_parallel(self, self.settings, workers, head)
+        else:
+            done = self.project_partition(head)
+        self.database.swap_in(head)
+        return done + self.catch_up()
 
     def project_partition(self, head: int) -> int:
-        """Project this projector's partition of the stored events up to ``head``, without a position
-        (the process running the rebuild records it once every partition is in)."""
+        """Project this projector's partition of the stored events up to ``head`` into a rebuild's fresh
+        tables, without a position (the rebuild records it when it swaps them in)."""
         part, parts = self.partition or (0, 1)
         done = 0
         start = 1
         while batch := self.store.recorder.select_notifications(start, self.page, stop=head):
-            self._project(batch, after=None)
-            done += sum(1 for n in batch if part_of(n.originator_id, parts) == part)
+            self._project(batch, schema.FRESH, after=None)
+            done += len(batch) if parts == 1 else sum(1 for n in batch if part_of(n.originator_id, parts) == part)
             start = batch[-1].id + 1
         return done
-
-    def save_position(self, position: int) -> None:
-        with self.database.transaction() as w:
-            w.execute(schema.SAVE_POSITION, (schema.POSITION_NAME, position))
 
     def close(self) -> None:
         if self._owns:
             self.database.close()
             self.store.close()
 
-    def _project(self, notifications: Any, after: int | None) -> None:
+    def _project(self, notifications: Any, writes: schema.Writes, after: int | None) -> None:
         """Project one page and write it; ``after`` is the position the page follows (None: write no
-        position, for a partition of a rebuild), checked under the transaction's hold on it."""
+        position, for a rebuild's fresh tables), checked under the transaction's hold on it."""
         page = _Page()
         mapper = self.store.mapper
         plain = mapper.cipher is None and mapper.compressor is None
@@ -193,12 +188,10 @@ class Projector:
                     held = w.one(schema.LOCK_POSITION[self.database.dialect], (schema.POSITION_NAME,))
                     if (0 if held is None else int(held[0])) != after:
                         raise _Overtaken
-                self._write(w, page, notifications[-1].id if after is not None else None)
+                self._write(w, page, writes, notifications[-1].id if after is not None else None)
         except BaseException:
             # the in-memory hands may be ahead of what was committed: they are warmed up again from the store
-            self._hands.clear()
-            self._competitions.clear()
-            self._reviews.clear()
+            self._forget()
             raise
         self._forget_finished()
 
@@ -216,12 +209,12 @@ class Projector:
         page.touched[hand.hand_id] = hand
 
     def _hand(self, stream: UUID, version: int) -> ProjectedHand:
-        hand = self._hands.get(stream)
-        if hand is not None and hand.version == version - 1:
+        known = self._hands.get(stream)
+        if known is not None and known.version == version - 1:
             self._hands.move_to_end(stream)
-            return hand
+            return known
         earlier = iter(self.store.events.get(stream, lte=version - 1))
-        hand = self.hand_type(stream, Stored.of_event(next(earlier)))
+        hand: ProjectedHand = self.hand_type(stream, Stored.of_event(next(earlier)))
         for event in earlier:
             hand.apply(Stored.of_event(event))
         self._hands[stream] = hand
@@ -288,21 +281,26 @@ class Projector:
         self._reviews[stream] = hand
         return hand
 
-    def _write(self, w: Writer, page: _Page, last_id: int | None) -> None:
+    def _forget(self) -> None:
+        self._hands.clear()
+        self._competitions.clear()
+        self._reviews.clear()
+
+    def _write(self, w: Writer, page: _Page, sql: schema.Writes, last_id: int | None) -> None:
         hands = page.touched.values()
         for hand in hands:
             hand.settle()
-        w.executemany(schema.UPSERT_HAND, [hand.hand_row() for hand in hands])
-        w.insert(schema.INSERT_HISTORY, page.history)
-        w.insert(schema.INSERT_STACK, page.stacks)
-        w.executemany(schema.DELETE_POTS, [(hand.hand_id,) for hand in hands])
-        w.insert(schema.INSERT_POT, [row for hand in hands for row in hand.pot_rows()])
+        w.executemany(sql.upsert_hand, [hand.hand_row() for hand in hands])
+        w.insert(sql.history, page.history)
+        w.insert(sql.stacks, page.stacks)
+        w.executemany(sql.delete_pots, [(hand.hand_id,) for hand in hands])
+        w.insert(sql.pots, [row for hand in hands for row in hand.pot_rows()])
         showdowns = [row for hand in hands if (row := hand.showdown_row()) is not None]
-        w.executemany(schema.UPSERT_SHOWDOWN, showdowns)
-        w.insert(schema.INSERT_REJECTION_LOG, page.rejection_logs)
-        w.insert(schema.INSERT_REJECTION, page.rejections)
-        w.insert(schema.INSERT_REVIEW, page.reviews)
-        w.insert(schema.INSERT_RULING, page.rulings)
+        w.executemany(sql.upsert_showdown, showdowns)
+        w.insert(sql.rejection_logs, page.rejection_logs)
+        w.insert(sql.rejections, page.rejections)
+        w.insert(sql.reviews, page.reviews)
+        w.insert(sql.rulings, page.rulings)
         if last_id is not None:
             w.execute(schema.SAVE_POSITION, (schema.POSITION_NAME, last_id))
 

@@ -25,51 +25,70 @@ REVIEWS = "rm_reviews"
 POSITION = "rm_position"
 #: the projector's row in the position table
 POSITION_NAME = "read-models"
-#: the position while a rebuild's worker processes run: the read models are incomplete until it is done
-REBUILDING = -1
 
-#: the read models' tables, in the order they are created (and dropped in reverse)
-TABLES = (HANDS, STACKS, POTS, SHOWDOWNS, HISTORY, REJECTIONS, REJECTION_LOGS, RULINGS, REVIEWS, POSITION)
+#: the read models a rebuild makes afresh (the position table stays: the swap moves the position in it)
+MODELS = (HANDS, STACKS, POTS, SHOWDOWNS, HISTORY, REJECTIONS, REJECTION_LOGS, RULINGS, REVIEWS)
+#: the read models' tables
+TABLES = (*MODELS, POSITION)
+#: what a rebuild's fresh tables are called until they are swapped in
+REBUILT = "__rebuilt"
 
-CREATE = (
-    f"""CREATE TABLE IF NOT EXISTS {HANDS} (
-        hand_id TEXT PRIMARY KEY, competition TEXT NOT NULL, table_id TEXT NOT NULL, number BIGINT NOT NULL,
+_COLUMNS = {
+    HANDS: """hand_id TEXT PRIMARY KEY, competition TEXT NOT NULL, table_id TEXT NOT NULL, number BIGINT NOT NULL,
         variant TEXT NOT NULL, rulebook TEXT NOT NULL, button INTEGER, level INTEGER, stakes TEXT NOT NULL,
         seats TEXT NOT NULL, board TEXT NOT NULL, status TEXT NOT NULL, undetermined INTEGER NOT NULL,
-        started_at TEXT NOT NULL, ended_at TEXT, version BIGINT NOT NULL, chain_head TEXT NOT NULL)""",
-    f"CREATE INDEX IF NOT EXISTS {HANDS}_by_table ON {HANDS} (competition, table_id, number)",
-    f"""CREATE TABLE IF NOT EXISTS {STACKS} (
-        hand_id TEXT NOT NULL, version BIGINT NOT NULL, seat INTEGER NOT NULL, stack BIGINT NOT NULL,
-        committed BIGINT NOT NULL, PRIMARY KEY (hand_id, version, seat))""",
-    f"""CREATE TABLE IF NOT EXISTS {POTS} (
-        hand_id TEXT NOT NULL, position INTEGER NOT NULL, pot_index INTEGER NOT NULL, half TEXT NOT NULL,
+        started_at TEXT NOT NULL, ended_at TEXT, version BIGINT NOT NULL, chain_head TEXT NOT NULL""",
+    STACKS: """hand_id TEXT NOT NULL, version BIGINT NOT NULL, seat INTEGER NOT NULL, stack BIGINT NOT NULL,
+        committed BIGINT NOT NULL, PRIMARY KEY (hand_id, version, seat)""",
+    POTS: """hand_id TEXT NOT NULL, position INTEGER NOT NULL, pot_index INTEGER NOT NULL, half TEXT NOT NULL,
         amount BIGINT NOT NULL, eligible TEXT NOT NULL, contributors TEXT NOT NULL, awarded INTEGER NOT NULL,
         shares TEXT NOT NULL, winning_hand TEXT NOT NULL, odd_chip TEXT NOT NULL,
-        PRIMARY KEY (hand_id, position))""",
-    f"""CREATE TABLE IF NOT EXISTS {SHOWDOWNS} (
-        hand_id TEXT PRIMARY KEY, showdown_order TEXT NOT NULL, shown TEXT NOT NULL,
-        mucked_unshown TEXT NOT NULL, odd_chips TEXT NOT NULL)""",
-    f"""CREATE TABLE IF NOT EXISTS {HISTORY} (
-        hand_id TEXT NOT NULL, version BIGINT NOT NULL, event_type TEXT NOT NULL, payload TEXT NOT NULL,
+        PRIMARY KEY (hand_id, position)""",
+    SHOWDOWNS: """hand_id TEXT PRIMARY KEY, showdown_order TEXT NOT NULL, shown TEXT NOT NULL,
+        mucked_unshown TEXT NOT NULL, odd_chips TEXT NOT NULL""",
+    HISTORY: """hand_id TEXT NOT NULL, version BIGINT NOT NULL, event_type TEXT NOT NULL, payload TEXT NOT NULL,
         recorded_by TEXT NOT NULL, role TEXT NOT NULL, event_id TEXT NOT NULL, seq INTEGER,
         follows TEXT NOT NULL, interprets TEXT NOT NULL, rule TEXT NOT NULL, reading TEXT NOT NULL,
-        at TEXT NOT NULL, link TEXT NOT NULL, PRIMARY KEY (hand_id, version))""",
-    f"""CREATE TABLE IF NOT EXISTS {REJECTIONS} (
-        competition TEXT NOT NULL, number BIGINT NOT NULL, kind TEXT NOT NULL, rule TEXT NOT NULL,
+        at TEXT NOT NULL, link TEXT NOT NULL, PRIMARY KEY (hand_id, version)""",
+    REJECTIONS: """competition TEXT NOT NULL, number BIGINT NOT NULL, kind TEXT NOT NULL, rule TEXT NOT NULL,
         reason TEXT NOT NULL, field TEXT NOT NULL, event_id TEXT NOT NULL, event_type TEXT NOT NULL,
         table_id TEXT NOT NULL, hand TEXT NOT NULL, seq INTEGER, at TEXT NOT NULL,
-        PRIMARY KEY (competition, number))""",
-    f"CREATE INDEX IF NOT EXISTS {REJECTIONS}_by_kind ON {REJECTIONS} (competition, kind, number)",
-    f"CREATE TABLE IF NOT EXISTS {REJECTION_LOGS} (stream TEXT PRIMARY KEY, competition TEXT NOT NULL)",
-    f"""CREATE TABLE IF NOT EXISTS {RULINGS} (
-        hand_id TEXT NOT NULL, number BIGINT NOT NULL, event_type TEXT NOT NULL, payload TEXT NOT NULL,
+        PRIMARY KEY (competition, number)""",
+    REJECTION_LOGS: "stream TEXT PRIMARY KEY, competition TEXT NOT NULL",
+    RULINGS: """hand_id TEXT NOT NULL, number BIGINT NOT NULL, event_type TEXT NOT NULL, payload TEXT NOT NULL,
         recorded_by TEXT NOT NULL, role TEXT NOT NULL, event_id TEXT NOT NULL, at TEXT NOT NULL, link TEXT NOT NULL,
-        PRIMARY KEY (hand_id, number))""",
-    f"CREATE TABLE IF NOT EXISTS {REVIEWS} (stream TEXT PRIMARY KEY, hand_id TEXT NOT NULL)",
-    f"CREATE TABLE IF NOT EXISTS {POSITION} (name TEXT PRIMARY KEY, notification_id BIGINT NOT NULL)",
+        PRIMARY KEY (hand_id, number)""",
+    REVIEWS: "stream TEXT PRIMARY KEY, hand_id TEXT NOT NULL",
+}
+#: the secondary indexes, made on the tables in use (after a swap, on the tables swapped in)
+INDEXES = (
+    f"CREATE INDEX IF NOT EXISTS {HANDS}_by_table ON {HANDS} (competition, table_id, number)",
+    f"CREATE INDEX IF NOT EXISTS {REJECTIONS}_by_kind ON {REJECTIONS} (competition, kind, number)",
 )
+_POSITION_TABLE = f"CREATE TABLE IF NOT EXISTS {POSITION} (name TEXT PRIMARY KEY, notification_id BIGINT NOT NULL)"
 
-DROP = tuple(f"DROP TABLE IF EXISTS {table}" for table in reversed(TABLES))
+
+def create_models(suffix: str = "") -> tuple[str, ...]:
+    return tuple(f"CREATE TABLE IF NOT EXISTS {table}{suffix} ({_COLUMNS[table]})" for table in MODELS)
+
+
+CREATE = (*create_models(), *INDEXES, _POSITION_TABLE)
+#: a rebuild's fresh tables, made empty (what an interrupted rebuild left of them dropped first)
+REBUILD = (*(f"DROP TABLE IF EXISTS {table}{REBUILT}" for table in MODELS), *create_models(REBUILT))
+
+
+def swap(dialect: str) -> tuple[str, ...]:
+    """The rebuilt tables in place of the ones in use, in one transaction (with the position moved in it):
+    a reader sees the old read models or the new ones, never a mix nor a half-built one."""
+    out: list[str] = []
+    for table in MODELS:
+        out.append(f"DROP TABLE IF EXISTS {table}")
+        out.append(f"ALTER TABLE {table}{REBUILT} RENAME TO {table}")
+        if dialect == "postgresql":
+            # the primary key's index keeps its name through the rename: the next rebuild wants it back
+            out.append(f"ALTER TABLE {table} RENAME CONSTRAINT {table}{REBUILT}_pkey TO {table}_pkey")
+    return (*out, *INDEXES)
+
 
 # --- writes (the projector) -------------------------------------------------------------------------------
 
@@ -94,37 +113,64 @@ HAND_COLUMNS = (
     "seats", "board", "status", "undetermined", "started_at", "ended_at", "version", "chain_head",
 )
 _MUTABLE = ("seats", "board", "status", "undetermined", "ended_at", "version", "chain_head")
-UPSERT_HAND = (
-    f"INSERT INTO {HANDS} ({', '.join(HAND_COLUMNS)}) VALUES ({', '.join('?' * len(HAND_COLUMNS))})"
-    f" ON CONFLICT (hand_id) DO UPDATE SET {', '.join(f'{c} = excluded.{c}' for c in _MUTABLE)}"
-)
-INSERT_STACK = Insert(STACKS, ("hand_id", "version", "seat", "stack", "committed"))
-DELETE_POTS = f"DELETE FROM {POTS} WHERE hand_id = ?"
-INSERT_POT = Insert(
-    POTS,
-    ("hand_id", "position", "pot_index", "half", "amount", "eligible", "contributors", "awarded", "shares",
-     "winning_hand", "odd_chip"),
-)
-UPSERT_SHOWDOWN = (
-    f"INSERT INTO {SHOWDOWNS} (hand_id, showdown_order, shown, mucked_unshown, odd_chips) VALUES (?, ?, ?, ?, ?)"
-    " ON CONFLICT (hand_id) DO UPDATE SET showdown_order = excluded.showdown_order, shown = excluded.shown,"
-    " mucked_unshown = excluded.mucked_unshown, odd_chips = excluded.odd_chips"
-)
-INSERT_HISTORY = Insert(
-    HISTORY,
-    ("hand_id", "version", "event_type", "payload", "recorded_by", "role", "event_id", "seq", "follows",
-     "interprets", "rule", "reading", "at", "link"),
-)
-INSERT_REJECTION = Insert(
-    REJECTIONS,
-    ("competition", "number", "kind", "rule", "reason", "field", "event_id", "event_type", "table_id", "hand",
-     "seq", "at"),
-)
-INSERT_REJECTION_LOG = Insert(REJECTION_LOGS, ("stream", "competition"))
-INSERT_RULING = Insert(
-    RULINGS, ("hand_id", "number", "event_type", "payload", "recorded_by", "role", "event_id", "at", "link")
-)
-INSERT_REVIEW = Insert(REVIEWS, ("stream", "hand_id"))
+
+
+class Writes(NamedTuple):
+    """The projector's statements, on the tables in use or on a rebuild's fresh ones."""
+
+    upsert_hand: str
+    history: Insert
+    stacks: Insert
+    delete_pots: str
+    pots: Insert
+    upsert_showdown: str
+    rejection_logs: Insert
+    rejections: Insert
+    reviews: Insert
+    rulings: Insert
+
+
+def writes(suffix: str = "") -> Writes:
+    hands, showdowns = f"{HANDS}{suffix}", f"{SHOWDOWNS}{suffix}"
+    return Writes(
+        upsert_hand=(
+            f"INSERT INTO {hands} ({', '.join(HAND_COLUMNS)}) VALUES ({', '.join('?' * len(HAND_COLUMNS))})"
+            f" ON CONFLICT (hand_id) DO UPDATE SET {', '.join(f'{c} = excluded.{c}' for c in _MUTABLE)}"
+        ),
+        history=Insert(
+            f"{HISTORY}{suffix}",
+            ("hand_id", "version", "event_type", "payload", "recorded_by", "role", "event_id", "seq", "follows",
+             "interprets", "rule", "reading", "at", "link"),
+        ),
+        stacks=Insert(f"{STACKS}{suffix}", ("hand_id", "version", "seat", "stack", "committed")),
+        delete_pots=f"DELETE FROM {POTS}{suffix} WHERE hand_id = ?",
+        pots=Insert(
+            f"{POTS}{suffix}",
+            ("hand_id", "position", "pot_index", "half", "amount", "eligible", "contributors", "awarded", "shares",
+             "winning_hand", "odd_chip"),
+        ),
+        upsert_showdown=(
+            f"INSERT INTO {showdowns} (hand_id, showdown_order, shown, mucked_unshown, odd_chips)"
+            " VALUES (?, ?, ?, ?, ?) ON CONFLICT (hand_id) DO UPDATE SET showdown_order = excluded.showdown_order,"
+            " shown = excluded.shown, mucked_unshown = excluded.mucked_unshown, odd_chips = excluded.odd_chips"
+        ),
+        rejection_logs=Insert(f"{REJECTION_LOGS}{suffix}", ("stream", "competition")),
+        rejections=Insert(
+            f"{REJECTIONS}{suffix}",
+            ("competition", "number", "kind", "rule", "reason", "field", "event_id", "event_type", "table_id",
+             "hand", "seq", "at"),
+        ),
+        reviews=Insert(f"{REVIEWS}{suffix}", ("stream", "hand_id")),
+        rulings=Insert(
+            f"{RULINGS}{suffix}",
+            ("hand_id", "number", "event_type", "payload", "recorded_by", "role", "event_id", "at", "link"),
+        ),
+    )
+
+
+#: on the tables in use (catching up), and on a rebuild's fresh tables
+IN_USE = writes()
+FRESH = writes(REBUILT)
 SAVE_POSITION = (
     f"INSERT INTO {POSITION} (name, notification_id) VALUES (?, ?)"
     " ON CONFLICT (name) DO UPDATE SET notification_id = excluded.notification_id"

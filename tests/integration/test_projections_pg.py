@@ -125,8 +125,8 @@ def test_rebuild_equals_incremental_projection_across_restarts(pipeline: Pipelin
 class CrashBeforeCommit(Projector):
     """Writes a page's rows into the open transaction, then its process dies."""
 
-    def _write(self, w: Writer, page: Any, last_id: int) -> None:
-        super()._write(w, page, last_id)
+    def _write(self, w: Writer, page: Any, sql: schema.Writes, last_id: int | None) -> None:
+        super()._write(w, page, sql, last_id)
         raise SystemExit("the projector's process was killed")
 
 
@@ -161,10 +161,10 @@ class Overtaken(Projector):
 
     other: Projector
 
-    def _project(self, notifications: Any, after: int | None) -> None:
+    def _project(self, notifications: Any, writes: schema.Writes, after: int | None) -> None:
         if after == 0:
             self.other.catch_up()
-        super()._project(notifications, after)
+        super()._project(notifications, writes, after)
 
 
 def test_two_projectors_on_the_same_read_models_project_each_event_once(pipeline: Pipeline) -> None:

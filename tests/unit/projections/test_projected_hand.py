@@ -147,8 +147,8 @@ def test_rebuild_equals_incremental_projection(pipeline: Pipeline, tmp_path: Pat
 class CrashBeforeCommit(Projector):
     """Writes a page's rows, then dies before the transaction commits."""
 
-    def _write(self, w: Writer, page: Any, last_id: int) -> None:
-        super()._write(w, page, last_id)
+    def _write(self, w: Writer, page: Any, sql: schema.Writes, last_id: int | None) -> None:
+        super()._write(w, page, sql, last_id)
         raise SystemExit("the projector's process was killed")
 
 
@@ -205,17 +205,32 @@ def test_a_rebuild_by_several_processes_equals_one_by_a_single_process(pipeline:
         projector.close()
 
 
-def test_an_interrupted_rebuild_is_refused_until_it_runs_again(pipeline: Pipeline, tmp_path: Path) -> None:
-    pipeline.hand(ALL_IN)
-    projector = Projector.from_settings(Folder(tmp_path))
-    try:
-        projector.save_position(schema.REBUILDING)  # as the workers of a rebuild cut short leave it
-        with pytest.raises(RuntimeError, match="rebuild"):
-            projector.catch_up()
-        assert projector.rebuild(workers=2) == pipeline.store.recorder.max_notification_id()
-        assert projector.lag() == 0
-    finally:
-        projector.close()
+class CutShort(Projector):
+    """A rebuild whose process dies after its second page into the fresh tables."""
+
+    pages = 0
+
+    def _write(self, w: Writer, page: Any, sql: schema.Writes, last_id: int | None) -> None:
+        super()._write(w, page, sql, last_id)
+        if sql is schema.FRESH:
+            self.pages += 1
+            if self.pages == 2:
+                raise SystemExit("the rebuild's process was killed")
+
+
+def test_a_rebuild_cut_short_leaves_the_read_models_in_use_as_they_were(pipeline: Pipeline, tmp_path: Path) -> None:
+    play_in_pieces(pipeline, lambda: projector_for(pipeline, tmp_path, page=7))
+    projector = projector_for(pipeline, tmp_path)
+    projector.catch_up()
+    before = everything(projector.database)
+    pipeline.hand(checked_down("t4", 1))
+    with pytest.raises(SystemExit):
+        CutShort(pipeline.store, projector.database, page=4).rebuild()
+    assert everything(projector.database) == before, "nothing of the cut-short rebuild is in use"
+    assert projector.catch_up() > 0 and projector.lag() == 0
+    caught_up = everything(projector.database)
+    assert projector.rebuild() == pipeline.store.recorder.max_notification_id()
+    assert everything(projector.database) == caught_up
 
 
 class Overtaken(Projector):
@@ -223,10 +238,10 @@ class Overtaken(Projector):
 
     other: Projector
 
-    def _project(self, notifications: Any, after: int | None) -> None:
+    def _project(self, notifications: Any, writes: schema.Writes, after: int | None) -> None:
         if after == 0:
             self.other.catch_up()
-        super()._project(notifications, after)
+        super()._project(notifications, writes, after)
 
 
 def test_two_projectors_on_the_same_read_models_project_each_event_once(pipeline: Pipeline, tmp_path: Path) -> None:
