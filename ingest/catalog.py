@@ -3,7 +3,9 @@
 Only what an official, a participant or the federation *reports* is here: the acts. What an aggregate derives
 from an act (a finishing place's winner, an Olympic stage started, a case opened, a penalty fully served) is
 recorded by the aggregate after the act and never comes off the log, so a record naming one is of an unknown
-type. The desk (ingest/desk.py) judges each of these types.
+type. So is the floor's record of a table's hand (``TableHandStarted``, ``TableHandEnded``): the desk records it
+when the competition's hand starts and ends, so a table's hand is reported once, as the hand. The desk
+(ingest/desk.py) judges each of these types.
 """
 
 from __future__ import annotations
@@ -34,8 +36,6 @@ _COMPETITION_ACTS = (
     "FinalTableDrawCommitted",
     "FinalTableDrawConducted",
     "DealAgreed",
-    "TableHandStarted",
-    "TableHandEnded",
 )
 _FLOOR_ACTS = (
     "PlayerMoved",

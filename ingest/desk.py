@@ -45,19 +45,20 @@ from collections.abc import Callable, MutableMapping
 from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
-from uuid import UUID
+from uuid import UUID, uuid5
 
 from eventsourcing.application import AggregateNotFoundError
 from eventsourcing.domain import Aggregate
 
 from domain.competition import draw
-from domain.competition.aggregate import Competition, Recorder, competition_stream_id
+from domain.competition.aggregate import Competition, Recorder, competition_stream_id, decode_recorded
 from domain.competition.events import (
     EliminationReason,
     LevelStarted,
     PlayerEliminated,
     SeatDrawConducted,
 )
+from domain.competition.hand_checks import ChipCount, table_number, verify_hand_start
 from domain.competition.placings import Bust
 from domain.competition.regulations import cite
 from domain.discipline import DisciplinaryCase, PenaltyKind, SeasonRecord, case_id, season_record_id
@@ -72,7 +73,16 @@ from domain.errors import (
     chips,
 )
 from domain.hand.aggregate import Hand, hand_id
-from domain.hand.events import HandEnded, HandMucked, PotAwarded
+from domain.hand.events import (
+    HandEnded,
+    HandMucked,
+    HandShown,
+    HandStarted,
+    PenaltyHandKilled,
+    PlayerActed,
+    PotAwarded,
+    RawActReported,
+)
 from domain.officials import Act, Delegation, verify_permitted
 from domain.officials.codec import decode as decode_officials
 from domain.officials.permissions import PERMISSIONS, is_permitted
@@ -101,6 +111,9 @@ if TYPE_CHECKING:
 JSON = dict[str, Any]
 _ACTS = frozenset(a.value for a in PERMISSIONS)
 _OFFICIALS_CATALOG: dict[str, type] = {"PotAwarded": PotAwarded, "HandEnded": HandEnded, "HandMucked": HandMucked}
+#: a player's own acts at the table, which a player whose hand is to be killed may not make first
+_PLAYERS_ACTS = (PlayerActed, RawActReported, HandShown)
+_VOIDS = frozenset({"MisdealDeclared", "HandVoided"})
 
 
 class NotYet(Exception):
@@ -155,6 +168,17 @@ class Desk:
         self._ended: dict[str, datetime] = {}
         #: (hand event type, role) → allowed without a delegation: asked for every hand event, so remembered
         self._permitted: dict[tuple[str, Role], bool] = {}
+        #: competitions known to have no Competition aggregate (imports, plain simulations): asked at every hand
+        #: start and end, so remembered until one is adopted
+        self._no_competition: set[str] = set()
+        #: streams known to hold no disciplinary case, until the desk opens one
+        self._no_case: set[UUID] = set()
+        #: (competition, table, hand) → seat → (participant, penalty): players serving missed rounds whose hand
+        #: has not been killed yet
+        self._to_kill: dict[tuple[str, str, str], dict[int, tuple[str, int]]] = {}
+        #: a competition's hand being played → who started it, in whose name the floor records its end (the
+        #: hand may end on an official's act, a misdeal or a void, that is no act of the table's)
+        self._dealers: dict[UUID, Recorder] = {}
 
     # --- the entry points ---------------------------------------------------------------------------------
 
@@ -181,6 +205,156 @@ class Desk:
         except NotPermittedError as refusal:
             return refusal
         return None
+
+    # --- a competition's hands (domain/competition/hand_checks.py) ----------------------------------------
+
+    def refusal_of_hand_start(self, envelope: Envelope, started: HandStarted) -> RuleError | None:
+        """The competition's refusal of a hand's start, or None (also for a competition with no aggregate)."""
+        competition = self.competition_of(envelope.competition_id)
+        if competition is None:
+            return None
+        count = self.chip_count(competition)
+        if competition.floor is None:
+            self._carry_stage_stacks(competition, started, count)
+        try:
+            verify_hand_start(
+                competition, started, envelope.occurred_at, count,
+                envelope.recorded_by.person, envelope.recorded_by.role,
+            )  # fmt: skip
+        except RuleError as refusal:
+            return refusal
+        return None
+
+    def refusal_while_serving(self, envelope: Envelope, event: Any) -> DisciplineError | None:
+        """A player serving missed rounds acting before his hand is killed is refused: he is dealt in, posts his
+        forced bets, and his hand is killed (the federation digest §3.7, bfsp 6.4.4)."""
+        waiting = self._to_kill.get((envelope.competition_id, envelope.table_id or "", envelope.hand_id or ""))
+        if not waiting or not isinstance(event, _PLAYERS_ACTS) or event.seat not in waiting:
+            return None
+        participant, penalty = waiting[event.seat]
+        return DisciplineError(
+            f"{participant} is serving penalty-{penalty} (missed rounds): he is dealt in and posts his forced bets, "
+            f"and his hand is killed before he acts",
+            MISSED_ROUND_RULE,
+        )
+
+    def follow_hand(self, batch: _Batch, envelope: Envelope, event: Any, hand: Hand, meta: JSON) -> None:
+        """After a hand event was accepted: the floor records the table's hand when a competition's hand starts
+        and ends (so the table's hands are reported once, as hands), and the kills owed are struck off."""
+        key = (envelope.competition_id, envelope.table_id or "", envelope.hand_id or "")
+        if isinstance(event, PenaltyHandKilled) and key in self._to_kill:
+            self._to_kill[key].pop(event.seat, None)
+        if not isinstance(event, HandStarted) and not hand.is_over:
+            return
+        competition = self.competition_of(envelope.competition_id)
+        if competition is None:
+            return
+        started = hand.engine.started
+        number = table_number(started.table_id)
+        assert number is not None, "the start was checked against the competition"
+        meta = {**meta, "hand": hand_name(started.table_id, str(started.hand_number))}
+        if isinstance(event, HandStarted):
+            self._note_serving(competition, key, event)
+            if competition.floor is not None and event.button is not None:
+                after_misdeal = self.chip_count(competition).misdealt.get(number, False)
+                competition.start_table_hand(
+                    number, event.button, envelope.occurred_at, _recorder(envelope), after_misdeal, meta
+                )
+                self._dealers[hand.id] = _recorder(envelope)
+        if hand.is_over:
+            self._to_kill.pop(key, None)
+            dealer = self._dealers.pop(hand.id, None)
+            players = {entry.seat: entry.player for entry in started.seats}
+            stacks = {players[seat]: chips for seat, chips in sorted(hand.engine.stacks.items())}
+            misdealt = any(type(e).__name__ in _VOIDS for e in hand.pending_events)
+            if competition.floor is not None and competition.floor.table(number).hand_running:
+                meta.update(stacks=stacks, misdealt=misdealt)
+                competition.end_table_hand(number, envelope.occurred_at, dealer or self._dealer_of(hand), meta)
+            elif competition.floor is None:
+                # An Olympic stage's tables are no floor's: the chips a hand leaves are followed here alone, and
+                # found again in the hands themselves after a restart (:meth:`_carry_stage_stacks`).
+                self.chip_count(competition).hand_ended(meta["hand"], number, stacks, misdealt, envelope.occurred_at)
+        if competition.pending_events:
+            self.chip_count(competition)
+            batch.touched[competition.id] = competition
+
+    def _carry_stage_stacks(self, competition: Competition, started: HandStarted, count: ChipCount) -> None:
+        """The chips the table's last hand left its players, where the count has not followed it (an Olympic
+        table's hands are counted in memory only, so after a restart they are read from the hand itself)."""
+        previous = f"{started.table_id}/{started.hand_number - 1}"
+        if all(count.source.get(entry.player) == f"hand {previous}" for entry in started.seats):
+            return
+        found = self.find(hand_id(started.table_id, started.hand_number - 1, competition.competition_id))
+        if not isinstance(found, Hand) or not found.is_over:
+            return
+        ended = [e.timestamp for e in self.hand_events(found) if type(e).__name__ == "HandEnded"]
+        players = {entry.seat: entry.player for entry in found.engine.started.seats}
+        newer = {
+            players[seat]: chips
+            for seat, chips in found.engine.stacks.items()
+            if players[seat] in count.since and count.since[players[seat]] < ended[-1]
+        }
+        number = table_number(started.table_id)
+        assert number is not None
+        count.hand_ended(previous, number, newer, count.misdealt.get(number, False), ended[-1])
+
+    def _dealer_of(self, hand: Hand) -> Recorder:
+        """Who started ``hand`` (read from its start when the desk has not kept it)."""
+        recorded_by = self.hand_events(hand)[0].meta["recorded_by"]
+        return Recorder(recorded_by["person"], Role(recorded_by["role"]))
+
+    def _note_serving(self, competition: Competition, key: tuple[str, str, str], started: HandStarted) -> None:
+        waiting = {}
+        for entry in started.seats:
+            stream = case_id(competition.competition_id, entry.player)
+            if stream in self._no_case:
+                continue
+            found = self.find(stream)
+            if not isinstance(found, DisciplinaryCase):
+                self._no_case.add(stream)
+                continue
+            serving = found.serving
+            if serving is not None:
+                waiting[entry.seat] = (entry.player, serving)
+        if waiting:
+            self._to_kill[key] = waiting
+
+    def competition_of(self, competition_id: str) -> Competition | None:
+        if competition_id in self._no_competition:
+            return None
+        found = self.find(competition_stream_id(competition_id))
+        if not isinstance(found, Competition):
+            self._no_competition.add(competition_id)
+            return None
+        return found
+
+    def chip_count(self, competition: Competition) -> ChipCount:
+        """The chips the competition's stream leaves each player, followed up to its latest event.
+
+        Kept with the hot aggregates (the referee's ``forget()`` drops it with them); rebuilt from the stored
+        stream when it is not there."""
+        key = uuid5(competition.id, "chip-count")
+        count = self.hot.get(key)
+        if not isinstance(count, ChipCount):
+            count = ChipCount(competition.regulations.starting_stack)
+        if count.version < competition.version:
+            pending = competition.pending_events
+            stored = competition.version - len(pending)
+            recorded: Any
+            if count.version < stored:
+                for recorded in self.store.events.get(competition.id, gt=count.version, lte=stored):
+                    count.follow(
+                        recorded.originator_version, decode_recorded(recorded.payload), recorded.meta,
+                        recorded.timestamp,
+                    )
+            for recorded in pending:
+                if recorded.originator_version > count.version:
+                    count.follow(
+                        recorded.originator_version, decode_recorded(recorded.payload), recorded.meta,
+                        recorded.timestamp,
+                    )
+        self.hot[key] = count
+        return count
 
     # --- the aggregates -----------------------------------------------------------------------------------
 
@@ -211,6 +385,7 @@ class Desk:
             raise DisciplineError(
                 f"{participant} is not registered at {competition.competition_id}", RuleRef("bfsp", "7.2.1")
             )
+        self._no_case.discard(case_id(competition.competition_id, participant))
         return DisciplinaryCase.open(competition.competition_id, participant, act.at, act.meta)
 
     def protest(self, competition_id: str, protest: str) -> Protest:
@@ -278,6 +453,10 @@ class Desk:
             self._ended.setdefault(competition.competition_id, at)
 
 
+def _recorder(envelope: Envelope) -> Recorder:
+    return Recorder(envelope.recorded_by.person, envelope.recorded_by.role)
+
+
 def _act_of(event: Any) -> str | None:
     """The roles table's act for ``event`` (None where the aggregate decides it from its own state)."""
     name = type(event).__name__
@@ -290,8 +469,6 @@ def _act_of(event: Any) -> str | None:
         return Act.HAND_FOR_HAND_STARTED
     if name == "FinalTableDrawCommitted":
         return Act.FINAL_TABLE_DRAW_CONDUCTED
-    if name in ("TableHandStarted", "TableHandEnded"):
-        return Act.HAND_STARTED
     if name == "TableBreakCommitted":
         return Act.TABLE_BROKEN
     if name == "DealAgreed":
@@ -324,6 +501,7 @@ def _adopt(desk: Desk, act: Reported) -> Aggregate:
             "schedule, nobody adopts them twice",
             RuleRef("bfsp", "2.1.1"),
         )
+    desk._no_competition.discard(act.competition_id)
     return Competition.adopt(act.competition_id, e.regulations, act.at, act.by, act.meta)
 
 
@@ -388,22 +566,27 @@ def _start_break(desk: Desk, c: Competition, act: Reported) -> None:
 
 
 def _eliminate(desk: Desk, c: Competition, act: Reported) -> None:
+    """One record per bust, or one for the players busted in the same hand with equal starting stacks, who share
+    their places (``shared_with``; bfsp 5.10.2, tda-club 28-C)."""
     e: PlayerEliminated = act.event
     if e.reason is EliminationReason.DISQUALIFIED:
         c.disqualify(e.participant, e.ruling, act.at, act.by, act.meta)
         return
-    table = c.seats.get(e.participant, (0, 0))[0]
-    if e.participant in c.entries and e.participant not in c.eliminated:
-        _verify_bust(desk, c, act)
-        # One bust per record: he takes the last place still open (bfsp 5.10.2).
-        _agrees(e.place, c.players_left, f"{e.participant} finished in place", cite(c.rulebook, "placings"))
-    c.eliminate(e.hand, [Bust(e.participant, table, e.starting_stack)], act.at, act.by, act.meta)
+    group = (e.participant, *e.shared_with)
+    if all(p in c.entries and p not in c.eliminated for p in group):
+        for participant in group:
+            _verify_bust(desk, c, act, participant, group)
+        # The group takes the last places still open (bfsp 5.10.2), the best of them named in the record.
+        _agrees(e.place, c.players_left - len(group) + 1, f"{e.participant} finished in place", cite(c.rulebook, "placings"))
+    busts = [Bust(p, c.seats.get(p, (0, 0))[0], e.starting_stack) for p in group]
+    c.eliminate(e.hand, busts, act.at, act.by, act.meta)
 
 
-def _verify_bust(desk: Desk, c: Competition, act: Reported) -> None:
+def _verify_bust(desk: Desk, c: Competition, act: Reported, participant: str, group: tuple[str, ...]) -> None:
     """Where the hand he busted in is recorded (``"<table>/<number>"``), he played it with the chips the record
     says and ended it with none; and of two busted in one hand, the one who started it with fewer chips is
-    eliminated first, so the larger stack places higher (bfsp 5.10.2)."""
+    eliminated first, so the larger stack places higher, while equal stacks are eliminated in one record and
+    share the places (bfsp 5.10.2)."""
     e: PlayerEliminated = act.event
     rule = cite(c.rulebook, "elimination")
     larger = [
@@ -413,7 +596,7 @@ def _verify_bust(desk: Desk, c: Competition, act: Reported) -> None:
     if larger:
         raise CompetitionError(
             f"{larger[0].participant} started hand {e.hand} with {chips(larger[0].starting_stack)} and "
-            f"{e.participant} with {chips(e.starting_stack)}: busted in the same hand, the smaller stack is "
+            f"{participant} with {chips(e.starting_stack)}: busted in the same hand, the smaller stack is "
             "eliminated first and places lower",
             cite(c.rulebook, "placings"),
         )
@@ -423,27 +606,33 @@ def _verify_bust(desk: Desk, c: Competition, act: Reported) -> None:
         return
     events = desk.hand_events(found)
     seats = {s["player"]: s for s in events[0].payload["seats"]}
-    seat = seats.get(e.participant)
+    seat = seats.get(participant)
     if seat is None:
-        raise CompetitionError(f"{e.participant} did not play hand {e.hand}", rule)
-    _agrees(e.starting_stack, seat["stack"], f"{e.participant} started hand {e.hand} with", rule)
+        raise CompetitionError(f"{participant} did not play hand {e.hand}", rule)
+    _agrees(e.starting_stack, seat["stack"], f"{participant} started hand {e.hand} with", rule)
     ended = [s.payload for s in events if type(s).__name__ == "HandEnded"]
     if not ended:
         raise CompetitionError(f"hand {e.hand} is still being played", rule)
     final = {seat_number: stack for seat_number, stack in ended[-1]["final_stacks"]}
     if final.get(seat["seat"], 0):
         raise CompetitionError(
-            f"{e.participant} finished hand {e.hand} with {chips(final[seat['seat']])} chips; a player is "
+            f"{participant} finished hand {e.hand} with {chips(final[seat['seat']])} chips; a player is "
             "eliminated when he has none left",
             rule,
         )
-    smaller = sorted(
+    busted = sorted(
         (s["stack"], player) for player, s in seats.items()
-        if player in c.entries and player not in c.eliminated and not final.get(s["seat"], 0)
-        and s["stack"] < e.starting_stack
+        if player in c.entries and player not in c.eliminated and player not in group and not final.get(s["seat"], 0)
+        and s["stack"] <= e.starting_stack
     )
-    if smaller:
-        stack, player = smaller[0]
+    if busted:
+        stack, player = busted[0]
+        if stack == e.starting_stack:
+            raise CompetitionError(
+                f"{player} also busted in hand {e.hand} and started it with as many chips ({chips(stack)}): they "
+                "share the place, eliminated in one record that names them both",
+                cite(c.rulebook, "placings"),
+            )
         raise CompetitionError(
             f"{player} also busted in hand {e.hand} and started it with fewer chips ({chips(stack)} against "
             f"{chips(e.starting_stack)}): he is eliminated first and places lower",
@@ -478,10 +667,6 @@ _COMPETITION: dict[str, Callable[[Desk, Competition, Reported], None]] = {
         a.event.seed, a.event.assignments, a.event.ordered_by, a.at, a.by, a.meta
     ),
     "DealAgreed": lambda d, c, a: c.agree_deal(a.event.shares, a.event.left_to_play_for, a.at, a.by, a.meta),
-    "TableHandStarted": lambda d, c, a: c.start_table_hand(
-        a.event.table, a.event.button, a.at, a.by, a.event.after_misdeal, a.meta
-    ),
-    "TableHandEnded": lambda d, c, a: c.end_table_hand(a.event.table, a.at, a.by, a.meta),
     "PlayerMoved": lambda d, c, a: c.move_player(a.event, a.at, a.by, a.meta),
     "BalanceToleranceWidened": lambda d, c, a: c.widen_tolerance(a.event, a.at, a.by, a.meta),
     "MoverExceptionDecided": lambda d, c, a: c.decide_mover_exception(a.event, a.at, a.by, a.meta),
@@ -550,7 +735,28 @@ def _serve(desk: Desk, c: Competition, case: DisciplinaryCase, act: Reported) ->
     e = act.event
     if case.serving is not None:
         _agrees(e.penalty, case.serving, "the hand is served towards penalty", MISSED_ROUND_RULE, DisciplineError)
+    if not e.misdealt:
+        _verify_killed(desk, c, e.participant, e.hand)
     case.serve_hand(e.hand, act.at, act.role, misdealt=e.misdealt, meta=act.meta)
+
+
+def _verify_killed(desk: Desk, c: Competition, participant: str, named: str) -> None:
+    """A hand counts towards missed rounds when he was dealt in and his hand killed in it (the federation digest
+    §3.7): a hand that ended without the kill recorded does not count, and the penalty goes on."""
+    table, _, number = named.rpartition("/")
+    found = desk.find(hand_id(table, int(number), c.competition_id)) if table and number.isdigit() else None
+    if not isinstance(found, Hand):
+        raise NotYet(f"hand {named} is not recorded at {c.competition_id}", "payload.hand")
+    events = desk.hand_events(found)
+    seat = next((s["seat"] for s in events[0].payload["seats"] if s["player"] == participant), None)
+    if seat is None:
+        raise DisciplineError(f"{participant} was not dealt in at hand {named}: a missed round is dealt in", MISSED_ROUND_RULE)
+    if not any(type(s).__name__ == "PenaltyHandKilled" and s.payload["seat"] == seat for s in events):
+        raise DisciplineError(
+            f"{participant}'s hand was not killed at hand {named}: a hand counts towards missed rounds when he is "
+            "dealt in, posts his forced bets and his hand is killed",
+            MISSED_ROUND_RULE,
+        )
 
 
 def _rescind(desk: Desk, c: Competition, case: DisciplinaryCase, act: Reported) -> None:
@@ -807,9 +1013,11 @@ def route_at_desk(
     A hand event recorded by a role the roles table refuses is rejected here too (True).
     """
     desk = desk_of(referee)
-    refusal: NotPermittedError | None = None
+    refusal: RuleError | None = None
     if envelope.type not in FEDERATION_CATALOG:
-        refusal = desk.refusal_of_hand_event(envelope)
+        refusal = desk.refusal_of_hand_event(envelope) or desk.refusal_while_serving(envelope, event)
+        if refusal is None and isinstance(event, HandStarted) and _opens_a_hand(referee, envelope, event):
+            refusal = desk.refusal_of_hand_start(envelope, event)
         if refusal is None:
             return False
     # Imported here, off the hands' path: the referee imports this module.
@@ -835,3 +1043,21 @@ def route_at_desk(
         Verdict(record.partition, record.offset, event_id, "accepted", None, envelope.competition_id)
     )
     return True
+
+
+def _opens_a_hand(referee: Referee, envelope: Envelope, started: HandStarted) -> bool:
+    """A start the referee would take as a new hand (a start of a hand that exists, or one out of step, is the
+    referee's to reject as out of sequence, not the competition's)."""
+    from ingest.referee import _hand_stream
+
+    if envelope.seq != 0:
+        return False
+    try:
+        return referee._hand(_hand_stream(envelope, started)) is None
+    except MalformedRecord:
+        return False
+
+
+def hand_judged(referee: Referee, batch: _Batch, envelope: Envelope, event: Any, hand: Hand, meta: JSON) -> None:
+    """The referee accepted ``event`` into ``hand``: the competition follows its hands (:meth:`Desk.follow_hand`)."""
+    desk_of(referee).follow_hand(batch, envelope, event, hand, meta)

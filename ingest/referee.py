@@ -34,7 +34,7 @@ from domain.errors import HandError, RuleError
 from domain.hand.aggregate import Hand, hand_id
 from domain.hand.events import HandStarted
 from domain.rejections import Rejection, RejectionKind, RejectionLog, rejection_log_id
-from ingest.desk import route_at_desk
+from ingest.desk import hand_judged, route_at_desk
 from ingest.envelope import Envelope, MalformedRecord, parse_record
 from ingest.log import LogRecord
 from ingest.outbox import Publish, publish_pending
@@ -195,6 +195,7 @@ class Referee:
                 self._reject(batch, record, event_id, envelope, _illegal(record, envelope, err))
                 return
         batch.touched[hand.id] = hand
+        hand_judged(self, batch, envelope, event, hand, meta)  # a competition's floor follows its hands
         batch.seen.append((event_id, hand.id, "accepted"))
         batch.verdicts.append(Verdict(record.partition, record.offset, event_id, "accepted", None, envelope.competition_id))
 

@@ -2,7 +2,8 @@
 
 Three players at one table of the Minsk Open: the federation adopts the Regulations and appoints the Chief
 Judge, who appoints a secretary, a judge and a dealer; the secretary registers three players and conducts the
-committed seat draw; level 1 starts; p02 busts in hand 1 and p03 in hand 2, so p01 wins. On the way a judge
+committed seat draw; level 1 starts; p02 busts in hand 1 (three-handed, p03 folding his big blind) and p03 in
+hand 2 (heads-up), so p01 wins. On the way a judge
 records a violation by p01 and the Chief Judge warns him.
 """
 
@@ -127,25 +128,44 @@ def opening(records: Records) -> Iterator[tuple[bytes, bytes]]:
     yield records.record(LevelStarted(LEVEL_1, at(0)), JUDGE, at(0))
 
 
-def all_in_hand(number: int, winner: str, loser: str, button: str) -> list[ReportedEvent]:
-    """Heads-up at the draw's table: ``loser`` moves all in with queens, ``winner`` calls with ace-king and
-    pairs his ace on the flop."""
+#: what hand 1 leaves the two players still in: p01 won p02's stack and p03's big blind
+STACKS_AFTER_HAND_1 = {"p01": 2 * STACK + LEVEL_1.big_blind, "p03": STACK - LEVEL_1.big_blind}
+CARDS = {"p01": "AsKd", "p02": "QsQd", "p03": "JsJd"}
+
+
+def dealt_in(number: int) -> tuple[dict[str, int], tuple[str, ...]]:
+    """Who is dealt in at hand ``number`` of the draw's table and with what, and who acts first before the flop
+    (the floor's positions, bfsp 5.3, 5.4.1): hand 1 three-handed from the starting button (p01 on seat 3, p02
+    the small blind, p03 the big blind), hand 2 heads-up once p02 is out (p03 on the button and small blind)."""
+    if number == 1:
+        return {p: STACK for p in PLAYERS}, ("p01", "p02", "p03")
+    return dict(STACKS_AFTER_HAND_1), ("p03", "p01")
+
+
+def all_in_hand(number: int, winner: str, loser: str) -> list[ReportedEvent]:
+    """``loser`` and ``winner`` all in before the flop, queens against ace-king, the ace on the flop; at hand 1
+    the third player folds his big blind."""
     where = seats()
-    entries = tuple(sorted((SeatEntry(where[p][1], p, STACK) for p in (winner, loser)), key=lambda e: e.seat))
-    other = winner if button == loser else loser
+    stacks, order = dealt_in(number)
+    entries = tuple(sorted((SeatEntry(where[p][1], p, stacks[p]) for p in stacks), key=lambda e: e.seat))
+    small, big = (order[1], order[2]) if len(order) == 3 else (order[0], order[1])
+    first, second = [p for p in order if p in (winner, loser)]
+    third = [p for p in order if p not in (winner, loser)]
     return [
         HandStarted(
-            str(where[winner][0]), number, "NT", entries, where[button][1],
-            Stakes(blinds=((where[button][1], 25), (where[other][1], 50)), min_bet=50), burns_recorded=False,
+            str(where[winner][0]), number, "NT", entries, where[order[0]][1],
+            Stakes(blinds=((where[small][1], LEVEL_1.small_blind), (where[big][1], LEVEL_1.big_blind)),
+                   min_bet=LEVEL_1.big_blind),
+            burns_recorded=False,
         ),
-        ForcedBetPosted(where[button][1], ForcedBetKind.SMALL_BLIND, 25),
-        ForcedBetPosted(where[other][1], ForcedBetKind.BIG_BLIND, 50),
-        HoleCardsDealt(where[winner][1], parse_cards("AsKd")),
-        HoleCardsDealt(where[loser][1], parse_cards("QsQd")),
-        PlayerActed(where[button][1], ActionKind.RAISE, STACK),
-        PlayerActed(where[other][1], ActionKind.CALL),
-        HandShown(where[winner][1], parse_cards("AsKd")),
-        HandShown(where[loser][1], parse_cards("QsQd")),
+        ForcedBetPosted(where[small][1], ForcedBetKind.SMALL_BLIND, LEVEL_1.small_blind),
+        ForcedBetPosted(where[big][1], ForcedBetKind.BIG_BLIND, LEVEL_1.big_blind),
+        *(HoleCardsDealt(where[p][1], parse_cards(CARDS[p])) for p in (small, *[q for q in order if q != small])),
+        PlayerActed(where[first][1], ActionKind.RAISE, stacks[first]),
+        PlayerActed(where[second][1], ActionKind.CALL),
+        *(PlayerActed(where[p][1], ActionKind.FOLD) for p in third),
+        HandShown(where[winner][1], parse_cards(CARDS[winner])),
+        HandShown(where[loser][1], parse_cards(CARDS[loser])),
         BoardDealt(parse_cards("Ah9c4d")),
         BoardDealt(parse_cards("Tc")),
         BoardDealt(parse_cards("3h")),
@@ -153,8 +173,7 @@ def all_in_hand(number: int, winner: str, loser: str, button: str) -> list[Repor
 
 
 def hand(records: Records, number: int, winner: str, loser: str, minutes: float) -> Iterable[tuple[bytes, bytes]]:
-    events = all_in_hand(number, winner, loser, button=loser)
-    return hand_records(events, records.competition_id, DEALER, at(minutes))
+    return hand_records(all_in_hand(number, winner, loser), records.competition_id, DEALER, at(minutes))
 
 
 def table() -> str:
@@ -172,28 +191,69 @@ def play_to_the_end(records: Records) -> Iterator[tuple[bytes, bytes]]:
     )
     yield from hand(records, 2, "p01", "p03", 20)
     yield records.record(
-        PlayerEliminated("p03", f"{table()}/2", EliminationReason.NO_CHIPS, 2, starting_stack=STACK), JUDGE, at(22)
+        PlayerEliminated("p03", f"{table()}/2", EliminationReason.NO_CHIPS, 2, starting_stack=STACKS_AFTER_HAND_1["p03"]),
+        JUDGE, at(22),
     )
 
 
-def three_way_hand(records: Records, stacks: dict[str, int], minutes: float) -> Iterable[tuple[bytes, bytes]]:
-    """Hand 1 three-handed: p01 on the button moves all in with ace-king, p02 (small blind, queens) and p03 (big
-    blind, jacks) call all in for less and both bust when p01 pairs his ace."""
+#: the stacks a first hand of raise-and-folds leaves (:func:`blinds_stolen`): p01 takes both blinds
+STACKS_AFTER_A_STEAL = {
+    "p01": STACK + LEVEL_1.small_blind + LEVEL_1.big_blind,
+    "p02": STACK - LEVEL_1.small_blind,
+    "p03": STACK - LEVEL_1.big_blind,
+}
+
+
+def _three_handed(number: int) -> tuple[dict[str, int], tuple[str, str, str]]:
+    """Stacks and (button, small blind, big blind) at a three-handed hand 1 or 2 (the button moves one seat)."""
+    if number == 1:
+        return {p: STACK for p in PLAYERS}, ("p01", "p02", "p03")
+    return dict(STACKS_AFTER_A_STEAL), ("p02", "p03", "p01")
+
+
+def _three_handed_start(number: int) -> tuple[HandStarted, list[ReportedEvent]]:
     where = seats()
+    stacks, (button, small, big) = _three_handed(number)
     entries = tuple(SeatEntry(where[p][1], p, stacks[p]) for p in sorted(PLAYERS, key=lambda p: where[p][1]))
-    cards = {"p01": "AsKd", "p02": "QsQd", "p03": "JsJd"}
+    started = HandStarted(
+        table(), number, "NT", entries, where[button][1],
+        Stakes(blinds=((where[small][1], LEVEL_1.small_blind), (where[big][1], LEVEL_1.big_blind)),
+               min_bet=LEVEL_1.big_blind),
+        burns_recorded=False,
+    )
+    return started, [
+        ForcedBetPosted(where[small][1], ForcedBetKind.SMALL_BLIND, LEVEL_1.small_blind),
+        ForcedBetPosted(where[big][1], ForcedBetKind.BIG_BLIND, LEVEL_1.big_blind),
+        *(HoleCardsDealt(where[p][1], parse_cards(CARDS[p])) for p in (small, big, button)),
+    ]
+
+
+def blinds_stolen(records: Records, minutes: float) -> Iterable[tuple[bytes, bytes]]:
+    """Hand 1: p01 raises on the button and both blinds fold."""
+    where = seats()
+    started, dealt = _three_handed_start(1)
     events: list[ReportedEvent] = [
-        HandStarted(
-            table(), 1, "NT", entries, where["p01"][1],
-            Stakes(blinds=((where["p02"][1], 25), (where["p03"][1], 50)), min_bet=50), burns_recorded=False,
-        ),
-        ForcedBetPosted(where["p02"][1], ForcedBetKind.SMALL_BLIND, 25),
-        ForcedBetPosted(where["p03"][1], ForcedBetKind.BIG_BLIND, 50),
-        *(HoleCardsDealt(where[p][1], parse_cards(cards[p])) for p in ("p02", "p03", "p01")),
-        PlayerActed(where["p01"][1], ActionKind.RAISE, stacks["p01"]),
-        PlayerActed(where["p02"][1], ActionKind.CALL),
-        PlayerActed(where["p03"][1], ActionKind.CALL),
-        *(HandShown(where[p][1], parse_cards(cards[p])) for p in ("p02", "p03", "p01")),
+        started, *dealt,
+        PlayerActed(where["p01"][1], ActionKind.RAISE, 3 * LEVEL_1.big_blind),
+        PlayerActed(where["p02"][1], ActionKind.FOLD),
+        PlayerActed(where["p03"][1], ActionKind.FOLD),
+    ]
+    return hand_records(events, records.competition_id, DEALER, at(minutes))
+
+
+def three_way_hand(records: Records, number: int, minutes: float) -> Iterable[tuple[bytes, bytes]]:
+    """Hand ``number`` (1, or 2 after :func:`blinds_stolen`) three-handed: the button moves all in, both blinds
+    call all in, and p01's ace-king beats p02's queens and p03's jacks, so both bust (at hand 1 with equal
+    stacks, at hand 2 p03 with fewer chips than p02)."""
+    where = seats()
+    stacks, (button, small, big) = _three_handed(number)
+    started, dealt = _three_handed_start(number)
+    events: list[ReportedEvent] = [
+        started, *dealt,
+        PlayerActed(where[button][1], ActionKind.RAISE, stacks[button]),
+        PlayerActed(where[small][1], ActionKind.CALL),
+        PlayerActed(where[big][1], ActionKind.CALL),
+        *(HandShown(where[p][1], parse_cards(CARDS[p])) for p in (small, big, button)),
         BoardDealt(parse_cards("Ah9c4d")),
         BoardDealt(parse_cards("Tc")),
         BoardDealt(parse_cards("3h")),

@@ -101,11 +101,20 @@ class Book:
         event = floor_events.decode(payload) if name in floor_events.CATALOG else decode_competition(payload)
         self.entries.append(Reported(event, official.recorded_by, at))
 
+    def follow(self, official: Official, at: datetime, method: Callable[..., Any], *args: Any) -> Any:
+        """Make an act the referee's desk records by itself from the hands (the floor's record of a table's hand
+        starting and ending): kept in the books, never reported."""
+        result = method(self.competition, *args, at, official.recorder)
+        self._seen = len(self.competition.pending_events)
+        return result
+
     def eliminate(self, hand: str, busts: list[Bust], judge: Official, at: datetime) -> None:
-        """Players busted in one hand, one record each and the smaller starting stack first: each takes the last
-        place still open, so the larger stack places higher (bfsp 5.10.2)."""
-        for bust in sorted(busts, key=lambda b: (b.starting_stack, b.participant)):
-            self.act("PlayerEliminated", judge, at, Competition.eliminate, hand, [bust])
+        """Players busted in one hand, the smaller starting stack first, one record for each stack: each takes
+        the last places still open, so the larger stack places higher, and equal stacks share their places in
+        one record (bfsp 5.10.2)."""
+        for stack in sorted({b.starting_stack for b in busts}):
+            group = sorted((b for b in busts if b.starting_stack == stack), key=lambda b: b.participant)
+            self.act("PlayerEliminated", judge, at, Competition.eliminate, hand, group)
 
     # --- discipline -----------------------------------------------------------------------------------------
 

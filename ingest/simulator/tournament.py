@@ -3,8 +3,9 @@
 The federation adopts the Regulations and appoints the Chief Judge; he appoints the Secretary, the judges and a
 dealer per table; the Secretary registers the players and conducts the seat draw (its seed's hash recorded
 first). Then the tables play round by round: every table one hand, each started by its dealer on the button
-the floor gives, dealt in as the floor says; the busted are eliminated by their table's judge, one record each,
-the smaller starting stack first. Before each table deals, the floor does what the rules demand, in this order:
+the floor gives, dealt in as the floor says (the hand is reported; the referee's desk records the floor's
+``TableHandStarted`` and ``TableHandEnded`` from it); the busted are eliminated by their table's judge, one
+record per starting stack, the smaller first (equal stacks share their places). Before each table deals, the floor does what the rules demand, in this order:
 the final-table draw once the players left fit it, a table broken by its two-step draw once the others can
 seat its players, then the moves (a player off a closed seat, the next big blind of the fullest table to the
 seat the rules give), then the halts; a table the rules keep from dealing waits for the others. Levels follow
@@ -467,16 +468,15 @@ class _Run:
         self.hands_at[table] = number
         table_id, started_at = f"T{table}", self._tick(0)
         if self.kind is Format.AMERICAN:
-            self.book.act(
-                "TableHandStarted", dealer, started_at, Competition.start_table_hand, table, positions.button
-            )
+            self.book.follow(dealer, started_at, Competition.start_table_hand, table, positions.button)
         else:
             assert isinstance(floor, StageTables)
             floor.hand_started(table, positions)
         level = c.current_level
         assert level is not None
         started = _hand_started(
-            table_id, number, self.game, self.rulebook.name, level, positions, dealt, self.stacks
+            table_id, number, self.game, self.rulebook.name, level, positions, dealt, self.stacks,
+            c.raise_cap_lifted,
         )
         hand_rng = random.Random(f"{self.seed}/{table_id}/{number}")
         killed = {
@@ -492,7 +492,7 @@ class _Run:
         )
         self.now = started_at + STEP * len(played.events)
         if self.kind is Format.AMERICAN:
-            self.book.act("TableHandEnded", dealer, self._tick(), Competition.end_table_hand, table)
+            self.book.follow(dealer, self._tick(), Competition.end_table_hand, table)
         else:
             assert isinstance(floor, StageTables)
             floor.hand_ended(table)
@@ -659,6 +659,7 @@ def _hand_started(
     positions: Positions,
     dealt: list[tuple[int, str]],
     stacks: dict[str, int],
+    raise_cap_lifted: bool,
 ) -> HandStarted:
     """The hand's start as the floor seats it: the button and blinds where the floor says, antes from all."""
     seats = [seat for seat, _ in dealt]
@@ -672,5 +673,6 @@ def _hand_started(
     )
     entries = tuple(SeatEntry(seat, p, stacks[p]) for seat, p in dealt)
     return HandStarted(
-        table_id, number, game.code, entries, positions.button, stakes, rulebook, level.number, True
+        table_id, number, game.code, entries, positions.button, stakes, rulebook, level.number, True,
+        raise_cap_lifted,
     )

@@ -19,6 +19,7 @@ from federation_records import (
     SECRETARY,
     Records,
     at,
+    blinds_stolen,
     hand,
     opening,
     play_to_the_end,
@@ -273,7 +274,10 @@ def test_a_hands_result_is_challenged_until_the_next_hand_at_the_table_starts(pi
     assert (by_a_judge.rule, by_a_judge.reason) == (
         "bfsp 5.9.1", "a judge may not challenge a hand's result; only a participant may"
     )
-    pipeline.judge(list(hand(records, 2, "p01", "p03", 20))[:1])
+    out = PlayerEliminated("p02", name, EliminationReason.NO_CHIPS, 3, starting_stack=10_000)
+    assert outcomes(pipeline.judge([records.record(out, JUDGE, at(12)), *list(hand(records, 2, "p01", "p03", 20))[:1]])) == [
+        "accepted", "accepted"
+    ]
     late = refusal(pipeline.judge([challenged(21, deadline=at(20))]))
     assert late.rule == "bfsp 5.9.1"
     assert "ended with the start of the next hand" in late.reason
@@ -332,28 +336,27 @@ def test_every_federation_act_passes_the_roles_table_before_anything_else(pipeli
 
 def test_an_elimination_is_checked_against_the_hand_it_names(pipeline: Pipeline) -> None:
     records = Records()
-    stacks = {"p01": 20_000, "p02": 5_000, "p03": 8_000}
-    pipeline.judge([*opening(records), *three_way_hand(records, stacks, 10)])
-    name = f"{table()}/1"
+    pipeline.judge([*opening(records), *blinds_stolen(records, 8), *three_way_hand(records, 2, 10)])
+    name = f"{table()}/2"
 
     def busted(participant: str, place: int, stack: int) -> tuple[bytes, bytes]:
         out = PlayerEliminated(participant, name, EliminationReason.NO_CHIPS, place, starting_stack=stack)
         return records.record(out, JUDGE, at(12))
 
-    winner = refusal(pipeline.judge([busted("p01", 3, 20_000)]))
+    winner = refusal(pipeline.judge([busted("p01", 3, 10_075)]))
     assert (winner.rule, winner.reason) == (
-        "bfsp 5.10.2", "p01 finished hand 1/1 with 33,000 chips; a player is eliminated when he has none left"
+        "bfsp 5.10.2", "p01 finished hand 1/2 with 30,000 chips; a player is eliminated when he has none left"
     )
-    wrong_stack = refusal(pipeline.judge([busted("p02", 3, 6_000)]))
-    assert "the record says p02 started hand 1/1 with 6000; the rules give 5000" in wrong_stack.reason
-    larger_first = refusal(pipeline.judge([busted("p03", 3, 8_000)]))
+    wrong_stack = refusal(pipeline.judge([busted("p03", 3, 6_000)]))
+    assert "the record says p03 started hand 1/2 with 6000; the rules give 9950" in wrong_stack.reason
+    larger_first = refusal(pipeline.judge([busted("p02", 3, 9_975)]))
     assert larger_first.rule == "bfsp 5.10.2"
-    assert larger_first.reason.startswith("p02 also busted in hand 1/1 and started it with fewer chips (5,000")
-    in_order = pipeline.judge([busted("p02", 3, 5_000), busted("p03", 2, 8_000)])
+    assert larger_first.reason.startswith("p03 also busted in hand 1/2 and started it with fewer chips (9,950")
+    in_order = pipeline.judge([busted("p03", 3, 9_950), busted("p02", 2, 9_975)])
     assert outcomes(in_order) == ["accepted", "accepted"]
     competition = pipeline.competition()
     assert competition.winner == "p01"
-    assert {p: e.place for p, e in competition.eliminated.items()} == {"p02": 3, "p03": 2}
+    assert {p: e.place for p, e in competition.eliminated.items()} == {"p03": 3, "p02": 2}
 
 
 def test_a_misdeal_is_declared_by_a_person_the_chief_judge_authorised_for_it(pipeline: Pipeline) -> None:

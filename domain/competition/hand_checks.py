@@ -1,0 +1,278 @@
+"""A competition's hand checked against the competition: who the floor seats at the table, where it puts the
+button, the forced bets of the level in force, the raise cap, and the chips the competition's hands left each
+player.
+
+A hand's start (``HandStarted``) names its table as the floor numbers it (``"3"``, or ``"T3"`` as the simulator
+writes it). :func:`verify_hand_start` refuses, with the rule, a start that
+
+* deals in anybody the floor does not seat at that table and seat, leaves out a player seated there, deals an
+  empty seat or a player waiting between the button and the small blind (bfsp 5.2; TDA 2022 8, 10);
+* puts the button anywhere but where the floor moves it (bfsp 5.3.1 first hand, 5.3.2 one seat a hand, and the
+  same seat again after a misdeal or a voided hand, bfsp 6.3);
+* is at a table the floor has halted or broken (TDA 2022 10, 11-D);
+* posts forced bets other than the level in force when it started (bfsp 3.3, 5.4; TDA 2022 23, TV-102), or
+  says the limit raise cap is lifted when the event is not down to two players, or the reverse (TDA 2022 48,
+  TV-45);
+* gives a player a stack other than the one the competition's hands left him (:class:`ChipCount`): chips come
+  into play with an entry and move only through the hands, a chip race and an Olympic stage's reset (bfsp 5.1).
+
+The floor itself is not changed here: the caller records the floor's ``TableHandStarted`` once the hand's own
+start is accepted.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from domain.competition.aggregate import Competition
+from domain.competition.events import (
+    ChipRaceConducted,
+    ParticipantRegistered,
+    PlayerEliminated,
+    SeatDrawConducted,
+    StacksReset,
+)
+from domain.competition.regulations import Level, cite
+from domain.competition.seating import Positions
+from domain.errors import CompetitionError, NotPermittedError, RuleRef, chips
+from domain.hand.events import HandStarted, Stakes
+from domain.officials import Act
+from domain.officials.permissions import permission
+from domain.roles import Role
+from domain.variants import VARIANTS, BettingStructure
+
+#: who records for the competition as a body, holding no office in it (as the Competition's own acts allow)
+_BODIES = frozenset({Role.FEDERATION, Role.IMPORTER, Role.SIMULATOR})
+_TABLE = re.compile(r"T?([0-9]+)")
+#: chips come into play with an entry and leave it only through the hands (bfsp 5.1: the equal start)
+CHIPS_RULE = RuleRef("bfsp", "5.1")
+
+
+def table_number(table_id: str) -> int | None:
+    """The floor's number of a hand's table (``"3"`` or ``"T3"``), or None for a name the floor does not use."""
+    found = _TABLE.fullmatch(table_id)
+    return int(found.group(1)) if found else None
+
+
+def hand_name(started: HandStarted) -> str:
+    return f"{started.table_id}/{started.hand_number}"
+
+
+@dataclass
+class ChipCount:
+    """The chips each player still in a competition has, as its stream tells them.
+
+    Followed event by event (:meth:`follow`) along the Competition's stream: an entry brings the starting stack
+    (the seat draw, a late registration), a chip race leaves each player his ``stack_after``, an Olympic stage
+    resets the stacks, and a hand's end, recorded on the floor as ``TableHandEnded``, carries in its meta the
+    chips the hand left each player it dealt in (``{"hand": "T1/5", "stacks": {...}, "misdealt": false}``).
+    """
+
+    starting_stack: int
+    #: the version of the Competition's stream followed so far
+    version: int = 0
+    stacks: dict[str, int] = field(default_factory=dict)
+    #: player → what left him his chips (his entry, a hand, a chip race, a stage's reset) and when
+    source: dict[str, str] = field(default_factory=dict)
+    since: dict[str, datetime] = field(default_factory=dict)
+    #: table → its last hand was misdealt or voided, so the next one keeps the button (bfsp 6.3)
+    misdealt: dict[int, bool] = field(default_factory=dict)
+
+    def follow(self, version: int, recorded: Any, meta: Mapping[str, Any], at: datetime) -> None:
+        """The Competition's event number ``version`` (decoded), the meta it was stored with and its time."""
+        self.version = version
+        if isinstance(recorded, SeatDrawConducted):
+            for seat in recorded.assignments:
+                if seat.participant not in self.stacks:
+                    self._set(seat.participant, self.starting_stack, "his entry", at)
+        elif isinstance(recorded, ParticipantRegistered) and recorded.seat is not None:
+            self._set(recorded.participant, self.starting_stack, "his entry", at)
+        elif isinstance(recorded, ChipRaceConducted):
+            for result in recorded.results:
+                self._set(result.participant, result.stack_after, f"the chip race at table {recorded.table}", at)
+        elif isinstance(recorded, StacksReset):
+            for participant in recorded.participants:
+                self._set(participant, recorded.stack, f"the reset of stage {recorded.stage}", at)
+        elif isinstance(recorded, PlayerEliminated):
+            self.stacks.pop(recorded.participant, None)
+        elif type(recorded).__name__ == "TableHandEnded" and "stacks" in meta:
+            stacks = {str(p): int(chips) for p, chips in dict(meta["stacks"]).items()}
+            self.hand_ended(str(meta.get("hand", "")), recorded.table, stacks, bool(meta.get("misdealt")), at)
+
+    def hand_ended(self, hand: str, table: int, stacks: Mapping[str, int], misdealt: bool, at: datetime) -> None:
+        """Hand ``hand`` at ``table`` ended at ``at`` leaving these stacks (a misdeal or a void: those it started
+        with)."""
+        for participant, stack in stacks.items():
+            self._set(participant, stack, f"hand {hand}", at)
+        self.misdealt[table] = misdealt
+
+    def _set(self, participant: str, stack: int, source: str, at: datetime) -> None:
+        self.stacks[participant] = stack
+        self.source[participant] = source
+        self.since[participant] = at
+
+    def whence(self, participant: str) -> str:
+        return self.source.get(participant, "his entry")
+
+
+def verify_hand_start(
+    competition: Competition, started: HandStarted, at: datetime, count: ChipCount, person: str, role: Role
+) -> int:
+    """Refuse ``started`` (a hand of ``competition`` started at ``at``, recorded by ``person`` as ``role``) where
+    it disagrees with the competition; the floor's number of its table when it agrees."""
+    c = competition
+    _verify_office(c, person, role)
+    if c.is_over:
+        raise CompetitionError(
+            f"{c.competition_id} is over" + (f": {c.winner} won it" if c.winner else ""), cite(c.rulebook, "winner")
+        )
+    number = table_number(started.table_id)
+    if number is None:
+        raise CompetitionError(
+            f"{c.competition_id} plays at numbered tables; there is no table {started.table_id}",
+            cite(c.rulebook, "seat_draw"),
+        )
+    if not c.drawn:
+        raise CompetitionError(
+            f"no hand of {c.competition_id} is dealt before the seat draw", cite(c.rulebook, "seat_draw")
+        )
+    level = _level(c, started, at)
+    seats = tuple((entry.seat, entry.player) for entry in started.seats)
+    if c.floor is None:
+        _verify_stage_seating(c, number, seats)
+        positions = _positions_from_button(started)
+    else:
+        if number not in {table.number for table in c.floor.tables}:
+            raise CompetitionError(
+                f"table {number} is not in play: it was broken or never drawn, and its players sit elsewhere",
+                c.rulebook.cite("table_break"),
+            )
+        after = c.floor.hand_started(number, started.button, count.misdealt.get(number, False), seats)
+        positions = after.table(number).last_hand
+    _verify_forced_bets(c, started, level, positions)
+    if _is_limit(started) and started.raise_cap_lifted != c.raise_cap_lifted:
+        raise CompetitionError(
+            f"{c.players_left} players are left in the event: the limit raise cap is "
+            + ("lifted" if c.raise_cap_lifted else "in force, lifted only when two are left"),
+            c.rulebook.cite("raise_cap"),
+        )
+    _verify_stacks(started, count)
+    return number
+
+
+def _verify_office(c: Competition, person: str, role: Role) -> None:
+    """The table's hands are recorded by the competition's own officials: the floor records each one too."""
+    if role in _BODIES:
+        return
+    office = c.officials.get(person)
+    if office is None or office.role is not role:
+        raise NotPermittedError(
+            f"{person} is not appointed {role.value.replace('_', ' ')} of {c.competition_id}",
+            permission(Act.TABLE_HAND_STARTED).cite(),
+        )
+
+
+def _is_limit(started: HandStarted) -> bool:
+    """A fixed-limit game, where the raise cap is the hand's to know (a variant the engine does not know is the
+    hand's own start to refuse)."""
+    variant = VARIANTS.get(started.variant)
+    return variant is not None and variant.betting is BettingStructure.FIXED_LIMIT
+
+
+def _level(c: Competition, started: HandStarted, at: datetime) -> Level:
+    rule = cite(c.rulebook, "levels")
+    if c.on_break is not None:
+        raise CompetitionError(f"play is on a break after level {c.on_break.after_level}: no hand is dealt", rule)
+    level = c.level_at(at)
+    if level is None:
+        raise CompetitionError(f"no level of {c.competition_id} has started: no hand is dealt yet", rule)
+    if started.level is not None:
+        c.verify_hand_level(at, started.level, substantial_action=False)
+    return level
+
+
+def _verify_stage_seating(c: Competition, number: int, seats: tuple[tuple[int, str], ...]) -> None:
+    """An Olympic table: exactly its players still in the competition, each in his own seat (bfsp 3.2, 5.2)."""
+    rule = cite(c.rulebook, "seat_draw")
+    seated = {p: seat for p, (table, seat) in c.seats.items() if table == number and p not in c.eliminated}
+    if not seated:
+        raise CompetitionError(f"table {number} has no players in play", rule)
+    for seat, player in seats:
+        if seated.get(player) != seat:
+            where = c.seats.get(player) if player not in c.eliminated else None
+            sits = "is not in play" if where is None else f"sits at table {where[0]} seat {where[1]}"
+            raise CompetitionError(f"{player} {sits}, not at table {number} seat {seat}", rule)
+    missing = sorted(set(seated) - {player for _, player in seats})
+    if missing:
+        raise CompetitionError(
+            f"{missing[0]} sits at table {number} seat {seated[missing[0]]} and is dealt in, present or not", rule
+        )
+
+
+def _positions_from_button(started: HandStarted) -> Positions | None:
+    """Where the blinds fall from the reported button among the seats dealt in (bfsp 5.4.1)."""
+    if started.button is None:
+        return None
+    dealt = sorted(entry.seat for entry in started.seats)
+    after = [s for s in dealt if s > started.button] + [s for s in dealt if s <= started.button]
+    if len(dealt) == 2:
+        button = started.button if started.button in dealt else after[0]
+        return Positions(button, button, next(s for s in dealt if s != button))
+    return Positions(started.button, after[0], after[1])
+
+
+def _verify_forced_bets(c: Competition, started: HandStarted, level: Level, positions: Positions | None) -> None:
+    stakes = started.stakes
+    rule = cite(c.rulebook, "levels")
+    name = hand_name(started)
+    if positions is not None and (level.small_blind or level.big_blind):
+        due = {positions.small_blind: level.small_blind, positions.big_blind: level.big_blind}
+        if dict(stakes.blinds) != due or len(stakes.blinds) != len(due):
+            raise CompetitionError(
+                f"hand {name} posts blinds {_amounts(stakes.blinds)}; level {level.number} puts "
+                f"{chips(level.small_blind)} on seat {positions.small_blind} (the small blind) and "
+                f"{chips(level.big_blind)} on seat {positions.big_blind} (the big blind)",
+                rule if set(dict(stakes.blinds)) == set(due) else c.rulebook.cite("forced_bet"),
+            )
+    antes = {entry.seat: level.ante for entry in started.seats} if level.ante else {}
+    if dict(stakes.antes) != antes or len(stakes.antes) != len(antes):
+        owed = f"an ante of {chips(level.ante)} from every seat dealt in" if level.ante else "no ante"
+        raise CompetitionError(f"hand {name} posts antes {_amounts(stakes.antes)}; level {level.number} has {owed}", rule)
+    _verify_limits(level, stakes, name, rule)
+
+
+def _verify_limits(level: Level, stakes: Stakes, name: str, rule: RuleRef) -> None:
+    if level.bring_in and stakes.bring_in != level.bring_in:
+        raise CompetitionError(
+            f"hand {name} has a bring-in of {chips(stakes.bring_in)}; level {level.number}'s is "
+            f"{chips(level.bring_in)}",
+            rule,
+        )
+    if level.small_bet and (stakes.small_bet, stakes.big_bet) != (level.small_bet, level.big_bet):
+        raise CompetitionError(
+            f"hand {name} plays limits {chips(stakes.small_bet)}/{chips(stakes.big_bet)}; level {level.number}'s "
+            f"are {chips(level.small_bet)}/{chips(level.big_bet)}",
+            rule,
+        )
+
+
+def _verify_stacks(started: HandStarted, count: ChipCount) -> None:
+    for entry in started.seats:
+        known = count.stacks.get(entry.player)
+        if known is None:
+            raise CompetitionError(f"{entry.player} has no chips in play", CHIPS_RULE)
+        if entry.stack != known:
+            raise CompetitionError(
+                f"{entry.player} sits down to hand {hand_name(started)} with {chips(entry.stack)}; "
+                f"{count.whence(entry.player)} left him {chips(known)}: chips come into play with an entry and "
+                "move only through the hands",
+                CHIPS_RULE,
+            )
+
+
+def _amounts(pairs: tuple[tuple[int, int], ...]) -> str:
+    return ", ".join(f"{chips(amount)} on seat {seat}" for seat, amount in pairs) or "none"
