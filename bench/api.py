@@ -4,8 +4,9 @@
 
 Starts ``pokeraudit serve --workers`` as its own process (kafka+postgres mode on a fresh topic and database;
 ``--embedded``: SQLite in a scratch folder), imports the shared PHH hands through ``POST /v1/events/batch``
-(``--repeat`` times, at new tables), waits until the projector has caught up, then sends hand, stack and pot
-reads (``GET /v1/hands/{id}``, ``…/stacks/final``, ``…/pots``, in turn, over the imported hands) at
+(``--repeat`` times, at new tables), waits until the projector has caught up, then restarts the API
+without the workers (as a read replica runs; ``--reads-with-workers`` reads from the importing process) and sends
+hand, stack and pot reads (``GET /v1/hands/{id}``, ``…/stacks/final``, ``…/pots``, in turn, over the imported hands) at
 ``--rate`` requests per second for ``--seconds`` on loopback. Requests are sent on a fixed schedule whatever
 the answers do (open loop): a request's latency runs from the moment it was due to its answer, so a stalled
 server shows in the tail instead of slowing the load. Prints p50/p99/max per kind.
@@ -81,12 +82,13 @@ def environment(embedded: bool) -> Iterator[dict[str, str]]:
 
 
 @contextlib.contextmanager
-def served(env: dict[str, str]) -> Iterator[str]:
+def served(env: dict[str, str], workers: bool) -> Iterator[tuple[str, int]]:
     port = free_port()
     full = {**os.environ, **env, "POKERAUDIT_JWT_SECRET": SECRET}
     full.pop("POKERAUDIT_PUBLIC_READ", None)
     process = subprocess.Popen(
-        [str(POKERAUDIT), "serve", "--port", str(port), "--workers", "--log-level", "warning"],
+        [str(POKERAUDIT), "serve", "--port", str(port), "--workers" if workers else "--no-workers",
+         "--log-level", "warning"],
         env=full, stdout=subprocess.DEVNULL,
     )
     url = f"http://127.0.0.1:{port}"
@@ -99,10 +101,23 @@ def served(env: dict[str, str]) -> Iterator[str]:
             if process.poll() is not None or time.monotonic() > deadline:
                 raise RuntimeError(f"pokeraudit serve did not become ready (exit {process.poll()})")
             time.sleep(0.2)
-        yield url
+        yield url, process.pid
     finally:
         process.terminate()
         process.wait(timeout=60)
+
+
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time of process ``pid`` so far (Linux /proc)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def timed_load(url: str, pid: int, hands: list[str], rate: float, seconds: float) -> tuple[dict[str, list[float]], float]:
+    """The reads' latencies, and the server's CPU seconds spent answering them."""
+    before = cpu_seconds(pid)
+    latencies = asyncio.run(load(url, hands, rate, seconds))
+    return latencies, cpu_seconds(pid) - before
 
 
 def headers() -> dict[str, str]:
@@ -237,16 +252,23 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=1, help="import the shared hands this many times")
     parser.add_argument("--rebuilds", type=int, default=3, help="rebuilds to time")
     parser.add_argument("--embedded", action="store_true", help="SQLite and the embedded log, no services")
+    parser.add_argument("--reads-with-workers", action="store_true",
+                        help="read from the importing process (referee and projector threads idle beside the reads)")
     args = parser.parse_args()
 
     load_before = os.getloadavg()
     with environment(args.embedded) as env:
         mode = "embedded" if args.embedded else "kafka+postgres"
-        with served(env) as url:
+        with served(env, workers=True) as (url, pid):
             hands, records, import_s = import_hands(url, args.repeat)
             print(f"{mode}: imported {records:,} events ({len(hands):,} hands) through the API in {import_s:.1f} s "
                   f"({records / import_s:,.0f} events/s, judged and projected)", flush=True)
-            latencies = asyncio.run(load(url, hands, args.rate, args.seconds))
+            if args.reads_with_workers:
+                latencies, cpu = timed_load(url, pid, hands, args.rate, args.seconds)
+        if not args.reads_with_workers:
+            # The reads' own process, as a read replica runs: no referee or projector threads beside them.
+            with served(env, workers=False) as (url, pid):
+                latencies, cpu = timed_load(url, pid, hands, args.rate, args.seconds)
         sent = sum(len(v) for v in latencies.values())
         print(f"{sent:,} reads at {args.rate:g}/s for {args.seconds:g} s on loopback (latency from when due, ms):")
         for kind in KINDS:
@@ -255,6 +277,9 @@ def main() -> None:
                   f"max {max(values):7.2f}   ({len(values):,} reads)")
         every = [v for values in latencies.values() for v in values]
         print(f"  {'all':<7} p50 {percentile(every, 0.50):6.2f}   p99 {percentile(every, 0.99):6.2f}", flush=True)
+        # includes the warm-up reads; what the server costs per read whatever the machine's load
+        per_read = cpu / (len(every) + 150) * 1000
+        print(f"server CPU: {per_read:.2f} ms per read (at most {1000 / per_read:,.0f} reads/s on one free core)")
         runs = rebuild_speed(env, args.rebuilds)
     rates = [events / seconds for events, seconds in runs]
     for events, seconds in runs:
