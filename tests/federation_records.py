@@ -112,9 +112,9 @@ def seats() -> dict[str, tuple[int, int]]:
     return {a.participant: (a.table, a.seat) for a in draw(SEED, PLAYERS, REGULATIONS.max_seats)}
 
 
-def opening(records: Records) -> Iterator[tuple[bytes, bytes]]:
+def opening(records: Records, regulations: Regulations = REGULATIONS) -> Iterator[tuple[bytes, bytes]]:
     """Regulations, officials, registrations, the draw and level 1."""
-    yield records.record(RegulationsAdopted(records.competition_id, REGULATIONS), FEDERATION, at(-600))
+    yield records.record(RegulationsAdopted(records.competition_id, regulations), FEDERATION, at(-600))
     yield records.record(OfficialAppointed(CHIEF.person, Role.CHIEF_JUDGE), FEDERATION, at(-590))
     for official in (SECRETARY, JUDGE, DEALER):
         yield records.record(OfficialAppointed(official.person, official.role), CHIEF, at(-580))
@@ -125,7 +125,7 @@ def opening(records: Records) -> Iterator[tuple[bytes, bytes]]:
     assignments = draw(SEED, PLAYERS, REGULATIONS.max_seats)
     conducted = SeatDrawConducted(SEED, assignments, starting_buttons(assignments), CHIEF.person)
     yield records.record(conducted, SECRETARY, at(-20))
-    yield records.record(LevelStarted(LEVEL_1, at(0)), JUDGE, at(0))
+    yield records.record(LevelStarted(regulations.levels[0], at(0)), JUDGE, at(0))
 
 
 #: what hand 1 leaves the two players still in: p01 won p02's stack and p03's big blind

@@ -10,7 +10,7 @@ writes it). :func:`verify_hand_start` refuses, with the rule, a start that
 * puts the button anywhere but where the floor moves it (bfsp 5.3.1 first hand, 5.3.2 one seat a hand, and the
   same seat again after a misdeal or a voided hand, bfsp 6.3);
 * is at a table the floor has halted or broken (TDA 2022 10, 11-D);
-* posts forced bets other than the level in force when it started (bfsp 3.3, 5.4; TDA 2022 23, TV-102), or
+* is another game than the Regulations', or posts forced bets other than the level in force when it started (bfsp 3.3, 5.4; TDA 2022 23, TV-102), or
   says the limit raise cap is lifted when the event is not down to two players, or the reverse (TDA 2022 48,
   TV-45);
 * gives a player a stack other than the one the competition's hands left him (:class:`ChipCount`): chips come
@@ -139,6 +139,11 @@ def verify_hand_start(
     if not c.drawn:
         raise CompetitionError(
             f"no hand of {c.competition_id} is dealt before the seat draw", cite(c.rulebook, "seat_draw")
+        )
+    if started.variant != c.regulations.variant:
+        raise CompetitionError(
+            f"{c.competition_id} plays {c.regulations.variant} by its Regulations, not {started.variant}",
+            cite(c.rulebook, "levels"),
         )
     level = _level(c, started, at)
     seats = tuple((entry.seat, entry.player) for entry in started.seats)
