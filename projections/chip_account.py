@@ -331,9 +331,10 @@ class ChipAccount:
 class ProjectedHand:
     """One hand of the read models: followed by its :class:`ChipAccount` until the engine must take over."""
 
-    __slots__ = ("account", "engine")
+    __slots__ = ("account", "engine", "hand_id")
 
     def __init__(self, stream: UUID, event: Stored) -> None:
+        self.hand_id = str(stream)
         started = decode(event.payload)
         assert isinstance(started, HandStarted)
         self.account: ChipAccount | None = None
@@ -343,10 +344,6 @@ class ProjectedHand:
             self.account = ChipAccount(stream, event, started, board)
         else:
             self.engine = HandProjection(stream, event)
-
-    @property
-    def hand_id(self) -> str:
-        return self._now().hand_id
 
     @property
     def version(self) -> int:

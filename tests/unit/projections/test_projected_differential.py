@@ -22,9 +22,11 @@ pytestmark = pytest.mark.unit
 
 
 class EngineProjector(Projector):
-    """The reference: every hand replayed through the engine, as the read models were first made."""
+    """The reference: every stored event read by the store's mapper, every hand replayed through the
+    engine, as the read models were first made."""
 
     hand_type = HandProjection
+    reads_raw = False
 
 
 class CountingHand(ProjectedHand):
