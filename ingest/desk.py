@@ -37,6 +37,22 @@ the rules' is refused with the rule that fixes them.
 Hand events pass the roles table here too (:func:`refusal_of_hand_event`): an official's act at a hand
 (``MisdealDeclared``, ``HandVoided``, the corrections) recorded by the wrong role is refused, while the
 importer and the simulator keep reporting the game as dealt (:mod:`domain.officials.permissions`).
+
+A competition's hands are judged against the competition (a ``competition_id`` with no Competition aggregate
+— imports, plain simulations — keeps its hands judged by the Hand alone):
+
+* a hand's start is refused where the competition disagrees (:func:`domain.competition.hand_checks
+  .verify_hand_start`: the floor's seating and button, a halted or broken table, the level's forced bets, the
+  raise cap, the chips the hands left each player, kept as a :class:`ChipCount` followed along the
+  Competition's stream);
+* the floor's own record of the table's hand is the desk's: ``TableHandStarted`` once the hand's start is
+  accepted, ``TableHandEnded`` when the hand ends, its meta carrying the chips the hand left each player, so
+  clients report a table's hand once, as the hand (the referee calls :func:`hand_judged` after each accepted
+  hand event);
+* a player serving missed rounds is dealt in, and an act of his before his hand is killed is refused; a
+  ``PenaltyHandServed`` for a hand where his hand was not killed is refused too, so the hand does not count
+  and the penalty goes on (the refusal is the flag: it is stored with the rule and shown to the officials,
+  and nothing is counted that did not happen).
 """
 
 from __future__ import annotations
@@ -188,6 +204,8 @@ class Desk:
         self._verify_role(act)
         touched = _HANDLERS[envelope.type](self, act)
         self.hot[touched.id] = touched
+        if isinstance(touched, Competition) and isinstance(self.hot.get(_count_key(touched)), ChipCount):
+            self.chip_count(touched)  # followed while the act is pending, not read back from the store later
         return touched
 
     def refusal_of_hand_event(self, envelope: Envelope) -> NotPermittedError | None:
@@ -333,7 +351,7 @@ class Desk:
 
         Kept with the hot aggregates (the referee's ``forget()`` drops it with them); rebuilt from the stored
         stream when it is not there."""
-        key = uuid5(competition.id, "chip-count")
+        key = _count_key(competition)
         count = self.hot.get(key)
         if not isinstance(count, ChipCount):
             count = ChipCount(competition.regulations.starting_stack)
@@ -451,6 +469,10 @@ class Desk:
     def _note_end(self, competition: Competition, at: datetime) -> None:
         if competition.winner is not None:
             self._ended.setdefault(competition.competition_id, at)
+
+
+def _count_key(competition: Competition) -> UUID:
+    return uuid5(competition.id, "chip-count")
 
 
 def _recorder(envelope: Envelope) -> Recorder:
