@@ -378,3 +378,17 @@ def test_the_hands_of_a_competition_the_service_does_not_keep_are_judged_as_befo
     refused = refusal(pipeline.judge([start(records, replace(heads_up[0], hand_number=1), 10)]))  # type: ignore[arg-type]
     assert refused.rule == "bfsp 5.3.2"
     accepted(pipeline.judge(list(hand_records(heads_up, "an-imported-final-table", DEALER, at(10)))))
+
+
+@pytest.mark.parametrize("format", ["american", "olympic"])
+def test_a_referee_restarted_mid_competition_finds_the_chips_again_in_the_store(pipeline: Pipeline, format: str) -> None:
+    """The desk's count of chips lives in memory: a new referee rebuilds it from the Competition's stream (and an
+    Olympic table's from its last hand), so the hands after the restart are judged the same."""
+    simulation = simulate_competition(4, players=20, format=format, protests=False)
+    records = list(simulation.records())
+    half = len(records) // 2
+    first = pipeline.judge(records[:half])
+    pipeline.restart()
+    second = pipeline.judge(records[half:])
+    assert Counter(v.outcome for v in [*first, *second]) == {"accepted": len(records)}
+    assert pipeline.competition(simulation.competition_id).winner == simulation.winner
