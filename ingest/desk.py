@@ -192,6 +192,8 @@ class Desk:
         #: (competition, table, hand) → seat → (participant, penalty): players serving missed rounds whose hand
         #: has not been killed yet
         self._to_kill: dict[tuple[str, str, str], dict[int, tuple[str, int]]] = {}
+        #: hands whose players serving missed rounds have been noted (at their start, or recalled after a restart)
+        self._noted: set[tuple[str, str, str]] = set()
         #: a competition's hand being played → who started it, in whose name the floor records its end (the
         #: hand may end on an official's act, a misdeal or a void, that is no act of the table's)
         self._dealers: dict[UUID, Recorder] = {}
@@ -246,8 +248,13 @@ class Desk:
     def refusal_while_serving(self, envelope: Envelope, event: Any) -> DisciplineError | None:
         """A player serving missed rounds acting before his hand is killed is refused: he is dealt in, posts his
         forced bets, and his hand is killed (the federation digest §3.7, bfsp 6.4.4)."""
-        waiting = self._to_kill.get((envelope.competition_id, envelope.table_id or "", envelope.hand_id or ""))
-        if not waiting or not isinstance(event, _PLAYERS_ACTS) or event.seat not in waiting:
+        if not isinstance(event, _PLAYERS_ACTS):
+            return None
+        key = (envelope.competition_id, envelope.table_id or "", envelope.hand_id or "")
+        if key not in self._noted:
+            self._recall_serving(key)
+        waiting = self._to_kill.get(key)
+        if not waiting or event.seat not in waiting:
             return None
         participant, penalty = waiting[event.seat]
         return DisciplineError(
@@ -262,6 +269,9 @@ class Desk:
         key = (envelope.competition_id, envelope.table_id or "", envelope.hand_id or "")
         if isinstance(event, PenaltyHandKilled) and key in self._to_kill:
             self._to_kill[key].pop(event.seat, None)
+        if hand.is_over:
+            self._noted.discard(key)
+            self._to_kill.pop(key, None)
         if not isinstance(event, HandStarted) and not hand.is_over:
             return
         competition = self.competition_of(envelope.competition_id)
@@ -271,8 +281,8 @@ class Desk:
         number = table_number(started.table_id)
         assert number is not None, "the start was checked against the competition"
         meta = {**meta, "hand": hand_name(started.table_id, str(started.hand_number))}
-        if isinstance(event, HandStarted):
-            self._note_serving(competition, key, event)
+        if isinstance(event, HandStarted) and not hand.is_over:
+            self._note_serving(competition, key, event, set())
             if competition.floor is not None and event.button is not None:
                 after_misdeal = self.chip_count(competition).misdealt.get(number, False)
                 competition.start_table_hand(
@@ -280,7 +290,6 @@ class Desk:
                 )
                 self._dealers[hand.id] = _recorder(envelope)
         if hand.is_over:
-            self._to_kill.pop(key, None)
             dealer = self._dealers.pop(hand.id, None)
             players = {entry.seat: entry.player for entry in started.seats}
             stacks = {players[seat]: chips for seat, chips in sorted(hand.engine.stacks.items())}
@@ -321,9 +330,26 @@ class Desk:
         recorded_by = self.hand_events(hand)[0].meta["recorded_by"]
         return Recorder(recorded_by["person"], Role(recorded_by["role"]))
 
-    def _note_serving(self, competition: Competition, key: tuple[str, str, str], started: HandStarted) -> None:
+    def _recall_serving(self, key: tuple[str, str, str]) -> None:
+        """Who still has his hand to be killed in a hand the desk has not followed from its start (the referee
+        was restarted while it was played): the cases, less the kills the hand recorded."""
+        competition_id, table_id, number = key
+        competition = self.competition_of(competition_id)
+        found = self.find(hand_id(table_id, int(number), competition_id)) if number.isdigit() else None
+        if competition is None or not isinstance(found, Hand) or found.is_over:
+            self._noted.add(key)
+            return
+        killed = {e.payload["seat"] for e in self.hand_events(found) if type(e).__name__ == "PenaltyHandKilled"}
+        self._note_serving(competition, key, found.engine.started, killed)
+
+    def _note_serving(
+        self, competition: Competition, key: tuple[str, str, str], started: HandStarted, killed: set[int]
+    ) -> None:
+        self._noted.add(key)
         waiting = {}
         for entry in started.seats:
+            if entry.seat in killed:
+                continue
             stream = case_id(competition.competition_id, entry.player)
             if stream in self._no_case:
                 continue

@@ -277,13 +277,18 @@ def serving_p03(pipeline: Pipeline, records: Records) -> None:
     accepted(pipeline.judge([records.record(violation, JUDGE, at(2)), records.record(penalty, JUDGE, at(3))]))
 
 
-def test_a_player_serving_missed_rounds_is_dealt_in_and_his_hand_killed_before_he_acts(pipeline: Pipeline) -> None:
+@pytest.mark.parametrize("restarted", [False, True], ids=["", "after-a-restart"])
+def test_a_player_serving_missed_rounds_is_dealt_in_and_his_hand_killed_before_he_acts(
+    pipeline: Pipeline, restarted: bool
+) -> None:
     records = Records()
     serving_p03(pipeline, records)
     events = all_in_hand(1, "p01", "p02")
     fold = next(n for n, e in enumerate(events) if isinstance(e, PlayerActed) and e.action is ActionKind.FOLD)
     played = list(hand_records(events, COMPETITION, DEALER, at(10)))
     accepted(pipeline.judge(played[:fold]))
+    if restarted:
+        pipeline.restart()  # who is still to be killed is recalled from the cases and the hand
     acted = refusal(pipeline.judge([played[fold]]))
     assert (acted.rule, acted.reason) == (
         "bfsp 7.1.2",
