@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 from federation_records import (
     CARDS,
+    CHIEF,
     COMPETITION,
     DEALER,
     JUDGE,
@@ -24,6 +25,7 @@ from federation_records import (
     at,
     hand,
     opening,
+    play_to_the_end,
     seats,
     table,
     three_way_hand,
@@ -32,7 +34,13 @@ from federation_records import (
 from api.cli_simulate import CompetitionPublisher
 from domain.cards import parse_cards
 from domain.competition.aggregate import Competition, competition_stream_id
-from domain.competition.events import EliminationReason, LevelStarted, PlayerEliminated
+from domain.competition.events import (
+    BreakEnded,
+    BreakStarted,
+    EliminationReason,
+    LevelStarted,
+    PlayerEliminated,
+)
 from domain.discipline import PenaltyKind
 from domain.discipline.events import PenaltyHandServed, PenaltyImposed, ViolationRecorded
 from domain.hand.events import (
@@ -223,6 +231,17 @@ def test_a_hand_started_after_the_level_changed_posts_the_new_blinds(pipeline: P
     no_ante = refusal(pipeline.judge([start(records, first_start(stakes=antes), 31)]))
     assert no_ante.reason == "hand 1/1 posts antes 10 on seat 1, 10 on seat 2, 10 on seat 3; level 2 has no ante"
     accepted(pipeline.judge([start(records, first_start(stakes=new_blinds, level=2), 32)]))
+
+
+def test_no_hand_is_dealt_on_a_break_nor_once_the_competition_has_its_winner(pipeline: Pipeline) -> None:
+    records = Records()
+    opened(pipeline, records)
+    accepted(pipeline.judge([records.record(BreakStarted(1, 10), CHIEF, at(5))]))
+    on_break = refusal(pipeline.judge([start(records, first_start(), 6)]))
+    assert (on_break.rule, on_break.reason) == ("bfsp 3.3", "play is on a break after level 1: no hand is dealt")
+    accepted(pipeline.judge([records.record(BreakEnded(1), CHIEF, at(8)), *play_to_the_end(records)]))
+    after_the_end = refusal(pipeline.judge([start(records, replace(first_start(), hand_number=3), 30)]))
+    assert (after_the_end.rule, after_the_end.reason) == ("bfsp 5.10.1", f"{COMPETITION} is over: p01 won it")
 
 
 def test_a_limit_hand_lifts_the_raise_cap_only_when_two_players_are_left_in_the_event(pipeline: Pipeline) -> None:
