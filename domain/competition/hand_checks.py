@@ -146,19 +146,7 @@ def verify_hand_start(
             cite(c.rulebook, "levels"),
         )
     level = _level(c, started, at)
-    seats = tuple((entry.seat, entry.player) for entry in started.seats)
-    if c.floor is None:
-        _verify_stage_seating(c, number, seats)
-        positions = _positions_from_button(started)
-    else:
-        if number not in {table.number for table in c.floor.tables}:
-            raise CompetitionError(
-                f"table {number} is not in play: it was broken or never drawn, and its players sit elsewhere",
-                c.rulebook.cite("table_break"),
-            )
-        after = c.floor.hand_started(number, started.button, count.misdealt.get(number, False), seats)
-        positions = after.table(number).last_hand
-    _verify_forced_bets(c, started, level, positions)
+    _verify_forced_bets(c, started, level, _verify_seating(c, started, number, count))
     if _is_limit(started) and started.raise_cap_lifted != c.raise_cap_lifted:
         raise CompetitionError(
             f"{c.players_left} players are left in the event: the limit raise cap is "
@@ -167,6 +155,22 @@ def verify_hand_start(
         )
     _verify_stacks(started, count)
     return number
+
+
+def _verify_seating(c: Competition, started: HandStarted, number: int, count: ChipCount) -> Positions | None:
+    """Who is dealt in and where the button is, as the floor has them (an Olympic stage's tables, which are no
+    floor's, by their seats alone); the hand's positions."""
+    seats = tuple((entry.seat, entry.player) for entry in started.seats)
+    if c.floor is None:
+        _verify_stage_seating(c, number, seats)
+        return _positions_from_button(started)
+    if number not in {table.number for table in c.floor.tables}:
+        raise CompetitionError(
+            f"table {number} is not in play: it was broken or never drawn, and its players sit elsewhere",
+            c.rulebook.cite("table_break"),
+        )
+    after = c.floor.hand_started(number, started.button, count.misdealt.get(number, False), seats)
+    return after.table(number).last_hand
 
 
 def _verify_office(c: Competition, person: str, role: Role) -> None:
