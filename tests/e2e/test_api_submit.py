@@ -4,13 +4,18 @@ health and readiness — every error in the one shape."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
+import socket
+import subprocess
+import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 from fastapi.testclient import TestClient
 
@@ -20,6 +25,7 @@ from api.bootstrap import Pipeline
 from api.operations import phh_records
 from api.routes.submit import MAX_BATCH
 from api.settings import Settings
+from api.workers import Workers
 from domain.hand.aggregate import hand_id
 from ingest.log import EmbeddedLog
 from projections.database import SqliteReadDatabase
@@ -33,6 +39,13 @@ WSOP = PHH_DIR / "data" / "wsop" / "2023" / "43" / "5"
 LEGAL = WSOP / "00-02-07.phh"
 RAZZ = WSOP / "03-50-24.phh"  # its 6th-street raise breaks the fixed-limit size (bfsp 4.7.3)
 SECRET = "test-secret-of-at-least-thirty-two-bytes"
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
 
 
 def records(path: Path, competition: str = "c1") -> list[dict[str, Any]]:
@@ -283,3 +296,69 @@ def test_a_secretary_may_report_but_a_hand_act_from_her_is_refused_by_the_roles_
     assert answer.status_code == 200, answer.text
     (verdict,) = answer.json()["verdicts"]
     assert (verdict["outcome"], verdict["kind"], verdict["rule"]) == ("rejected", "illegal", "bfsp 5.5.6")
+
+
+class BrokenProjector:
+    """A projector whose read models fail for a reason no retry mends."""
+
+    def catch_up(self) -> int:
+        raise RuntimeError("read model table hands is missing")
+
+    def close(self) -> None:
+        pass
+
+
+def test_readiness_says_so_when_a_worker_has_stopped(tmp_path: Path) -> None:
+    settings = settings_for(tmp_path)
+    app = create_app(settings, workers=True)
+    app.state.workers = Workers(settings, BrokenProjector)
+    with TestClient(app) as c:
+        deadline = time.monotonic() + 10
+        while not app.state.workers.failures and time.monotonic() < deadline:
+            time.sleep(0.02)
+        error = error_of(c.get("/ready"), 503, "not_ready")
+    assert error["message"] == (
+        "the projector running in this process has stopped: RuntimeError: read model table hands is missing"
+    )
+
+
+POKERAUDIT = Path(sys.executable).parent / "pokeraudit"
+
+
+def test_pokeraudit_serve_and_token_from_the_command_line(tmp_path: Path) -> None:
+    env = {**os.environ, "POKERAUDIT_DATA_DIR": str(tmp_path), "POKERAUDIT_JWT_SECRET": SECRET}
+    for name in ("KAFKA_BOOTSTRAP_SERVERS", "DATABASE_URL", "POKERAUDIT_PUBLIC_READ"):
+        env.pop(name, None)
+    token = subprocess.run([str(POKERAUDIT), "token", "--role", "judge", "--person", "cli"], env=env,
+                           capture_output=True, text=True, timeout=60)
+    assert token.returncode == 0, token.stderr
+    port = free_port()
+    server = subprocess.Popen([str(POKERAUDIT), "serve", "--port", str(port)], env=env,
+                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        url = f"http://127.0.0.1:{port}"
+        deadline = time.monotonic() + 60
+        while True:
+            with contextlib.suppress(httpx.HTTPError):
+                if httpx.get(f"{url}/ready", timeout=5).status_code == 200:
+                    break
+            assert server.poll() is None and time.monotonic() < deadline, "pokeraudit serve did not become ready"
+            time.sleep(0.1)
+        answer = httpx.post(f"{url}/v1/events?wait=true", json=records(LEGAL)[0], timeout=30,
+                            headers={"Authorization": f"Bearer {token.stdout.strip()}"})
+        assert answer.status_code == 200, answer.text
+        assert answer.json()["verdicts"][0]["outcome"] == "accepted"
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+
+
+def test_serve_with_kafka_and_postgresql_refuses_to_start_without_the_token_key(tmp_path: Path) -> None:
+    env = {**os.environ, "KAFKA_BOOTSTRAP_SERVERS": "127.0.0.1:1", "DATABASE_URL": "postgresql://p@127.0.0.1:1/x"}
+    env.pop("POKERAUDIT_JWT_SECRET", None)
+    refused = subprocess.run([str(POKERAUDIT), "serve"], env=env, capture_output=True, text=True, timeout=60)
+    assert refused.returncode == 2
+    assert "POKERAUDIT_JWT_SECRET" in refused.stderr
+    no_key = subprocess.run([str(POKERAUDIT), "token", "--role", "judge", "--person", "p"], env=env,
+                            capture_output=True, text=True, timeout=60)
+    assert no_key.returncode == 2 and "POKERAUDIT_JWT_SECRET" in no_key.stderr
