@@ -362,3 +362,15 @@ def test_serve_with_kafka_and_postgresql_refuses_to_start_without_the_token_key(
     no_key = subprocess.run([str(POKERAUDIT), "token", "--role", "judge", "--person", "p"], env=env,
                             capture_output=True, text=True, timeout=60)
     assert no_key.returncode == 2 and "POKERAUDIT_JWT_SECRET" in no_key.stderr
+
+
+def test_an_unexpected_failure_is_500_in_the_error_shape_without_its_internals(tmp_path: Path) -> None:
+    app = create_app(settings_for(tmp_path))
+
+    @app.get("/v1/failing")
+    def failing() -> None:
+        raise RuntimeError("password=hunter2 in /srv/secret.py")
+
+    with TestClient(app, raise_server_exceptions=False) as c:
+        error = error_of(c.get("/v1/failing"), 500, "internal_error")
+    assert "hunter2" not in error["message"] and "secret" not in error["message"]
