@@ -50,11 +50,11 @@ except ImportError:  # pragma: no cover - psycopg is a dependency
 #: how long the broker may hold a fetch for partitions with nothing new (ms)
 FETCH_MAX_WAIT_MS = 50
 #: how much of one partition a fetch brings back: thousands of records, so the referee rarely waits for the log
-PARTITION_FETCH_BYTES = 16 * 1024 * 1024
+PARTITION_FETCH_BYTES = 4 * 1024 * 1024
 
 
 #: the collector's thresholds while the referee runs (Python's default: 700, 10, 10)
-REFEREE_GC_THRESHOLDS = (100_000, 50, 100)
+REFEREE_GC_THRESHOLDS = (100_000, 10, 10)
 
 
 @contextlib.contextmanager
