@@ -63,11 +63,20 @@ def api(settings: Settings) -> Iterator[httpx.Client]:
         yield client
 
 
-def test_reported_hands_are_judged_on_kafka_and_postgres_and_the_verdicts_read_back(api: httpx.Client) -> None:
+def test_reported_hands_are_judged_on_kafka_and_postgres_and_read_back(api: httpx.Client) -> None:
     legal = records([LEGAL], "wsop-43")
     answer = api.post("/v1/events/batch", params={"wait": "true", "timeout": 30}, json=legal, headers=bearer("judge"))
     assert answer.status_code == 200, answer.text
     assert [v["outcome"] for v in answer.json()["verdicts"]] == ["accepted"] * len(legal)
+
+    wait_projected(api, bearer("judge"))
+    read = api.get(f"/v1/hands/{hand_id(legal[0]['table_id'], 1, 'wsop-43')}", headers=bearer("viewer"))
+    assert read.status_code == 200, read.text
+    assert read.json()["status"] == "ended"
+    starting = sum(seat["stack"] for seat in legal[0]["payload"]["seats"])
+    assert sum(seat["stack"] for seat in read.json()["seats"]) == starting
+    missing = api.get(f"/v1/hands/{hand_id(legal[0]['table_id'], 2, 'wsop-43')}", headers=bearer("viewer"))
+    assert (missing.status_code, missing.json()["error"]["code"]) == (404, "not_found")
 
     razz = records([RAZZ], "wsop-43")
     answer = api.post("/v1/events/batch", params={"wait": "true", "timeout": 30}, json=razz, headers=bearer("judge"))
