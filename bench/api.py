@@ -139,11 +139,13 @@ def import_hands(url: str, repeat: int) -> tuple[list[str], int, float]:
     hands = [str(hand_id(r["table_id"], 1, COMPETITION)) for r in reported if r["seq"] == 0]
     start = time.monotonic()
     with httpx.Client(base_url=url, headers=headers(), timeout=120) as client:
-        for n in range(0, len(reported), BATCH):
-            last = n + BATCH >= len(reported)
-            params: dict[str, str | int] = {"wait": "true", "timeout": 30} if last else {}
-            answer = client.post("/v1/events/batch", params=params, json=reported[n : n + BATCH])
-            answer.raise_for_status()
+        chunks = [reported[n : n + BATCH] for n in range(0, len(reported), BATCH)]
+        for chunk in chunks[:-1]:
+            client.post("/v1/events/batch", json=chunk).raise_for_status()
+        # the last batch waits for its verdicts (so for everything before it); asking again is harmless
+        while (answer := client.post("/v1/events/batch?wait=true&timeout=30", json=chunks[-1])).status_code == 504:
+            pass
+        answer.raise_for_status()
         while client.get("/v1/projections/lag").json()["lag"]:
             time.sleep(0.2)
     return hands, len(reported), time.monotonic() - start
