@@ -3,9 +3,9 @@ with a ruling, two protests and a missed-round penalty on the way, and a two-tab
 
 Minsk Open (three players, one table): p01 is warned by the Chief Judge (7.1.2); hand 1 busts p02; a judge
 finds the board was dealt right (ruling r-1) and p02 protests that finding to the Chief Judge, who dismisses it;
-p03 misses a round (7.1.6, two players at the table: two hands); p01 protests his warning to the federation in
-writing; hand 2 busts p03 and p01 wins. After the end the protocol is snapshotted and the protest forwarded:
-the federation's 30 days run from ``FORWARDED_AT``.
+p01 protests his warning to the federation in writing; hand 2 busts p03 (9,950 after his big blind in hand 1), who
+is then given a missed round (7.1.6, two players at the table: two hands) he never serves; p01 wins. After the end
+the protocol is snapshotted and the protest forwarded: the federation's 30 days run from ``FORWARDED_AT``.
 
 Gomel Cup (eight players, 6-max, two tables of four): two players at one table bust, four against two.
 """
@@ -23,6 +23,7 @@ from federation_records import (
     REGULATIONS,
     SECRETARY,
     STACK,
+    STACKS_AFTER_HAND_1,
     Records,
     at,
     hand,
@@ -84,10 +85,6 @@ def minsk_open(records: Records) -> Iterator[Record]:
                        at(14)),
         CHIEF, at(14),
     )
-    yield records.record(ViolationRecorded("p03", "7.1.6", "", False, 1, "used his phone at the table"), JUDGE, at(14.5))
-    yield records.record(
-        PenaltyImposed("p03", 1, PenaltyKind.MISSED_ROUNDS, Role.JUDGE, rounds=1, players_at_table=2), JUDGE, at(14.6)
-    )
     to_federation = ProtestFiled(
         "protest-1", records.competition_id, ProtestTier.FEDERATION, "p01",
         Contested("penalty-1", ContestedKind.PENALTY, Role.CHIEF_JUDGE, sanctioned="p01"),
@@ -95,8 +92,15 @@ def minsk_open(records: Records) -> Iterator[Record]:
     )
     yield records.record(to_federation, P01, FILED_AT)
     yield from hand(records, 2, "p01", "p03", 20)
+    # after hand 2, not before it: a player serving missed rounds is dealt in only to have his hand killed
+    # (bfsp 7.1.2), and p03 plays hand 2 out
+    yield records.record(ViolationRecorded("p03", "7.1.6", "", False, 1, "used his phone at the table"), JUDGE, at(21))
     yield records.record(
-        PlayerEliminated("p03", f"{table()}/2", EliminationReason.NO_CHIPS, 2, starting_stack=STACK), JUDGE, at(22)
+        PenaltyImposed("p03", 1, PenaltyKind.MISSED_ROUNDS, Role.JUDGE, rounds=1, players_at_table=2), JUDGE, at(21.5)
+    )
+    yield records.record(
+        PlayerEliminated("p03", f"{table()}/2", EliminationReason.NO_CHIPS, 2, starting_stack=STACKS_AFTER_HAND_1["p03"]),
+        JUDGE, at(22),
     )
 
 

@@ -20,6 +20,7 @@ from federation_records import (
     JUDGE,
     SECRETARY,
     Records,
+    all_in_hand,
     at,
     hand,
     opening,
@@ -41,6 +42,7 @@ from domain.roles import Role
 from domain.rulings import PotReaward, RulingIssued, RulingKind
 from ingest.envelope import RecordedBy
 from ingest.log import EmbeddedLog
+from ingest.publish import hand_records
 from ingest.referee import Referee, Verdict
 from ingest.store import Store, store_env
 from projections import protocol as protocol_module
@@ -104,7 +106,7 @@ def test_the_protocol_reads_the_competition_from_its_events(played: tuple[Pipeli
         (1, "p01", 5000), (2, "p03", 3000), (3, "p02", 0),
     ]
     assert [(h["number"], h["winners"], h["pots"][0]["amount"]) for h in document["hands"]] == [
-        (1, ["p01"], 20_000), (2, ["p01"], 20_000),
+        (1, ["p01"], 20_050), (2, ["p01"], 19_900),
     ]
     assert [(v["rule"], v["participant"]) for v in document["violations"]] == [("bfsp 7.1.2", "p01")]
     assert [(p["reference"], p["kind"], p["imposed_by"]) for p in document["penalties"]] == [
@@ -272,30 +274,34 @@ def test_the_cli_writes_the_protocol_in_each_format(
 
 
 def test_a_ruling_amends_a_pot_and_a_void_is_listed_beside_the_mechanical_outcome(tmp_path: Path) -> None:
+    """Hand 1 is voided after its blinds (chips returned, the button kept: bfsp 6.3), so the same deal is hand 2,
+    whose whole pot a judge's ruling gives to p02: p01's all-in raise, p02's call and p03's folded big blind,
+    2 x 10,000 + 50."""
     pipeline = Pipeline(tmp_path)
     records = Records()
-    pipeline.judge([*opening(records), *hand(records, 1, "p01", "p02", 10)])
-    where = seats()
-    ruling = RulingIssued(
-        "ruling-1", f"{table()}/1", RulingKind.FINDING_OF_FACT, JUDGE.person, Role.JUDGE, "bfsp 2.2.3",
-        "p02's cards were misread: the pot is his", reawards=(PotReaward(0, (PotShare(where["p02"][1], 20_000),)),),
-    )
     voided = HandVoided("the deck was one card short", "6.1.1")
-    verdicts = pipeline.judge([
-        records.record(ruling, JUDGE, at(12), table(), "1"),
-        *list(hand(records, 2, "p01", "p03", 20))[:3],
-        records.record(voided, JUDGE, at(21), table(), "2", seq=3),
+    pipeline.judge([
+        *opening(records),
+        *list(hand(records, 1, "p01", "p02", 10))[:3],
+        records.record(voided, JUDGE, at(11), table(), "1", seq=3),
     ])
+    where = seats()
+    redealt = hand_records(all_in_hand(1, "p01", "p02"), COMPETITION, DEALER, at(12), hand_number=2)
+    ruling = RulingIssued(
+        "ruling-1", f"{table()}/2", RulingKind.FINDING_OF_FACT, JUDGE.person, Role.JUDGE, "bfsp 2.2.3",
+        "p02's cards were misread: the pot is his", reawards=(PotReaward(0, (PotShare(where["p02"][1], 20_050),)),),
+    )
+    verdicts = pipeline.judge([*redealt, records.record(ruling, JUDGE, at(14), table(), "2")])
     assert {v.outcome for v in verdicts} == {"accepted"}, [v.rejection for v in verdicts if v.rejection]
     document = protocol(pipeline.store, COMPETITION)
     first, second = document["hands"]
-    assert first["pots"][0]["decided_by"]["ruling"] == "ruling-1"
-    assert first["pots"][0]["awarded_by_ruling"] == [{"seat": where["p02"][1], "amount": 20_000}]
+    assert second["pots"][0]["decided_by"]["ruling"] == "ruling-1"
+    assert second["pots"][0]["awarded_by_ruling"] == [{"seat": where["p02"][1], "amount": 20_050}]
     assert [(r["ruling"], r["kind"], r["discretionary"]) for r in document["rulings"]] == [
         ("ruling-1", "finding_of_fact", True),
     ]
     assert [(a["type"], a["rule"], a["hand"]) for a in document["misdeals_and_voids"]] == [
-        ("HandVoided", "6.1.1", second["hand"]),
+        ("HandVoided", "6.1.1", first["hand"]),
     ]
 
 

@@ -9,7 +9,7 @@ from datetime import timedelta
 from pathlib import Path
 
 import pytest
-from federation_records import CHIEF, COMPETITION, FEDERATION, JUDGE, Records, at, table
+from federation_records import CHIEF, COMPETITION, FEDERATION, JUDGE, LEVEL_1, STACK, Records, at, table
 from federation_views_scenario import (
     FORWARDED_AT,
     GOMEL,
@@ -156,7 +156,7 @@ def test_the_standings_give_the_chips_the_eliminations_in_order_and_the_winner(j
         view = federation.standings(judged.store, models, COMPETITION)
         assert view is not None
         assert view.winner == "p01" and view.players_left == 1
-        assert [(r.participant, r.chips) for r in view.remaining] == [("p01", 20_000)]  # hand 2 seats both at 10,000
+        assert [(r.participant, r.chips) for r in view.remaining] == [("p01", 3 * STACK)]  # every chip of the three entries
         assert [(e.order, e.participant, e.place) for e in view.eliminations] == [(1, "p02", 3), (2, "p03", 2)]
         gomel = federation.standings(judged.store, models, GOMEL)
         assert gomel is not None and gomel.winner is None and gomel.players_left == 6
@@ -172,7 +172,7 @@ def test_each_ruling_says_which_pots_were_mechanical(judged: Judged) -> None:
     )
     assert ruling.in_force and ruling.hand == f"{table()}/1"
     [main] = ruling.pots
-    assert (main.amount, main.discretionary) == (20_000, False)
+    assert (main.amount, main.discretionary) == (2 * STACK + LEVEL_1.big_blind, False)  # p03's big blind folded
     assert main.awarded_shares == main.mechanical_shares
     assert federation.rulings(judged.store, GOMEL) == []
 
