@@ -513,14 +513,6 @@ def _act_of(event: Any) -> str | None:
     if name == "PenaltyImposed":
         act: Act = event.kind.act
         return act
-    if name in ("HandForHandHandStarted", "HandForHandEnded"):
-        return Act.HAND_FOR_HAND_STARTED
-    if name == "FinalTableDrawCommitted":
-        return Act.FINAL_TABLE_DRAW_CONDUCTED
-    if name == "TableBreakCommitted":
-        return Act.TABLE_BROKEN
-    if name == "DealAgreed":
-        return Act.CHIEF_JUDGE_DECISION
     if name == "ProtocolSigned":
         return Act.FINAL_PROTOCOL_SIGNED
     if name == "RulingIssued":

@@ -334,6 +334,33 @@ def test_every_federation_act_passes_the_roles_table_before_anything_else(pipeli
             assert refused.value.rule == rule.cite(), (type_name, role)
 
 
+@pytest.mark.parametrize(
+    ("type_name", "role", "rule", "reason"),
+    [
+        ("FinalTableDrawCommitted", Role.JUDGE, "bfsp 2.3.2",
+         "a judge may not commit the final-table draw; only the Chief Judge, the secretary or a person the Chief "
+         "Judge authorised may"),
+        ("HandForHandHandStarted", Role.JUDGE, "tda-2022 RP-8",
+         "a judge may not start a hand of hand-for-hand play; only the Chief Judge may"),
+        ("HandForHandEnded", Role.SECRETARY, "tda-2022 RP-8",
+         "the secretary may not end hand-for-hand play; only the Chief Judge may"),
+        ("TableBreakCommitted", Role.JUDGE, "bfsp 3.1",
+         "a judge may not commit the draw that breaks a table; only the Chief Judge or a person the Chief Judge "
+         "authorised may"),
+        ("DealAgreed", Role.SECRETARY, "bfsp 2.1.6",
+         "the secretary may not approve a deal among the players left; only the Chief Judge may"),
+    ],
+)
+def test_an_act_with_its_own_row_in_the_roles_table_is_refused_by_that_row(
+    pipeline: Pipeline, type_name: str, role: Role, rule: str, reason: str
+) -> None:
+    """Each of these acts is judged by its own row, not by the row of a neighbouring act."""
+    desk = desk_of(pipeline.referee)
+    with pytest.raises(NotPermittedError) as refused:
+        desk.judge(envelope_of(type_name, role), bare(FEDERATION_CATALOG[type_name]), {})
+    assert (str(refused.value.rule), refused.value.reason) == (rule, reason)
+
+
 def test_an_elimination_is_checked_against_the_hand_it_names(pipeline: Pipeline) -> None:
     records = Records()
     pipeline.judge([*opening(records), *blinds_stolen(records, 8), *three_way_hand(records, 2, 10)])
