@@ -33,7 +33,7 @@ from domain.chain import GENESIS, link
 from domain.chained import chain_body
 from domain.competition import draw, floor_events
 from domain.competition import events as competition_events
-from domain.competition.aggregate import Competition, competition_stream_id
+from domain.competition.aggregate import Competition, competition_stream_id, decode_recorded
 from domain.competition.regulations import cite
 from domain.discipline.events import CATALOG as DISCIPLINE_CATALOG
 from domain.discipline.ladder import violation as violation_rule
@@ -317,11 +317,11 @@ def _competition(events: list[Any]) -> JSON:
     for event in events[1:]:
         name = type(event).__name__
         at, by = _iso(event.timestamp), _who(event)
+        recorded = decode_recorded(event.payload)
         if name in floor_events.CATALOG:
             # The floor's events are kept as their JSON: a move, a break or a halt reads as recorded.
             sections["moves"].append({**event.payload, "at": at, "recorded_by": by})
             continue
-        recorded = competition_events.decode(event.payload)
         if name == "OfficialAppointed":
             sections["officials"].append({"person": recorded.person, "role": recorded.role.value,
                                           "delegations": list(recorded.delegations), "appointed_at": at,

@@ -14,9 +14,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from domain.competition import floor_events
-from domain.competition.aggregate import Competition
-from domain.competition.events import decode as decode_competition
+from domain.competition.aggregate import Competition, decode_recorded
 from domain.competition.placings import Bust
 from domain.competition.regulations import Regulations
 from domain.discipline import DisciplinaryCase, PenaltyKind
@@ -98,7 +96,7 @@ class Book:
         self._seen = len(self.competition.pending_events)
         recorded = next(e for e in pending if type(e).__name__ == name)
         payload: dict[str, Any] = recorded.payload  # type: ignore[attr-defined]
-        event = floor_events.decode(payload) if name in floor_events.CATALOG else decode_competition(payload)
+        event = decode_recorded(payload)
         self.entries.append(Reported(event, official.recorded_by, at))
 
     def follow(self, official: Official, at: datetime, method: Callable[..., Any], *args: Any) -> Any:
