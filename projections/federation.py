@@ -45,8 +45,8 @@ from domain.protests import ChallengeKind, ChallengeWindow, Protest, challenge_d
 from domain.protests.events import CATALOG as PROTEST_CATALOG
 from domain.rulebooks import get_rulebook
 from domain.rulings import HandReview, MechanicalOutcome, RulingIssued, amend
-from ingest.store import Store
 from projections.read_models import ReadModels
+from projections.stored import EventSource, iso, recorded_by
 
 _HAND_OUTCOME: dict[str, type] = {"PotAwarded": PotAwarded, "HandEnded": HandEnded}
 
@@ -272,7 +272,7 @@ class _Replayed:
         return [e.timestamp for e in self.events if type(e).__name__ == name]
 
 
-def _replay(store: Store, stream: UUID) -> _Replayed | None:
+def _replay(store: EventSource, stream: UUID) -> _Replayed | None:
     events: list[Any] = list(store.events.get(stream))
     if not events:
         return None
@@ -283,20 +283,15 @@ def _replay(store: Store, stream: UUID) -> _Replayed | None:
 
 
 def _who(event: Any) -> Who:
-    recorded = event.meta.get("recorded_by", {}) if isinstance(event.meta, dict) else {}
-    return Who(person=recorded.get("person", ""), role=recorded.get("role", ""))
+    return Who(**recorded_by(event))
 
 
-def _iso(at: datetime | None) -> str | None:
-    return None if at is None else at.isoformat()
-
-
-def competition(store: Store, competition_id: str) -> Competition | None:
+def competition(store: EventSource, competition_id: str) -> Competition | None:
     replayed = _replay(store, competition_stream_id(competition_id))
     return None if replayed is None else replayed.aggregate
 
 
-def _opened(store: Store, topic: str, competition_id: str) -> Iterator[UUID]:
+def _opened(store: EventSource, topic: str, competition_id: str) -> Iterator[UUID]:
     """The streams opened by ``topic`` events whose payload names ``competition_id``, in the order stored."""
     for notification in store.notifications(topics=[topic]):
         opened: Any = store.mapper.to_domain_event(notification)
@@ -307,7 +302,7 @@ def _opened(store: Store, topic: str, competition_id: str) -> Iterator[UUID]:
 # --- the penalty register ------------------------------------------------------------------------------------
 
 
-def penalty_register(store: Store, competition_id: str, grounds: bool = True) -> list[ParticipantRecord] | None:
+def penalty_register(store: EventSource, competition_id: str, grounds: bool = True) -> list[ParticipantRecord] | None:
     """Every participant with a disciplinary record, in registration order (None: no such competition)."""
     found = competition(store, competition_id)
     if found is None:
@@ -388,7 +383,7 @@ _PROTEST_FILED = get_topic(Protest.ProtestFiled)  # type: ignore[attr-defined]
 _REVIEW_OPENED = get_topic(HandReview.HandReviewOpened)  # type: ignore[attr-defined]
 
 
-def protests(store: Store, competition_id: str, now: datetime, grounds: bool = True) -> list[ProtestView]:
+def protests(store: EventSource, competition_id: str, now: datetime, grounds: bool = True) -> list[ProtestView]:
     """Every protest filed at the competition, in the order filed; open ones' grounds only when ``grounds``."""
     found = []
     for stream in _opened(store, _PROTEST_FILED, competition_id):
@@ -398,7 +393,7 @@ def protests(store: Store, competition_id: str, now: datetime, grounds: bool = T
     return sorted(found, key=lambda p: (p.filed_at, p.protest))
 
 
-def protest(store: Store, competition_id: str, protest: str, now: datetime, grounds: bool = True) -> ProtestView | None:
+def protest(store: EventSource, competition_id: str, protest: str, now: datetime, grounds: bool = True) -> ProtestView | None:
     """One protest, read from its own stream (None: none of that id was filed at the competition)."""
     replayed = _replay(store, protest_id(competition_id, protest))
     return None if replayed is None else _protest(replayed, now, grounds)
@@ -415,20 +410,20 @@ def _protest(replayed: _Replayed, now: datetime, grounds: bool) -> ProtestView:
         against={"reference": contested.reference, "kind": contested.kind.value,
                  "decided_by": contested.decided_by.value, "sanctioned": contested.sanctioned},
         grounds=filing.grounds if grounds or decided else None, written=filing.written, state=kept.state.value,
-        filed_at=filing.filed_at.isoformat(), forwarded_at=_iso(forwarding.forwarded_at) if forwarding else None,
+        filed_at=filing.filed_at.isoformat(), forwarded_at=iso(forwarding.forwarded_at) if forwarding else None,
         protocol_snapshot=forwarding.protocol_snapshot if forwarding else None,
         decision_days=get_rulebook(filing.rulebook).protest_decision_days,
-        deadline=_iso(kept.deadline), overdue=kept.is_overdue(now),
+        deadline=iso(kept.deadline), overdue=kept.is_overdue(now),
         decision=None if decided is None else ProtestDecisionView(
             decision=decided.decision.value, decided_by=decided.decided_by.value, reasons=decided.reasons,
             at=decided.decided_at.isoformat(), overdue=decided.overdue,
         ),
-        filer_notified_at=_iso(notified[-1].notified_at) if notified else None,
+        filer_notified_at=iso(notified[-1].notified_at) if notified else None,
     )
 
 
 def challenge_windows(
-    store: Store, models: ReadModels, competition_id: str, now: datetime
+    store: EventSource, models: ReadModels, competition_id: str, now: datetime
 ) -> list[ChallengeWindowView]:
     """Each table's last ended hand and whether its result may still be challenged: until the next hand starts,
     or for the rulebook's seconds after the award when play stopped for a break (bfsp 5.9.1)."""
@@ -444,7 +439,7 @@ def challenge_windows(
         closes = challenge_deadline(ChallengeWindow(awarded_at=ended, at_break=at_break), ChallengeKind.RESULT, book)
         windows.append(ChallengeWindowView(
             table_id=table_id, hand_id=last.hand_id, hand_number=last.number, ended_at=last.ended_at,
-            closes_at=_iso(closes), open=closes is None or now <= closes, rule=str(book.cite("dispute")),
+            closes_at=iso(closes), open=closes is None or now <= closes, rule=str(book.cite("dispute")),
         ))
     return windows
 
@@ -460,7 +455,7 @@ def _table_states(models: ReadModels, competition_id: str) -> Iterator[tuple[str
 # --- the floor -----------------------------------------------------------------------------------------------
 
 
-def balance(store: Store, competition_id: str) -> Balance | None:
+def balance(store: EventSource, competition_id: str) -> Balance | None:
     """The tables as the floor sees them and the move its rules call for next (bfsp 3.1)."""
     found = competition(store, competition_id)
     if found is None:
@@ -506,7 +501,7 @@ def _move(move: Any) -> Move:
 # --- the clock -----------------------------------------------------------------------------------------------
 
 
-def clock(store: Store, competition_id: str, now: datetime) -> Clock | None:
+def clock(store: EventSource, competition_id: str, now: datetime) -> Clock | None:
     """The level in play, its blinds and ante, the time left in it, the next level and the breaks."""
     replayed = _replay(store, competition_stream_id(competition_id))
     if replayed is None:
@@ -530,7 +525,7 @@ def clock(store: Store, competition_id: str, now: datetime) -> Clock | None:
                              seconds_remaining=max(0, int((over - now).total_seconds())))
     return Clock(
         competition_id=competition_id, level=_level(current.level) if current else None,
-        level_started_at=_iso(current.at if current else None), level_ends_at=_iso(ends),
+        level_started_at=iso(current.at if current else None), level_ends_at=iso(ends),
         seconds_remaining=remaining,
         next_level=_level(found.levels[number]) if number < len(found.levels) else None,
         on_break=on_break, breaks=[BreakView(after_level=b.after_level, minutes=b.minutes) for b in found.breaks],
@@ -548,7 +543,7 @@ def _level(level: Any) -> LevelView:
 # --- the standings -------------------------------------------------------------------------------------------
 
 
-def standings(store: Store, models: ReadModels | None, competition_id: str) -> Standings | None:
+def standings(store: EventSource, models: ReadModels | None, competition_id: str) -> Standings | None:
     """Who is left with his chips (biggest stack first), who went out in what order and place, the winner."""
     replayed = _replay(store, competition_stream_id(competition_id))
     if replayed is None:
@@ -586,7 +581,7 @@ def _last_stacks(models: ReadModels, competition_id: str) -> dict[str, int]:
 # --- the rulings ---------------------------------------------------------------------------------------------
 
 
-def rulings(store: Store, competition_id: str) -> list[RulingView]:
+def rulings(store: EventSource, competition_id: str) -> list[RulingView]:
     """Every ruling on the competition's hands, each with the pots it decided and those left mechanical."""
     out: list[RulingView] = []
     for stream in _opened(store, _REVIEW_OPENED, competition_id):
@@ -600,7 +595,7 @@ def rulings(store: Store, competition_id: str) -> list[RulingView]:
     return sorted(out, key=lambda r: (r.at, r.ruling))
 
 
-def _mechanical(store: Store, competition_id: str, hand: str) -> MechanicalOutcome | None:
+def _mechanical(store: EventSource, competition_id: str, hand: str) -> MechanicalOutcome | None:
     table, _, number = hand.rpartition("/")
     if not number.isdigit():
         return None

@@ -51,7 +51,7 @@ from domain.protocol import (
 )
 from domain.rejections import rejection_log_id
 from domain.rulings.events import CATALOG as RULING_CATALOG
-from ingest.store import Store
+from projections.stored import ArchivingSource, EventSource, iso, recorded_by
 
 JSON = dict[str, Any]
 
@@ -70,7 +70,7 @@ class UnreadableStream(Exception):
     """A stored event that no longer decodes: a byte of it was changed."""
 
 
-def competition_streams(store: Store, competition_id: str) -> dict[UUID, list[Any]]:
+def competition_streams(store: EventSource, competition_id: str) -> dict[UUID, list[Any]]:
     """Every stored stream of ``competition_id``, each as its domain events in version order.
 
     A stream is the competition's when one of its events names the competition in its meta (every event the
@@ -102,7 +102,7 @@ def competition_streams(store: Store, competition_id: str) -> dict[UUID, list[An
     return streams
 
 
-def _decoded(store: Store, stored: Any) -> Any:
+def _decoded(store: EventSource, stored: Any) -> Any:
     try:
         return store.mapper.to_domain_event(stored)
     except Exception as err:  # noqa: BLE001 - any failure to read a stored event is a broken record
@@ -115,11 +115,11 @@ def heads(streams: Mapping[UUID, list[Any]]) -> dict[str, tuple[int, str]]:
     return {str(stream): (events[-1].originator_version, events[-1].link) for stream, events in streams.items()}
 
 
-def protocol(store: Store, competition_id: str) -> JSON:
+def protocol(store: EventSource, competition_id: str) -> JSON:
     return build(competition_id, competition_streams(store, competition_id))
 
 
-def archive(store: Store, competition_id: str) -> ProtocolArchive | None:
+def archive(store: EventSource, competition_id: str) -> ProtocolArchive | None:
     try:
         found: Any = store.repository.get(archive_id(competition_id))
     except AggregateNotFoundError:
@@ -132,7 +132,7 @@ def archive(store: Store, competition_id: str) -> ProtocolArchive | None:
 SNAPSHOT_ATTEMPTS = 3
 
 
-def take_snapshot(store: Store, competition_id: str, taken_by: str, at: datetime) -> ProtocolSnapshotTaken:
+def take_snapshot(store: ArchivingSource, competition_id: str, taken_by: str, at: datetime) -> ProtocolSnapshotTaken:
     """Keep the protocol as it stands as the archive's next snapshot (immutable, hash-chained)."""
     for attempt in range(1, SNAPSHOT_ATTEMPTS + 1):
         streams = competition_streams(store, competition_id)
@@ -152,7 +152,7 @@ def take_snapshot(store: Store, competition_id: str, taken_by: str, at: datetime
     raise AssertionError("unreachable: the last attempt returns or raises")
 
 
-def verify_snapshot(store: Store, snapshot: ProtocolSnapshotTaken) -> Verification:
+def verify_snapshot(store: EventSource, snapshot: ProtocolSnapshotTaken) -> Verification:
     """Re-read what ``snapshot`` was taken from and say whether it still gives the same protocol."""
     if protocol_digest(snapshot.protocol) != snapshot.sha256:
         return Verification(False, f"the snapshot's protocol hashes to {protocol_digest(snapshot.protocol)[:16]}…, "
@@ -171,7 +171,7 @@ def verify_snapshot(store: Store, snapshot: ProtocolSnapshotTaken) -> Verificati
     return Verification(True)
 
 
-def _read_chain(store: Store, stream: UUID, version: int) -> tuple[list[Any], str]:
+def _read_chain(store: EventSource, stream: UUID, version: int) -> tuple[list[Any], str]:
     previous = GENESIS
     events: list[Any] = []
     for stored in store.recorder.select_events(stream, lte=version):
@@ -215,7 +215,7 @@ def _short(value: Any) -> str:
     return text if len(text) <= 80 else text[:77] + "…"
 
 
-def snapshots(store: Store, competition_id: str) -> list[ProtocolSnapshotTaken]:
+def snapshots(store: EventSource, competition_id: str) -> list[ProtocolSnapshotTaken]:
     kept = archive(store, competition_id)
     return [] if kept is None else [s for v in range(1, len(kept.snapshots) + 1) if (s := kept.snapshot(v))]
 
@@ -232,7 +232,7 @@ def build(competition_id: str, streams: Mapping[UUID, list[Any]]) -> JSON:
     """The protocol of ``competition_id`` from its streams (each its domain events in version order)."""
     kinds = {stream: type(events[0]).__name__ for stream, events in streams.items() if events}
     as_of = max((e.timestamp for events in streams.values() for e in events), default=None)
-    document: JSON = {"competition": {"id": competition_id}, "as_of": _iso(as_of)}
+    document: JSON = {"competition": {"id": competition_id}, "as_of": iso(as_of)}
     own = streams.get(competition_stream_id(competition_id))
     if own:
         document.update(_competition(own))
@@ -273,18 +273,9 @@ def build(competition_id: str, streams: Mapping[UUID, list[Any]]) -> JSON:
     ]
     signed = streams.get(signatures_id(competition_id), [])
     document["signatures"] = [
-        {**e.payload, "at": _iso(e.timestamp)} for e in signed if type(e).__name__ == "ProtocolSigned"
+        {**e.payload, "at": iso(e.timestamp)} for e in signed if type(e).__name__ == "ProtocolSigned"
     ]
     return document
-
-
-def _iso(at: datetime | None) -> str | None:
-    return None if at is None else at.isoformat()
-
-
-def _who(event: Any) -> JSON:
-    recorded: JSON = event.meta.get("recorded_by", {})
-    return {"person": recorded.get("person", ""), "role": recorded.get("role", "")}
 
 
 def _competition(events: list[Any]) -> JSON:
@@ -304,8 +295,8 @@ def _competition(events: list[Any]) -> JSON:
             "starts_on": regulations.starts_on.isoformat(),
             "rulebook": regulations.rulebook,
             "rulebook_version": regulations.rulebook_version,
-            "adopted_at": _iso(events[0].timestamp),
-            "adopted_by": _who(events[0]),
+            "adopted_at": iso(events[0].timestamp),
+            "adopted_by": recorded_by(events[0]),
         },
         "regulations": competition_events.encode(competition_events.RegulationsAdopted(
             aggregate.competition_id, regulations))["regulations"],
@@ -316,7 +307,7 @@ def _competition(events: list[Any]) -> JSON:
     players: list[str] = []
     for event in events[1:]:
         name = type(event).__name__
-        at, by = _iso(event.timestamp), _who(event)
+        at, by = iso(event.timestamp), recorded_by(event)
         recorded = decode_recorded(event.payload)
         if name in floor_events.CATALOG:
             # The floor's events are kept as their JSON: a move, a break or a halt reads as recorded.
@@ -404,15 +395,15 @@ def _hand(stream: UUID, events: list[Any]) -> JSON:
                          "shares": [{"seat": s["seat"], "player": seats.get(s["seat"], ""), "amount": s["amount"]}
                                     for s in event.payload["shares"]]})
         elif name == "HandEnded":
-            ended_at = _iso(event.timestamp)
-        who = _who(event)
+            ended_at = iso(event.timestamp)
+        who = recorded_by(event)
         if name in _MISDEAL_AND_VOID or who["role"] in _AT_HAND_BY_OFFICIALS:
             acts.append({"type": name, "reason": event.payload.get("reason", ""),
-                         "rule": event.payload.get("rule", ""), "at": _iso(event.timestamp), "recorded_by": who,
+                         "rule": event.payload.get("rule", ""), "at": iso(event.timestamp), "recorded_by": who,
                          "hand": str(stream), "version": event.originator_version})
     winners = sorted({share["player"] for pot in pots for share in pot["shares"]})
     return {"hand": str(stream), "table": start["table_id"], "number": start["hand_number"],
-            "started_at": _iso(events[0].timestamp), "ended_at": ended_at, "players": sorted(seats.values()),
+            "started_at": iso(events[0].timestamp), "ended_at": ended_at, "players": sorted(seats.values()),
             "pots": pots, "winners": winners, "officials_acts": acts}
 
 
@@ -444,14 +435,14 @@ def _rulings(events: list[Any]) -> list[JSON]:
                                      for r in recorded.reawards],
                         "dead": list(recorded.dead), "restored": list(recorded.restored),
                         "deviates_from": list(recorded.deviates_from), "justification": recorded.justification,
-                        "amends": recorded.amends, "at": _iso(event.timestamp)})
+                        "amends": recorded.amends, "at": iso(event.timestamp)})
         elif name == "MuckedCardsInspected":
             out.append({"ruling": f"inspection-{event.originator_version}", "hand": recorded.hand,
-                        "kind": "mucked_cards_inspected", "official": _who(event)["person"],
+                        "kind": "mucked_cards_inspected", "official": recorded_by(event)["person"],
                         "role": recorded.inspected_by.value, "rule": str(permission(Act.MUCKED_CARDS_INSPECTED).cite()),
                         "finding": recorded.outcome.value, "discretionary": True, "amended_pots": [],
                         "reawards": [], "dead": [], "restored": [], "deviates_from": [], "justification": "",
-                        "amends": "", "at": _iso(event.timestamp)})
+                        "amends": "", "at": iso(event.timestamp)})
     return out
 
 
@@ -461,7 +452,7 @@ def _case(events: list[Any]) -> tuple[list[JSON], list[JSON]]:
     for event in events[1:]:
         name = type(event).__name__
         recorded = decode_officials(event.payload, DISCIPLINE_CATALOG)
-        at, by = _iso(event.timestamp), _who(event)
+        at, by = iso(event.timestamp), recorded_by(event)
         if name == "ViolationRecorded":
             rule = violation_rule(recorded.code)
             violations.append({"participant": recorded.participant, "number": len(violations) + 1,
@@ -495,7 +486,7 @@ def _season(events: list[Any]) -> list[JSON]:
             d = decode_officials(event.payload, DISCIPLINE_CATALOG)
             out.append({"athlete": d.athlete, "season": d.season, "competition": d.competition,
                         "violation": d.violation, "code": d.code, "protocol": d.protocol,
-                        "at": _iso(event.timestamp), "rule": "bfsp 7.2.3"})
+                        "at": iso(event.timestamp), "rule": "bfsp 7.2.3"})
     return out
 
 
@@ -505,7 +496,7 @@ def _protest(events: list[Any], as_of: datetime | None) -> JSON:
                  "contested": {"reference": filed.contested.reference, "kind": filed.contested.kind.value,
                                "decided_by": filed.contested.decided_by.value,
                                "sanctioned": filed.contested.sanctioned},
-                 "grounds": filed.grounds, "written": filed.written, "filed_at": _iso(filed.filed_at),
+                 "grounds": filed.grounds, "written": filed.written, "filed_at": iso(filed.filed_at),
                  "forwarded": None, "decision": None, "filer_notified_at": None, "deadline": None, "overdue": False}
     deadline = None
     for event in events[1:]:
@@ -514,14 +505,14 @@ def _protest(events: list[Any], as_of: datetime | None) -> JSON:
         if name == "ProtestForwarded":
             deadline = recorded.deadline
             out["forwarded"] = {"snapshot": recorded.protocol_snapshot, "chain_head": recorded.chain_head,
-                                "at": _iso(recorded.forwarded_at), "rule": "bfsp 7.3.3"}
-            out["deadline"] = _iso(deadline)
+                                "at": iso(recorded.forwarded_at), "rule": "bfsp 7.3.3"}
+            out["deadline"] = iso(deadline)
         elif name == "ProtestDecided":
             out["decision"] = {"decision": recorded.decision.value, "decided_by": recorded.decided_by.value,
-                               "reasons": recorded.reasons, "at": _iso(recorded.decided_at),
+                               "reasons": recorded.reasons, "at": iso(recorded.decided_at),
                                "overdue": recorded.overdue}
         elif name == "FilerNotified":
-            out["filer_notified_at"] = _iso(recorded.notified_at)
+            out["filer_notified_at"] = iso(recorded.notified_at)
     decided = out["decision"]
     out["overdue"] = bool(decided["overdue"]) if decided else bool(deadline and as_of and as_of > deadline)
     return out
@@ -542,7 +533,7 @@ def _rejections(events: list[Any]) -> list[JSON]:
     return [
         {"kind": e.payload["kind"], "reason": e.payload["reason"], "rule": e.payload["rule"],
          "event_type": e.payload["event_type"], "table_id": e.payload["table_id"], "hand_id": e.payload["hand_id"],
-         "at": _iso(e.timestamp), "recorded_by": _who(e)}
+         "at": iso(e.timestamp), "recorded_by": recorded_by(e)}
         for e in events if type(e).__name__ == "RecordRejected"
     ]
 
