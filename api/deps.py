@@ -14,6 +14,7 @@ from pydantic import BaseModel, Field
 from api.auth import AuthError, Principal, principal_from_header
 from api.errors import ApiError
 from api.settings import Settings
+from ingest.store import Store
 
 T = TypeVar("T")
 
@@ -33,6 +34,21 @@ def principal(request: Request, authorization: Annotated[str | None, Header()] =
         return principal_from_header(authorization, secret, s.public_read)
     except AuthError as exc:
         raise ApiError(exc.status, exc.code, exc.message, field="Authorization") from exc
+
+
+def event_store(request: Request) -> Store:
+    """The store of what the referee judged; a 503 in a process that does not open it."""
+    pipeline = request.app.state.pipeline
+    if pipeline is None:
+        raise ApiError(503, "store_unavailable", "the event store is not open in this process")
+    store: Store = pipeline.store
+    return store
+
+
+def verify_scope(principal: Principal, competition: str) -> None:
+    """A token scoped to one competition reads and does nothing at another (403)."""
+    if principal.competition is not None and principal.competition != competition:
+        raise ApiError(403, "forbidden", f"this token is for competition {principal.competition}, not {competition}")
 
 
 class PageParams(BaseModel):

@@ -25,7 +25,7 @@ from typing import Annotated, TypeVar
 from fastapi import APIRouter, Path, Request
 
 from api.auth import Principal
-from api.deps import CurrentPage, CurrentPrincipal, Page, PageParams
+from api.deps import CurrentPage, CurrentPrincipal, Page, PageParams, event_store, verify_scope
 from api.errors import ERROR_RESPONSES, ApiError, not_found
 from domain.roles import Role
 from ingest.store import Store
@@ -48,22 +48,9 @@ def now() -> datetime:
     return datetime.now(UTC)
 
 
-def _store(request: Request) -> Store:
-    pipeline = request.app.state.pipeline
-    if pipeline is None:
-        raise ApiError(503, "store_unavailable", "the event store is not open in this process")
-    store: Store = pipeline.store
-    return store
-
-
 def _read_models(request: Request) -> ReadModels | None:
     models: ReadModels | None = request.app.state.read_models
     return models
-
-
-def _scoped(principal: Principal, competition_id: str) -> None:
-    if principal.competition is not None and principal.competition != competition_id:
-        raise ApiError(403, "forbidden", f"this token is for competition {principal.competition}, not {competition_id}")
 
 
 def _found(value: T | None, competition_id: str) -> T:
@@ -85,8 +72,8 @@ def _require_grounds(principal: Principal, what: str) -> None:
 def _read(
     request: Request, principal: Principal, competition_id: str, view: Callable[[Store], T | None]
 ) -> T:
-    _scoped(principal, competition_id)
-    return _found(view(_store(request)), competition_id)
+    verify_scope(principal, competition_id)
+    return _found(view(event_store(request)), competition_id)
 
 
 @router.get("/competitions/{competition_id}/penalties", response_model=Page[federation.ParticipantRecord])
@@ -114,7 +101,7 @@ def protests(
 ) -> ProtestBoard:
     """Each protest with its tier, filer, what it is against, its state, the federation's deadline and whether
     it is overdue now, and its decision; each table's last hand and whether its result may still be challenged."""
-    store = _store(request)
+    store = event_store(request)
     at = now()
     _read(request, principal, competition_id, lambda s: federation.competition(s, competition_id))
     found = federation.protests(store, competition_id, at, grounds=principal.role in READS_GROUNDS)
@@ -131,7 +118,7 @@ def protest(
     """One protest (an open one's grounds only for the officials)."""
     _read(request, principal, competition_id, lambda s: federation.competition(s, competition_id))
     found = federation.protest(
-        _store(request), competition_id, protest_id, now(), grounds=principal.role in READS_GROUNDS
+        event_store(request), competition_id, protest_id, now(), grounds=principal.role in READS_GROUNDS
     )
     if found is None:
         raise not_found("protest", f"{protest_id} at competition {competition_id}")
@@ -168,4 +155,4 @@ def rulings(
     mechanical or decided by the ruling."""
     _require_grounds(principal, "the rulings")
     _read(request, principal, competition_id, lambda s: federation.competition(s, competition_id))
-    return _page(Page[federation.RulingView], federation.rulings(_store(request), competition_id), page)
+    return _page(Page[federation.RulingView], federation.rulings(event_store(request), competition_id), page)

@@ -9,13 +9,12 @@ from typing import Annotated, Any, Literal
 from fastapi import APIRouter, Path, Query, Request
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 
-from api.auth import AuthError, Principal, require
-from api.deps import CurrentPrincipal
+from api.auth import AuthError, require
+from api.deps import CurrentPrincipal, event_store, verify_scope
 from api.errors import ERROR_RESPONSES, ApiError, not_found
 from api.routes.reads import READS_REJECTIONS
 from domain.protocol import ProtocolSnapshotTaken
 from domain.roles import Role
-from ingest.store import Store
 from projections import protocol as protocols
 from projections.protocol_render import to_html, to_pdf
 
@@ -28,19 +27,9 @@ CompetitionId = Annotated[str, Path(description="the competition, as the events 
 Version = Annotated[int, Path(ge=1, le=10**6, description="the snapshot's number, from 1")]
 
 
-def _store(request: Request) -> Store:
-    store: Store = request.app.state.pipeline.store
-    return store
-
-
-def _for(principal: Principal, competition: str) -> None:
-    if principal.competition is not None and principal.competition != competition:
-        raise ApiError(403, "forbidden", f"this token is for competition {principal.competition}, not {competition}")
-
-
 def _document(request: Request, competition: str) -> dict[str, Any]:
     try:
-        document = protocols.protocol(_store(request), competition)
+        document = protocols.protocol(event_store(request), competition)
     except protocols.UnreadableStream as err:
         raise ApiError(409, "store_tampered", f"the protocol cannot be read: {err}") from err
     if "regulations" not in document:
@@ -79,7 +68,7 @@ def read_protocol(
     competition: CompetitionId,
     format: Annotated[Literal["json", "html", "pdf"], Query(description="json, a printable html page, or pdf")] = "json",
 ) -> Response:
-    _for(principal, competition)
+    verify_scope(principal, competition)
     document = protocols.as_at(_document(request, competition), datetime.now(UTC))
     if principal.role not in READS_REJECTIONS:
         document = _withheld(document)
@@ -97,16 +86,16 @@ def take_snapshot(request: Request, principal: CurrentPrincipal, competition: Co
         require(principal, TAKES_SNAPSHOTS, "taking a snapshot of the protocol")
     except AuthError as exc:
         raise ApiError(exc.status, exc.code, exc.message, rule="bfsp 2.3.3") from exc
-    _for(principal, competition)
+    verify_scope(principal, competition)
     _document(request, competition)
-    taken = protocols.take_snapshot(_store(request), competition, principal.person, datetime.now(UTC))
+    taken = protocols.take_snapshot(event_store(request), competition, principal.person, datetime.now(UTC))
     return _snapshot_json(taken)
 
 
 @router.get("/competitions/{competition}/protocol/snapshots")
 def list_snapshots(request: Request, principal: CurrentPrincipal, competition: CompetitionId) -> dict[str, Any]:
-    _for(principal, competition)
-    items = [_snapshot_json(s) for s in protocols.snapshots(_store(request), competition)]
+    verify_scope(principal, competition)
+    items = [_snapshot_json(s) for s in protocols.snapshots(event_store(request), competition)]
     return {"items": items, "total": len(items)}
 
 
@@ -118,9 +107,9 @@ def read_snapshot(
         require(principal, READS_REJECTIONS, "a protocol snapshot's full text")
     except AuthError as exc:
         raise ApiError(exc.status, exc.code, exc.message) from exc
-    _for(principal, competition)
-    archive = protocols.archive(_store(request), competition)
+    verify_scope(principal, competition)
+    archive = protocols.archive(event_store(request), competition)
     snapshot = archive.snapshot(version) if archive is not None else None
     if snapshot is None:
         raise not_found("protocol snapshot", f"{competition} v{version}")
-    return _snapshot_json(snapshot, protocols.verify_snapshot(_store(request), snapshot))
+    return _snapshot_json(snapshot, protocols.verify_snapshot(event_store(request), snapshot))
