@@ -308,7 +308,7 @@ class Desk:
     def _carry_stage_stacks(self, competition: Competition, started: HandStarted, count: ChipCount) -> None:
         """The chips the table's last hand left its players, where the count has not followed it (an Olympic
         table's hands are counted in memory only, so after a restart they are read from the hand itself)."""
-        previous = f"{started.table_id}/{started.hand_number - 1}"
+        previous = hand_name(started.table_id, str(started.hand_number - 1))
         if all(count.source.get(entry.player) == f"hand {previous}" for entry in started.seats):
             return
         found = self.find(hand_id(started.table_id, started.hand_number - 1, competition.competition_id))
