@@ -90,13 +90,11 @@ from domain.errors import (
 )
 from domain.hand.aggregate import Hand, hand_id
 from domain.hand.events import (
-    HandEnded,
     HandMucked,
     HandShown,
     HandStarted,
     PenaltyHandKilled,
     PlayerActed,
-    PotAwarded,
     RawActReported,
 )
 from domain.officials import Act, Delegation, verify_permitted
@@ -114,8 +112,9 @@ from domain.protocol import (
 )
 from domain.roles import Role
 from domain.rulebooks import get_rulebook
-from domain.rulings import HandReview, MechanicalOutcome, hand_review_id
+from domain.rulings import HandReview, hand_review_id
 from domain.rulings.events import MuckedCardsInspected, RulingIssued
+from domain.rulings.outcome import stored_outcome
 from ingest.catalog import FEDERATION_CATALOG
 from ingest.envelope import Envelope, MalformedRecord
 from ingest.store import Store
@@ -126,7 +125,7 @@ if TYPE_CHECKING:
 
 JSON = dict[str, Any]
 _ACTS = frozenset(a.value for a in PERMISSIONS)
-_OFFICIALS_CATALOG: dict[str, type] = {"PotAwarded": PotAwarded, "HandEnded": HandEnded, "HandMucked": HandMucked}
+_OFFICIALS_CATALOG: dict[str, type] = {"HandMucked": HandMucked}
 #: a player's own acts at the table, which a player whose hand is to be killed may not make first
 _PLAYERS_ACTS = (PlayerActed, RawActReported, HandShown)
 _VOIDS = frozenset({"MisdealDeclared", "HandVoided"})
@@ -963,14 +962,12 @@ def _rule(desk: Desk, act: Reported) -> Aggregate:
             RuleRef("bfsp", "2.1.1"),
         )
     hand, review = _review(desk, act, e.hand)
-    events = desk.hand_events(hand)
-    pots = tuple(decode_officials(s.payload, _OFFICIALS_CATALOG) for s in events if type(s).__name__ == "PotAwarded")
-    ended = [decode_officials(s.payload, _OFFICIALS_CATALOG) for s in events if type(s).__name__ == "HandEnded"]
-    if not ended:
+    outcome = stored_outcome(desk.hand_events(hand))
+    if outcome is None:
         raise DisciplineError(
             f"hand {e.hand} has not ended: a ruling amends the outcome of a hand played out", RuleRef("bfsp", "2.2.3")
         )
-    review.issue(e, MechanicalOutcome(pots, ended[-1]), act.at, act.meta)
+    review.issue(e, outcome, act.at, act.meta)
     return review
 
 

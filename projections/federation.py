@@ -38,18 +38,15 @@ from domain.discipline import (
 )
 from domain.discipline.events import CATALOG as DISCIPLINE_CATALOG
 from domain.hand.aggregate import hand_id
-from domain.hand.events import HandEnded, PotAwarded
 from domain.officials.codec import decode as decode_officials
 from domain.officials.permissions import permission
 from domain.protests import ChallengeKind, ChallengeWindow, Protest, challenge_deadline, protest_id
 from domain.protests.events import CATALOG as PROTEST_CATALOG
 from domain.rulebooks import get_rulebook
 from domain.rulings import HandReview, MechanicalOutcome, RulingIssued, amend
+from domain.rulings.outcome import stored_outcome
 from projections.read_models import ReadModels
 from projections.stored import EventSource, iso, recorded_by
-
-_HAND_OUTCOME: dict[str, type] = {"PotAwarded": PotAwarded, "HandEnded": HandEnded}
-
 
 # --- the views ---------------------------------------------------------------------------------------------
 
@@ -599,11 +596,7 @@ def _mechanical(store: EventSource, competition_id: str, hand: str) -> Mechanica
     table, _, number = hand.rpartition("/")
     if not number.isdigit():
         return None
-    stored: list[Any] = list(store.events.get(hand_id(table, int(number), competition_id)))
-    events = [e for e in stored if type(e).__name__ in _HAND_OUTCOME]
-    pots = tuple(decode_officials(e.payload, _HAND_OUTCOME) for e in events if type(e).__name__ == "PotAwarded")
-    ended = [decode_officials(e.payload, _HAND_OUTCOME) for e in events if type(e).__name__ == "HandEnded"]
-    return MechanicalOutcome(pots, ended[-1]) if ended else None
+    return stored_outcome(store.events.get(hand_id(table, int(number), competition_id)))
 
 
 def _ruling(ruling: RulingIssued, outcome: MechanicalOutcome | None, in_force: bool, at: datetime) -> RulingView:

@@ -51,7 +51,7 @@ from domain.protests.events import ChallengeKind, HandChallenged
 from domain.protocol import challenges_id
 from domain.rejections import Rejection, RejectionLog, rejection_log_id
 from domain.roles import Role
-from domain.rulings import RulingKind
+from domain.rulings import RulingIssued, RulingKind
 from ingest.catalog import FEDERATION_CATALOG
 from ingest.desk import _act_of, desk_of
 from ingest.envelope import CATALOG, Envelope, RecordedBy
@@ -153,6 +153,21 @@ def test_an_officials_act_at_a_hand_passes_the_roles_table_too(pipeline: Pipelin
     assert (rejection.rule, rejection.event_type) == ("bfsp 6.1.1", "HandVoided")
     assert rejection.reason == "a dealer may not void a hand; only a judge or the Chief Judge may"
     assert outcomes(pipeline.judge([records.record(voided, JUDGE, at(12), table(), "1", seq=3)])) == ["accepted"]
+
+
+def test_a_ruling_amends_a_hand_played_out_and_is_refused_while_it_runs(pipeline: Pipeline) -> None:
+    records = Records()
+    pipeline.judge(opening(records))
+    played = list(hand(records, 1, "p01", "p02", 10))
+    assert set(outcomes(pipeline.judge(played[:3]))) == {"accepted"}
+    finding = RulingIssued("r-1", f"{table()}/1", RulingKind.FINDING_OF_FACT, JUDGE.person, Role.JUDGE,
+                           "bfsp 2.2.3", "the board was dealt from the top of the deck")
+    early = refusal(pipeline.judge([records.record(finding, JUDGE, at(10.5), table(), "1")]))
+    assert (early.rule, early.reason) == (
+        "bfsp 2.2.3", f"hand {table()}/1 has not ended: a ruling amends the outcome of a hand played out",
+    )
+    assert set(outcomes(pipeline.judge(played[3:]))) == {"accepted"}
+    assert outcomes(pipeline.judge([records.record(finding, JUDGE, at(12), table(), "1")])) == ["accepted"]
 
 
 def test_a_derived_value_the_record_gets_wrong_is_refused_with_the_rule_that_fixes_it(pipeline: Pipeline) -> None:
