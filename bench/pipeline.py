@@ -7,8 +7,10 @@ until at least ``--events`` records are on a fresh topic, then runs the referee 
 (``KafkaRefereeRunner`` with the batch sizes from settings: POKERAUDIT_REFEREE_BATCH_MAX / _MS) into a fresh
 database and times it from its first judged record to its last commit. Then the naive referee: the same
 Referee and runner judging and committing one record per transaction (batch of 1), on the first
-``--naive-events`` records of the same hands, into another fresh database. Prints events/s for each (overall
-and the median of 10-second windows), the ratio and each referee process's peak memory (ru_maxrss).
+``--naive-events`` records of the same hands, into another fresh database; then again waiting for each
+offset commit to Kafka, as the runner did before its commits became asynchronous. Prints events/s for each
+(overall and the median of 10-second windows), the ratios, each referee process's peak memory (ru_maxrss),
+its events per CPU-second and the load average around it.
 
 Uses KAFKA_BOOTSTRAP_SERVERS and DATABASE_URL when set; otherwise starts a broker and a cluster with the
 deploy/ scripts in a scratch folder and stops them afterwards.
@@ -44,9 +46,20 @@ WINDOW_S = 10.0
 
 
 def referee_process(
-    topic: str, bootstrap: str, database_url: str, batch_max: int, batch_ms: int, group: str, idle: float
+    topic: str,
+    bootstrap: str,
+    database_url: str,
+    batch_max: int,
+    batch_ms: int,
+    group: str,
+    idle: float,
+    wait_for_offset_commits: bool = False,
 ) -> None:
-    """Run one referee until the topic has been quiet ``idle`` seconds; print its timings as JSON."""
+    """Run one referee until the topic has been quiet ``idle`` seconds; print its timings as JSON.
+
+    ``wait_for_offset_commits``: each courtesy offset commit to Kafka waits for the broker's answer, as the
+    runner did before 29 November 2026, 19:00 UTC (the naive referee the earlier ratios were measured against).
+    """
     from ingest.referee import Referee
     from ingest.runners import KafkaRefereeRunner
     from ingest.store import Store, store_env
@@ -64,6 +77,8 @@ def referee_process(
 
     referee.judge = timed  # type: ignore[method-assign]
     runner = KafkaRefereeRunner(bootstrap, topic, referee, batch_max, batch_ms, group_id=group)
+    if wait_for_offset_commits:
+        runner.consumer.commit_async = runner.consumer.commit
     runner.run(idle_exit_s=idle)
     store.close()
     usage = resource.getrusage(resource.RUSAGE_SELF)
@@ -72,11 +87,17 @@ def referee_process(
 
 
 def run_referees(
-    count: int, topic: str, bootstrap: str, database_url: str, batch_max: int, batch_ms: int
+    count: int,
+    topic: str,
+    bootstrap: str,
+    database_url: str,
+    batch_max: int,
+    batch_ms: int,
+    wait_for_offset_commits: bool = False,
 ) -> dict[str, Any]:
     """``count`` referee processes in one consumer group; timed from the first batch to the last commit."""
     group = f"bench-{uuid.uuid4().hex[:8]}"
-    argv = [topic, bootstrap, database_url, str(batch_max), str(batch_ms), group]
+    argv = [topic, bootstrap, database_url, str(batch_max), str(batch_ms), group, str(wait_for_offset_commits)]
     procs = [
         subprocess.Popen(
             [sys.executable, __file__, "--referee-process", *argv],
@@ -233,11 +254,11 @@ def main() -> None:
     parser.add_argument(
         "--competitions", type=int, default=1, help="competitions (keys) the copies spread over"
     )
-    parser.add_argument("--referee-process", nargs=6, help=argparse.SUPPRESS)
+    parser.add_argument("--referee-process", nargs=7, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.referee_process:
-        topic, bootstrap, url, batch_max, batch_ms, group = args.referee_process
-        referee_process(topic, bootstrap, url, int(batch_max), int(batch_ms), group, idle=5.0)
+        topic, bootstrap, url, batch_max, batch_ms, group, wait = args.referee_process
+        referee_process(topic, bootstrap, url, int(batch_max), int(batch_ms), group, 5.0, wait == "True")
         return
 
     from api.settings import Settings
@@ -272,15 +293,17 @@ def main() -> None:
             f"{batched['load'][0]:.1f} → {batched['load'][1]:.1f}",
             flush=True,
         )
-        with fresh_database(server_url) as url:
-            naive = run_referees(1, naive_topic, bootstrap, url, 1, settings.referee_batch_ms)
-        print(
-            f"naive referee (one record per transaction): {naive['events']:,} events in "
-            f"{naive['seconds']:.1f} s = {naive['events_per_s']:,.0f} events/s "
-            f"(median of windows {naive['median_window_events_per_s']:,.0f}), "
-            f"peak memory {naive['maxrss_mib']:.0f} MiB, load average {naive['load'][0]:.1f} → {naive['load'][1]:.1f}"
-        )
-        print(f"ratio: {batched['events_per_s'] / naive['events_per_s']:.1f}×")
+        for wait, name in ((False, "naive referee"), (True, "naive referee waiting for each offset commit")):
+            with fresh_database(server_url) as url:
+                naive = run_referees(1, naive_topic, bootstrap, url, 1, settings.referee_batch_ms, wait)
+            print(
+                f"{name} (one record per transaction): {naive['events']:,} events in "
+                f"{naive['seconds']:.1f} s = {naive['events_per_s']:,.0f} events/s "
+                f"(median of windows {naive['median_window_events_per_s']:,.0f}), peak memory "
+                f"{naive['maxrss_mib']:.0f} MiB, load average {naive['load'][0]:.1f} → {naive['load'][1]:.1f}; "
+                f"ratio {batched['events_per_s'] / naive['events_per_s']:.1f}×",
+                flush=True,
+            )
         from kafka.admin import KafkaAdminClient
 
         admin = KafkaAdminClient(bootstrap_servers=bootstrap)
