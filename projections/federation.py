@@ -46,7 +46,7 @@ from domain.rulebooks import get_rulebook
 from domain.rulings import HandReview, MechanicalOutcome, RulingIssued, amend
 from domain.rulings.outcome import stored_outcome
 from projections.read_models import ReadModels
-from projections.stored import EventSource, iso, recorded_by
+from projections.stored import EventSource, iso, recorded_by, replayed
 
 # --- the views ---------------------------------------------------------------------------------------------
 
@@ -271,12 +271,7 @@ class _Replayed:
 
 def _replay(store: EventSource, stream: UUID) -> _Replayed | None:
     events: list[Any] = list(store.events.get(stream))
-    if not events:
-        return None
-    aggregate: Any = None
-    for event in events:
-        aggregate = event.mutate(aggregate)
-    return _Replayed(aggregate, events)
+    return _Replayed(replayed(events), events) if events else None
 
 
 def _who(event: Any) -> Who:

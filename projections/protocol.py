@@ -51,7 +51,7 @@ from domain.protocol import (
 )
 from domain.rejections import rejection_log_id
 from domain.rulings.events import CATALOG as RULING_CATALOG
-from projections.stored import ArchivingSource, EventSource, iso, recorded_by
+from projections.stored import ArchivingSource, EventSource, iso, recorded_by, replayed
 
 JSON = dict[str, Any]
 
@@ -279,9 +279,7 @@ def build(competition_id: str, streams: Mapping[UUID, list[Any]]) -> JSON:
 
 
 def _competition(events: list[Any]) -> JSON:
-    aggregate: Any = None
-    for event in events:
-        aggregate = event.mutate(aggregate)
+    aggregate = replayed(events)
     assert isinstance(aggregate, Competition)
     regulations = aggregate.regulations
     book = aggregate.rulebook

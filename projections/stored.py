@@ -7,7 +7,7 @@ hands the store to them (api/routes/federation.py, api/routes/protocol.py, api/c
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from datetime import datetime
 from typing import Any, Protocol
 from uuid import UUID
@@ -40,6 +40,14 @@ class ArchivingSource(EventSource, Protocol):
     """An event source the protocol's snapshots are saved to: a snapshot is itself a stored, chained event."""
 
     def save(self, *objs: Any, **kwargs: Any) -> Any: ...
+
+
+def replayed(events: Iterable[Any]) -> Any:
+    """The aggregate a stream's stored events make, applied in version order (None for no events)."""
+    aggregate: Any = None
+    for event in events:
+        aggregate = event.mutate(aggregate)
+    return aggregate
 
 
 def recorded_by(event: Any) -> dict[str, str]:
