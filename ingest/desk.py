@@ -97,7 +97,8 @@ from domain.hand.events import (
     PlayerActed,
     RawActReported,
 )
-from domain.officials import Act, Delegation, verify_permitted
+from domain.officials import Delegation, verify_permitted
+from domain.officials.acts import act_of
 from domain.officials.codec import decode as decode_officials
 from domain.officials.permissions import PERMISSIONS, is_permitted
 from domain.protests import ChallengeWindow, Protest, challenge, protest_id
@@ -486,7 +487,7 @@ class Desk:
         return [Delegation(d) for d in office.delegations] if office is not None else []
 
     def _verify_role(self, act: Reported) -> None:
-        name = _act_of(act.event)
+        name = act_of(act.event)
         if name is None:
             return
         verify_permitted(name, act.role, delegations=self._delegations(act.competition_id, act.by.person, act.role))
@@ -502,22 +503,6 @@ def _count_key(competition: Competition) -> UUID:
 
 def _recorder(envelope: Envelope) -> Recorder:
     return Recorder(envelope.recorded_by.person, envelope.recorded_by.role)
-
-
-def _act_of(event: Any) -> str | None:
-    """The roles table's act for ``event`` (None where the aggregate decides it from its own state)."""
-    name = type(event).__name__
-    if isinstance(event, PlayerEliminated) and event.reason is EliminationReason.DISQUALIFIED:
-        return Act.COMPETITION_DISQUALIFICATION
-    if name == "PenaltyImposed":
-        act: Act = event.kind.act
-        return act
-    if name == "ProtocolSigned":
-        return Act.FINAL_PROTOCOL_SIGNED
-    if name == "RulingIssued":
-        ruling_act: Act = event.kind.act
-        return ruling_act
-    return name if name in _ACTS else None
 
 
 def _agrees(reported: Any, computed: Any, what: str, rule: RuleRef, error: type[RuleError] = CompetitionError) -> None:

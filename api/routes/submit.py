@@ -28,8 +28,9 @@ from ingest.runners import INFRASTRUCTURE_ERRORS
 MAX_BATCH = 1000
 #: longest a request waits for the referee
 MAX_WAIT_SECONDS = 30.0
-#: who may report what happened at a table (a dealer only at his own)
-REPORTERS = frozenset({Role.DEALER, Role.JUDGE, Role.CHIEF_JUDGE, Role.SECRETARY})
+#: who may report at all (a dealer only at his own table). Which acts each may record is the roles table's, applied
+#: by the referee: an act refused for its recorder's role is stored as a rejection, so the attempt stays on record
+REPORTERS = frozenset({Role.DEALER, Role.JUDGE, Role.CHIEF_JUDGE, Role.SECRETARY, Role.FEDERATION})
 #: failures of the log (the broker, the embedded log's file): the records were not taken
 LOG_ERRORS: tuple[type[BaseException], ...] = (*INFRASTRUCTURE_ERRORS, sqlite3.Error)
 

@@ -45,6 +45,7 @@ from domain.errors import NotPermittedError
 from domain.hand.codec import REPORTED
 from domain.hand.events import HandVoided, MisdealDeclared
 from domain.officials import Act
+from domain.officials.acts import act_of
 from domain.officials.permissions import permission
 from domain.protests import Contested, ContestedKind, ProtestFiled, ProtestTier, protest_id
 from domain.protests.events import ChallengeKind, HandChallenged
@@ -53,7 +54,7 @@ from domain.rejections import Rejection, RejectionLog, rejection_log_id
 from domain.roles import Role
 from domain.rulings import RulingIssued, RulingKind
 from ingest.catalog import FEDERATION_CATALOG
-from ingest.desk import _act_of, desk_of
+from ingest.desk import desk_of
 from ingest.envelope import CATALOG, Envelope, RecordedBy
 from ingest.log import EmbeddedLog
 from ingest.referee import Referee, Verdict
@@ -339,7 +340,7 @@ def test_every_federation_act_passes_the_roles_table_before_anything_else(pipeli
     variants = [bare(cls, **{choice[0]: v}) for v in choice[1]] if choice else [bare(cls)]
     desk = desk_of(pipeline.referee)
     for event in variants:
-        act = _act_of(event)
+        act = act_of(event)
         if act is None:  # the aggregate decides who may (a protest's decision: by its tier)
             continue
         rule = permission(act)
