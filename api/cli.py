@@ -173,6 +173,33 @@ def _demo(args: argparse.Namespace) -> int:
     return run_demo(Path(args.data_dir), seed=args.seed, serve=not args.no_serve, host=args.host, port=args.port)
 
 
+def _add_schemas(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    command = subparsers.add_parser(
+        "schemas",
+        help="write the JSON Schema of the envelope and of every event type",
+        description="Write docs/schemas/events.schema.json (or --out): the envelope and every payload type the "
+        "log accepts, at the current schema version. A test checks the committed file is current.",
+    )
+    command.add_argument("--out", default="docs/schemas/events.schema.json", help="where to write it")
+    command.set_defaults(run=_schemas)
+
+
+def schemas_document() -> str:
+    from ingest.envelope import json_schemas
+
+    return json.dumps(json_schemas(), indent=2, sort_keys=True) + "\n"
+
+
+def _schemas(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    out = Path(args.out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(schemas_document(), encoding="utf-8")
+    print(f"wrote {out}")
+    return 0
+
+
 @contextlib.contextmanager
 def _pipeline(publish_rejections: bool = False) -> Iterator[Pipeline]:
     from api.bootstrap import bootstrap
@@ -198,6 +225,7 @@ _SUBCOMMANDS: tuple[Callable[[argparse._SubParsersAction[argparse.ArgumentParser
     _add_status,
     _add_verify,
     _add_demo,
+    _add_schemas,
     add_serve,
     add_simulate,
     add_projections,
