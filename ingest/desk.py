@@ -15,7 +15,7 @@ HandReview                             one per hand a ruling is about (``hand_re
 ProtocolSignatures                     one per competition (``signatures_id``)
 =====================================  =====================================================================
 
-A hand is named in these records as ``"<table>/<number>"`` (:func:`hand_name`), a penalty a protest contests
+A hand is named in these records as ``"<table>/<number>"`` (:func:`domain.competition.hand_checks.hand_name`), a penalty a protest contests
 as ``"penalty-<number>"`` in the sanctioned participant's case, and a competition's season is the year it
 starts in (:func:`season_of`). Federation records carry no sequence number: their order is the log's.
 
@@ -74,7 +74,7 @@ from domain.competition.events import (
     PlayerEliminated,
     SeatDrawConducted,
 )
-from domain.competition.hand_checks import ChipCount, table_number, verify_hand_start
+from domain.competition.hand_checks import ChipCount, hand_name, table_number, verify_hand_start
 from domain.competition.placings import Bust
 from domain.competition.regulations import cite
 from domain.discipline import DisciplinaryCase, PenaltyKind, SeasonRecord, case_id, season_record_id
@@ -145,11 +145,6 @@ class NotYet(Exception):
 def season_of(competition: Competition) -> str:
     """The sports season a competition counts in: the calendar year it starts in."""
     return str(competition.regulations.starts_on.year)
-
-
-def hand_name(table_id: str, hand_number: str) -> str:
-    """How the federation's records name a hand: ``"<table>/<number>"`` (the envelope's table and hand)."""
-    return f"{table_id}/{hand_number}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -280,7 +275,7 @@ class Desk:
         started = hand.engine.started
         number = table_number(started.table_id)
         assert number is not None, "the start was checked against the competition"
-        meta = {**meta, "hand": hand_name(started.table_id, str(started.hand_number))}
+        meta = {**meta, "hand": hand_name(started.table_id, started.hand_number)}
         if isinstance(event, HandStarted) and not hand.is_over:
             self._note_serving(competition, key, event, set())
             if competition.floor is not None and event.button is not None:
@@ -308,7 +303,7 @@ class Desk:
     def _carry_stage_stacks(self, competition: Competition, started: HandStarted, count: ChipCount) -> None:
         """The chips the table's last hand left its players, where the count has not followed it (an Olympic
         table's hands are counted in memory only, so after a restart they are read from the hand itself)."""
-        previous = hand_name(started.table_id, str(started.hand_number - 1))
+        previous = hand_name(started.table_id, started.hand_number - 1)
         if all(count.source.get(entry.player) == f"hand {previous}" for entry in started.seats):
             return
         found = self.find(hand_id(started.table_id, started.hand_number - 1, competition.competition_id))

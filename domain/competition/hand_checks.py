@@ -58,8 +58,12 @@ def table_number(table_id: str) -> int | None:
     return int(found.group(1)) if found else None
 
 
-def hand_name(started: HandStarted) -> str:
-    return f"{started.table_id}/{started.hand_number}"
+def hand_name(table_id: str, hand_number: int | str) -> str:
+    """How the competition's records name a hand: ``"<table>/<number>"``, the table as its start names it.
+
+    The floor's record of a hand, a challenge, a ruling and the chips a hand left a player all name it so, and
+    the names must agree for a ruling to find the hand it amends."""
+    return f"{table_id}/{hand_number}"
 
 
 @dataclass
@@ -237,7 +241,7 @@ def _positions_from_button(started: HandStarted) -> Positions | None:
 def _verify_forced_bets(c: Competition, started: HandStarted, level: Level, positions: Positions | None) -> None:
     stakes = started.stakes
     rule = cite(c.rulebook, "levels")
-    name = hand_name(started)
+    name = hand_name(started.table_id, started.hand_number)
     if positions is not None and (level.small_blind or level.big_blind):
         due = {positions.small_blind: level.small_blind, positions.big_blind: level.big_blind}
         if dict(stakes.blinds) != due or len(stakes.blinds) != len(due):
@@ -276,7 +280,7 @@ def _verify_stacks(started: HandStarted, count: ChipCount) -> None:
             raise CompetitionError(f"{entry.player} has no chips in play", CHIPS_RULE)
         if entry.stack != known:
             raise CompetitionError(
-                f"{entry.player} sits down to hand {hand_name(started)} with {chips(entry.stack)}; "
+                f"{entry.player} sits down to hand {hand_name(started.table_id, started.hand_number)} with {chips(entry.stack)}; "
                 f"{count.whence(entry.player)} left him {chips(known)}: chips come into play with an entry and "
                 "move only through the hands",
                 CHIPS_RULE,

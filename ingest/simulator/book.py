@@ -15,6 +15,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from domain.competition.aggregate import Competition, decode_recorded
+from domain.competition.hand_checks import hand_name
 from domain.competition.placings import Bust
 from domain.competition.regulations import Regulations
 from domain.discipline import DisciplinaryCase, PenaltyKind
@@ -170,7 +171,7 @@ class Book:
         at: datetime,
     ) -> RulingIssued:
         """A judge's finding of fact on a hand played out; it leaves the engine's award as it was."""
-        hand = f"{table_id}/{hand_number}"
+        hand = hand_name(table_id, hand_number)
         ruling = RulingIssued(
             f"ruling-{len(self.reviews) + 1}", hand, RulingKind.FINDING_OF_FACT, judge.person, judge.role,
             "bfsp 2.2.3", finding,

@@ -36,6 +36,7 @@ from domain.competition.draw import commitment, draw
 from domain.competition.events import PlayerEliminated, RaceEntry
 from domain.competition.floor import Floor
 from domain.competition.floor_events import TableBreakCommitted
+from domain.competition.hand_checks import hand_name
 from domain.competition.placings import Bust
 from domain.competition.regulations import Format, Level
 from domain.competition.seating import Positions
@@ -500,7 +501,7 @@ class _Run:
         by_seat = dict(dealt)
         for seat, chips in played.final_stacks.items():
             self.stacks[by_seat[seat]] = chips
-        hand = f"{table_id}/{number}"
+        hand = hand_name(table_id, number)
         self._served(
             hand, dealer, {e.seat for e in played.events if isinstance(e, PenaltyHandKilled)}, by_seat
         )
