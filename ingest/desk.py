@@ -112,10 +112,12 @@ from domain.protocol import (
     signatures_id,
 )
 from domain.roles import Role
-from domain.rulebooks import get_rulebook
+from domain.rulebooks import Rulebook, get_rulebook
 from domain.rulings import HandReview, hand_review_id
+from domain.rulings.amend import chips_moved
 from domain.rulings.events import MuckedCardsInspected, RulingIssued
 from domain.rulings.outcome import stored_outcome
+from domain.rulings.window import verify_in_time
 from ingest.catalog import FEDERATION_CATALOG
 from ingest.envelope import Envelope, MalformedRecord
 from ingest.store import Store
@@ -382,18 +384,41 @@ class Desk:
             recorded: Any
             if count.version < stored:
                 for recorded in self.store.events.get(competition.id, gt=count.version, lte=stored):
-                    count.follow(
-                        recorded.originator_version, decode_recorded(recorded.payload), recorded.meta,
-                        recorded.timestamp,
-                    )
+                    self._follow(competition, count, recorded)
             for recorded in pending:
                 if recorded.originator_version > count.version:
-                    count.follow(
-                        recorded.originator_version, decode_recorded(recorded.payload), recorded.meta,
-                        recorded.timestamp,
-                    )
+                    self._follow(competition, count, recorded)
+            count.settle()
         self.hot[key] = count
         return count
+
+    def _follow(self, competition: Competition, count: ChipCount, recorded: Any) -> None:
+        """The count follows one of the Competition's events; at a hand's end, the rulings on that hand are found
+        again and moved in their turn (they live on the hand's review, not on the Competition's stream)."""
+        count.follow(recorded.originator_version, decode_recorded(recorded.payload), recorded.meta, recorded.timestamp)
+        named = recorded.meta.get("hand") if type(recorded).__name__ == "TableHandEnded" else None
+        if named:
+            for at, ruling, moved in self._rulings_moving_chips(competition.competition_id, str(named)):
+                count.due(str(named), ruling, moved, at)
+
+    def _rulings_moving_chips(self, competition_id: str, named: str) -> list[tuple[datetime, str, dict[str, int]]]:
+        """Each ruling on hand ``named`` that moved chips: when it was issued, its name, player → chips moved."""
+        review = self.find(hand_review_id(competition_id, named))
+        table_id, _, number = named.rpartition("/")
+        hand = self.find(hand_id(table_id, int(number), competition_id)) if number.isdigit() else None
+        if not isinstance(review, HandReview) or not isinstance(hand, Hand):
+            return []
+        outcome = stored_outcome(self.hand_events(hand))
+        if outcome is None:
+            return []
+        times = [e.timestamp for e in self.hand_events(review) if type(e).__name__ == "RulingIssued"]
+        rulings = review.rulings
+        found = []
+        for n, (at, ruling) in enumerate(zip(times, rulings, strict=True)):
+            moved = _by_player(hand, chips_moved(outcome, rulings[:n], ruling))
+            if moved:
+                found.append((at, ruling.ruling, moved))
+        return found
 
     # --- the aggregates -----------------------------------------------------------------------------------
 
@@ -467,8 +492,9 @@ class Desk:
         assert isinstance(found, Hand)
         return found
 
-    def hand_events(self, hand: Hand) -> list[Any]:
-        """Every event of ``hand``: the stored ones, then those still pending in this batch."""
+    def hand_events(self, hand: Aggregate) -> list[Any]:
+        """Every event of ``hand`` (or of another aggregate): the stored ones, then those still pending in this
+        batch."""
         stored = list(self.store.events.get(hand.id)) if hand.version > len(hand.pending_events) else []
         return [*stored, *hand.pending_events]
 
@@ -494,6 +520,11 @@ class Desk:
 
 def _count_key(competition: Competition) -> UUID:
     return uuid5(competition.id, "chip-count")
+
+
+def _by_player(hand: Hand, moved: dict[int, int]) -> dict[str, int]:
+    players = {entry.seat: entry.player for entry in hand.engine.started.seats}
+    return {players[seat]: chips for seat, chips in moved.items()}
 
 
 def _recorder(envelope: Envelope) -> Recorder:
@@ -902,21 +933,35 @@ def _challenge(desk: Desk, act: Reported) -> Aggregate:
             f"the challenge says it was raised at {e.raised_at.isoformat()}, the record at {act.at.isoformat()}",
             "payload.raised_at",
         )
-    competition = desk.find(competition_stream_id(act.competition_id))
-    book = competition.rulebook if isinstance(competition, Competition) else get_rulebook(act.envelope.rulebook)
-    ended = [s.timestamp for s in desk.hand_events(hand) if type(s).__name__ == "HandEnded"]
-    if not ended:
+    book = _rulebook(desk, act)
+    window = _window(desk, act, hand)
+    if window is None:
         raise ProtestError(f"hand {named} has not ended: there is no result to challenge yet", book.cite("dispute"))
-    following = desk.find(hand_id(act.envelope.table_id, int(act.envelope.hand_id) + 1, act.competition_id))
-    next_started = desk.hand_events(following)[0].timestamp if isinstance(following, Hand) else None
-    at_break = next_started is None and isinstance(competition, Competition) and competition.on_break is not None
-    window = ChallengeWindow(ended[-1], at_break, next_started)
     judged = challenge(e.hand, e.participant, e.kind, e.grounds, e.raised_at, window, book, act.role)
     _agrees(e.deadline, judged.deadline, "the challenge closes at", book.cite("dispute"), ProtestError)
     found = desk.find(challenges_id(act.competition_id))
     kept = found if isinstance(found, HandChallenges) else HandChallenges.open(act.competition_id, act.at, act.meta)
     kept.record(judged, act.meta)
     return kept
+
+
+def _rulebook(desk: Desk, act: Reported) -> Rulebook:
+    competition = desk.find(competition_stream_id(act.competition_id))
+    return competition.rulebook if isinstance(competition, Competition) else get_rulebook(act.envelope.rulebook)
+
+
+def _window(desk: Desk, act: Reported, hand: Hand) -> ChallengeWindow | None:
+    """How long the result of the envelope's ``hand`` stays open to challenge: until the next hand at the table
+    starts, or a while after the award when it ended at a break; None while the hand has not ended."""
+    assert act.envelope.table_id is not None and act.envelope.hand_id is not None
+    ended = [s.timestamp for s in desk.hand_events(hand) if type(s).__name__ == "HandEnded"]
+    if not ended:
+        return None
+    following = desk.find(hand_id(act.envelope.table_id, int(act.envelope.hand_id) + 1, act.competition_id))
+    next_started = desk.hand_events(following)[0].timestamp if isinstance(following, Hand) else None
+    competition = desk.find(competition_stream_id(act.competition_id))
+    at_break = next_started is None and isinstance(competition, Competition) and competition.on_break is not None
+    return ChallengeWindow(ended[-1], at_break, next_started)
 
 
 # --- rulings on a hand ----------------------------------------------------------------------------------------
@@ -943,12 +988,36 @@ def _rule(desk: Desk, act: Reported) -> Aggregate:
         )
     hand, review = _review(desk, act, e.hand)
     outcome = stored_outcome(desk.hand_events(hand))
-    if outcome is None:
+    window = _window(desk, act, hand)
+    if outcome is None or window is None:
         raise DisciplineError(
             f"hand {e.hand} has not ended: a ruling amends the outcome of a hand played out", RuleRef("bfsp", "2.2.3")
         )
+    moved = _by_player(hand, chips_moved(outcome, review.rulings, e))
+    competition = desk.competition_of(act.competition_id)
+    if not moved or competition is None:
+        review.issue(e, outcome, act.at, act.meta)
+        return review
+    verify_in_time(e, act.at, window, competition.rulebook)
+    count = desk.chip_count(competition)
+    in_play = _in_play(desk, competition, act)
+    count.verify_amendment(e.hand, e.ruling, moved, in_play)
     review.issue(e, outcome, act.at, act.meta)
+    count.amend(e.hand, e.ruling, moved, act.at, in_play)
     return review
+
+
+def _in_play(desk: Desk, competition: Competition, act: Reported) -> frozenset[str]:
+    """The players whose chips are on the table in a hand being played: seated at a table of the floor with a
+    hand running (at an Olympic stage's table, dealt into the hand that followed the one ruled on, still
+    running)."""
+    if competition.floor is not None:
+        return frozenset(p for t in competition.floor.tables if t.hand_running for p in t.players)
+    assert act.envelope.table_id is not None and act.envelope.hand_id is not None
+    following = desk.find(hand_id(act.envelope.table_id, int(act.envelope.hand_id) + 1, act.competition_id))
+    if not isinstance(following, Hand) or following.is_over:
+        return frozenset()
+    return frozenset(entry.player for entry in following.engine.started.seats)
 
 
 def _inspect(desk: Desk, act: Reported) -> Aggregate:

@@ -259,3 +259,54 @@ def three_way_hand(records: Records, number: int, minutes: float) -> Iterable[tu
         BoardDealt(parse_cards("3h")),
     ]
     return hand_records(events, records.competition_id, DEALER, at(minutes))
+
+
+#: the raise the button makes in :func:`called_raise_hand`
+RAISE_TO = 20 * LEVEL_1.big_blind
+
+
+def called_raise_positions(number: int) -> tuple[str, str, str]:
+    """(button, small blind, big blind) at three-handed hand ``number``: from the starting button (p01, p02, p03
+    at hand 1) the button moves one seat a hand (bfsp 5.3.2)."""
+    turn = (number - 1) % 3
+    return PLAYERS[turn], PLAYERS[(turn + 1) % 3], PLAYERS[(turn + 2) % 3]
+
+
+def called_raise_start(number: int, stacks: dict[str, int]) -> HandStarted:
+    """The start of three-handed hand ``number``, each player sitting down with his ``stacks``."""
+    where = seats()
+    button, small, big = called_raise_positions(number)
+    entries = tuple(SeatEntry(where[p][1], p, stacks[p]) for p in sorted(PLAYERS, key=lambda p: where[p][1]))
+    return HandStarted(
+        table(), number, "NT", entries, where[button][1],
+        Stakes(blinds=((where[small][1], LEVEL_1.small_blind), (where[big][1], LEVEL_1.big_blind)),
+               min_bet=LEVEL_1.big_blind),
+        burns_recorded=False,
+    )
+
+
+def called_raise_hand(
+    records: Records, number: int, stacks: dict[str, int], minutes: float
+) -> Iterable[tuple[bytes, bytes]]:
+    """Three-handed hand ``number`` with these ``stacks``: the button raises to :data:`RAISE_TO`, the small blind
+    calls, the big blind folds; both check it down and show, the button first (he made the last aggressive
+    action). With :data:`CARDS` the button wins at hand 1 (p01's ace-king on the ace-high board against p02's
+    queens) and at hand 2 (p02's queens against p03's jacks)."""
+    where = seats()
+    button, small, big = called_raise_positions(number)
+    checks = (PlayerActed(where[small][1], ActionKind.CHECK), PlayerActed(where[button][1], ActionKind.CHECK))
+    events: list[ReportedEvent] = [
+        called_raise_start(number, stacks),
+        ForcedBetPosted(where[small][1], ForcedBetKind.SMALL_BLIND, LEVEL_1.small_blind),
+        ForcedBetPosted(where[big][1], ForcedBetKind.BIG_BLIND, LEVEL_1.big_blind),
+        *(HoleCardsDealt(where[p][1], parse_cards(CARDS[p])) for p in (small, big, button)),
+        PlayerActed(where[button][1], ActionKind.RAISE, RAISE_TO),
+        PlayerActed(where[small][1], ActionKind.CALL),
+        PlayerActed(where[big][1], ActionKind.FOLD),
+        BoardDealt(parse_cards("Ah9c4d")), *checks,
+        BoardDealt(parse_cards("Tc")), *checks,
+        BoardDealt(parse_cards("3h")), *checks,
+        HandShown(where[button][1], parse_cards(CARDS[button])),
+        HandShown(where[small][1], parse_cards(CARDS[small])),
+    ]
+    return hand_records(events, records.competition_id, DEALER, at(minutes))

@@ -14,7 +14,8 @@ writes it). :func:`verify_hand_start` refuses, with the rule, a start that
   says the limit raise cap is lifted when the event is not down to two players, or the reverse (TDA 2022 48,
   TV-45);
 * gives a player a stack other than the one the competition's hands left him (:class:`ChipCount`): chips come
-  into play with an entry and move only through the hands, a chip race and an Olympic stage's reset (bfsp 5.1).
+  into play with an entry and move only through the hands — as the officials' rulings amend a hand's outcome —,
+  a chip race and an Olympic stage's reset (bfsp 5.1).
 
 The floor itself is not changed here: the caller records the floor's ``TableHandStarted`` once the hand's own
 start is accepted.
@@ -23,7 +24,7 @@ start is accepted.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Set
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -74,6 +75,10 @@ class ChipCount:
     (the seat draw, a late registration), a chip race leaves each player his ``stack_after``, an Olympic stage
     resets the stacks, and a hand's end, recorded on the floor as ``TableHandEnded``, carries in its meta the
     chips the hand left each player it dealt in (``{"hand": "T1/5", "stacks": {...}, "misdealt": false}``).
+
+    Those are the engine's stacks. A ruling that re-awards a pot of the hand is kept in the hand's own review,
+    not on this stream: :meth:`amend` moves the chips it moves, when it is issued (and, counting again from the
+    stored streams, when its time comes: :meth:`due`).
     """
 
     starting_stack: int
@@ -85,10 +90,14 @@ class ChipCount:
     since: dict[str, datetime] = field(default_factory=dict)
     #: table → its last hand was misdealt or voided, so the next one keeps the button (bfsp 6.3)
     misdealt: dict[int, bool] = field(default_factory=dict)
+    #: rulings found while counting again from the stored streams, in time order, each moved when the count
+    #: reaches its time: (issued at, hand, ruling, player → chips moved)
+    awaiting: list[tuple[datetime, str, str, dict[str, int]]] = field(default_factory=list)
 
     def follow(self, version: int, recorded: Any, meta: Mapping[str, Any], at: datetime) -> None:
         """The Competition's event number ``version`` (decoded), the meta it was stored with and its time."""
         self.version = version
+        self.settle(at)
         if isinstance(recorded, SeatDrawConducted):
             for seat in recorded.assignments:
                 if seat.participant not in self.stacks:
@@ -113,6 +122,50 @@ class ChipCount:
         for participant, stack in stacks.items():
             self._set(participant, stack, f"hand {hand}", at)
         self.misdealt[table] = misdealt
+
+    def amend(self, hand: str, ruling: str, moved: Mapping[str, int], at: datetime, in_play: Set[str]) -> None:
+        """Ruling ``ruling`` on ``hand``, issued at ``at``, gives each player in ``moved`` that many chips (takes
+        them back when negative) against what the hand left him.
+
+        Chips move between hands only (bfsp 5.1): a player in ``in_play`` (dealt into a hand still being played)
+        has his chips on the table, and the ruling waits for that hand to end; nor can it take back more chips
+        than the player has left."""
+        self.verify_amendment(hand, ruling, moved, in_play)
+        for participant, change in moved.items():
+            self._set(participant, self.stacks[participant] + change, f"ruling {ruling} on hand {hand}", at)
+
+    def verify_amendment(self, hand: str, ruling: str, moved: Mapping[str, int], in_play: Set[str]) -> None:
+        """Refuse what :meth:`amend` refuses, changing nothing."""
+        for participant, change in sorted(moved.items()):
+            known = self.stacks.get(participant)
+            if known is None:
+                raise CompetitionError(f"{participant} has no chips in play for ruling {ruling} to move", CHIPS_RULE)
+            if participant in in_play:
+                raise CompetitionError(
+                    f"{participant}'s chips are in play in a hand not yet finished: ruling {ruling} on hand {hand} "
+                    "moves them once it ends",
+                    CHIPS_RULE,
+                )
+            if known + change < 0:
+                raise CompetitionError(
+                    f"ruling {ruling} on hand {hand} takes {chips(-change)} back from {participant}, who has "
+                    f"{chips(known)} left",
+                    CHIPS_RULE,
+                )
+
+    def due(self, hand: str, ruling: str, moved: Mapping[str, int], at: datetime) -> None:
+        """Ruling ``ruling`` on ``hand``, accepted at ``at``, found again: it moves its chips when the count
+        reaches ``at`` (:meth:`settle`), as it did when it was issued."""
+        self.awaiting.append((at, hand, ruling, dict(moved)))
+        self.awaiting.sort(key=lambda due: due[0])
+
+    def settle(self, until: datetime | None = None) -> None:
+        """Move the chips of the rulings awaiting up to ``until`` (all of them with None)."""
+        while self.awaiting and (until is None or self.awaiting[0][0] <= until):
+            at, hand, ruling, moved = self.awaiting.pop(0)
+            for participant, change in moved.items():
+                if participant in self.stacks:
+                    self._set(participant, self.stacks[participant] + change, f"ruling {ruling} on hand {hand}", at)
 
     def _set(self, participant: str, stack: int, source: str, at: datetime) -> None:
         self.stacks[participant] = stack

@@ -12,6 +12,7 @@ earlier one rather than stacking on it.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from domain.errors import DisciplineError, RuleRef, chips
@@ -170,3 +171,25 @@ def amend(outcome: MechanicalOutcome, ruling: RulingIssued) -> AmendedOutcome:
 def _move(stacks: dict[int, int], shares: tuple[PotShare, ...], sign: int) -> None:
     for share in shares:
         stacks[share.seat] += sign * share.amount
+
+
+def in_force(rulings: Sequence[RulingIssued]) -> RulingIssued | None:
+    """The latest of a hand's ``rulings`` (in the order issued) that no later one replaced."""
+    replaced = {r.amends for r in rulings}
+    standing = [r for r in rulings if r.ruling not in replaced]
+    return standing[-1] if standing else None
+
+
+def stacks_in_force(outcome: MechanicalOutcome, rulings: Sequence[RulingIssued]) -> dict[int, int]:
+    """Seat → the chips the hand leaves it once ``rulings`` are issued: the engine's, as the ruling in force
+    amends them."""
+    ruling = in_force(rulings)
+    return dict(amend(outcome, ruling).final_stacks if ruling is not None else outcome.ended.final_stacks)
+
+
+def chips_moved(outcome: MechanicalOutcome, earlier: Sequence[RulingIssued], ruling: RulingIssued) -> dict[int, int]:
+    """Seat → the chips ``ruling`` gives it (or takes back, negative) against what the hand's ``earlier`` rulings
+    left it; the seats it does not touch are left out."""
+    before = stacks_in_force(outcome, earlier)
+    after = stacks_in_force(outcome, [*earlier, ruling])
+    return {seat: after[seat] - chips for seat, chips in before.items() if after[seat] != chips}

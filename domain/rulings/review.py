@@ -18,7 +18,7 @@ from domain.errors import DisciplineError, RuleRef
 from domain.officials.codec import decode, encode
 from domain.officials.recorded import OfficialsRecord
 from domain.roles import Role
-from domain.rulings.amend import AmendedOutcome, MechanicalOutcome, amend
+from domain.rulings.amend import AmendedOutcome, MechanicalOutcome, amend, in_force
 from domain.rulings.events import (
     CATALOG,
     HandReviewOpened,
@@ -62,10 +62,7 @@ class HandReview(OfficialsRecord):
     @property
     def ruling_in_force(self) -> RulingIssued | None:
         """The latest ruling no later one replaced."""
-        rulings = self.rulings
-        replaced = {r.amends for r in rulings}
-        standing = [r for r in rulings if r.ruling not in replaced]
-        return standing[-1] if standing else None
+        return in_force(self.rulings)
 
     def issue(
         self, ruling: RulingIssued, outcome: MechanicalOutcome, at: datetime, meta: JSON | None = None

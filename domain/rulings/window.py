@@ -1,0 +1,46 @@
+"""When a ruling may still move a hand's chips: while its result may be challenged (bfsp 5.9.1; TDA 2022 22).
+
+The right to challenge a completed hand ends when the next hand at its table starts, or a minute after the pot
+is awarded when the hand was the last before a break. A ruling that re-awards a pot after that reopens a result
+the rules have closed, and the next hand was dealt with the chips as they stood: it is refused with the
+challenge window's rule. The one exception is the Chief Judge's departure from the rules for fairness (bfsp
+7.4.1; TDA 2022 1): he may reopen it, but only by naming the window's rule among those he departs from, so the
+record shows that the result was reopened late and on whose authority. A ruling that moves no chips (a finding
+that confirms the award) closes nothing and is not held to the window.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from domain.errors import DisciplineError
+from domain.protests.challenges import ChallengeWindow, challenge_deadline
+from domain.protests.events import ChallengeKind
+from domain.rulebooks import Rulebook
+from domain.rulings.events import RulingIssued, RulingKind
+
+
+def closed_at(window: ChallengeWindow, rulebook: Rulebook) -> datetime | None:
+    """When the hand's result stopped being open to challenge, or None while it still is."""
+    return challenge_deadline(window, ChallengeKind.RESULT, rulebook)
+
+
+def verify_in_time(ruling: RulingIssued, issued_at: datetime, window: ChallengeWindow, rulebook: Rulebook) -> None:
+    """Refuse a ruling that moves chips (the caller knows it does) after the hand's result was closed."""
+    closed = closed_at(window, rulebook)
+    if closed is None or issued_at < closed:
+        return
+    rule = rulebook.cite("dispute")
+    if ruling.kind is RulingKind.FAIRNESS_OVERRIDE and str(rule) in ruling.deviates_from:
+        return
+    ended = (
+        f"{rulebook.dispute_seconds_at_break} seconds after the pot was awarded, the hand being the last before a "
+        "break"
+        if window.at_break
+        else "when the next hand at the table started"
+    )
+    raise DisciplineError(
+        f"the right to challenge the result of hand {ruling.hand} ended {ended}, and that hand was dealt with the "
+        f"chips as they stood: only the Chief Judge, departing from {rule} for fairness, re-awards its pots now",
+        rule,
+    )

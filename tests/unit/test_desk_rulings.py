@@ -1,0 +1,201 @@
+"""A ruling that re-awards a pot carries into the next hand's stacks, through the embedded referee.
+
+Hand 1 (three-handed): p01 raises on the button, p02 calls from the small blind, p03 folds his big blind, and
+p01's ace-king wins on the ace-high board. The Chief Judge then splits the pot between p01 and p02. The next hand
+is dealt with the chips as the ruling left them (bfsp 5.1), and a ruling that comes after the next hand has
+started is refused with the challenge window (bfsp 5.9.1) unless it is the Chief Judge's fairness override
+departing from that rule (bfsp 7.4.1), which moves the chips once the hand being played ends.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from federation_records import (
+    CHIEF,
+    DEALER,
+    JUDGE,
+    LEVEL_1,
+    RAISE_TO,
+    STACK,
+    Records,
+    at,
+    called_raise_hand,
+    called_raise_start,
+    opening,
+    seats,
+    table,
+)
+
+from domain.errors import chips
+from domain.hand.events import HandStarted, PotShare
+from domain.rejections import Rejection
+from domain.roles import Role
+from domain.rulings import PotReaward, RulingIssued, RulingKind
+from ingest.envelope import RecordedBy
+from ingest.log import EmbeddedLog
+from ingest.referee import Referee, Verdict
+from ingest.store import Store, store_env
+
+pytestmark = pytest.mark.unit
+
+Record = tuple[bytes, bytes]
+POT_1 = 2 * RAISE_TO + LEVEL_1.big_blind
+#: the engine's award of hand 1: p01 takes the pot
+MECHANICAL_1 = {"p01": STACK + RAISE_TO + LEVEL_1.big_blind, "p02": STACK - RAISE_TO, "p03": STACK - LEVEL_1.big_blind}
+#: the Chief Judge's split of hand 1's pot
+AMENDED_1 = {"p01": STACK - RAISE_TO + POT_1 // 2, "p02": STACK - RAISE_TO + POT_1 // 2, "p03": MECHANICAL_1["p03"]}
+
+
+class Pipeline:
+    def __init__(self, tmp_path: Path) -> None:
+        self.log = EmbeddedLog(tmp_path / "log.sqlite", "events", partitions=1)
+        self.store = Store(env=store_env(None, str(tmp_path / "store.sqlite")))
+        self.referee = Referee(self.store, "events")
+
+    def judge(self, records: list[Record]) -> list[Verdict]:
+        self.log.append(records)
+        found = self.log.read(0, self.referee.resume_offset(0), 100_000)
+        return self.referee.judge(0, found)
+
+    def restart(self) -> None:
+        """A new referee on the same log and store: nothing of the desk's memory survives."""
+        self.referee = Referee(self.store, "events")
+
+
+@pytest.fixture
+def pipeline(tmp_path: Path) -> Pipeline:
+    return Pipeline(tmp_path)
+
+
+def accepted(verdicts: list[Verdict]) -> None:
+    assert verdicts and {v.outcome for v in verdicts} == {"accepted"}, [v.rejection for v in verdicts if v.rejection]
+
+
+def refusal(verdicts: list[Verdict]) -> Rejection:
+    assert [v.outcome for v in verdicts] == ["rejected"], [v.rejection for v in verdicts]
+    rejection = verdicts[0].rejection
+    assert rejection is not None and rejection.kind == "illegal"
+    return rejection
+
+
+def split(ruling: str = "r-1", kind: RulingKind = RulingKind.CHIEF_JUDGE_DECISION, **more: object) -> RulingIssued:
+    """The Chief Judge splits hand 1's pot between p01 and p02."""
+    where = seats()
+    shares = (PotShare(where["p01"][1], POT_1 // 2), PotShare(where["p02"][1], POT_1 // 2))
+    return RulingIssued(
+        ruling, f"{table()}/1", kind, CHIEF.person, Role.CHIEF_JUDGE,
+        "bfsp 7.4.1" if kind is RulingKind.FAIRNESS_OVERRIDE else "bfsp 2.1.6",
+        "the dealer read p02's queens as the losing hand before the board was complete and mucked the deck",
+        reawards=(PotReaward(0, shares),), **more,  # type: ignore[arg-type]
+    )  # fmt: skip
+
+
+def ruled(records: Records, ruling: RulingIssued, minutes: float, by: RecordedBy = CHIEF) -> Record:
+    return records.record(ruling, by, at(minutes), table(), "1")
+
+
+def start(records: Records, started: HandStarted, minutes: float) -> Record:
+    """A hand's start alone, with an event id of its own (a refused start is not the retry of a right one)."""
+    return records.record(started, DEALER, at(minutes), started.table_id, str(started.hand_number))
+
+
+def hand_1_played(pipeline: Pipeline, records: Records) -> None:
+    accepted(pipeline.judge(list(opening(records))))
+    accepted(pipeline.judge(list(called_raise_hand(records, 1, {p: STACK for p in MECHANICAL_1}, 10))))
+
+
+def test_the_next_hand_is_dealt_with_the_stacks_the_ruling_left(pipeline: Pipeline) -> None:
+    records = Records()
+    hand_1_played(pipeline, records)
+    accepted(pipeline.judge([ruled(records, split(), 15)]))
+    unamended = refusal(pipeline.judge([start(records, called_raise_start(2, MECHANICAL_1), 20)]))
+    assert unamended.rule == "bfsp 5.1"
+    assert unamended.reason == (
+        f"p02 sits down to hand {table()}/2 with {chips(MECHANICAL_1['p02'])}; ruling r-1 on hand {table()}/1 left "
+        f"him {chips(AMENDED_1['p02'])}: chips come into play with an entry and move only through the hands"
+    )
+    accepted(pipeline.judge(list(called_raise_hand(records, 2, AMENDED_1, 21))))
+
+
+def test_the_ruling_is_counted_again_after_a_restart(pipeline: Pipeline) -> None:
+    records = Records()
+    hand_1_played(pipeline, records)
+    accepted(pipeline.judge([ruled(records, split(), 15)]))
+    pipeline.restart()
+    assert refusal(pipeline.judge([start(records, called_raise_start(2, MECHANICAL_1), 20)])).rule == "bfsp 5.1"
+    accepted(pipeline.judge(list(called_raise_hand(records, 2, AMENDED_1, 21))))
+
+
+def test_a_ruling_that_moves_no_chips_leaves_the_engines_stacks(pipeline: Pipeline) -> None:
+    records = Records()
+    hand_1_played(pipeline, records)
+    confirmed = RulingIssued("r-1", f"{table()}/1", RulingKind.FINDING_OF_FACT, JUDGE.person, Role.JUDGE,
+                             "bfsp 2.2.3", "the board was dealt from the top of the deck")  # fmt: skip
+    accepted(pipeline.judge([ruled(records, confirmed, 15, JUDGE)]))
+    assert refusal(pipeline.judge([start(records, called_raise_start(2, AMENDED_1), 20)])).rule == "bfsp 5.1"
+    accepted(pipeline.judge(list(called_raise_hand(records, 2, MECHANICAL_1, 21))))
+
+
+def test_a_later_decision_replaces_the_ruling_it_amends_rather_than_adding_to_it(pipeline: Pipeline) -> None:
+    records = Records()
+    hand_1_played(pipeline, records)
+    accepted(pipeline.judge([ruled(records, split(), 15)]))
+    where = seats()
+    whole = PotReaward(0, (PotShare(where["p01"][1], POT_1),))
+    restored = RulingIssued("r-2", f"{table()}/1", RulingKind.CHIEF_JUDGE_DECISION, CHIEF.person,
+                            Role.CHIEF_JUDGE, "bfsp 2.1.3", "on p01's protest: the award stands",
+                            reawards=(whole,), amends="r-1")  # fmt: skip
+    accepted(pipeline.judge([ruled(records, restored, 16)]))
+    assert refusal(pipeline.judge([start(records, called_raise_start(2, AMENDED_1), 20)])).rule == "bfsp 5.1"
+    accepted(pipeline.judge(list(called_raise_hand(records, 2, MECHANICAL_1, 21))))
+
+
+#: what hand 2 (p02's queens beat p03's jacks, p01 folding his big blind) leaves on hand 1's engine stacks
+MECHANICAL_2 = {
+    "p01": MECHANICAL_1["p01"] - LEVEL_1.big_blind,
+    "p02": MECHANICAL_1["p02"] + RAISE_TO + LEVEL_1.big_blind,
+    "p03": MECHANICAL_1["p03"] - RAISE_TO,
+}
+
+
+def test_a_ruling_after_the_next_hand_started_is_refused_with_the_challenge_window(pipeline: Pipeline) -> None:
+    records = Records()
+    hand_1_played(pipeline, records)
+    hand_2 = list(called_raise_hand(records, 2, MECHANICAL_1, 20))
+    accepted(pipeline.judge(hand_2[:3]))
+    late = refusal(pipeline.judge([ruled(records, split(), 20.5)]))
+    assert (late.rule, late.reason) == (
+        "bfsp 5.9.1",
+        f"the right to challenge the result of hand {table()}/1 ended when the next hand at the table started, "
+        "and that hand was dealt with the chips as they stood: only the Chief Judge, departing from bfsp 5.9.1 "
+        "for fairness, re-awards its pots now",
+    )
+    unnamed = split("r-2", RulingKind.FAIRNESS_OVERRIDE, deviates_from=("bfsp 6.4.7",),
+                    justification="the winning hand was killed by the dealer's error")  # fmt: skip
+    assert refusal(pipeline.judge([ruled(records, unnamed, 20.6)])).rule == "bfsp 5.9.1"
+
+
+@pytest.mark.parametrize("restarted", [False, True], ids=["followed", "counted-again-after-a-restart"])
+def test_the_chief_judges_fairness_override_reopens_a_closed_result_between_hands(
+    pipeline: Pipeline, restarted: bool
+) -> None:
+    records = Records()
+    hand_1_played(pipeline, records)
+    hand_2 = list(called_raise_hand(records, 2, MECHANICAL_1, 20))
+    accepted(pipeline.judge(hand_2[:3]))
+    override = split("r-1", RulingKind.FAIRNESS_OVERRIDE, deviates_from=("bfsp 5.9.1",),
+                     justification="the dealer's error was found only when the next hand had begun")  # fmt: skip
+    in_play = refusal(pipeline.judge([ruled(records, override, 20.5)]))
+    assert (in_play.rule, in_play.reason) == (
+        "bfsp 5.1",
+        f"p01's chips are in play in a hand not yet finished: ruling r-1 on hand {table()}/1 moves them once it ends",
+    )
+    accepted(pipeline.judge(hand_2[3:]))
+    accepted(pipeline.judge([ruled(records, override, 25)]))
+    if restarted:
+        pipeline.restart()
+    amended = {**MECHANICAL_2, "p01": MECHANICAL_2["p01"] - POT_1 // 2, "p02": MECHANICAL_2["p02"] + POT_1 // 2}
+    assert refusal(pipeline.judge([start(records, called_raise_start(3, MECHANICAL_2), 30)])).rule == "bfsp 5.1"
+    accepted(pipeline.judge([start(records, called_raise_start(3, amended), 31)]))
