@@ -9,7 +9,7 @@ from typing import Annotated
 from fastapi import APIRouter, Path, Query, Request
 
 from api.auth import Principal
-from api.deps import CurrentPage, CurrentPrincipal, Page
+from api.deps import CurrentPage, CurrentPrincipal, Page, verify_scope
 from api.errors import ERROR_RESPONSES, ApiError, not_found
 from api.sealing import seal_hand, seal_history, seal_showdown
 from domain.rejections import RejectionKind
@@ -36,23 +36,16 @@ def _read_models(request: Request) -> ReadModels:
     return models
 
 
-def _check_competition(principal: Principal, competition: str) -> None:
-    if principal.competition is not None and principal.competition != competition:
-        raise ApiError(
-            403, "forbidden", f"this token is for competition {principal.competition}, not {competition}"
-        )
-
-
 def _hand(request: Request, principal: Principal, hand_id: str) -> views.Hand:
     hand = _read_models(request).hand(hand_id)
     if hand is None:
         raise not_found("hand", hand_id)
-    _check_competition(principal, hand.competition_id)
+    verify_scope(principal, hand.competition_id)
     return hand
 
 
 def _known_competition(request: Request, principal: Principal, competition: str) -> ReadModels:
-    _check_competition(principal, competition)
+    verify_scope(principal, competition)
     models = _read_models(request)
     if not models.competition_known(competition):
         raise not_found("competition", competition)
@@ -85,7 +78,7 @@ def hands(
     page: CurrentPage,
 ) -> Page[views.Hand]:
     """The table's hands in the order of their numbers (hole cards sealed for the caller)."""
-    _check_competition(principal, competition_id)
+    verify_scope(principal, competition_id)
     items, total = _read_models(request).hands(competition_id, table_id, page.offset, page.limit)
     if total == 0:
         raise not_found("table", f"{table_id} in competition {competition_id}")
@@ -97,7 +90,7 @@ def table(
     request: Request, competition_id: CompetitionId, table_id: TableId, principal: CurrentPrincipal
 ) -> views.TableState:
     """The table as its last hand leaves it: seats, players, stacks, button and level."""
-    _check_competition(principal, competition_id)
+    verify_scope(principal, competition_id)
     state = _read_models(request).table(competition_id, table_id)
     if state is None:
         raise not_found("table", f"{table_id} in competition {competition_id}")
