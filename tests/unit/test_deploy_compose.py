@@ -113,3 +113,13 @@ def test_settings_read_the_names_compose_uses(monkeypatch: pytest.MonkeyPatch) -
     monkeypatch.setenv("KAFKA_BOOTSTRAP_SERVERS", "127.0.0.1:9092")
     with pytest.raises(ValueError, match="set both"):
         Settings()
+
+
+@pytest.mark.parametrize("service", APP_SERVICES)
+def test_each_services_command_is_one_the_cli_accepts(compose: dict[str, Any], service: str) -> None:
+    from api.cli import build_parser
+
+    program, *argv = compose["services"][service]["command"]
+    assert program == "pokeraudit"
+    args = build_parser().parse_args(argv)  # argparse exits (SystemExit) on a command it does not know
+    assert callable(args.run)
