@@ -321,6 +321,9 @@ class Desk:
         number = table_number(started.table_id)
         assert number is not None
         count.hand_ended(previous, number, newer, count.misdealt.get(number, False), ended[-1])
+        for at, ruling, moved in self._rulings_moving_chips(competition.competition_id, previous):
+            count.due(previous, ruling, {p: chips for p, chips in moved.items() if p in newer}, at)
+        count.settle()
 
     def _dealer_of(self, hand: Hand) -> Recorder:
         """Who started ``hand`` (read from its start when the desk has not kept it)."""
