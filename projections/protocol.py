@@ -4,7 +4,8 @@
 its disciplinary cases, protests, rulings, signatures and rejections: the streams whose events name it in their
 meta) and :func:`build` reads them into one JSON document: identity, regulations and rulebook version,
 officials, participants, the seat draw with its seed proof recomputed, levels and breaks with their actual
-times, the hands (linked by stream id, with their pots and whether a ruling amended them), rulings, violations
+times, the hands (linked by stream id, with their pots and final stacks as the engine computed them and as the
+ruling in force amended them), rulings, violations
 and penalties with their rules, misdeals and voids, protests with their deadlines and overdue flags,
 eliminations and placings, prizes, rejections and signatures.
 
@@ -20,7 +21,7 @@ event is named (stream, version, type).
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -34,6 +35,7 @@ from domain.chained import chain_body
 from domain.competition import draw, floor_events
 from domain.competition import events as competition_events
 from domain.competition.aggregate import Competition, competition_stream_id, decode_recorded
+from domain.competition.hand_checks import hand_name
 from domain.competition.regulations import cite
 from domain.discipline.events import CATALOG as DISCIPLINE_CATALOG
 from domain.discipline.ladder import violation as violation_rule
@@ -50,7 +52,10 @@ from domain.protocol import (
     signatures_id,
 )
 from domain.rejections import rejection_log_id
+from domain.rulings.amend import in_force, stacks_in_force
 from domain.rulings.events import CATALOG as RULING_CATALOG
+from domain.rulings.events import RulingIssued
+from domain.rulings.outcome import stored_outcome
 from projections.stored import ArchivingSource, EventSource, iso, recorded_by, replayed
 
 JSON = dict[str, Any]
@@ -240,8 +245,10 @@ def build(competition_id: str, streams: Mapping[UUID, list[Any]]) -> JSON:
     document["hands"] = sorted(hands, key=lambda h: (h["started_at"], h["table"], h["number"]))
     rulings = [r for s, events in streams.items() if kinds.get(s) == "HandReviewOpened" for r in _rulings(events)]
     document["rulings"] = sorted(rulings, key=lambda r: (r["at"], r["ruling"]))
+    reviewed = _rulings_by_hand(s_events for s, s_events in streams.items() if kinds.get(s) == "HandReviewOpened")
     for summary in document["hands"]:
-        _mark_pots(summary, [r for r in document["rulings"] if r["hand"] == f"{summary['table']}/{summary['number']}"])
+        named = hand_name(summary["table"], summary["number"])
+        _as_ruled(summary, streams[UUID(summary["hand"])], reviewed.get(named, []))
     document["misdeals_and_voids"] = [
         act for h in document["hands"] for act in h["officials_acts"] if act["type"] in _MISDEAL_AND_VOID
     ]
@@ -399,23 +406,54 @@ def _hand(stream: UUID, events: list[Any]) -> JSON:
             acts.append({"type": name, "reason": event.payload.get("reason", ""),
                          "rule": event.payload.get("rule", ""), "at": iso(event.timestamp), "recorded_by": who,
                          "hand": str(stream), "version": event.originator_version})
-    winners = sorted({share["player"] for pot in pots for share in pot["shares"]})
     return {"hand": str(stream), "table": start["table_id"], "number": start["hand_number"],
             "started_at": iso(events[0].timestamp), "ended_at": ended_at, "players": sorted(seats.values()),
-            "pots": pots, "winners": winners, "officials_acts": acts}
+            "pots": pots, "officials_acts": acts}
 
 
-def _mark_pots(summary: JSON, rulings: list[JSON]) -> None:
-    """Each pot says who decided it: the engine (``"mechanical"``) or the ruling in force that re-awarded it."""
-    replaced = {r["amends"] for r in rulings}
-    standing = [r for r in rulings if r["ruling"] not in replaced]
+def _rulings_by_hand(reviews: Iterable[list[Any]]) -> dict[str, list[RulingIssued]]:
+    """Hand name → the rulings on it, in the order issued."""
+    found: dict[str, list[RulingIssued]] = {}
+    for events in reviews:
+        for event in events[1:]:
+            if type(event).__name__ == "RulingIssued":
+                ruling = decode_officials(event.payload, RULING_CATALOG)
+                found.setdefault(ruling.hand, []).append(ruling)
+    return found
+
+
+def _as_ruled(summary: JSON, events: list[Any], rulings: list[RulingIssued]) -> None:
+    """The hand as the officials left it beside what the engine computed: each pot says who decided it (the
+    engine, ``"mechanical"``, or the ruling in force that re-awarded it), the winners are those of the pots as
+    they stand, and the final stacks are given both ways — the engine's, and those in force, which the next
+    hand is dealt with."""
+    ruling = in_force(rulings)
+    reawarded = {(r.pot_index, r.half): r.shares for r in ruling.reawards} if ruling is not None else {}
+    decided_by = {k: getattr(ruling, k) for k in ("ruling", "official", "rule")} if ruling is not None else {}
+    if ruling is not None:
+        decided_by.update(kind=ruling.kind.value, role=ruling.role.value)
+    seats = {s["seat"]: s["player"] for s in events[0].payload.get("seats", [])}
+    winners: set[str] = set()
     for pot in summary["pots"]:
-        pot["decided_by"] = "mechanical"
-        for ruling in standing:
-            for reaward in ruling["reawards"]:
-                if (reaward["pot_index"], reaward["half"]) == (pot["pot_index"], pot["half"]):
-                    pot["decided_by"] = {k: ruling[k] for k in ("ruling", "kind", "official", "role", "rule")}
-                    pot["awarded_by_ruling"] = reaward["shares"]
+        shares = reawarded.get((pot["pot_index"], pot["half"]))
+        pot["decided_by"] = "mechanical" if shares is None else decided_by
+        if shares is None:
+            winners.update(share["player"] for share in pot["shares"])
+            continue
+        pot["awarded_by_ruling"] = [{"seat": share.seat, "amount": share.amount} for share in shares]
+        winners.update(seats.get(share.seat, "") for share in shares)
+    summary["winners"] = sorted(winners)
+    outcome = stored_outcome(events)
+    if outcome is None:
+        summary["final_stacks"] = None
+        return
+    mechanical = dict(outcome.ended.final_stacks)
+    ruled = stacks_in_force(outcome, rulings)
+    summary["final_stacks"] = {
+        "mechanical": {seats.get(seat, str(seat)): chips for seat, chips in sorted(mechanical.items())},
+        "in_force": {seats.get(seat, str(seat)): chips for seat, chips in sorted(ruled.items())},
+        "decided_by": decided_by if ruled != mechanical else "mechanical",
+    }
 
 
 def _rulings(events: list[Any]) -> list[JSON]:

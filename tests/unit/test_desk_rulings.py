@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 from federation_records import (
     CHIEF,
+    COMPETITION,
     DEALER,
     JUDGE,
     LEVEL_1,
@@ -37,6 +38,7 @@ from ingest.envelope import RecordedBy
 from ingest.log import EmbeddedLog
 from ingest.referee import Referee, Verdict
 from ingest.store import Store, store_env
+from projections.protocol import protocol
 
 pytestmark = pytest.mark.unit
 
@@ -117,6 +119,19 @@ def test_the_next_hand_is_dealt_with_the_stacks_the_ruling_left(pipeline: Pipeli
         f"him {chips(AMENDED_1['p02'])}: chips come into play with an entry and move only through the hands"
     )
     accepted(pipeline.judge(list(called_raise_hand(records, 2, AMENDED_1, 21))))
+
+
+def test_the_protocol_shows_the_hand_both_as_the_engine_left_it_and_as_ruled(pipeline: Pipeline) -> None:
+    records = Records()
+    hand_1_played(pipeline, records)
+    accepted(pipeline.judge([ruled(records, split(), 15)]))
+    first = protocol(pipeline.store, COMPETITION)["hands"][0]
+    decided_by = {"ruling": "r-1", "kind": "chief_judge_decision", "official": CHIEF.person, "role": "chief_judge",
+                  "rule": "bfsp 2.1.6"}  # fmt: skip
+    assert first["final_stacks"] == {"mechanical": MECHANICAL_1, "in_force": AMENDED_1, "decided_by": decided_by}
+    assert first["pots"][0]["decided_by"] == decided_by
+    assert [s["player"] for s in first["pots"][0]["shares"]] == ["p01"]
+    assert first["winners"] == ["p01", "p02"]
 
 
 def test_the_ruling_is_counted_again_after_a_restart(pipeline: Pipeline) -> None:
