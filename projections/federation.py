@@ -8,7 +8,8 @@ Protest and HandReview streams, found by one topic-filtered read of the notifica
 names the Competition does not list). So the views are never behind the referee, and the floor's, the
 ladder's and the protest's own rules answer them (``Floor.next_balancing_move``, ``DisciplinaryCase
 .hands_remaining``, ``Protest.is_overdue``, ``rulings.amend``): nothing here re-decides what the domain decides.
-Only the chip counts come from the hand read models (each table's last hand, :class:`ReadModels`).
+Only the chip counts come from the hand read models (each table's last hand, :class:`ReadModels`), with the
+chips the officials' rulings moved since added (the read models replay the hands as the engine played them).
 
 Time is an argument (``now``): the caller reads the clock, so "overdue" and "time remaining" are judged at the
 moment of the request while the domain stays clock-free.
@@ -44,6 +45,7 @@ from domain.protests import ChallengeKind, ChallengeWindow, Protest, challenge_d
 from domain.protests.events import CATALOG as PROTEST_CATALOG
 from domain.rulebooks import get_rulebook
 from domain.rulings import HandReview, MechanicalOutcome, RulingIssued, amend
+from domain.rulings.amend import chips_moved, in_force
 from domain.rulings.outcome import stored_outcome
 from projections.read_models import ReadModels
 from projections.stored import EventSource, iso, recorded_by, replayed
@@ -207,7 +209,10 @@ class Clock(BaseModel):
 
 class StandingPlayer(BaseModel):
     participant: str
-    chips: int | None = Field(description="after his last hand; None before his first")
+    chips: int | None = Field(description="after his last hand, as the officials' rulings left them; None before his first")
+    moved_by_rulings: int = Field(
+        0, description="of which chips the rulings moved against the engine's award (discretionary, not mechanical)"
+    )
     table: int | None
     seat: int | None
 
@@ -248,7 +253,7 @@ class RulingView(BaseModel):
     rule: str
     finding: str
     amends: str
-    in_force: bool = Field(description="no later ruling replaced it")
+    in_force: bool = Field(description="its outcome stands: the latest of the hand's rulings no later one replaced")
     dead: list[int]
     restored: list[int]
     deviates_from: list[str]
@@ -542,8 +547,10 @@ def standings(store: EventSource, models: ReadModels | None, competition_id: str
         return None
     found: Competition = replayed.aggregate
     chips = _last_stacks(models, competition_id) if models is not None else {}
+    moved = _moved_since(chips, _chips_moved_by_rulings(store, competition_id)) if chips else {}
     remaining = [
-        StandingPlayer(participant=p, chips=chips.get(p), table=found.seats.get(p, (None, None))[0],
+        StandingPlayer(participant=p, chips=chips[p][1] + moved.get(p, 0) if p in chips else None,
+                       moved_by_rulings=moved.get(p, 0), table=found.seats.get(p, (None, None))[0],
                        seat=found.seats.get(p, (None, None))[1])
         for p in found.remaining
     ]
@@ -558,8 +565,9 @@ def standings(store: EventSource, models: ReadModels | None, competition_id: str
                      eliminations=eliminations, winner=found.winner)
 
 
-def _last_stacks(models: ReadModels, competition_id: str) -> dict[str, int]:
-    """Each player's chips after (or, while it is played, at the start of) the latest hand he sat in."""
+def _last_stacks(models: ReadModels, competition_id: str) -> dict[str, tuple[str, int]]:
+    """Each player's chips as the engine counts them after (or, while it is played, at the start of) the latest
+    hand he sat in, with when that hand started ("" unknown)."""
     seen: dict[str, tuple[str, int]] = {}
     for _, state in _table_states(models, competition_id):
         last = models.hand(state.last_hand_id)
@@ -567,7 +575,40 @@ def _last_stacks(models: ReadModels, competition_id: str) -> dict[str, int]:
         for seat in state.seats:
             if seat.player not in seen or seen[seat.player][0] < started:
                 seen[seat.player] = (started, seat.stack)
-    return {player: stack for player, (_, stack) in seen.items()}
+    return seen
+
+
+def _moved_since(stacks: dict[str, tuple[str, int]], moved: list[tuple[datetime, dict[str, int]]]) -> dict[str, int]:
+    """Player → the chips rulings moved that his engine count does not hold yet: those issued after the hand it
+    comes from started (a hand dealt after a ruling was dealt with the chips the ruling left)."""
+    out: dict[str, int] = {}
+    for at, by_player in moved:
+        for player, change in by_player.items():
+            started = stacks[player][0] if player in stacks else ""
+            if not started or at > datetime.fromisoformat(started):
+                out[player] = out.get(player, 0) + change
+    return out
+
+
+def _chips_moved_by_rulings(store: EventSource, competition_id: str) -> list[tuple[datetime, dict[str, int]]]:
+    """Each ruling on the competition's hands that moved chips: when, and player → chips moved (given or taken
+    back against what the hand's earlier rulings left)."""
+    out: list[tuple[datetime, dict[str, int]]] = []
+    for stream in _opened(store, _REVIEW_OPENED, competition_id):
+        replayed = _replay(store, stream)
+        assert replayed is not None
+        review: HandReview = replayed.aggregate
+        events = _hand_events(store, competition_id, review.hand)
+        outcome = stored_outcome(events)
+        if outcome is None:
+            continue
+        players = {s["seat"]: s["player"] for s in events[0].payload.get("seats", [])}
+        rulings = review.rulings
+        for n, (ruling, at) in enumerate(zip(rulings, replayed.times("RulingIssued"), strict=True)):
+            moved = chips_moved(outcome, rulings[:n], ruling)
+            if moved:
+                out.append((at, {players[seat]: change for seat, change in moved.items()}))
+    return out
 
 
 # --- the rulings ---------------------------------------------------------------------------------------------
@@ -581,17 +622,20 @@ def rulings(store: EventSource, competition_id: str) -> list[RulingView]:
         assert replayed is not None
         review: HandReview = replayed.aggregate
         outcome = _mechanical(store, competition_id, review.hand)
-        replaced = {r.amends for r in review.rulings}
+        issued = review.rulings
+        standing = in_force(issued)
         times = replayed.times("RulingIssued")
-        out.extend(_ruling(r, outcome, r.ruling not in replaced, at) for r, at in zip(review.rulings, times, strict=True))
+        out.extend(_ruling(r, outcome, r == standing, at) for r, at in zip(issued, times, strict=True))
     return sorted(out, key=lambda r: (r.at, r.ruling))
 
 
-def _mechanical(store: EventSource, competition_id: str, hand: str) -> MechanicalOutcome | None:
+def _hand_events(store: EventSource, competition_id: str, hand: str) -> list[Any]:
     table, _, number = hand.rpartition("/")
-    if not number.isdigit():
-        return None
-    return stored_outcome(store.events.get(hand_id(table, int(number), competition_id)))
+    return list(store.events.get(hand_id(table, int(number), competition_id))) if number.isdigit() else []
+
+
+def _mechanical(store: EventSource, competition_id: str, hand: str) -> MechanicalOutcome | None:
+    return stored_outcome(_hand_events(store, competition_id, hand))
 
 
 def _ruling(ruling: RulingIssued, outcome: MechanicalOutcome | None, in_force: bool, at: datetime) -> RulingView:

@@ -38,7 +38,11 @@ from ingest.envelope import RecordedBy
 from ingest.log import EmbeddedLog
 from ingest.referee import Referee, Verdict
 from ingest.store import Store, store_env
+from projections import federation
+from projections.database import SqliteReadDatabase
 from projections.protocol import protocol
+from projections.read_models import ReadModels
+from projections.runner import Projector
 
 pytestmark = pytest.mark.unit
 
@@ -52,6 +56,7 @@ AMENDED_1 = {"p01": STACK - RAISE_TO + POT_1 // 2, "p02": STACK - RAISE_TO + POT
 
 class Pipeline:
     def __init__(self, tmp_path: Path) -> None:
+        self.folder = tmp_path
         self.log = EmbeddedLog(tmp_path / "log.sqlite", "events", partitions=1)
         self.store = Store(env=store_env(None, str(tmp_path / "store.sqlite")))
         self.referee = Referee(self.store, "events")
@@ -60,6 +65,17 @@ class Pipeline:
         self.log.append(records)
         found = self.log.read(0, self.referee.resume_offset(0), 100_000)
         return self.referee.judge(0, found)
+
+    def standings(self) -> dict[str, tuple[int | None, int]]:
+        """Participant → (chips, of which moved by rulings), from read models caught up with the store."""
+        database = SqliteReadDatabase(self.folder / "read.sqlite")
+        Projector(self.store, database).catch_up()
+        try:
+            view = federation.standings(self.store, ReadModels(database), COMPETITION)
+        finally:
+            database.close()
+        assert view is not None
+        return {r.participant: (r.chips, r.moved_by_rulings) for r in view.remaining}
 
     def restart(self) -> None:
         """A new referee on the same log and store: nothing of the desk's memory survives."""
@@ -134,6 +150,19 @@ def test_the_protocol_shows_the_hand_both_as_the_engine_left_it_and_as_ruled(pip
     assert first["winners"] == ["p01", "p02"]
 
 
+def test_the_standings_count_the_chips_a_ruling_moved_until_a_hand_is_dealt_with_them(pipeline: Pipeline) -> None:
+    records = Records()
+    hand_1_played(pipeline, records)
+    accepted(pipeline.judge([ruled(records, split(), 15)]))
+    moved = AMENDED_1["p01"] - MECHANICAL_1["p01"]
+    assert pipeline.standings() == {
+        "p01": (AMENDED_1["p01"], moved), "p02": (AMENDED_1["p02"], -moved), "p03": (AMENDED_1["p03"], 0),
+    }
+    accepted(pipeline.judge(list(called_raise_hand(records, 2, AMENDED_1, 21))))
+    p02_won = AMENDED_1["p02"] + RAISE_TO + LEVEL_1.big_blind
+    assert pipeline.standings()["p02"] == (p02_won, 0), "hand 2 was dealt with the ruled chips: nothing to add"
+
+
 def test_the_ruling_is_counted_again_after_a_restart(pipeline: Pipeline) -> None:
     records = Records()
     hand_1_played(pipeline, records)
@@ -149,6 +178,9 @@ def test_a_ruling_that_moves_no_chips_leaves_the_engines_stacks(pipeline: Pipeli
     confirmed = RulingIssued("r-1", f"{table()}/1", RulingKind.FINDING_OF_FACT, JUDGE.person, Role.JUDGE,
                              "bfsp 2.2.3", "the board was dealt from the top of the deck")  # fmt: skip
     accepted(pipeline.judge([ruled(records, confirmed, 15, JUDGE)]))
+    assert [(r.ruling, r.in_force) for r in federation.rulings(pipeline.store, COMPETITION)] == [
+        ("r-1", False), ("r-2", True),
+    ]
     assert refusal(pipeline.judge([start(records, called_raise_start(2, AMENDED_1), 20)])).rule == "bfsp 5.1"
     accepted(pipeline.judge(list(called_raise_hand(records, 2, MECHANICAL_1, 21))))
 
@@ -163,6 +195,9 @@ def test_a_later_decision_replaces_the_ruling_it_amends_rather_than_adding_to_it
                             Role.CHIEF_JUDGE, "bfsp 2.1.3", "on p01's protest: the award stands",
                             reawards=(whole,), amends="r-1")  # fmt: skip
     accepted(pipeline.judge([ruled(records, restored, 16)]))
+    assert [(r.ruling, r.in_force) for r in federation.rulings(pipeline.store, COMPETITION)] == [
+        ("r-1", False), ("r-2", True),
+    ]
     assert refusal(pipeline.judge([start(records, called_raise_start(2, AMENDED_1), 20)])).rule == "bfsp 5.1"
     accepted(pipeline.judge(list(called_raise_hand(records, 2, MECHANICAL_1, 21))))
 
