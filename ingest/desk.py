@@ -45,6 +45,13 @@ A competition's hands are judged against the competition (a ``competition_id`` w
   .verify_hand_start`: the floor's seating and button, a halted or broken table, the level's forced bets, the
   raise cap, the chips the hands left each player, kept as a :class:`ChipCount` followed along the
   Competition's stream);
+* a ruling that re-awards a pot moves the chips it moves in that count, so the next hand is dealt with the
+  chips as ruled (bfsp 5.1); the rulings live on each hand's review, so a count rebuilt from the store finds
+  them again at each hand's end and moves them in their turn. Such a ruling comes while the hand's result may
+  still be challenged — until the next hand at the table starts, or a minute after the award at a break (bfsp
+  5.9.1) — unless it is the Chief Judge's fairness override naming that rule among those it departs from (bfsp
+  7.4.1, :mod:`domain.rulings.window`); and it waits while a player whose chips it moves is in a hand being
+  played (bfsp 5.1);
 * the floor's own record of the table's hand is the desk's: ``TableHandStarted`` once the hand's start is
   accepted, ``TableHandEnded`` when the hand ends, its meta carrying the chips the hand left each player, so
   clients report a table's hand once, as the hand (the referee calls :func:`hand_judged` after each accepted
