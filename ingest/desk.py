@@ -121,7 +121,7 @@ from domain.protocol import (
 from domain.roles import Role
 from domain.rulebooks import Rulebook, get_rulebook
 from domain.rulings import HandReview, hand_review_id
-from domain.rulings.amend import chips_moved
+from domain.rulings.amend import chips_moved, stacks_in_force
 from domain.rulings.events import MuckedCardsInspected, RulingIssued
 from domain.rulings.outcome import stored_outcome
 from domain.rulings.window import verify_in_time
@@ -644,7 +644,7 @@ def _eliminate(desk: Desk, c: Competition, act: Reported) -> None:
 
 def _verify_bust(desk: Desk, c: Competition, act: Reported, participant: str, group: tuple[str, ...]) -> None:
     """Where the hand he busted in is recorded (``"<table>/<number>"``), he played it with the chips the record
-    says and ended it with none; and of two busted in one hand, the one who started it with fewer chips is
+    says and ended it with none, as the ruling in force on the hand left them; and of two busted in one hand, the one who started it with fewer chips is
     eliminated first, so the larger stack places higher, while equal stacks are eliminated in one record and
     share the places (bfsp 5.10.2)."""
     e: PlayerEliminated = act.event
@@ -670,13 +670,15 @@ def _verify_bust(desk: Desk, c: Competition, act: Reported, participant: str, gr
     if seat is None:
         raise CompetitionError(f"{participant} did not play hand {e.hand}", rule)
     _agrees(e.starting_stack, seat["stack"], f"{participant} started hand {e.hand} with", rule)
-    ended = [s.payload for s in events if type(s).__name__ == "HandEnded"]
-    if not ended:
+    outcome = stored_outcome(events)
+    if outcome is None:
         raise CompetitionError(f"hand {e.hand} is still being played", rule)
-    final = {seat_number: stack for seat_number, stack in ended[-1]["final_stacks"]}
+    review = desk.find(hand_review_id(c.competition_id, e.hand))
+    final = stacks_in_force(outcome, review.rulings if isinstance(review, HandReview) else ())
     if final.get(seat["seat"], 0):
+        ruled = " as ruled" if final != dict(outcome.ended.final_stacks) else ""
         raise CompetitionError(
-            f"{participant} finished hand {e.hand} with {chips(final[seat['seat']])} chips; a player is "
+            f"{participant} finished hand {e.hand}{ruled} with {chips(final[seat['seat']])} chips; a player is "
             "eliminated when he has none left",
             rule,
         )

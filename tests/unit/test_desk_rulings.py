@@ -24,11 +24,13 @@ from federation_records import (
     at,
     called_raise_hand,
     called_raise_start,
+    hand,
     opening,
     seats,
     table,
 )
 
+from domain.competition.events import EliminationReason, PlayerEliminated
 from domain.errors import chips
 from domain.hand.events import HandStarted, PotShare
 from domain.rejections import Rejection
@@ -246,3 +248,28 @@ def test_the_chief_judges_fairness_override_reopens_a_closed_result_between_hand
     amended = {**MECHANICAL_2, "p01": MECHANICAL_2["p01"] - POT_1 // 2, "p02": MECHANICAL_2["p02"] + POT_1 // 2}
     assert refusal(pipeline.judge([start(records, called_raise_start(3, MECHANICAL_2), 30)])).rule == "bfsp 5.1"
     accepted(pipeline.judge([start(records, called_raise_start(3, amended), 31)]))
+
+
+def test_a_player_the_ruling_left_without_chips_is_the_one_eliminated(pipeline: Pipeline) -> None:
+    """Hand 1 all in, p01's ace-king against p02's queens: the engine busts p02, and the Chief Judge, finding
+    that the dealer pushed the pot to the wrong player, gives all of it to p02, which leaves p01 with none."""
+    records = Records()
+    accepted(pipeline.judge(list(opening(records))))
+    accepted(pipeline.judge(list(hand(records, 1, "p01", "p02", 10))))
+    where = seats()
+    pot = 2 * STACK + LEVEL_1.big_blind
+    to_p02 = RulingIssued("r-1", f"{table()}/1", RulingKind.CHIEF_JUDGE_DECISION, CHIEF.person, Role.CHIEF_JUDGE,
+                          "bfsp 2.1.6", "the dealer pushed the pot to the wrong player",
+                          reawards=(PotReaward(0, (PotShare(where["p02"][1], pot),)),))  # fmt: skip
+    accepted(pipeline.judge([ruled(records, to_p02, 11)]))
+
+    def busted(participant: str, minutes: float) -> Record:
+        eliminated = PlayerEliminated(participant, f"{table()}/1", EliminationReason.NO_CHIPS, 3, starting_stack=STACK)
+        return records.record(eliminated, JUDGE, at(minutes))
+
+    kept = refusal(pipeline.judge([busted("p02", 12)]))
+    assert (kept.rule, kept.reason) == (
+        "bfsp 5.10.2",
+        f"p02 finished hand {table()}/1 as ruled with {chips(pot)} chips; a player is eliminated when he has none left",
+    )
+    accepted(pipeline.judge([busted("p01", 13)]))
