@@ -17,7 +17,6 @@ replay gives (tests/unit/projections/test_projected_differential.py holds them t
 from __future__ import annotations
 
 from typing import Any
-from uuid import UUID
 
 from domain.hand.codec import decode
 from domain.hand.events import HandStarted
@@ -76,7 +75,7 @@ class ChipAccount:
         "final_board", "from_button", "rulebook",
     )
 
-    def __init__(self, stream: UUID, event: Stored, started: HandStarted, final_board: int) -> None:
+    def __init__(self, stream: str, event: Stored, started: HandStarted, final_board: int) -> None:
         self.hand_id = str(stream)
         self.competition = str(event.meta.get("competition_id", ""))
         self.started = started
@@ -333,7 +332,7 @@ class ProjectedHand:
 
     __slots__ = ("account", "engine", "hand_id")
 
-    def __init__(self, stream: UUID, event: Stored) -> None:
+    def __init__(self, stream: str, event: Stored) -> None:
         self.hand_id = str(stream)
         started = decode(event.payload)
         assert isinstance(started, HandStarted)
@@ -375,7 +374,7 @@ class ProjectedHand:
         account = self.account
         assert account is not None
         first, *rest = account.events
-        engine = HandProjection(UUID(account.hand_id), first)
+        engine = HandProjection(account.hand_id, first)
         for event in rest:
             engine.apply(event)
         self.engine, self.account = engine, None

@@ -44,6 +44,7 @@ def _project_part(where: Where, part: int, parts: int, head: int, page: int) -> 
 
     projector = Projector.from_settings(where, page=page)
     projector.partition = (part, parts)
+    projector.database.filling(True)
     try:
         return projector.project_partition(head)
     finally:

@@ -17,6 +17,7 @@ from typing import Any
 from uuid import UUID
 
 from eventsourcing.application import Application
+from eventsourcing.persistence import StoredEvent
 from eventsourcing.utils import get_topic
 
 from domain.hand.aggregate import Hand, hand_id
@@ -26,6 +27,7 @@ from projections import schema
 from projections.chip_account import ProjectedHand
 from projections.database import ReadDatabase, ReadSettings, Writer
 from projections.hand_projection import Stored, history_row
+from projections.stored import StoredRow, stored_rows
 
 #: the stored events these read models are made of; other aggregates' events (competitions, protests, …)
 #: are passed over, though the position moves past them
@@ -78,9 +80,11 @@ class Projector:
         self.settings = settings
         #: (k, n): project only the streams whose id is k modulo n (one of n processes of a rebuild)
         self.partition: tuple[int, int] | None = None
-        self._hands: OrderedDict[UUID, ProjectedHand] = OrderedDict()
-        self._competitions: dict[UUID, str] = {}
-        self._reviews: dict[UUID, str] = {}
+        self._hands: OrderedDict[str, ProjectedHand] = OrderedDict()
+        self._competitions: dict[str, str] = {}
+        self._reviews: dict[str, str] = {}
+        #: what each topic of stored event is projected by (None: passed over)
+        self._by_topic: dict[str, Any] = {}
 
     @classmethod
     def from_settings(cls, settings: ReadSettings, **kwargs: Any) -> Projector:
@@ -114,13 +118,13 @@ class Projector:
         projector: where another one on the same read models got to a page first, this one stops)."""
         done = 0
         position = self.position()
-        while batch := self.store.recorder.select_notifications(position + 1, self.page):
+        while batch := stored_rows(self.store.recorder, position + 1, self.page):
             try:
                 self._project(batch, schema.IN_USE, after=position)
             except _Overtaken:
                 return done
             done += len(batch)
-            position = batch[-1].id
+            position = batch[-1][0]
         return done
 
     def rebuild(self, workers: int = 1) -> int:
@@ -137,12 +141,16 @@ class Projector:
         self._forget()
         self.database.prepare_rebuild()
         head = self.store.recorder.max_notification_id() or 0
-        if workers > 1 and self.settings is not None:
-            from projections.parallel import rebuild_in_parallel
+        self.database.filling(True)
+        try:
+            if workers > 1 and self.settings is not None:
+                from projections.parallel import rebuild_in_parallel
 
-            done = rebuild_in_parallel(self, self.settings, workers, head)
-        else:
-            done = self.project_partition(head)
+                done = rebuild_in_parallel(self, self.settings, workers, head)
+            else:
+                done = self.project_partition(head)
+        finally:
+            self.database.filling(False)
         self.database.swap_in(head)
         return done + self.catch_up()
 
@@ -152,10 +160,10 @@ class Projector:
         part, parts = self.partition or (0, 1)
         done = 0
         start = 1
-        while batch := self.store.recorder.select_notifications(start, self.page, stop=head):
+        while batch := stored_rows(self.store.recorder, start, self.page, stop=head):
             self._project(batch, schema.FRESH, after=None)
-            done += len(batch) if parts == 1 else sum(1 for n in batch if part_of(n.originator_id, parts) == part)
-            start = batch[-1].id + 1
+            done += len(batch) if parts == 1 else sum(1 for row in batch if part_of(row[1], parts) == part)
+            start = batch[-1][0] + 1
         return done
 
     def close(self) -> None:
@@ -163,7 +171,7 @@ class Projector:
             self.database.close()
             self.store.close()
 
-    def _project(self, notifications: Any, writes: schema.Writes, after: int | None) -> None:
+    def _project(self, rows: list[StoredRow], writes: schema.Writes, after: int | None) -> None:
         """Project one page and write it; ``after`` is the position the page follows (None: write no
         position, for a rebuild's fresh tables), checked under the transaction's hold on it."""
         page = _Page()
@@ -171,31 +179,40 @@ class Projector:
         plain = self.reads_raw and mapper.cipher is None and mapper.compressor is None
         part, parts = self.partition or (0, 1)
         try:
-            for notification in notifications:
-                if parts > 1 and part_of(notification.originator_id, parts) != part:
+            by_topic = self._by_topic
+            for row in rows:
+                if parts > 1 and part_of(row[1], parts) != part:
                     continue
-                topic = notification.topic
-                project = (
-                    self._hand_event if topic.startswith(_HANDS)
-                    else self._rejection if topic.startswith(_REJECTIONS)
-                    else self._ruling if topic.startswith(_REVIEWS)
-                    else None
-                )
+                topic = row[3]
+                project = by_topic.get(topic, False)
+                if project is False:
+                    project = by_topic[topic] = self._projection_of(topic)
                 if project is None:
                     continue
-                event = Stored.of_notification(notification) if plain else None
-                project(page, event or Stored.of_event(mapper.to_domain_event(notification)))
+                event = Stored.of_row(row) if plain else None
+                if event is None:
+                    _, stream, version, _, state = row
+                    event = Stored.of_event(mapper.to_domain_event(StoredEvent(UUID(stream), version, topic, state)))
+                project(page, event)
             with self.database.transaction() as w:
                 if after is not None:
                     held = w.one(schema.LOCK_POSITION[self.database.dialect], (schema.POSITION_NAME,))
                     if (0 if held is None else int(held[0])) != after:
                         raise _Overtaken
-                self._write(w, page, writes, notifications[-1].id if after is not None else None)
+                self._write(w, page, writes, rows[-1][0] if after is not None else None)
         except BaseException:
             # the in-memory hands may be ahead of what was committed: they are warmed up again from the store
             self._forget()
             raise
         self._forget_finished()
+
+    def _projection_of(self, topic: str) -> Any:
+        return (
+            self._hand_event if topic.startswith(_HANDS)
+            else self._rejection if topic.startswith(_REJECTIONS)
+            else self._ruling if topic.startswith(_REVIEWS)
+            else None
+        )
 
     def _hand_event(self, page: _Page, event: Stored) -> None:
         stream = event.stream
@@ -210,12 +227,12 @@ class Projector:
         page.history.append(history_row(hand.hand_id, event))
         page.touched[hand.hand_id] = hand
 
-    def _hand(self, stream: UUID, version: int) -> ProjectedHand:
+    def _hand(self, stream: str, version: int) -> ProjectedHand:
         known = self._hands.get(stream)
         if known is not None and known.version == version - 1:
             self._hands.move_to_end(stream)
             return known
-        earlier = iter(self.store.events.get(stream, lte=version - 1))
+        earlier = iter(self.store.events.get(UUID(stream), lte=version - 1))
         hand: ProjectedHand = self.hand_type(stream, Stored.of_event(next(earlier)))
         for event in earlier:
             hand.apply(Stored.of_event(event))
@@ -234,7 +251,7 @@ class Projector:
         if event.type == "Opened":
             competition = str(event.payload["competition_id"])
             self._competitions[stream] = competition
-            page.rejection_logs.append((str(stream), competition))
+            page.rejection_logs.append((stream, competition))
             return
         competition = self._competitions.get(stream) or self._competition_of(stream)
         p = event.payload
@@ -246,10 +263,10 @@ class Projector:
             )
         )
 
-    def _competition_of(self, stream: UUID) -> str:
+    def _competition_of(self, stream: str) -> str:
         row = self.database.one(schema.REJECTION_LOG_COMPETITION, (str(stream),))
         if row is None:
-            opened: Any = next(iter(self.store.events.get(stream, lte=1)))
+            opened: Any = next(iter(self.store.events.get(UUID(stream), lte=1)))
             competition = str(opened.payload["competition_id"])
         else:
             competition = str(row[0])
@@ -262,7 +279,7 @@ class Projector:
         if event.type == "HandReviewOpened":
             hand = reviewed_hand(event.payload)
             self._reviews[event.stream] = hand
-            page.reviews.append((str(event.stream), hand))
+            page.reviews.append((event.stream, hand))
             return
         hand = self._reviews.get(event.stream) or self._reviewed(event.stream)
         recorded_by = event.meta.get("recorded_by") or {}
@@ -273,10 +290,10 @@ class Projector:
             )
         )
 
-    def _reviewed(self, stream: UUID) -> str:
+    def _reviewed(self, stream: str) -> str:
         row = self.database.one(schema.REVIEW_HAND, (str(stream),))
         if row is None:
-            opened: Any = next(iter(self.store.events.get(stream, lte=1)))
+            opened: Any = next(iter(self.store.events.get(UUID(stream), lte=1)))
             hand = reviewed_hand(opened.payload)
         else:
             hand = str(row[0])
@@ -313,6 +330,7 @@ def reviewed_hand(opened: dict[str, Any]) -> str:
     return str(hand_id(table, int(number), str(opened["competition"])))
 
 
-def part_of(stream: UUID | str, parts: int) -> int:
-    """Which of ``parts`` partitions a stream's events go to in a rebuild by several processes."""
-    return (stream if isinstance(stream, UUID) else UUID(stream)).int % parts
+def part_of(stream: str, parts: int) -> int:
+    """Which of ``parts`` partitions a stream's events go to in a rebuild by several processes (by the last
+    twelve hex digits of its id, as :class:`uuid.UUID` writes it)."""
+    return int(stream[-12:], 16) % parts

@@ -58,3 +58,51 @@ def recorded_by(event: Any) -> dict[str, str]:
 
 def iso(at: datetime | None) -> str | None:
     return None if at is None else at.isoformat()
+
+
+#: a stored event's row as a rebuild reads it: (notification id, stream id as text, version, topic, state)
+StoredRow = tuple[int, str, int, str, Any]
+
+#: the stream id as text as :class:`uuid.UUID` writes it (eventsourcing's SQLite keeps its 32 hex digits)
+_SQLITE_STREAM = (
+    "substr(originator_id, 1, 8) || '-' || substr(originator_id, 9, 4) || '-' || substr(originator_id, 13, 4)"
+    " || '-' || substr(originator_id, 17, 4) || '-' || substr(originator_id, 21)"
+)
+
+
+def stored_rows(recorder: Any, start: int, limit: int, stop: int = 2**63 - 1) -> list[StoredRow]:
+    """The stored events from notification ``start`` to ``stop`` (the last stored), at most ``limit``, as plain rows read by one
+    SELECT through the recorder's own connection: eventsourcing's ``select_notifications`` makes a
+    Notification and a UUID of every row, about a sixth of a rebuild's time. Recorders other than
+    eventsourcing's SQLite and PostgreSQL ones are read through ``select_notifications``."""
+    from eventsourcing.sqlite import SQLiteAggregateRecorder
+
+    table = recorder.events_table_name
+    if isinstance(recorder, SQLiteAggregateRecorder) and recorder.datastore.originator_id_type == "uuid":
+        with recorder.datastore.transaction(commit=False) as cursor:
+            raw = cursor.sqlite_cursor
+            raw.row_factory = None
+            raw.execute(
+                f"SELECT rowid, {_SQLITE_STREAM}, originator_version, topic, state FROM {table}"
+                " WHERE rowid >= ? AND rowid <= ? ORDER BY rowid LIMIT ?",
+                (start, stop, limit),
+            )
+            rows: list[StoredRow] = raw.fetchall()
+            return rows
+    from eventsourcing.postgres import PostgresAggregateRecorder
+
+    if isinstance(recorder, PostgresAggregateRecorder):
+        from psycopg.rows import tuple_row
+        from psycopg.sql import SQL, Identifier
+
+        statement = SQL(
+            "SELECT notification_id, originator_id::text, originator_version, topic, state FROM {s}.{t}"
+            " WHERE notification_id >= %s AND notification_id <= %s ORDER BY notification_id LIMIT %s"
+        ).format(s=Identifier(recorder.datastore.schema), t=Identifier(table))
+        with recorder.datastore.get_connection() as conn, conn.cursor(row_factory=tuple_row) as cursor:
+            cursor.execute(statement, (start, stop, limit), prepare=True)
+            return list(cursor.fetchall())
+    return [
+        (n.id, str(n.originator_id), n.originator_version, n.topic, n.state)
+        for n in recorder.select_notifications(start, limit, stop=stop)
+    ]
