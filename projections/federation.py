@@ -45,7 +45,7 @@ from domain.protests import ChallengeKind, ChallengeWindow, Protest, challenge_d
 from domain.protests.events import CATALOG as PROTEST_CATALOG
 from domain.rulebooks import get_rulebook
 from domain.rulings import HandReview, MechanicalOutcome, RulingIssued, amend
-from domain.rulings.amend import chips_moved, in_force
+from domain.rulings.amend import chips_moved, standing
 from domain.rulings.outcome import stored_outcome
 from projections.read_models import ReadModels
 from projections.stored import EventSource, iso, recorded_by, replayed
@@ -253,7 +253,7 @@ class RulingView(BaseModel):
     rule: str
     finding: str
     amends: str
-    in_force: bool = Field(description="its outcome stands: the latest of the hand's rulings no later one replaced")
+    in_force: bool = Field(description="no later ruling replaced it: it stands for the pots it re-awarded")
     dead: list[int]
     restored: list[int]
     deviates_from: list[str]
@@ -623,9 +623,9 @@ def rulings(store: EventSource, competition_id: str) -> list[RulingView]:
         review: HandReview = replayed.aggregate
         outcome = _mechanical(store, competition_id, review.hand)
         issued = review.rulings
-        standing = in_force(issued)
+        kept = standing(issued)
         times = replayed.times("RulingIssued")
-        out.extend(_ruling(r, outcome, r == standing, at) for r, at in zip(issued, times, strict=True))
+        out.extend(_ruling(r, outcome, r in kept, at) for r, at in zip(issued, times, strict=True))
     return sorted(out, key=lambda r: (r.at, r.ruling))
 
 

@@ -52,7 +52,7 @@ from domain.protocol import (
     signatures_id,
 )
 from domain.rejections import rejection_log_id
-from domain.rulings.amend import in_force, stacks_in_force
+from domain.rulings.amend import awards_in_force, stacks_in_force
 from domain.rulings.events import CATALOG as RULING_CATALOG
 from domain.rulings.events import RulingIssued
 from domain.rulings.outcome import stored_outcome
@@ -424,26 +424,26 @@ def _rulings_by_hand(reviews: Iterable[list[Any]]) -> dict[str, list[RulingIssue
 
 def _as_ruled(summary: JSON, events: list[Any], rulings: list[RulingIssued]) -> None:
     """The hand as the officials left it beside what the engine computed: each pot says who decided it (the
-    engine, ``"mechanical"``, or the ruling in force that re-awarded it), the winners are those of the pots as
+    engine, ``"mechanical"``, or the standing ruling that re-awarded it), the winners are those of the pots as
     they stand, and the final stacks are given both ways — the engine's, and those in force, which the next
-    hand is dealt with."""
-    ruling = in_force(rulings)
-    reawarded = {(r.pot_index, r.half): r.shares for r in ruling.reawards} if ruling is not None else {}
-    decided_by = {k: getattr(ruling, k) for k in ("ruling", "official", "rule")} if ruling is not None else {}
-    if ruling is not None:
-        decided_by.update(kind=ruling.kind.value, role=ruling.role.value)
+    hand is dealt with — with the rulings that made the difference."""
     seats = {s["seat"]: s["player"] for s in events[0].payload.get("seats", [])}
+    outcome = stored_outcome(events)
+    awards = awards_in_force(outcome, rulings) if outcome is not None else {}
     winners: set[str] = set()
+    deciders: list[JSON] = []
     for pot in summary["pots"]:
-        shares = reawarded.get((pot["pot_index"], pot["half"]))
-        pot["decided_by"] = "mechanical" if shares is None else decided_by
-        if shares is None:
+        shares, ruling = awards.get((pot["pot_index"], pot["half"]), ((), None))
+        if ruling is None:
+            pot["decided_by"] = "mechanical"
             winners.update(share["player"] for share in pot["shares"])
             continue
+        pot["decided_by"] = _decider(ruling)
         pot["awarded_by_ruling"] = [{"seat": share.seat, "amount": share.amount} for share in shares]
         winners.update(seats.get(share.seat, "") for share in shares)
+        if pot["decided_by"] not in deciders:
+            deciders.append(pot["decided_by"])
     summary["winners"] = sorted(winners)
-    outcome = stored_outcome(events)
     if outcome is None:
         summary["final_stacks"] = None
         return
@@ -452,8 +452,13 @@ def _as_ruled(summary: JSON, events: list[Any], rulings: list[RulingIssued]) -> 
     summary["final_stacks"] = {
         "mechanical": {seats.get(seat, str(seat)): chips for seat, chips in sorted(mechanical.items())},
         "in_force": {seats.get(seat, str(seat)): chips for seat, chips in sorted(ruled.items())},
-        "decided_by": decided_by if ruled != mechanical else "mechanical",
+        "decided_by": deciders if ruled != mechanical else "mechanical",
     }
+
+
+def _decider(ruling: RulingIssued) -> JSON:
+    return {"ruling": ruling.ruling, "kind": ruling.kind.value, "official": ruling.official,
+            "role": ruling.role.value, "rule": ruling.rule}
 
 
 def _rulings(events: list[Any]) -> list[JSON]:

@@ -6,7 +6,10 @@ folded or mucked ones (bfsp 6.6.9, the Chief Judge only). :func:`amend` checks i
 role, every share to a seat in the hand that may win that pot, shares adding up to the pot — and returns each
 pot with its provenance: mechanical, or discretionary with the ruling, the official, his role and the rule.
 Each ruling amends the mechanical outcome; a later one (the Chief Judge on a protested finding) replaces an
-earlier one rather than stacking on it.
+earlier one rather than stacking on it. The outcome in force (:func:`awards_in_force`, :func:`stacks_in_force`)
+takes each pot as the last standing ruling that re-awarded it gave it, the engine's award where none did: a
+finding that re-awards nothing leaves a decision standing, and a pot already re-awarded is awarded otherwise
+only by a ruling that amends that one (:func:`verify_replaces`).
 """
 
 from __future__ import annotations
@@ -173,18 +176,55 @@ def _move(stacks: dict[int, int], shares: tuple[PotShare, ...], sign: int) -> No
         stacks[share.seat] += sign * share.amount
 
 
-def in_force(rulings: Sequence[RulingIssued]) -> RulingIssued | None:
-    """The latest of a hand's ``rulings`` (in the order issued) that no later one replaced."""
+def standing(rulings: Sequence[RulingIssued]) -> tuple[RulingIssued, ...]:
+    """A hand's ``rulings`` (in the order issued) that no later one replaced: each stands for what it amends."""
     replaced = {r.amends for r in rulings}
-    standing = [r for r in rulings if r.ruling not in replaced]
-    return standing[-1] if standing else None
+    return tuple(r for r in rulings if r.ruling not in replaced)
+
+
+def in_force(rulings: Sequence[RulingIssued]) -> RulingIssued | None:
+    """The latest of a hand's ``rulings`` that no later one replaced."""
+    kept = standing(rulings)
+    return kept[-1] if kept else None
+
+
+def awards_in_force(
+    outcome: MechanicalOutcome, rulings: Sequence[RulingIssued]
+) -> dict[tuple[int, str], tuple[tuple[PotShare, ...], RulingIssued | None]]:
+    """(pot index, half) → the shares each pot of the hand is awarded in, and the standing ruling that re-awarded
+    it last (None: the engine's award stands)."""
+    awards: dict[tuple[int, str], tuple[tuple[PotShare, ...], RulingIssued | None]] = {
+        _key(pot.pot_index, pot.half): (pot.shares, None) for pot in outcome.pots
+    }
+    for ruling in standing(rulings):
+        for reaward in ruling.reawards:
+            awards[_key(reaward.pot_index, reaward.half)] = (reaward.shares, ruling)
+    return awards
 
 
 def stacks_in_force(outcome: MechanicalOutcome, rulings: Sequence[RulingIssued]) -> dict[int, int]:
-    """Seat → the chips the hand leaves it once ``rulings`` are issued: the engine's, as the ruling in force
-    amends them."""
-    ruling = in_force(rulings)
-    return dict(amend(outcome, ruling).final_stacks if ruling is not None else outcome.ended.final_stacks)
+    """Seat → the chips the hand leaves it once ``rulings`` are issued: the engine's, each pot's award moved to
+    the shares the standing rulings gave it."""
+    stacks = dict(outcome.ended.final_stacks)
+    awards = awards_in_force(outcome, rulings)
+    for pot in outcome.pots:
+        _move(stacks, pot.shares, -1)
+        _move(stacks, awards[_key(pot.pot_index, pot.half)][0], +1)
+    return stacks
+
+
+def verify_replaces(outcome: MechanicalOutcome, earlier: Sequence[RulingIssued], ruling: RulingIssued) -> None:
+    """A pot a standing ruling re-awarded is awarded otherwise only by a ruling that amends that one (the Chief
+    Judge deciding on it, bfsp 2.1.3): rulings replace one another, they do not stack."""
+    awards = awards_in_force(outcome, earlier)
+    for reaward in ruling.reawards:
+        _, by = awards.get(_key(reaward.pot_index, reaward.half), ((), None))
+        if by is not None and ruling.amends != by.ruling:
+            raise DisciplineError(
+                f"ruling {by.ruling} awarded {_name(reaward.pot_index, reaward.half)} again: a ruling that awards it "
+                f"otherwise amends ruling {by.ruling}, and only the Chief Judge does",
+                RuleRef("bfsp", "2.1.3"),
+            )
 
 
 def chips_moved(outcome: MechanicalOutcome, earlier: Sequence[RulingIssued], ruling: RulingIssued) -> dict[int, int]:

@@ -18,7 +18,7 @@ from domain.errors import DisciplineError, RuleRef
 from domain.officials.codec import decode, encode
 from domain.officials.recorded import OfficialsRecord
 from domain.roles import Role
-from domain.rulings.amend import AmendedOutcome, MechanicalOutcome, amend, in_force
+from domain.rulings.amend import AmendedOutcome, MechanicalOutcome, amend, in_force, verify_replaces
 from domain.rulings.events import (
     CATALOG,
     HandReviewOpened,
@@ -82,6 +82,7 @@ class HandReview(OfficialsRecord):
                     "only the Chief Judge amends an earlier ruling: he decides the protests against judges' findings",
                     RuleRef("bfsp", "2.1.3"),
                 )
+        verify_replaces(outcome, tuple(known.values()), ruling)
         self._record(ruling, at, meta)
         return amended
 

@@ -146,7 +146,7 @@ def test_the_protocol_shows_the_hand_both_as_the_engine_left_it_and_as_ruled(pip
     first = protocol(pipeline.store, COMPETITION)["hands"][0]
     decided_by = {"ruling": "r-1", "kind": "chief_judge_decision", "official": CHIEF.person, "role": "chief_judge",
                   "rule": "bfsp 2.1.6"}  # fmt: skip
-    assert first["final_stacks"] == {"mechanical": MECHANICAL_1, "in_force": AMENDED_1, "decided_by": decided_by}
+    assert first["final_stacks"] == {"mechanical": MECHANICAL_1, "in_force": AMENDED_1, "decided_by": [decided_by]}
     assert first["pots"][0]["decided_by"] == decided_by
     assert [s["player"] for s in first["pots"][0]["shares"]] == ["p01"]
     assert first["winners"] == ["p01", "p02"]
@@ -273,3 +273,29 @@ def test_a_player_the_ruling_left_without_chips_is_the_one_eliminated(pipeline: 
         f"p02 finished hand {table()}/1 as ruled with {chips(pot)} chips; a player is eliminated when he has none left",
     )
     accepted(pipeline.judge([busted("p01", 13)]))
+
+
+def test_a_finding_after_a_decision_leaves_it_standing_and_its_pot_is_awarded_otherwise_only_by_amending_it(
+    pipeline: Pipeline,
+) -> None:
+    records = Records()
+    hand_1_played(pipeline, records)
+    accepted(pipeline.judge([ruled(records, split(), 15)]))
+    confirmed = RulingIssued("r-2", f"{table()}/1", RulingKind.FINDING_OF_FACT, JUDGE.person, Role.JUDGE,
+                             "bfsp 2.2.3", "the board was dealt from the top of the deck")  # fmt: skip
+    accepted(pipeline.judge([ruled(records, confirmed, 16, JUDGE)]))
+    where = seats()
+    again = RulingIssued("r-3", f"{table()}/1", RulingKind.CHIEF_JUDGE_DECISION, CHIEF.person, Role.CHIEF_JUDGE,
+                         "bfsp 2.1.6", "the pot is p01's after all",
+                         reawards=(PotReaward(0, (PotShare(where["p01"][1], POT_1),)),))  # fmt: skip
+    stacked = refusal(pipeline.judge([ruled(records, again, 17)]))
+    assert (stacked.rule, stacked.reason) == (
+        "bfsp 2.1.3",
+        "ruling r-1 awarded the main pot again: a ruling that awards it otherwise amends ruling r-1, and only the "
+        "Chief Judge does",
+    )
+    assert [(r.ruling, r.in_force) for r in federation.rulings(pipeline.store, COMPETITION)] == [
+        ("r-1", True), ("r-2", True),
+    ]
+    assert refusal(pipeline.judge([start(records, called_raise_start(2, MECHANICAL_1), 20)])).rule == "bfsp 5.1"
+    accepted(pipeline.judge(list(called_raise_hand(records, 2, AMENDED_1, 21))))
