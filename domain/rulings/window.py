@@ -33,14 +33,13 @@ def verify_in_time(ruling: RulingIssued, issued_at: datetime, window: ChallengeW
     rule = rulebook.cite("dispute")
     if ruling.kind is RulingKind.FAIRNESS_OVERRIDE and str(rule) in ruling.deviates_from:
         return
-    ended = (
-        f"{rulebook.dispute_seconds_at_break} seconds after the pot was awarded, the hand being the last before a "
-        "break"
+    closed_by = (
+        f", the last before a break, ended {rulebook.dispute_seconds_at_break} seconds after the pot was awarded"
         if window.at_break
-        else "when the next hand at the table started"
+        else " ended when the next hand at the table started, which was dealt with the chips as they stood"
     )
     raise DisciplineError(
-        f"the right to challenge the result of hand {ruling.hand} ended {ended}, and that hand was dealt with the "
-        f"chips as they stood: only the Chief Judge, departing from {rule} for fairness, re-awards its pots now",
+        f"the right to challenge the result of hand {ruling.hand}{closed_by}: only the Chief Judge, departing from "
+        f"{rule} for fairness, re-awards its pots now",
         rule,
     )

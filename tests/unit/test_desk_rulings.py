@@ -30,7 +30,7 @@ from federation_records import (
     table,
 )
 
-from domain.competition.events import EliminationReason, PlayerEliminated
+from domain.competition.events import BreakStarted, EliminationReason, PlayerEliminated
 from domain.errors import chips
 from domain.hand.events import HandStarted, PotShare
 from domain.rejections import Rejection
@@ -218,8 +218,8 @@ def test_a_ruling_after_the_next_hand_started_is_refused_with_the_challenge_wind
     assert (late.rule, late.reason) == (
         "bfsp 5.9.1",
         f"the right to challenge the result of hand {table()}/1 ended when the next hand at the table started, "
-        "and that hand was dealt with the chips as they stood: only the Chief Judge, departing from bfsp 5.9.1 "
-        "for fairness, re-awards its pots now",
+        "which was dealt with the chips as they stood: only the Chief Judge, departing from bfsp 5.9.1 for "
+        "fairness, re-awards its pots now",
     )
     unnamed = split("r-2", RulingKind.FAIRNESS_OVERRIDE, deviates_from=("bfsp 6.4.7",),
                     justification="the winning hand was killed by the dealer's error")  # fmt: skip
@@ -299,3 +299,22 @@ def test_a_finding_after_a_decision_leaves_it_standing_and_its_pot_is_awarded_ot
     ]
     assert refusal(pipeline.judge([start(records, called_raise_start(2, MECHANICAL_1), 20)])).rule == "bfsp 5.1"
     accepted(pipeline.judge(list(called_raise_hand(records, 2, AMENDED_1, 21))))
+
+
+def test_the_last_hand_before_a_break_may_be_ruled_on_for_a_minute_after_its_award(pipeline: Pipeline) -> None:
+    records = Records()
+    hand_1_played(pipeline, records)
+    events = len(list(called_raise_hand(records, 1, {p: STACK for p in MECHANICAL_1}, 10)))
+    awarded = 10 + (events - 1) / 60  # the hand's records are a second apart, its pot awarded with the last
+    accepted(pipeline.judge([records.record(BreakStarted(1, 10), CHIEF, at(awarded + 0.1))]))
+    accepted(pipeline.judge([ruled(records, split(), awarded + 0.9)]))
+    where = seats()
+    undone = RulingIssued("r-2", f"{table()}/1", RulingKind.CHIEF_JUDGE_DECISION, CHIEF.person, Role.CHIEF_JUDGE,
+                          "bfsp 2.1.3", "the award stands", amends="r-1",
+                          reawards=(PotReaward(0, (PotShare(where["p01"][1], POT_1),)),))  # fmt: skip
+    late = refusal(pipeline.judge([ruled(records, undone, awarded + 1.1)]))
+    assert (late.rule, late.reason) == (
+        "bfsp 5.9.1",
+        f"the right to challenge the result of hand {table()}/1, the last before a break, ended 60 seconds after "
+        "the pot was awarded: only the Chief Judge, departing from bfsp 5.9.1 for fairness, re-awards its pots now",
+    )
