@@ -394,19 +394,20 @@ class Desk:
             recorded: Any
             if count.version < stored:
                 for recorded in self.store.events.get(competition.id, gt=count.version, lte=stored):
-                    self._follow(competition, count, recorded)
+                    self._follow(competition, count, recorded, rulings=True)
             for recorded in pending:
                 if recorded.originator_version > count.version:
-                    self._follow(competition, count, recorded)
+                    self._follow(competition, count, recorded, rulings=False)
             count.settle()
         self.hot[key] = count
         return count
 
-    def _follow(self, competition: Competition, count: ChipCount, recorded: Any) -> None:
-        """The count follows one of the Competition's events; at a hand's end, the rulings on that hand are found
-        again and moved in their turn (they live on the hand's review, not on the Competition's stream)."""
+    def _follow(self, competition: Competition, count: ChipCount, recorded: Any, rulings: bool) -> None:
+        """The count follows one of the Competition's events; at the end of a stored hand (``rulings``), the
+        rulings on that hand are found again and moved in their turn (they live on the hand's review, not on the
+        Competition's stream). A hand ending in this batch has none yet: a ruling comes after the hand ends."""
         count.follow(recorded.originator_version, decode_recorded(recorded.payload), recorded.meta, recorded.timestamp)
-        named = recorded.meta.get("hand") if type(recorded).__name__ == "TableHandEnded" else None
+        named = recorded.meta.get("hand") if rulings and type(recorded).__name__ == "TableHandEnded" else None
         if named:
             for at, ruling, moved in self._rulings_moving_chips(competition.competition_id, str(named)):
                 count.due(str(named), ruling, moved, at)
