@@ -157,12 +157,11 @@ class Projector:
     def project_partition(self, head: int) -> int:
         """Project this projector's partition of the stored events up to ``head`` into a rebuild's fresh
         tables, without a position (the rebuild records it when it swaps them in)."""
-        part, parts = self.partition or (0, 1)
         done = 0
         start = 1
-        while batch := stored_rows(self.store.recorder, start, self.page, stop=head):
+        while batch := stored_rows(self.store.recorder, start, self.page, stop=head, part=self.partition):
             self._project(batch, schema.FRESH, after=None)
-            done += len(batch) if parts == 1 else sum(1 for row in batch if part_of(row[1], parts) == part)
+            done += len(batch)
             start = batch[-1][0] + 1
         return done
 
@@ -177,12 +176,9 @@ class Projector:
         page = _Page()
         mapper = self.store.mapper
         plain = self.reads_raw and mapper.cipher is None and mapper.compressor is None
-        part, parts = self.partition or (0, 1)
         try:
             by_topic = self._by_topic
             for row in rows:
-                if parts > 1 and part_of(row[1], parts) != part:
-                    continue
                 topic = row[3]
                 project = by_topic.get(topic, False)
                 if project is False:
@@ -329,8 +325,3 @@ def reviewed_hand(opened: dict[str, Any]) -> str:
     table, _, number = str(opened["hand"]).rpartition("/")
     return str(hand_id(table, int(number), str(opened["competition"])))
 
-
-def part_of(stream: str, parts: int) -> int:
-    """Which of ``parts`` partitions a stream's events go to in a rebuild by several processes (by the last
-    twelve hex digits of its id, as :class:`uuid.UUID` writes it)."""
-    return int(stream[-12:], 16) % parts

@@ -15,6 +15,7 @@ from api.operations import phh_records
 from projections import schema
 from projections.database import PostgresReadDatabase, ReadDatabase, Writer
 from projections.runner import Projector
+from projections.stored import part_of, stored_rows
 
 if TYPE_CHECKING:
     from conftest import PgDatabase
@@ -61,4 +62,37 @@ def test_a_reader_sees_the_old_read_models_until_the_rebuild_swaps_in_the_new(
     finally:
         reader.close()
         projector.database.close()
+        pipeline.close()
+
+
+class Where:
+    """Settings naming the PostgreSQL database of the store and the read models (for worker processes)."""
+
+    def __init__(self, url: str, folder: Path) -> None:
+        self.database_url: str | None = url
+        self.data_dir = folder
+
+
+def test_the_stores_rows_and_a_rebuild_by_two_processes_in_postgresql(tmp_path: Path, pg_database: PgDatabase) -> None:
+    pipeline = Pipeline(tmp_path, pg_database)
+    recorder = pipeline.store.recorder
+    try:
+        pipeline.judge(list(phh_records(sorted(WSOP.glob("*.phh"))[:12], COMPETITION)))
+        expected = [
+            (n.id, str(n.originator_id), n.originator_version, n.topic, bytes(n.state))
+            for n in recorder.select_notifications(1, 100_000)
+        ]
+        assert [(*row[:4], bytes(row[4])) for row in stored_rows(recorder, 1, 100_000)] == expected
+        halves = [stored_rows(recorder, 1, 100_000, part=(k, 2)) for k in (0, 1)]
+        assert all(half and all(part_of(row[1], 2) == k for row in half) for k, half in enumerate(halves))
+        assert sorted((*row[:4], bytes(row[4])) for half in halves for row in half) == expected
+        projector = Projector.from_settings(Where(pipeline.url, tmp_path), page=50)
+        try:
+            alone = projector.rebuild()
+            rebuilt = everything(projector.database)
+            assert projector.rebuild(workers=2) == alone == len(expected)
+            assert everything(projector.database) == rebuilt and projector.lag() == 0
+        finally:
+            projector.close()
+    finally:
         pipeline.close()
