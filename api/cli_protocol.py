@@ -75,6 +75,8 @@ def _verify(store: Any, competition: str, version: int) -> int:
     verification = verify_snapshot(store, snapshot)
     if verification.ok:
         print(f"{snapshot.name} verifies: {len(snapshot.heads)} streams, SHA-256 {snapshot.sha256}")
+        if verification.note:
+            print(f"  ({verification.note})")
         return 0
     print(f"{snapshot.name} does NOT verify: {verification.difference}")
     return 1

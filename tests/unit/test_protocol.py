@@ -4,6 +4,8 @@ the stored event a single changed byte broke."""
 
 from __future__ import annotations
 
+import copy
+import dataclasses
 import json
 import sqlite3
 from collections.abc import Iterable
@@ -47,6 +49,7 @@ from ingest.referee import Referee, Verdict
 from ingest.store import Store, store_env
 from projections import protocol as protocol_module
 from projections.protocol import (
+    PROTOCOL_FORMAT,
     as_at,
     build,
     competition_streams,
@@ -190,6 +193,28 @@ def test_a_single_changed_byte_in_a_stored_event_is_named_by_the_snapshots_verif
     assert "its content hashes to" in verification.difference
 
 
+def test_a_snapshot_in_an_older_protocol_format_verifies_by_its_hash_and_chains_not_by_recomputing(
+    played: tuple[Pipeline, Records],
+) -> None:
+    pipeline, _ = played
+    current = take_snapshot(pipeline.store, COMPETITION, "sec-petrova", at(30))
+    assert current.protocol["format"] == PROTOCOL_FORMAT
+    # a snapshot the service wrote before the protocol gained its format key and final stacks per hand
+    old_document = {k: v for k, v in copy.deepcopy(current.protocol).items() if k != "format"}
+    for summary in old_document["hands"]:
+        summary.pop("final_stacks", None)
+    old = dataclasses.replace(current, protocol=old_document, sha256=protocol_digest(old_document))
+    verification = verify_snapshot(pipeline.store, old)
+    assert verification.ok and "format 1" in verification.note and "not recomputed" in verification.note
+    # its hash still binds it: one value changed in the old text is found
+    altered = {**old_document, "as_of": "2000-01-01T00:00:00+00:00"}
+    assert not verify_snapshot(pipeline.store, dataclasses.replace(old, protocol=altered)).ok
+    # and a snapshot in the current format is still recomputed: a changed protocol no longer matches
+    recomputed = {**current.protocol, "as_of": "2000-01-01T00:00:00+00:00"}
+    forged = dataclasses.replace(current, protocol=recomputed, sha256=protocol_digest(recomputed))
+    assert "as_of" in verify_snapshot(pipeline.store, forged).difference
+
+
 def test_an_undecided_protest_is_overdue_once_its_deadline_has_passed(played: tuple[Pipeline, Records]) -> None:
     pipeline, records = played
     snapshot = take_snapshot(pipeline.store, COMPETITION, "sec-petrova", at(30))
@@ -245,7 +270,7 @@ def test_the_api_serves_the_protocol_and_lets_only_the_secretary_or_chief_judge_
         listed = api.get(f"{base}/snapshots", headers=judge).json()
         assert [s["sha256"] for s in listed["items"]] == [taken.json()["sha256"]]
         one = api.get(f"{base}/snapshots/1", headers=judge).json()
-        assert one["verification"] == {"ok": True, "difference": ""}
+        assert one["verification"] == {"ok": True, "difference": "", "note": ""}
         assert api.get(f"{base}/snapshots/2", headers=judge).status_code == 404
         assert api.get("/v1/competitions/nowhere-cup/protocol", headers=judge).status_code == 404
         viewer = bearer("viewer", "fan-1")
