@@ -330,7 +330,7 @@ class ChipAccount:
 class ProjectedHand:
     """One hand of the read models: followed by its :class:`ChipAccount` until the engine must take over."""
 
-    __slots__ = ("account", "engine", "hand_id")
+    __slots__ = ("account", "engine", "hand_id", "now")
 
     def __init__(self, stream: str, event: Stored) -> None:
         self.hand_id = str(stream)
@@ -339,26 +339,23 @@ class ProjectedHand:
         self.account: ChipAccount | None = None
         self.engine: HandProjection | None = None
         board = final_board(started.variant)
+        #: whichever follows the hand now
+        self.now: ChipAccount | HandProjection
         if board is not None:
-            self.account = ChipAccount(stream, event, started, board)
+            self.account = self.now = ChipAccount(stream, event, started, board)
         else:
-            self.engine = HandProjection(stream, event)
+            self.engine = self.now = HandProjection(stream, event)
 
     @property
     def version(self) -> int:
-        return self._now().version
+        return self.now.version
 
     @property
     def is_over(self) -> bool:
-        return self._now().is_over
-
-    def _now(self) -> ChipAccount | HandProjection:
-        now = self.account or self.engine
-        assert now is not None
-        return now
+        return self.now.is_over
 
     def opening_stacks(self) -> list[StackChange]:
-        return self._now().opening_stacks()
+        return self.now.opening_stacks()
 
     def apply(self, event: Stored) -> list[StackChange]:
         if self.account is not None:
@@ -377,7 +374,7 @@ class ProjectedHand:
         engine = HandProjection(account.hand_id, first)
         for event in rest:
             engine.apply(event)
-        self.engine, self.account = engine, None
+        self.engine, self.account, self.now = engine, None, engine
 
     def settle(self) -> None:
         """Before its rows are written: a hand still in play is the engine's (its live pots, its showdown)."""
@@ -385,10 +382,10 @@ class ProjectedHand:
             self._hand_over()
 
     def hand_row(self) -> tuple[Any, ...]:
-        return self._now().hand_row()
+        return self.now.hand_row()
 
     def pot_rows(self) -> list[tuple[Any, ...]]:
-        return self._now().pot_rows()
+        return self.now.pot_rows()
 
     def showdown_row(self) -> tuple[Any, ...] | None:
-        return self._now().showdown_row()
+        return self.now.showdown_row()

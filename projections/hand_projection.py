@@ -82,7 +82,7 @@ class Stored:
         elif "body" in state and "chain" in state:  # the canonical body of the hash chain, kept as it was linked
             body = state["body"]
             payload, meta, link, at = body["payload"], body["meta"], state["chain"].get("link"), body["at"]
-            payload_text = _canonical_payload(raw if isinstance(raw, str) else bytes(raw).decode())
+            payload_text = _canonical_payload(raw)
         else:
             return None
         if not isinstance(at, str) or not isinstance(link, str):
@@ -90,16 +90,18 @@ class Stored:
         return cls(stream, version, topic.rpartition(".")[2], payload, meta, link, at, payload_text)
 
 
-def _canonical_payload(text: str) -> str | None:
+def _canonical_payload(text: str | bytes) -> str | None:
     """The payload's JSON text as the chain's canonical body holds it, which is what :func:`dumps` would
     write again (sorted keys kept in order, no white space), so it is taken instead of written: when the
     body is ASCII (the canonical form leaves other characters unescaped, :func:`dumps` escapes them) and its
-    one payload is followed by the stream's id (the body's keys are sorted). None otherwise."""
-    if not text.isascii() or text.count('"payload":') != 1:
+    one payload is followed by the stream's id (the body's keys are sorted). None otherwise. Stored bytes
+    are searched as they are and only the payload's are decoded."""
+    data = text.encode() if isinstance(text, str) else bytes(text)
+    if not data.isascii() or data.count(b'"payload":') != 1:
         return None
-    start = text.find('"payload":') + len('"payload":')
-    end = text.rfind(',"stream":"', start, text.rfind(',"chain":'))
-    return text[start:end] if end > start and text[start] == "{" else None
+    start = data.find(b'"payload":') + len(b'"payload":')
+    end = data.rfind(b',"stream":"', start, data.rfind(b',"chain":'))
+    return data[start:end].decode() if end > start and data[start] == 0x7B else None  # 0x7B: "{"
 
 
 #: decoded acts by their JSON text: an act is an immutable value and the same few (a fold, a check, a call
