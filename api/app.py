@@ -92,6 +92,12 @@ def create_app(
     return app
 
 
+def app_from_environment() -> FastAPI:
+    """The API without in-process workers, configured from the environment: what each process of
+    ``pokeraudit serve --processes N`` runs."""
+    return create_app(Settings())
+
+
 def _routers() -> Sequence[Any]:
     return (health.router, submit.router, reads.router, protocol.router, federation.router)
 

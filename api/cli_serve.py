@@ -35,6 +35,12 @@ def add_serve(subparsers: Subparsers) -> None:
         default=None,
         help="run the referee and the projector in this process (default: yes when embedded, no otherwise)",
     )
+    command.add_argument(
+        "--processes",
+        type=int,
+        default=1,
+        help="serve from N processes (reads spread over the cores); the in-process workers need one process",
+    )
     command.add_argument("--log-level", default="info", choices=["critical", "error", "warning", "info", "debug"])
     command.set_defaults(run=_serve)
     _add_token(subparsers)
@@ -54,10 +60,21 @@ def _serve(args: argparse.Namespace) -> int:
     workers = args.workers if args.workers is not None else settings.mode == "embedded"
     host = args.host or settings.api_host
     port = args.port or settings.api_port
-    app = create_app(settings, workers=workers)
+    if args.processes < 1:
+        print("serve: --processes must be at least 1", file=sys.stderr)
+        return 2
+    if args.processes > 1 and workers:
+        print("serve: the referee and the projector run in one process only: with --processes N > 1 add --no-workers "
+              "and run `pokeraudit referee` and `pokeraudit projections run --follow` beside it", file=sys.stderr)
+        return 2
     running = "with the referee and the projector" if workers else "without workers"
     print(f"serving the {settings.mode} service {running} on http://{host}:{port} (OpenAPI at /docs)", flush=True)
-    uvicorn.run(app, host=host, port=port, log_level=args.log_level)
+    if args.processes > 1:
+        # uvicorn starts each process from an import string; each builds its app from the same environment
+        uvicorn.run("api.app:app_from_environment", factory=True, host=host, port=port, workers=args.processes,
+                    log_level=args.log_level)
+        return 0
+    uvicorn.run(create_app(settings, workers=workers), host=host, port=port, log_level=args.log_level)
     return 0
 
 
