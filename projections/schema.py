@@ -39,7 +39,7 @@ _COLUMNS = {
         seats TEXT NOT NULL, board TEXT NOT NULL, status TEXT NOT NULL, undetermined INTEGER NOT NULL,
         started_at TEXT NOT NULL, ended_at TEXT, version BIGINT NOT NULL, chain_head TEXT NOT NULL""",
     STACKS: """hand_id TEXT NOT NULL, version BIGINT NOT NULL, seat INTEGER NOT NULL, stack BIGINT NOT NULL,
-        committed BIGINT NOT NULL, PRIMARY KEY (hand_id, version, seat)""",
+        committed BIGINT NOT NULL""",
     POTS: """hand_id TEXT NOT NULL, position INTEGER NOT NULL, pot_index INTEGER NOT NULL, half TEXT NOT NULL,
         amount BIGINT NOT NULL, eligible TEXT NOT NULL, contributors TEXT NOT NULL, awarded INTEGER NOT NULL,
         shares TEXT NOT NULL, winning_hand TEXT NOT NULL, odd_chip TEXT NOT NULL,
@@ -49,7 +49,7 @@ _COLUMNS = {
     HISTORY: """hand_id TEXT NOT NULL, version BIGINT NOT NULL, event_type TEXT NOT NULL, payload TEXT NOT NULL,
         recorded_by TEXT NOT NULL, role TEXT NOT NULL, event_id TEXT NOT NULL, seq INTEGER,
         follows TEXT NOT NULL, interprets TEXT NOT NULL, rule TEXT NOT NULL, reading TEXT NOT NULL,
-        at TEXT NOT NULL, link TEXT NOT NULL, PRIMARY KEY (hand_id, version)""",
+        at TEXT NOT NULL, link TEXT NOT NULL""",
     REJECTIONS: """competition TEXT NOT NULL, number BIGINT NOT NULL, kind TEXT NOT NULL, rule TEXT NOT NULL,
         reason TEXT NOT NULL, field TEXT NOT NULL, event_id TEXT NOT NULL, event_type TEXT NOT NULL,
         table_id TEXT NOT NULL, hand TEXT NOT NULL, seq INTEGER, at TEXT NOT NULL,
@@ -60,6 +60,9 @@ _COLUMNS = {
         PRIMARY KEY (hand_id, number)""",
     REVIEWS: "stream TEXT PRIMARY KEY, hand_id TEXT NOT NULL",
 }
+#: the keys of the append-only tables a rebuild fills most: their fresh tables are made without one and get it
+#: at the swap, an index made once by sorting being cheaper than one kept row by row (half their inserts' time)
+KEYED_AT_SWAP = {STACKS: "hand_id, version, seat", HISTORY: "hand_id, version"}
 #: the secondary indexes, made on the tables in use (after a swap, on the tables swapped in)
 INDEXES = (
     f"CREATE INDEX IF NOT EXISTS {HANDS}_by_table ON {HANDS} (competition, table_id, number)",
@@ -68,13 +71,18 @@ INDEXES = (
 _POSITION_TABLE = f"CREATE TABLE IF NOT EXISTS {POSITION} (name TEXT PRIMARY KEY, notification_id BIGINT NOT NULL)"
 
 
-def create_models(suffix: str = "") -> tuple[str, ...]:
-    return tuple(f"CREATE TABLE IF NOT EXISTS {table}{suffix} ({_COLUMNS[table]})" for table in MODELS)
+def create_models(suffix: str = "", keyed: bool = True) -> tuple[str, ...]:
+    """The read models' tables; with ``keyed`` False, those of :data:`KEYED_AT_SWAP` without their key."""
+    return tuple(
+        f"CREATE TABLE IF NOT EXISTS {table}{suffix} ({_COLUMNS[table]}"
+        f"{f', PRIMARY KEY ({KEYED_AT_SWAP[table]})' if keyed and table in KEYED_AT_SWAP else ''})"
+        for table in MODELS
+    )
 
 
 CREATE = (*create_models(), *INDEXES, _POSITION_TABLE)
 #: a rebuild's fresh tables, made empty (what an interrupted rebuild left of them dropped first)
-REBUILD = (*(f"DROP TABLE IF EXISTS {table}{REBUILT}" for table in MODELS), *create_models(REBUILT))
+REBUILD = (*(f"DROP TABLE IF EXISTS {table}{REBUILT}" for table in MODELS), *create_models(REBUILT, keyed=False))
 
 
 def swap(dialect: str) -> tuple[str, ...]:
@@ -84,9 +92,15 @@ def swap(dialect: str) -> tuple[str, ...]:
     for table in MODELS:
         out.append(f"DROP TABLE IF EXISTS {table}")
         out.append(f"ALTER TABLE {table}{REBUILT} RENAME TO {table}")
-        if dialect == "postgresql":
+        key = KEYED_AT_SWAP.get(table)
+        if key is None and dialect == "postgresql":
             # the primary key's index keeps its name through the rename: the next rebuild wants it back
             out.append(f"ALTER TABLE {table} RENAME CONSTRAINT {table}{REBUILT}_pkey TO {table}_pkey")
+        elif key is not None and dialect == "postgresql":
+            out.append(f"ALTER TABLE {table} ADD CONSTRAINT {table}_pkey PRIMARY KEY ({key})")
+        elif key is not None:
+            # SQLite adds no primary key to a table: a unique index on the same columns keeps the same rows
+            out.append(f"CREATE UNIQUE INDEX {table}_key ON {table} ({key})")
     return (*out, *INDEXES)
 
 
