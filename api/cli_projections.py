@@ -25,7 +25,7 @@ def add_projections(subparsers: argparse._SubParsersAction[argparse.ArgumentPars
     run = actions.add_parser("run", help="project what is stored and not yet projected")
     run.add_argument("--follow", action="store_true", help="keep following the store until interrupted")
     run.set_defaults(run=_run)
-    rebuild = actions.add_parser("rebuild", help="drop every read model and project the whole store again")
+    rebuild = actions.add_parser("rebuild", help="project the whole store again into fresh tables and swap them in for the read models in use")
     rebuild.add_argument("--workers", type=int, default=1, metavar="N",
                          help="processes projecting the store's streams in parallel (a partition each)")
     rebuild.set_defaults(run=_rebuild)

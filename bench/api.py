@@ -11,8 +11,9 @@ hand, stack and pot reads (``GET /v1/hands/{id}``, ``…/stacks/final``, ``…/p
 the answers do (open loop): a request's latency runs from the moment it was due to its answer, so a stalled
 server shows in the tail instead of slowing the load. Prints p50/p99/max per kind.
 
-Then the projector's rebuild: ``Projector.rebuild()`` (drop the read models, project the whole store again)
-on the filled store, ``--rebuilds`` times, in this process; prints events/s of each and the median.
+Then the projector's rebuild: ``Projector.rebuild()`` (the whole store projected again into fresh tables,
+swapped in for the read models in use in one transaction) on the filled store, ``--rebuilds`` times, in this
+process; prints events/s of each and the median.
 
 Uses KAFKA_BOOTSTRAP_SERVERS and DATABASE_URL when set; otherwise starts a broker and a cluster with the
 deploy/ scripts (bench/pipeline.py's ``services``) and stops them afterwards.
