@@ -7,6 +7,7 @@ position commit together or not at all.
 
 from __future__ import annotations
 
+import contextlib
 import sqlite3
 import threading
 from abc import ABC, abstractmethod
@@ -77,6 +78,10 @@ class ReadDatabase(ABC):
         rows = self.query(sql, params)
         return rows[0] if rows else None
 
+    def take_turns(self, lock: Any) -> None:  # noqa: B027 (most databases let writers in together)
+        """Write only holding ``lock`` (a lock shared with other processes filling the same fresh tables),
+        where the database lets one writer at a time in."""
+
     @abstractmethod
     def filling(self, fresh: bool) -> None:
         """``True`` while a rebuild fills its fresh tables: their commits need not wait for the disk (a
@@ -115,7 +120,13 @@ class SqliteReadDatabase(ReadDatabase):
         # a read model can be rebuilt from the store: the last commits before a power cut may be redone
         self._conn.execute("PRAGMA synchronous=NORMAL")
         self._lock = threading.RLock()
+        self._turns: Any = contextlib.nullcontext()
         self.create()
+
+    def take_turns(self, lock: Any) -> None:
+        # a writer kept out by another sleeps in SQLite's busy handler, up to 100 ms at a time, long after
+        # the other has committed: waiting on a lock between processes wakes at once
+        self._turns = lock
 
     def filling(self, fresh: bool) -> None:
         # the fsyncs of the write-ahead log's checkpoints were a fifth of a rebuild's time
@@ -124,7 +135,7 @@ class SqliteReadDatabase(ReadDatabase):
 
     @contextmanager
     def transaction(self) -> Iterator[Writer]:
-        with self._lock:
+        with self._lock, self._turns:
             cursor = self._conn.cursor()
             cursor.execute("BEGIN IMMEDIATE")
             try:

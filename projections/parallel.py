@@ -12,7 +12,7 @@ import multiprocessing
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from projections.database import ReadSettings
 
@@ -34,9 +34,19 @@ def rebuild_in_parallel(projector: Projector, settings: ReadSettings, workers: i
     # forked, so a caller's script needs no ``__main__`` guard; a child opens its own connections, never
     # touches the ones it inherits, and leaves by os._exit, so it does not close them either
     context = multiprocessing.get_context("fork")
-    with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
+    turns = context.Lock()
+    with ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=_share, initargs=(turns,)) as pool:
         parts = [pool.submit(_project_part, where, part, workers, head, projector.page) for part in range(workers)]
         return sum(part.result() for part in parts)
+
+
+#: the lock the workers of a rebuild take turns writing with (inherited by the forked workers)
+_turns: Any = None
+
+
+def _share(turns: Any) -> None:
+    global _turns
+    _turns = turns
 
 
 def _project_part(where: Where, part: int, parts: int, head: int, page: int) -> int:
@@ -44,6 +54,7 @@ def _project_part(where: Where, part: int, parts: int, head: int, page: int) -> 
 
     projector = Projector.from_settings(where, page=page)
     projector.partition = (part, parts)
+    projector.database.take_turns(_turns)
     projector.database.filling(True)
     try:
         return projector.project_partition(head)
