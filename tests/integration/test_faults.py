@@ -166,10 +166,17 @@ def stored_state(url: str) -> dict[tuple[UUID, int], tuple[str, bytes]]:
 
 def final_stacks(state: dict[tuple[UUID, int], tuple[str, bytes]]) -> dict[UUID, Any]:
     return {
-        stream: json.loads(blob)["payload"]["final_stacks"]
+        stream: stored_payload(blob)["final_stacks"]
         for (stream, _), (topic, blob) in state.items()
         if topic.endswith(".HandEnded")
     }
+
+
+def stored_payload(blob: bytes) -> Any:
+    """A stored event's payload: inside the canonical body the store keeps of a chained event
+    (``ingest.store.ChainMapper``), or at the top of an event stored eventsourcing's usual way."""
+    data = json.loads(blob)
+    return data["body"]["payload"] if "body" in data else data["payload"]
 
 
 def check_store(
