@@ -107,7 +107,7 @@ def stored_rows(
             " AND ascii(right(originator_id::text, 1)) %% %s = %s ORDER BY notification_id LIMIT %s"
         ).format(s=Identifier(recorder.datastore.schema), t=Identifier(table))
         with recorder.datastore.get_connection() as conn, conn.cursor(row_factory=tuple_row) as cursor:
-            cursor.execute(statement, (start, stop, n, k, limit), prepare=True)
+            cursor.execute(statement, (start, stop, n, k, limit), prepare=True, binary=True)
             return list(cursor.fetchall())
     rows = []
     while len(rows) < limit and (page := recorder.select_notifications(start, limit, stop=stop)):
