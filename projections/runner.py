@@ -12,7 +12,9 @@ store (its events before the one at hand, replayed without writing) before it go
 from __future__ import annotations
 
 from collections import OrderedDict
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 from uuid import UUID
 
@@ -27,7 +29,7 @@ from projections import schema
 from projections.chip_account import ProjectedHand
 from projections.database import ReadDatabase, ReadSettings, Writer
 from projections.hand_projection import Stored, history_row
-from projections.stored import StoredRow, stored_rows
+from projections.stored import StoredRow, served, stored_rows
 
 #: the stored events these read models are made of; other aggregates' events (competitions, protests, …)
 #: are passed over, though the position moves past them
@@ -158,11 +160,22 @@ class Projector:
         """Project this projector's partition of the stored events up to ``head`` into a rebuild's fresh
         tables, without a position (the rebuild records it when it swaps them in)."""
         done = 0
-        start = 1
-        while batch := stored_rows(self.store.recorder, start, self.page, stop=head, part=self.partition):
-            self._project(batch, schema.FRESH, after=None)
-            done += len(batch)
-            start = batch[-1][0] + 1
+        read = partial(stored_rows, self.store.recorder, limit=self.page, stop=head, part=self.partition)
+        # a PostgreSQL store answers from its own process: the next page is read while this one is projected
+        # and written, its server's time overlapping the projecting instead of adding to it (SQLite answers in
+        # this process, holding the interpreter's lock, and the thread only cost time there)
+        ahead = ThreadPoolExecutor(1) if served(self.store.recorder) else None
+        try:
+            batch = read(1)
+            while batch:
+                start = batch[-1][0] + 1
+                following = ahead.submit(read, start) if ahead is not None else None
+                self._project(batch, schema.FRESH, after=None)
+                done += len(batch)
+                batch = following.result() if following is not None else read(start)
+        finally:
+            if ahead is not None:
+                ahead.shutdown()
         return done
 
     def close(self) -> None:

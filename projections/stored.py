@@ -125,3 +125,10 @@ def part_of(stream: str, parts: int) -> int:
     character of its id as :class:`uuid.UUID` writes it (a hex digit; eight of the sixteen are odd in
     ASCII), which both databases can read from the stored id."""
     return ord(stream[-1]) % parts
+
+
+def served(recorder: Any) -> bool:
+    """Whether the store is a database server's (PostgreSQL), which answers from a process of its own."""
+    from eventsourcing.postgres import PostgresAggregateRecorder
+
+    return isinstance(recorder, PostgresAggregateRecorder)
