@@ -83,13 +83,13 @@ def environment(embedded: bool) -> Iterator[dict[str, str]]:
 
 
 @contextlib.contextmanager
-def served(env: dict[str, str], workers: bool) -> Iterator[tuple[str, int]]:
+def served(env: dict[str, str], workers: bool, processes: int = 1) -> Iterator[tuple[str, int]]:
     port = free_port()
     full = {**os.environ, **env, "POKERAUDIT_JWT_SECRET": SECRET}
     full.pop("POKERAUDIT_PUBLIC_READ", None)
     process = subprocess.Popen(
         [str(POKERAUDIT), "serve", "--port", str(port), "--workers" if workers else "--no-workers",
-         "--log-level", "warning"],
+         "--processes", str(processes), "--log-level", "warning"],
         env=full, stdout=subprocess.DEVNULL,
     )
     url = f"http://127.0.0.1:{port}"
@@ -109,9 +109,13 @@ def served(env: dict[str, str], workers: bool) -> Iterator[tuple[str, int]]:
 
 
 def cpu_seconds(pid: int) -> float:
-    """User + system CPU time of process ``pid`` so far (Linux /proc)."""
+    """User + system CPU time of process ``pid`` and its live descendants so far (Linux /proc): with
+    ``serve --processes N`` the reads are answered by uvicorn's child processes."""
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    own = (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    children = Path(f"/proc/{pid}/task/{pid}/children")
+    kids = [int(c) for c in children.read_text().split()] if children.exists() else []
+    return own + sum(cpu_seconds(kid) for kid in kids)
 
 
 def timed_load(url: str, pid: int, hands: list[str], rate: float, seconds: float) -> tuple[dict[str, list[float]], float]:
@@ -255,6 +259,8 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=1, help="import the shared hands this many times")
     parser.add_argument("--rebuilds", type=int, default=3, help="rebuilds to time")
     parser.add_argument("--embedded", action="store_true", help="SQLite and the embedded log, no services")
+    parser.add_argument("--processes", type=int, default=1,
+                        help="serve the reads from N processes (pokeraudit serve --processes N)")
     parser.add_argument("--reads-with-workers", action="store_true",
                         help="read from the importing process (referee and projector threads idle beside the reads)")
     args = parser.parse_args()
@@ -270,7 +276,7 @@ def main() -> None:
                 latencies, cpu = timed_load(url, pid, hands, args.rate, args.seconds)
         if not args.reads_with_workers:
             # The reads' own process, as a read replica runs: no referee or projector threads beside them.
-            with served(env, workers=False) as (url, pid):
+            with served(env, workers=False, processes=args.processes) as (url, pid):
                 latencies, cpu = timed_load(url, pid, hands, args.rate, args.seconds)
         sent = sum(len(v) for v in latencies.values())
         print(f"{sent:,} reads at {args.rate:g}/s for {args.seconds:g} s on loopback (latency from when due, ms):")
