@@ -26,8 +26,10 @@ def add_projections(subparsers: argparse._SubParsersAction[argparse.ArgumentPars
     run.add_argument("--follow", action="store_true", help="keep following the store until interrupted")
     run.set_defaults(run=_run)
     rebuild = actions.add_parser("rebuild", help="project the whole store again into fresh tables and swap them in for the read models in use")
-    rebuild.add_argument("--workers", type=int, default=1, metavar="N",
-                         help="processes projecting the store's streams in parallel (a partition each)")
+    rebuild.add_argument("--workers", type=int, default=None, metavar="N",
+                         help="processes projecting the store's streams in parallel (a partition each); default: "
+                         "one per core (at most 2) with SQLite read models, 1 with PostgreSQL, whose server needs "
+                         "the other core (docs/BENCHMARKS.md, Projection rebuild)")
     rebuild.set_defaults(run=_rebuild)
     lag = actions.add_parser("lag", help="stored events not yet projected")
     lag.add_argument("--json", action="store_true")
@@ -59,11 +61,23 @@ def _run(args: argparse.Namespace) -> int:
     return 0
 
 
+def rebuild_workers(asked: int | None, database_url: str | None, cores: int | None) -> int:
+    """How many rebuild processes: as asked, else the measured best for the read models' database."""
+    if asked is not None:
+        return max(1, asked)
+    return 1 if database_url else max(1, min(2, cores or 1))
+
+
 def _rebuild(args: argparse.Namespace) -> int:
+    import os
+
+    from api.settings import Settings
+
+    workers = rebuild_workers(args.workers, Settings().database_url, os.cpu_count())
     projector = _projector()
     try:
         started = time.perf_counter()
-        total = projector.rebuild(workers=max(1, args.workers))
+        total = projector.rebuild(workers=workers)
         seconds = time.perf_counter() - started
     finally:
         projector.close()

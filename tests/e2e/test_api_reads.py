@@ -252,9 +252,20 @@ def test_the_projections_commands_run_rebuild_and_report_the_lag(
     assert run("projections", "lag", "--json") == {"position": 20, "lag": 0}
     rebuilt = run("projections", "rebuild", "--workers", "2")
     assert rebuilt["projected"] == 20 and rebuilt["events_per_second"] > 0
+    assert run("projections", "rebuild")["projected"] == 20  # the default: one process per core with SQLite
     models = open_read_models(settings)
     try:
         hand = models.hand(ENDED)
         assert hand is not None and hand.status == "ended"
     finally:
         models.close()
+
+
+def test_a_rebuild_uses_both_cores_with_sqlite_and_one_process_with_postgresql() -> None:
+    from api.cli_projections import rebuild_workers
+
+    assert rebuild_workers(None, None, 2) == 2
+    assert rebuild_workers(None, None, 8) == 2  # two is what was measured; SQLite takes one writer at a time
+    assert rebuild_workers(None, None, None) == 1
+    assert rebuild_workers(None, "postgresql://db/x", 8) == 1
+    assert rebuild_workers(3, "postgresql://db/x", 2) == 3
