@@ -25,7 +25,7 @@ from domain.hand.showdown import showdown_order
 from domain.hand.turn import topology
 from domain.rulebooks import Rulebook, get_rulebook
 from domain.variants import VARIANTS
-from projections.hand_projection import HandProjection, StackChange, Stored, dumps
+from projections.hand_projection import HandProjection, StackChange, Stored, dumps, hand_row
 
 JSON = dict[str, Any]
 
@@ -251,36 +251,15 @@ class ChipAccount:
     # --- the rows of the snapshot tables (an ended hand's: one in play is the engine's) ---------------------
 
     def hand_row(self) -> tuple[Any, ...]:
-        s = self.started
-        players = {entry.seat: entry for entry in s.seats}
-        folded = self.folded
-        seats = [
-            {
-                "seat": seat,
-                "player": players[seat].player,
-                "starting_stack": players[seat].stack,
-                "stack": self.stacks[seat],
-                "committed": self.committed[seat],
-                "hole_cards": self.hole[seat],
-                "face_up": [False] * len(self.hole[seat]),
-                "folded": seat in folded,
-                "shown": seat in self.shown,
-                "mucked": seat in self.mucked,
-            }
-            for seat in self.seats
-        ]
-        stakes = {
-            "antes": [list(a) for a in s.stakes.antes],
-            "blinds": [list(b) for b in s.stakes.blinds],
-            "bring_in": s.stakes.bring_in,
-            "small_bet": s.stakes.small_bet,
-            "big_bet": s.stakes.big_bet,
-            "min_bet": s.stakes.min_bet,
-        }
-        return (
-            self.hand_id, self.competition, s.table_id, s.hand_number, s.variant, s.rulebook, s.button, s.level,
-            dumps(stakes), dumps(seats), dumps(self.board), self.status, int(self.undetermined), self.started_at,
-            self.ended_at, self.version, self.chain_head,
+        return hand_row(
+            self,
+            seats=self.seats,
+            hole=self.hole,
+            face_up={seat: [False] * len(self.hole[seat]) for seat in self.seats},
+            folded=self.folded,
+            shown=self.shown,
+            mucked=self.mucked,
+            board=self.board,
         )
 
     def pot_rows(self) -> list[tuple[Any, ...]]:

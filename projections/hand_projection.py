@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 from collections import deque
+from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -129,6 +130,51 @@ loads = orjson.loads
 
 #: compact JSON, the encoder made once (json.dumps with separators makes one per call)
 dumps = json.JSONEncoder(separators=(",", ":")).encode
+
+
+def hand_row(
+    hand: Any,
+    *,
+    seats: Iterable[int],
+    hole: Mapping[int, list[str]],
+    face_up: Mapping[int, list[bool]],
+    folded: Collection[int],
+    shown: Collection[int],
+    mucked: Collection[int],
+    board: list[str],
+) -> tuple[Any, ...]:
+    """The hands table's row of ``hand`` (the engine's replay or the chip accountant: both keep ``started``,
+    ``stacks``, ``committed``, the status and the chain head; the cards and flags are given by each)."""
+    s = hand.started
+    players = {entry.seat: entry for entry in s.seats}
+    rows = [
+        {
+            "seat": seat,
+            "player": players[seat].player,
+            "starting_stack": players[seat].stack,
+            "stack": hand.stacks[seat],
+            "committed": hand.committed[seat],
+            "hole_cards": hole[seat],
+            "face_up": face_up[seat],
+            "folded": seat in folded,
+            "shown": seat in shown,
+            "mucked": seat in mucked,
+        }
+        for seat in seats
+    ]
+    stakes = {
+        "antes": [list(a) for a in s.stakes.antes],
+        "blinds": [list(b) for b in s.stakes.blinds],
+        "bring_in": s.stakes.bring_in,
+        "small_bet": s.stakes.small_bet,
+        "big_bet": s.stakes.big_bet,
+        "min_bet": s.stakes.min_bet,
+    }
+    return (
+        hand.hand_id, hand.competition, s.table_id, s.hand_number, s.variant, s.rulebook, s.button, s.level,
+        dumps(stakes), dumps(rows), dumps(board), hand.status, int(hand.undetermined), hand.started_at,
+        hand.ended_at, hand.version, hand.chain_head,
+    )
 
 
 class HandProjection:
@@ -253,35 +299,16 @@ class HandProjection:
     # --- the rows of the snapshot tables ---------------------------------------------------------------------
 
     def hand_row(self) -> tuple[Any, ...]:
-        s, engine = self.started, self.engine
-        players = {entry.seat: entry for entry in s.seats}
-        seats = [
-            {
-                "seat": seat,
-                "player": players[seat].player,
-                "starting_stack": players[seat].stack,
-                "stack": self.stacks[seat],
-                "committed": self.committed[seat],
-                "hole_cards": [card_text(c) for c in engine.hole[seat]],
-                "face_up": list(engine.face_up[seat]),
-                "folded": seat in engine.folded,
-                "shown": seat in engine.shown,
-                "mucked": seat in engine.mucked,
-            }
-            for seat in engine.seats
-        ]
-        stakes = {
-            "antes": [list(a) for a in s.stakes.antes],
-            "blinds": [list(b) for b in s.stakes.blinds],
-            "bring_in": s.stakes.bring_in,
-            "small_bet": s.stakes.small_bet,
-            "big_bet": s.stakes.big_bet,
-            "min_bet": s.stakes.min_bet,
-        }
-        return (
-            self.hand_id, self.competition, s.table_id, s.hand_number, s.variant, s.rulebook, s.button, s.level,
-            dumps(stakes), dumps(seats), dumps([card_text(c) for c in engine.board]), self.status,
-            int(self.undetermined), self.started_at, self.ended_at, self.version, self.chain_head,
+        engine = self.engine
+        return hand_row(
+            self,
+            seats=engine.seats,
+            hole={seat: [card_text(c) for c in engine.hole[seat]] for seat in engine.seats},
+            face_up={seat: list(engine.face_up[seat]) for seat in engine.seats},
+            folded=engine.folded,
+            shown=engine.shown,
+            mucked=engine.mucked,
+            board=[card_text(c) for c in engine.board],
         )
 
     def pot_rows(self) -> list[tuple[Any, ...]]:
