@@ -381,17 +381,25 @@ def test_a_referee_killed_mid_stream_and_restarted_stores_every_event_once_as_an
     chunks = [Chunk([WSOP], repeat=3)] + [Chunk(pluribus(4 * i, 4)) for i in range(8)]
     rng = random.Random(int(os.environ.get("POKERAUDIT_FAULT_SEED", "0")) or None)
 
+    kills = 6
+    killed = threading.Semaphore(0)
+
     def publish_all() -> None:
-        for chunk in chunks:
+        # The next chunk goes out only once the referee has been killed again, so the stream outlasts the kills
+        # however fast the referee judges (a referee that caught up with a finished stream has nothing to store).
+        for n, chunk in enumerate(chunks):
             chunk.publish(env)
-            time.sleep(rng.uniform(2.0, 5.0))
+            if n < kills:
+                killed.acquire(timeout=180)
+            else:
+                time.sleep(rng.uniform(0.5, 2.0))
 
     publisher = threading.Thread(target=publish_all)
     publisher.start()
     kills_mid_stream = 0
     log = tmp_path / "referee.log"
     try:
-        for _ in range(6):
+        for _ in range(kills):
             referee = start_referee(env, log)
             before = stored_outcomes(pg_database.url) or 0
             wait_until(
@@ -405,7 +413,10 @@ def test_a_referee_killed_mid_stream_and_restarted_stores_every_event_once_as_an
             at_kill = stored_outcomes(pg_database.url) or 0
             if at_kill < sum(len(c.ids) for c in chunks):
                 kills_mid_stream += 1
+            killed.release()
     finally:
+        for _ in range(kills):
+            killed.release()  # a failed wait above must not leave the publisher waiting for a kill
         publisher.join()
     drain(env)
     assert kills_mid_stream >= 5, f"only {kills_mid_stream} kills came before the end of the stream"
