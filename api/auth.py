@@ -5,13 +5,13 @@ A token's claims are ``sub`` (the person), ``role`` (one of :class:`domain.roles
 PyJWT checks the signature and the expiry; nothing of ours parses tokens.
 
 Without a token a request is anonymous. Anonymous reads are allowed only when the settings say so
-(``POKERAUDIT_PUBLIC_READ``, which the demo turns on); they are a viewer's reads: hole cards stay sealed until
-the hand has ended (DESIGN decision 8).
+(``POKERAUDIT_PUBLIC_READ``, which the demo turns on); they are a viewer's reads, sealed as
+:mod:`api.sealing` says (DESIGN decision 8).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
@@ -34,10 +34,6 @@ API_ROLES: frozenset[Role] = frozenset(
     }
 )
 
-#: Roles that see hole cards while a hand is still being played (everyone else sees them once it has ended).
-SEES_LIVE_HOLE_CARDS: frozenset[Role] = frozenset({Role.DEALER, Role.JUDGE, Role.CHIEF_JUDGE})
-
-
 class AuthError(Exception):
     """The request's credentials are missing, malformed, expired or not enough for what it asks."""
 
@@ -56,15 +52,6 @@ class Principal:
     table: str | None = None
     competition: str | None = None
     anonymous: bool = False
-
-    def sees_hole_cards(self, hand_over: bool, table_id: str | None = None) -> bool:
-        """Hole cards are sealed from viewers (and anyone not officiating this table) until the hand ends."""
-        if hand_over:
-            return True
-        if self.role is Role.DEALER:
-            return table_id is not None and table_id == self.table
-        return self.role in SEES_LIVE_HOLE_CARDS
-
 
 ANONYMOUS = Principal(person="anonymous", role=Role.VIEWER, anonymous=True)
 
@@ -140,13 +127,3 @@ def require(principal: Principal, roles: Iterable[Role], what: str) -> None:
     if principal.role not in allowed:
         who = ", ".join(sorted(r.value for r in allowed))
         raise AuthError(403, "forbidden", f"{what} is for {who}; this token's role is {principal.role.value}")
-
-
-def role_guard(*roles: Role, what: str) -> Callable[[Principal], Principal]:
-    """A check usable inside a FastAPI dependency: ``role_guard(Role.JUDGE, what="a ruling")(principal)``."""
-
-    def check(principal: Principal) -> Principal:
-        require(principal, roles, what)
-        return principal
-
-    return check
