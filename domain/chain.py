@@ -2,7 +2,12 @@
 
 ``link(previous, body)`` is SHA-256 over the previous link and the event's canonical form, so changing
 any byte of any stored event, or removing, inserting or reordering one, breaks every link after it.
-The canonical form is JSON with sorted keys and no insignificant white space.
+The canonical form is JSON (RFC 8259) as orjson writes it with sorted keys: UTF-8, no insignificant white
+space, keys in code-point order, strings escaped only where JSON must (``"``, ``\\``, control characters),
+numbers in their shortest round-trip form as ECMAScript writes them (``1e-7``, ``0.00001``, ``1e+21``; as RFC 8785),
+datetimes, dataclasses and other values JSON has no type for as ``str()`` gives them, enums as their values.
+A body orjson refuses (an integer beyond 64 bits, a key that is not a string) takes the standard library's
+form instead (``json.dumps(sort_keys=True, separators=(",", ":"), ensure_ascii=False, default=str)``).
 """
 
 from __future__ import annotations
@@ -13,12 +18,21 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+import orjson
+
 #: The link before a stream's first event.
 GENESIS = "0" * 64
 
 
+_CANONICAL = orjson.OPT_SORT_KEYS | orjson.OPT_PASSTHROUGH_DATETIME | orjson.OPT_PASSTHROUGH_DATACLASS
+
+
 def canonical(body: Mapping[str, Any]) -> bytes:
-    return json.dumps(body, sort_keys=True, separators=(",", ":"), ensure_ascii=False, default=str).encode()
+    # orjson: a seventh of the referee's time went to the standard library's encoder, about 8 µs an event.
+    try:
+        return orjson.dumps(body, default=str, option=_CANONICAL)
+    except TypeError:
+        return json.dumps(body, sort_keys=True, separators=(",", ":"), ensure_ascii=False, default=str).encode()
 
 
 def link(previous: str, body: Mapping[str, Any]) -> str:

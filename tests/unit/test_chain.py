@@ -46,3 +46,26 @@ def test_removing_an_event_breaks_the_chain_where_it_was() -> None:
     del links[1]
     broken = first_broken_link(links)
     assert broken is not None and broken.position == 1
+
+
+def test_canonical_form_is_pinned_byte_for_byte() -> None:
+    # What an outside verifier must reproduce (domain/chain.py's docstring): sorted keys, no white space,
+    # UTF-8, minimal escapes, ECMAScript numbers, str() of what JSON has no type for.
+    from datetime import UTC, datetime
+    from uuid import UUID
+
+    body = {
+        "b": [1, 2.5, 1e-7, 0.00001, 1e21, True, None],
+        "a": "Jesús \"Chris\" \\ \n\x01",
+        "at": datetime(2023, 7, 16, 12, 0, tzinfo=UTC),
+        "id": UUID(int=1),
+    }
+    assert canonical(body) == (
+        b'{"a":"Jes\xc3\xbas \\"Chris\\" \\\\ \\n\\u0001","at":"2023-07-16 12:00:00+00:00",'
+        b'"b":[1,2.5,1e-7,0.00001,1e+21,true,null],"id":"00000000-0000-0000-0000-000000000001"}'
+    )
+
+
+def test_what_orjson_refuses_takes_the_standard_librarys_form() -> None:
+    assert canonical({"big": 2**70}) == b'{"big":1180591620717411303424}'
+    assert canonical({1: "x"}) == b'{"1":"x"}'
