@@ -8,8 +8,10 @@ time, its payload and its meta: everything stored of the event but the link itse
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterable
 from datetime import datetime
+from functools import cache
 from typing import Any, ClassVar
 from uuid import UUID
 
@@ -62,15 +64,27 @@ class ChainedAggregate(Aggregate):
 
     def _trigger_chained(self, type_name: str, payload: JSON, at: datetime, meta: JSON) -> None:
         version = self.version + 1
+        previous: str = self.chain_head  # type: ignore[attr-defined]
         body = canonical(chain_body(self.id, version, type_name, at, payload, meta))
-        self.trigger_event(
-            getattr(type(self), type_name),
-            timestamp=at,
-            payload=payload,
-            meta=meta,
-            prev_link=self.chain_head,  # type: ignore[attr-defined]
-            link=link_of(self.chain_head, body),  # type: ignore[attr-defined]
-        )
+        event_class = getattr(type(self), type_name)
+        fields = {
+            "originator_id": self.id,
+            "originator_version": version,
+            "timestamp": at,
+            "payload": payload,
+            "meta": meta,
+            "prev_link": previous,
+            "link": link_of(previous, body),
+        }
+        if _chained_fields_only(event_class):
+            # eventsourcing's trigger_event, less its generic steps (copying the arguments, the frozen
+            # dataclass's per-field __init__): the referee triggers one of these for every record it accepts.
+            new_event = object.__new__(event_class)
+            object.__setattr__(new_event, "__dict__", fields)
+            new_event.mutate(self)  # the checks of version and stream, the @event body, version and time
+            self._pending_events.append(new_event)
+        else:
+            self.trigger_event(event_class, **fields)
         # Kept only once the event is: a refused act raises out of the trigger above.
         if self.plain_json:
             bodies: dict[int, bytes] | None = getattr(self, "_bodies", None)
@@ -84,6 +98,17 @@ class ChainedAggregate(Aggregate):
         bodies: dict[int, bytes] = getattr(self, "_bodies", None) or {}
         self._bodies = {}
         return [(e, bodies.get(e.originator_version)) for e in self.collect_events()]
+
+
+_CHAINED_FIELDS = ("originator_id", "originator_version", "timestamp", "payload", "meta", "prev_link", "link")
+
+
+@cache
+def _chained_fields_only(event_class: type) -> bool:
+    """Whether ``event_class`` is a plain dataclass of exactly the fields a chained event is given."""
+    return dataclasses.is_dataclass(event_class) and tuple(
+        f.name for f in dataclasses.fields(event_class)
+    ) == _CHAINED_FIELDS and "__slots__" not in vars(event_class)
 
 
 def first_broken_link_in(events: Iterable[Any]) -> BrokenLink | None:

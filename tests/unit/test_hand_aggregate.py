@@ -149,3 +149,14 @@ def test_a_changed_amount_breaks_the_chain_at_that_event() -> None:
     events[bet].payload["amount"] = 20  # type: ignore[attr-defined]
     broken = first_broken_link_in(events)
     assert broken is not None and broken.position == bet
+
+
+def test_each_recorded_event_is_the_one_eventsourcings_trigger_would_have_made() -> None:
+    # ChainedAggregate builds its events without trigger_event's generic steps: each must equal the event
+    # its class builds from the same fields, and leave the aggregate's version and time where mutate puts them.
+    hand = played()
+    events = hand.collect_events()
+    for e in events[1:]:
+        assert type(e)(**vars(e)) == e and vars(type(e)(**vars(e))) == vars(e)
+    assert hand.version == events[-1].originator_version == len(events)
+    assert hand.modified_on == events[-1].timestamp
