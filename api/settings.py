@@ -15,6 +15,8 @@ from typing import Literal
 from pydantic import Field, SecretStr, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from ingest.log import BATCH_MAX
+
 Mode = Literal["embedded", "kafka+postgres"]
 
 
@@ -90,7 +92,7 @@ class Settings(BaseSettings):
         validation_alias="POKERAUDIT_API_PORT",
     )
     referee_batch_max: int = Field(
-        default=500,
+        default=BATCH_MAX,
         ge=1,
         validation_alias="POKERAUDIT_REFEREE_BATCH_MAX",
         description="most records the referee validates and commits in one PostgreSQL transaction",

@@ -16,6 +16,13 @@ from typing import Protocol
 
 from kafka.partitioner.default import murmur2
 
+#: The referee's batch: the most records judged and committed in one transaction. Per batch the referee
+#: pays a fetch, two lookups and a commit's round trips, and the store one table lock; bench/pipeline.py with
+#: two referees measured 19,125 events/s at 500, 20,746 at 1,000 and 22,936 at 2,000 and at 5,000
+#: (docs/BENCHMARKS.md). A batch fills only while records wait on the log: a quiet table's verdicts still
+#: come within the time bound.
+BATCH_MAX = 2000
+
 
 @dataclass(frozen=True, slots=True)
 class LogRecord:

@@ -22,7 +22,7 @@ from kafka.consumer.subscription_state import ConsumerRebalanceListener
 from kafka.structs import OffsetAndMetadata
 
 from ingest.kafka_log import ensure_topic, producer
-from ingest.log import EmbeddedLog, LogRecord
+from ingest.log import BATCH_MAX, EmbeddedLog, LogRecord
 from ingest.outbox import Publish
 from ingest.referee import Referee, Verdict
 
@@ -70,7 +70,7 @@ def fewer_collections() -> Iterator[None]:
         gc.set_threshold(*before)
 
 
-def drain_embedded(event_log: EmbeddedLog, referee: Referee, batch_max: int = 500) -> list[Verdict]:
+def drain_embedded(event_log: EmbeddedLog, referee: Referee, batch_max: int = BATCH_MAX) -> list[Verdict]:
     """Judge everything on the embedded log the store has not yet judged; return the verdicts."""
     verdicts: list[Verdict] = []
     for partition in range(event_log.partitions()):
@@ -111,7 +111,7 @@ class KafkaRefereeRunner:
         bootstrap: str,
         topic: str,
         referee: Referee,
-        batch_max: int = 500,
+        batch_max: int = BATCH_MAX,
         batch_ms: int = 200,
         group_id: str = "pokeraudit-referee",
     ) -> None:
