@@ -9,6 +9,7 @@ its tracked offset or its event id.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterable, Iterator, Sequence
 from datetime import datetime
 from typing import Any
@@ -59,19 +60,22 @@ class ChainMapper(Mapper[UUID]):
     """
 
     def stored_chained(self, event: Any, body: bytes) -> StoredEvent:
-        rest = {k: v for k, v in vars(event).items() if k not in _IN_BODY}
-        class_version = getattr(type(event), "class_version", 1)
-        if class_version > 1:
-            rest["class_version"] = class_version
-        if rest.keys() == _LINKS_ONLY:
+        fields = vars(event)
+        cls = type(event)
+        topic, links_only = _chained_class(cls)
+        if links_only:
             # Most events: two hexadecimal digests, written as the JSON encoder would (nothing to escape).
-            chain = b'{"prev_link":"%s","link":"%s"}' % (rest["prev_link"].encode(), rest["link"].encode())
+            chain = b'{"prev_link":"%s","link":"%s"}' % (fields["prev_link"].encode(), fields["link"].encode())
         else:
+            rest = {k: v for k, v in fields.items() if k not in _IN_BODY}
+            class_version = getattr(cls, "class_version", 1)
+            if class_version > 1:
+                rest["class_version"] = class_version
             chain = self.transcoder.encode(rest)
         return StoredEvent(
             originator_id=event.originator_id,
             originator_version=event.originator_version,
-            topic=get_topic(type(event)),
+            topic=topic,
             state=b"".join((_BODY_FIRST, body, b',"chain":', chain, b"}")),
         )
 
@@ -103,6 +107,19 @@ class ChainMapper(Mapper[UUID]):
         domain_event = object.__new__(cls)
         object.__setattr__(domain_event, "__dict__", event_state)
         return domain_event
+
+
+_CHAINED_CLASSES: dict[type, tuple[str, bool]] = {}
+
+
+def _chained_class(cls: type) -> tuple[str, bool]:
+    """An event class's topic, and whether its events hold nothing beyond the body but the two links."""
+    found = _CHAINED_CLASSES.get(cls)
+    if found is None:
+        fields = {f.name for f in dataclasses.fields(cls)} if dataclasses.is_dataclass(cls) else set()
+        links_only = fields - set(_IN_BODY) == _LINKS_ONLY and getattr(cls, "class_version", 1) == 1
+        found = _CHAINED_CLASSES[cls] = (get_topic(cls), links_only)
+    return found
 
 
 class PostgresStoreRecorder(PostgresProcessRecorder):
