@@ -9,13 +9,14 @@ time, its payload and its meta: everything stored of the event but the link itse
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterable
+import inspect
+from collections.abc import Callable, Iterable
 from datetime import datetime
 from functools import cache
 from typing import Any, ClassVar
 from uuid import UUID
 
-from eventsourcing.domain import Aggregate
+from eventsourcing.domain import Aggregate, CanMutateAggregate, DecoratedFuncCaller, decorated_funcs
 
 from domain.chain import GENESIS, BrokenLink, canonical, first_broken_link, link_of
 
@@ -76,12 +77,16 @@ class ChainedAggregate(Aggregate):
             "prev_link": previous,
             "link": link_of(previous, body),
         }
-        if _chained_fields_only(event_class):
-            # eventsourcing's trigger_event, less its generic steps (copying the arguments, the frozen
-            # dataclass's per-field __init__): the referee triggers one of these for every record it accepts.
+        body_of_event = _event_body(event_class)
+        if body_of_event is not None:
+            # eventsourcing's trigger_event and mutate, less their generic steps (copying and filtering the
+            # arguments, the frozen dataclass's per-field __init__, checking the stream and version this
+            # method just set): the referee triggers one of these for every record it accepts.
             new_event = object.__new__(event_class)
             object.__setattr__(new_event, "__dict__", fields)
-            new_event.mutate(self)  # the checks of version and stream, the @event body, version and time
+            body_of_event(self, payload, meta, previous, fields["link"])  # the @event method: may refuse
+            self.version = version
+            self.modified_on = at
             self._pending_events.append(new_event)
         else:
             self.trigger_event(event_class, **fields)
@@ -101,14 +106,26 @@ class ChainedAggregate(Aggregate):
 
 
 _CHAINED_FIELDS = ("originator_id", "originator_version", "timestamp", "payload", "meta", "prev_link", "link")
+_BODY_PARAMETERS = ("self", "payload", "meta", "prev_link", "link")
 
 
 @cache
-def _chained_fields_only(event_class: type) -> bool:
-    """Whether ``event_class`` is a plain dataclass of exactly the fields a chained event is given."""
-    return dataclasses.is_dataclass(event_class) and tuple(
-        f.name for f in dataclasses.fields(event_class)
-    ) == _CHAINED_FIELDS and "__slots__" not in vars(event_class)
+def _event_body(event_class: type) -> Callable[..., None] | None:
+    """The @event method an event class of a chained aggregate runs, where calling it directly is all that
+    eventsourcing's mutate would do: a plain dataclass of exactly a chained event's fields, eventsourcing's
+    own mutate and apply, and a method taking (payload, meta, prev_link, link). Otherwise None."""
+    body = decorated_funcs.get(event_class)
+    if (
+        body is None
+        or not dataclasses.is_dataclass(event_class)
+        or tuple(f.name for f in dataclasses.fields(event_class)) != _CHAINED_FIELDS
+        or "__slots__" in vars(event_class)
+        or getattr(event_class, "apply", None) is not DecoratedFuncCaller.apply
+        or getattr(event_class, "mutate", None) is not CanMutateAggregate.mutate
+        or tuple(inspect.signature(body).parameters) != _BODY_PARAMETERS
+    ):
+        return None
+    return body
 
 
 def first_broken_link_in(events: Iterable[Any]) -> BrokenLink | None:
