@@ -9,7 +9,10 @@ from __future__ import annotations
 import argparse
 import contextlib
 import json
+import signal
+import subprocess
 import sys
+import threading
 from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING
 
@@ -80,10 +83,15 @@ def _add_referee(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]
         "referee",
         help="judge the log's records and store the verdicts",
         description="Replay every record on the log through the rulebook; store accepted events and "
-        "rejections with the log position in one transaction. Embedded mode: judge what is there and exit.",
+        "rejections with the log position in one transaction. Embedded mode: judge what is there and exit. "
+        "Kafka mode: run until stopped (SIGTERM or SIGINT: the batch in hand is finished and the consumer "
+        "leaves its group), or until the log has been quiet --idle-exit seconds.",
     )
     command.add_argument("--idle-exit", type=float, default=None, metavar="SECONDS",
                          help="Kafka mode: stop after the log has been quiet this long")
+    command.add_argument("--processes", type=int, default=1, metavar="N",
+                         help="Kafka mode: N referee processes in one consumer group, sharing the partitions "
+                         "(one core each; docs/BENCHMARKS.md measured two on two cores)")
     command.set_defaults(run=_referee)
 
 
@@ -91,6 +99,11 @@ def _referee(args: argparse.Namespace) -> int:
     from api.operations import referee_once
     from ingest.runners import KafkaRefereeRunner
 
+    if args.processes < 1:
+        print("referee: --processes must be at least 1", file=sys.stderr)
+        return 2
+    if args.processes > 1:
+        return _referees(args)
     with _pipeline(publish_rejections=True) as pipeline:
         settings = pipeline.settings
         if settings.kafka_bootstrap_servers is None:
@@ -100,9 +113,50 @@ def _referee(args: argparse.Namespace) -> int:
             settings.kafka_bootstrap_servers, settings.topic, pipeline.referee,
             settings.referee_batch_max, settings.referee_batch_ms,
         )
-        judged = runner.run(idle_exit_s=args.idle_exit)
+        stop = threading.Event()
+        with _stopped_by_signals(lambda: stop.set()):
+            judged = runner.run(stop, idle_exit_s=args.idle_exit)
     print(json.dumps({"judged": judged}))
     return 0
+
+
+def _referees(args: argparse.Namespace) -> int:
+    """``--processes N``: N referees (this command without the option) as child processes of one group."""
+    from api.settings import Settings
+
+    if Settings().kafka_bootstrap_servers is None:
+        print("referee: --processes needs Kafka (KAFKA_BOOTSTRAP_SERVERS); the embedded log is judged by one "
+              "process", file=sys.stderr)
+        return 2
+    argv = [sys.executable, "-m", "api.cli", "referee"]
+    if args.idle_exit is not None:
+        argv += ["--idle-exit", str(args.idle_exit)]
+    children = [subprocess.Popen(argv, stdout=subprocess.PIPE, text=True) for _ in range(args.processes)]
+
+    def stop_children() -> None:
+        for child in children:
+            if child.poll() is None:
+                child.send_signal(signal.SIGTERM)
+
+    with _stopped_by_signals(stop_children):
+        outputs = [child.communicate()[0] for child in children]
+    judged = [json.loads(out)["judged"] if child.returncode == 0 else None for child, out in zip(children, outputs, strict=True)]
+    print(json.dumps({"judged": sum(n or 0 for n in judged), "by_process": judged}))
+    return max(child.returncode for child in children)
+
+
+@contextlib.contextmanager
+def _stopped_by_signals(stop: Callable[[], None]) -> Iterator[None]:
+    """SIGTERM and SIGINT call ``stop`` instead of ending the process at once (the handlers are restored)."""
+    def handler(signum: int, frame: object) -> None:
+        stop()
+
+    before = {sig: signal.signal(sig, handler) for sig in (signal.SIGTERM, signal.SIGINT)}
+    try:
+        yield
+    finally:
+        for sig, previous in before.items():
+            signal.signal(sig, previous)
 
 
 def _add_status(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -247,3 +301,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     code: int = args.run(args)
     return code
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -6,8 +6,10 @@ from __future__ import annotations
 import json
 import os
 import re
+import signal
 import subprocess
 import sys
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -123,3 +125,37 @@ def test_published_hands_are_judged_once_on_kafka_and_postgres_and_a_changed_byt
                 (original, notification_id),
             )
             assert pokeraudit(env, "verify").returncode == 0
+
+
+def test_two_referee_processes_share_the_partitions_and_each_record_is_judged_once(env: dict[str, str]) -> None:
+    published = 0
+    for competition in ("wsop-a", "wsop-b", "wsop-c", "wsop-d"):  # keys spread over the three partitions
+        out = pokeraudit(env, "publish", "--quiet", "--competition", competition, *HANDS)
+        assert out.returncode == 0, out.stderr
+        published += int(re.search(r"published (\d+) events", out.stdout).group(1))  # type: ignore[union-attr]
+
+    judged = pokeraudit(env, "referee", "--processes", "2", "--idle-exit", "4")
+    assert judged.returncode == 0, judged.stderr
+    report = json.loads(judged.stdout)
+    assert report["judged"] == published and len(report["by_process"]) == 2
+    status = json.loads(pokeraudit(env, "status", "--json").stdout)
+    assert (status["accepted"], status["rejected"], status["lag"]) == (published - 4, 4, 0)  # one razz raise each
+    assert pokeraudit(env, "verify").returncode == 0
+
+
+def test_a_referee_stopped_by_sigterm_finishes_its_batch_and_reports(env: dict[str, str]) -> None:
+    out = pokeraudit(env, "publish", "--quiet", "--competition", "wsop-43", *HANDS)
+    n = int(re.search(r"published (\d+) events", out.stdout).group(1))  # type: ignore[union-attr]
+    referee = subprocess.Popen([str(POKERAUDIT), "referee"], stdout=subprocess.PIPE, text=True, env=env)
+    try:
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline:
+            status = json.loads(pokeraudit(env, "status", "--json").stdout)
+            if status["accepted"] + status["rejected"] == n:
+                break
+            time.sleep(0.5)
+        referee.send_signal(signal.SIGTERM)
+        stdout, _ = referee.communicate(timeout=30)
+    finally:
+        referee.kill()
+    assert referee.returncode == 0 and json.loads(stdout) == {"judged": n}
