@@ -19,17 +19,18 @@
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
-root="$(cd "$here/../.." && pwd)"
+service=kafka.sh
+run_dir_var=KAFKA_RUN_DIR
+# shellcheck source=../lib.sh
+source "$here/../lib.sh"
 cache="${KAFKA_CACHE_DIR:-$root/deploy/.cache/kafka}"
 lib="$cache/lib"
 run="${KAFKA_RUN_DIR:-$cache/run}"
 pidfile="$run/kafka.pid"
 bootfile="$run/bootstrap"
+address_file="$bootfile"
 python="${POKERAUDIT_PYTHON:-$root/.venv/bin/python}"
 timeout="${KAFKA_START_TIMEOUT:-90}"
-
-die() { echo "kafka.sh: error: $*" >&2; exit 1; }
-say() { echo "kafka.sh: $*" >&2; }
 
 # The pid of our broker, if it is alive (not a zombie, and really kafka.Kafka with our config).
 running_pid() {
@@ -43,6 +44,14 @@ running_pid() {
     tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null | grep -q -- "kafka.Kafka $run/server.properties" || return 1
     echo "$pid"
 }
+
+running() {
+    local pid
+    pid="$(running_pid)" || return 1
+    echo "running (pid $pid)"
+}
+
+not_running() { ! running_pid >/dev/null; }
 
 require_java() {
     if [[ -n "${JAVA_HOME:-}" && -x "$JAVA_HOME/bin/java" ]]; then
@@ -92,22 +101,6 @@ fetch_jars() {
     rm -rf "$lib"
     mv "$tmp" "$lib"
     exec 9>&-
-}
-
-free_port() {
-    "$python" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
-}
-
-port_is_free() {
-    "$python" - "$1" <<'PY'
-import socket, sys
-s = socket.socket()
-s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-try:
-    s.bind(("127.0.0.1", int(sys.argv[1])))
-except OSError:
-    sys.exit(1)
-PY
 }
 
 # Kafka's Uuid text form: 16 random bytes, URL-safe base64 without padding, never starting with "-".
@@ -217,19 +210,10 @@ sys.exit(f"no metadata from {bootstrap} within {timeout:.0f}s (last error: {last
 PY
 }
 
-start() {
-    local pid
-    if pid="$(running_pid)"; then
-        say "already running (pid $pid)"
-        cat "$bootfile"
-        return 0
-    fi
+start_new() {
     require_java
     require_python
-    if [[ -n "${KAFKA_PORT:-}" ]]; then
-        [[ "$KAFKA_PORT" =~ ^[0-9]+$ ]] || die "KAFKA_PORT=$KAFKA_PORT is not a port number"
-        port_is_free "$KAFKA_PORT" || die "port $KAFKA_PORT on 127.0.0.1 is in use; free it or unset KAFKA_PORT"
-    fi
+    check_fixed_port KAFKA_PORT
     fetch_jars
     # A free port can be taken by someone else between choosing it and the broker binding it (parallel test
     # sessions do exactly that); then choose again.
@@ -322,19 +306,12 @@ stop() {
         return 0
     fi
     kill -TERM "$pid" 2>/dev/null || true
-    local i clean=1
-    for ((i = 0; i < 300; i++)); do
-        running_pid >/dev/null || break
-        sleep 0.1
-    done
-    if running_pid >/dev/null; then
+    local clean=1
+    if ! wait_until 300 not_running; then
         clean=0
         say "pid $pid ignored SIGTERM for 30s; sending SIGKILL"
         kill -KILL "$pid" 2>/dev/null || true
-        for ((i = 0; i < 50; i++)); do
-            running_pid >/dev/null || break
-            sleep 0.1
-        done
+        wait_until 50 not_running || true
     fi
     running_pid >/dev/null && die "could not stop pid $pid"
     keep_class_archive "$clean"
@@ -343,32 +320,4 @@ stop() {
     say "stopped (pid $pid)"
 }
 
-# Every instance in this tree: the default one and those the test sessions started (tests/conftest.py).
-stop_all() {
-    local rc=0 dir
-    bash "$here/kafka.sh" stop || rc=1
-    for dir in "$root"/deploy/.cache/sessions/*/kafka; do
-        [[ -d "$dir" ]] || continue
-        KAFKA_RUN_DIR="$dir" bash "$here/kafka.sh" stop || rc=1
-    done
-    return "$rc"
-}
-
-status() {
-    local pid
-    if pid="$(running_pid)"; then
-        say "running (pid $pid)"
-        cat "$bootfile" 2>/dev/null || true
-        return 0
-    fi
-    say "not running"
-    return 1
-}
-
-case "${1:-}" in
-    start) start ;;
-    stop) stop ;;
-    status) status ;;
-    stop-all) stop_all ;;
-    *) echo "usage: $0 start|stop|stop-all|status" >&2; exit 2 ;;
-esac
+dispatch "$@"

@@ -18,15 +18,17 @@
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
-root="$(cd "$here/../.." && pwd)"
+service=postgres.sh
+run_dir_var=POSTGRES_RUN_DIR
+# shellcheck source=../lib.sh
+source "$here/../lib.sh"
 run="${POSTGRES_RUN_DIR:-$root/deploy/.cache/postgres}"
 data="$run/data"
 logfile="$run/postgres.log"
 urlfile="$run/database_url"
 portfile="$run/port"
-
-die() { echo "postgres.sh: error: $*" >&2; exit 1; }
-say() { echo "postgres.sh: $*" >&2; }
+address_file="$urlfile"
+python=python3
 
 find_bindir() {
     if [[ -n "${POSTGRES_BINDIR:-}" ]]; then
@@ -77,22 +79,6 @@ as_owner() {
     fi
 }
 
-free_port() {
-    python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
-}
-
-port_is_free() {
-    python3 - "$1" <<'PY'
-import socket, sys
-s = socket.socket()
-s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-try:
-    s.bind(("127.0.0.1", int(sys.argv[1])))
-except OSError:
-    sys.exit(1)
-PY
-}
-
 is_running() {
     [[ -f "$data/postmaster.pid" ]] || return 1
     local bindir
@@ -100,12 +86,9 @@ is_running() {
     as_owner "$bindir/pg_ctl" status -D "$data" >/dev/null 2>&1
 }
 
-start() {
-    if is_running; then
-        say "already running"
-        cat "$urlfile"
-        return 0
-    fi
+running() { is_running && echo running; }
+
+start_new() {
     command -v python3 >/dev/null 2>&1 || die "python3 not found; install Python 3.11"
     local bindir
     if ! bindir="$(find_bindir)"; then
@@ -116,11 +99,7 @@ start() {
         id postgres >/dev/null 2>&1 \
             || die "running as root needs the 'postgres' system user (Debian: apt-get install -y postgresql)"
     fi
-    if [[ -n "${POSTGRES_LISTEN_PORT:-}" ]]; then
-        [[ "$POSTGRES_LISTEN_PORT" =~ ^[0-9]+$ ]] || die "POSTGRES_LISTEN_PORT=$POSTGRES_LISTEN_PORT is not a port number"
-        port_is_free "$POSTGRES_LISTEN_PORT" \
-            || die "port $POSTGRES_LISTEN_PORT on 127.0.0.1 is in use; free it or unset POSTGRES_LISTEN_PORT"
-    fi
+    check_fixed_port POSTGRES_LISTEN_PORT
 
     rm -rf "$data" "$urlfile" "$portfile" "$logfile"
     mkdir -p "$data"
@@ -165,12 +144,7 @@ EOF
         fi
         die "the server did not start (see $logfile)"
     fi
-    local i
-    for ((i = 0; i < 100; i++)); do
-        "$bindir/pg_isready" -q -h 127.0.0.1 -p "$port" -U postgres && break
-        sleep 0.1
-    done
-    "$bindir/pg_isready" -q -h 127.0.0.1 -p "$port" -U postgres \
+    wait_until 100 "$bindir/pg_isready" -q -h 127.0.0.1 -p "$port" -U postgres \
         || { stop >/dev/null 2>&1 || true; die "the server does not accept connections on 127.0.0.1:$port (see $logfile)"; }
 
     local url="postgresql://postgres@127.0.0.1:$port/postgres"
@@ -194,31 +168,4 @@ stop() {
     say "stopped"
 }
 
-# Every instance in this tree: the default one and those the test sessions started (tests/conftest.py).
-stop_all() {
-    local rc=0 dir
-    bash "$here/postgres.sh" stop || rc=1
-    for dir in "$root"/deploy/.cache/sessions/*/postgres; do
-        [[ -d "$dir" ]] || continue
-        POSTGRES_RUN_DIR="$dir" bash "$here/postgres.sh" stop || rc=1
-    done
-    return "$rc"
-}
-
-status() {
-    if is_running; then
-        say "running"
-        cat "$urlfile" 2>/dev/null || true
-        return 0
-    fi
-    say "not running"
-    return 1
-}
-
-case "${1:-}" in
-    start) start ;;
-    stop) stop ;;
-    status) status ;;
-    stop-all) stop_all ;;
-    *) echo "usage: $0 start|stop|stop-all|status" >&2; exit 2 ;;
-esac
+dispatch "$@"
