@@ -69,10 +69,10 @@ class ReadModels:
             last_hand_status=hand.status,
             button=hand.button,
             level=hand.level,
-            seats=[
-                views.TableSeat(seat=s.seat, player=s.player, stack=s.stack if over else s.starting_stack)
-                for s in hand.seats
-            ],
+            seats=(
+                self.final_stacks(hand) if over
+                else [views.TableSeat(seat=s.seat, player=s.player, stack=s.starting_stack) for s in hand.seats]
+            ),
         )
 
     # --- hands ---------------------------------------------------------------------------------------------
@@ -109,6 +109,28 @@ class ReadModels:
                 now[seat] = (stack, committed)
             seats = [views.SeatStack(seat=s, stack=now[s][0], committed=now[s][1]) for s in sorted(now)]
             out.append(views.StacksAfter(version=int(version), type=kind, seats=seats))
+        return out
+
+    def final_stacks(self, hand: views.Hand) -> list[views.TableSeat]:
+        """Each seat's stack after the hand's last event; where a ruling on the hand moved chips, as the
+        latest such ruling left them, beside the engine's and with the ruling."""
+        ruled = {
+            int(seat): (stack, engine, views.RulingRef(number=int(number), ruling=ruling, kind=kind))
+            for number, ruling, kind, seat, stack, engine in self.database.query(
+                schema.RULED_STACKS_OF, (hand.hand_id, hand.hand_id)
+            )
+        }
+        out = []
+        for s in hand.seats:
+            if s.seat not in ruled:
+                out.append(views.TableSeat(seat=s.seat, player=s.player, stack=s.stack))
+                continue
+            stack, engine, ruling = ruled[s.seat]
+            out.append(
+                views.TableSeat(
+                    seat=s.seat, player=s.player, stack=int(stack), engine_stack=int(engine), ruled_by=ruling
+                )
+            )
         return out
 
     def pots(self, hand_id: str) -> list[views.Pot]:

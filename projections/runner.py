@@ -23,7 +23,12 @@ from eventsourcing.persistence import StoredEvent
 from eventsourcing.utils import get_topic
 
 from domain.hand.aggregate import Hand, hand_id
+from domain.officials.codec import decode
 from domain.rejections import RejectionLog
+from domain.rulings.amend import chips_moved, stacks_in_force
+from domain.rulings.events import CATALOG as RULING_CATALOG
+from domain.rulings.events import RulingIssued
+from domain.rulings.outcome import stored_outcome
 from domain.rulings.review import HandReview
 from projections import schema
 from projections.chip_account import ProjectedHand
@@ -48,6 +53,7 @@ class _Page:
     rejection_logs: list[tuple[Any, ...]] = field(default_factory=list)
     rulings: list[tuple[Any, ...]] = field(default_factory=list)
     reviews: list[tuple[Any, ...]] = field(default_factory=list)
+    ruled_stacks: list[tuple[Any, ...]] = field(default_factory=list)
     touched: dict[str, ProjectedHand] = field(default_factory=dict)
 
 
@@ -298,6 +304,29 @@ class Projector:
                 str(recorded_by.get("role", "")), str(event.meta.get("event_id") or ""), event.at, event.link,
             )
         )
+        if event.type == "RulingIssued":
+            page.ruled_stacks.extend(self._ruled_stacks(hand, event))
+
+    def _ruled_stacks(self, hand: str, event: Stored) -> list[tuple[Any, ...]]:
+        """The hand's final stacks as this ruling leaves them beside the engine's, a row a seat, if it moved
+        chips against what the hand's earlier rulings left (one that moves none leaves the last one's stacks
+        in force). The domain amends the outcome: the hand's and the review's stored events are read for it
+        (rulings are rare; a rebuild's partitions may have the hand's events in another process)."""
+        outcome = stored_outcome(self.store.events.get(UUID(hand)))
+        if outcome is None:
+            return []
+        ruling: RulingIssued = decode(event.payload, RULING_CATALOG)
+        reviewed: Any = self.store.events.get(UUID(event.stream), lte=event.version - 1)
+        earlier: list[RulingIssued] = [
+            decode(e.payload, RULING_CATALOG) for e in reviewed if type(e).__name__ == "RulingIssued"
+        ]
+        if not chips_moved(outcome, earlier, ruling):
+            return []
+        ruled = stacks_in_force(outcome, [*earlier, ruling])
+        return [
+            (hand, event.version, ruling.ruling, ruling.kind.value, seat, ruled[seat], engine)
+            for seat, engine in sorted(outcome.ended.final_stacks)
+        ]
 
     def _reviewed(self, stream: str) -> str:
         row = self.database.one(schema.REVIEW_HAND, (str(stream),))
@@ -329,6 +358,7 @@ class Projector:
         w.insert(sql.rejections, page.rejections)
         w.insert(sql.reviews, page.reviews)
         w.insert(sql.rulings, page.rulings)
+        w.insert(sql.ruled_stacks, page.ruled_stacks)
         if last_id is not None:
             w.execute(schema.SAVE_POSITION, (schema.POSITION_NAME, last_id))
 

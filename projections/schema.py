@@ -22,12 +22,13 @@ REJECTIONS = "rm_rejections"
 REJECTION_LOGS = "rm_rejection_logs"
 RULINGS = "rm_rulings"
 REVIEWS = "rm_reviews"
+RULED_STACKS = "rm_ruled_stacks"
 POSITION = "rm_position"
 #: the projector's row in the position table
 POSITION_NAME = "read-models"
 
 #: the read models a rebuild makes afresh (the position table stays: the swap moves the position in it)
-MODELS = (HANDS, STACKS, POTS, SHOWDOWNS, HISTORY, REJECTIONS, REJECTION_LOGS, RULINGS, REVIEWS)
+MODELS = (HANDS, STACKS, POTS, SHOWDOWNS, HISTORY, REJECTIONS, REJECTION_LOGS, RULINGS, REVIEWS, RULED_STACKS)
 #: the read models' tables
 TABLES = (*MODELS, POSITION)
 #: what a rebuild's fresh tables are called until they are swapped in
@@ -59,6 +60,11 @@ _COLUMNS = {
         recorded_by TEXT NOT NULL, role TEXT NOT NULL, event_id TEXT NOT NULL, at TEXT NOT NULL, link TEXT NOT NULL,
         PRIMARY KEY (hand_id, number)""",
     REVIEWS: "stream TEXT PRIMARY KEY, hand_id TEXT NOT NULL",
+    # a hand's final stacks as each ruling that moved chips left them (``number`` is the ruling's in the hand's
+    # review, as in RULINGS), beside the engine's: the latest is the one in force
+    RULED_STACKS: """hand_id TEXT NOT NULL, number BIGINT NOT NULL, ruling TEXT NOT NULL, kind TEXT NOT NULL,
+        seat INTEGER NOT NULL, stack BIGINT NOT NULL, engine_stack BIGINT NOT NULL,
+        PRIMARY KEY (hand_id, number, seat)""",
 }
 #: the keys of the append-only tables a rebuild fills most: their fresh tables are made without one and get it
 #: at the swap, an index made once by sorting being cheaper than one kept row by row (half their inserts' time)
@@ -142,6 +148,7 @@ class Writes(NamedTuple):
     rejections: Insert
     reviews: Insert
     rulings: Insert
+    ruled_stacks: Insert
 
 
 def writes(suffix: str = "") -> Writes:
@@ -179,6 +186,9 @@ def writes(suffix: str = "") -> Writes:
             f"{RULINGS}{suffix}",
             ("hand_id", "number", "event_type", "payload", "recorded_by", "role", "event_id", "at", "link"),
         ),
+        ruled_stacks=Insert(
+            f"{RULED_STACKS}{suffix}", ("hand_id", "number", "ruling", "kind", "seat", "stack", "engine_stack")
+        ),
     )
 
 
@@ -202,6 +212,11 @@ REVIEW_HAND = f"SELECT hand_id FROM {REVIEWS} WHERE stream = ?"
 RULINGS_OF = (
     f"SELECT number, event_type, payload, recorded_by, role, event_id, at, link FROM {RULINGS}"
     " WHERE hand_id = ? ORDER BY number"
+)
+#: the final stacks of a hand as the latest ruling that moved chips left them (none: no ruling did)
+RULED_STACKS_OF = (
+    f"SELECT number, ruling, kind, seat, stack, engine_stack FROM {RULED_STACKS} WHERE hand_id = ?"
+    f" AND number = (SELECT MAX(number) FROM {RULED_STACKS} WHERE hand_id = ?) ORDER BY seat"
 )
 
 COMPETITIONS = (
@@ -247,6 +262,7 @@ def dump_all() -> tuple[tuple[str, str], ...]:
     keys = {
         HANDS: "hand_id", STACKS: "hand_id, version, seat", POTS: "hand_id, position", SHOWDOWNS: "hand_id",
         HISTORY: "hand_id, version", REJECTIONS: "competition, number", REJECTION_LOGS: "stream",
-        RULINGS: "hand_id, number", REVIEWS: "stream", POSITION: "name",
+        RULINGS: "hand_id, number", REVIEWS: "stream", RULED_STACKS: "hand_id, number, seat",
+        POSITION: "name",
     }
     return tuple((table, f"SELECT * FROM {table} ORDER BY {order}") for table, order in keys.items())

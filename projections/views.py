@@ -65,14 +65,36 @@ class TableSummary(BaseModel):
     last_hand_number: int
 
 
+class RulingRef(BaseModel):
+    """The ruling that left a hand's chips where they are (one of the hand's ``…/rulings``)."""
+
+    number: int = Field(description="the ruling's number among the hand's rulings")
+    ruling: str = Field(description="the official's id for the ruling")
+    kind: str = Field(description="finding_of_fact, chief_judge_decision or fairness_override")
+
+
+def _unruled(value: object) -> bool:
+    # a seat no ruling moved chips at is answered as it always was: seat, player, stack
+    return value is None
+
+
 class TableSeat(BaseModel):
     seat: int
     player: str
-    stack: int
+    stack: int = Field(description="as the latest ruling that moved the hand's chips left it, else the engine's")
+    engine_stack: int | None = Field(
+        default=None, exclude_if=_unruled,
+        description="the stack the engine computed; present only when a ruling moved the hand's chips",
+    )
+    ruled_by: RulingRef | None = Field(
+        default=None, exclude_if=_unruled,
+        description="the latest ruling that moved the hand's chips; present only when one did",
+    )
 
 
 class TableState(BaseModel):
-    """A table as its last hand leaves it: the stacks after it ended, or as it began while it is played."""
+    """A table as its last hand leaves it: the stacks after it ended (as the latest ruling on it that moved
+    chips left them), or as it began while it is played."""
 
     competition_id: str
     table_id: str

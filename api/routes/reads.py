@@ -122,9 +122,9 @@ def stacks(request: Request, hand_id: HandId, principal: CurrentPrincipal) -> li
 
 @router.get("/hands/{hand_id}/stacks/final", response_model=list[views.TableSeat])
 def final_stacks(request: Request, hand_id: HandId, principal: CurrentPrincipal) -> list[views.TableSeat]:
-    """The stacks after the hand's last event (its final stacks once it has ended)."""
-    found = _hand(request, principal, hand_id)
-    return [views.TableSeat(seat=s.seat, player=s.player, stack=s.stack) for s in found.seats]
+    """The stacks after the hand's last event (its final stacks once it has ended), as the latest ruling that
+    moved the hand's chips left them, with the engine's and that ruling."""
+    return _read_models(request).final_stacks(_hand(request, principal, hand_id))
 
 
 @router.get("/hands/{hand_id}/pots", response_model=list[views.Pot])
