@@ -5,18 +5,22 @@ process recorder: :meth:`Store.commit` writes the aggregates' new events, the tr
 position they came from (``topic:partition`` → offset) and the ids of the records they answer, atomically
 (DESIGN decision 2). A crash before the commit leaves none of it; a redelivery after it is recognised by
 its tracked offset or its event id.
+
+The same transaction keeps the index of a competition's streams (``referee_streams``: competition, stream),
+so that one competition's protocol or federation view reads its own streams (:meth:`Store.streams_of`), not
+a season's notification log.
 """
 
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from datetime import datetime
 from typing import Any
 from urllib.parse import unquote, urlparse
 from uuid import UUID
 
-from eventsourcing.application import Application
+from eventsourcing.application import Application, ProcessingEvent
 from eventsourcing.domain import Aggregate
 from eventsourcing.persistence import (
     InterfaceError,
@@ -25,6 +29,7 @@ from eventsourcing.persistence import (
     MapperDeserialisationError,
     OperationalError,
     ProcessRecorder,
+    Recording,
     StoredEvent,
     Tracking,
     find_id_convertor,
@@ -40,6 +45,11 @@ from domain.chained import ChainedAggregate
 SeenId = tuple[UUID, UUID, str]
 
 _PG_SEEN_TABLE = "referee_event_ids"
+#: which competitions' events each stream holds (a season record's may come from several competitions)
+_STREAMS_TABLE = "referee_streams"
+#: how many (competition, stream) pairs a Store remembers as indexed before it starts afresh: a table's hand
+#: in play is met again batch after batch, an old one seldom; forgetting costs a row the database ignores
+_INDEX_MEMORY = 50_000
 #: how a chained event kept with its canonical body begins (:class:`ChainMapper`)
 _BODY_FIRST = b'{"body":'
 #: the event's fields the canonical body holds (the stream and version are the stored event's own columns)
@@ -47,6 +57,10 @@ _IN_BODY = ("originator_id", "originator_version", "timestamp", "payload", "meta
 _LINKS_ONLY = {"prev_link", "link"}
 #: the advisory lock the store's tables are created under (one per database: schemas share it, harmlessly)
 _CREATE_LOCK = "pokeraudit: create the store's tables"
+#: (competition id, stream id): a row of the index of a competition's streams
+StreamRow = tuple[str, UUID]
+#: the competitions a stored event names (the store's mapper reads it): how the index is filled the first time
+CompetitionsIn = Callable[[StoredEvent], Iterable[str]]
 
 
 class ChainMapper(Mapper[UUID]):
@@ -145,6 +159,13 @@ class PostgresStoreRecorder(PostgresProcessRecorder):
         self.streams_statement = SQL(
             "SELECT originator_id FROM {t} WHERE originator_id = ANY(%b) AND originator_version = 1"
         ).format(t=events)
+        self.events_table = events
+        self.index_schema = datastore.schema or "public"
+        self.index_table = Identifier(self.index_schema, _STREAMS_TABLE)
+        self.insert_index_statement = SQL(
+            "INSERT INTO {t} (competition_id, stream_id) SELECT * FROM unnest(%b::text[], %b::uuid[])"
+            " ON CONFLICT DO NOTHING"
+        ).format(t=self.index_table)
 
     def create_table(self) -> None:
         # Referees starting together on an empty database would race on eventsourcing's CREATE TYPE and
@@ -156,13 +177,72 @@ class PostgresStoreRecorder(PostgresProcessRecorder):
             finally:
                 conn.execute("SELECT pg_advisory_unlock(hashtext(%s))", (_CREATE_LOCK,))
 
+    def create_stream_index(self, competitions_in: CompetitionsIn) -> None:
+        """Create the index of a competition's streams if it is not there, filled from the events already
+        stored (a store older than the index), in one transaction under the tables' advisory lock: a crash
+        leaves no half-filled index, and stores opening together fill it once."""
+        with self.datastore.get_connection() as conn:
+            conn.execute("SELECT pg_advisory_lock(hashtext(%s))", (_CREATE_LOCK,))
+            try:
+                with conn.transaction():
+                    found = conn.execute(
+                        "SELECT 1 FROM pg_tables WHERE schemaname = %s AND tablename = %s", (self.index_schema, _STREAMS_TABLE)
+                    ).fetchone()
+                    if found is not None:
+                        return
+                    conn.execute(
+                        SQL(
+                            "CREATE TABLE {t} (competition_id text NOT NULL, stream_id uuid NOT NULL,"
+                            " PRIMARY KEY (competition_id, stream_id))"
+                        ).format(t=self.index_table)
+                    )
+                    rows: set[StreamRow] = set()
+                    # A server-side cursor: a season's states are read page by page, not held at once.
+                    with conn.cursor(name="pokeraudit_fill_stream_index") as stored:
+                        stored.itersize = 2000
+                        stored.execute(
+                            SQL("SELECT originator_id, originator_version, topic, state FROM {t}").format(
+                                t=self.events_table
+                            )
+                        )
+                        for row in stored:
+                            event = StoredEvent(row["originator_id"], row["originator_version"], row["topic"],
+                                                bytes(row["state"]))
+                            rows.update((c, row["originator_id"]) for c in competitions_in(event))
+                    if rows:
+                        with conn.cursor() as curs, curs.copy(
+                            SQL("COPY {t} (competition_id, stream_id) FROM STDIN (FORMAT BINARY)").format(
+                                t=self.index_table
+                            )
+                        ) as copy:
+                            copy.set_types(["text", "uuid"])
+                            for index_row in rows:
+                                copy.write_row(index_row)
+            finally:
+                conn.execute("SELECT pg_advisory_unlock(hashtext(%s))", (_CREATE_LOCK,))
+
+    def streams_of(self, competition_id: str, opened_by: str | None = None) -> set[UUID]:
+        if opened_by is None:
+            query = SQL("SELECT stream_id FROM {i} WHERE competition_id = %s").format(i=self.index_table)
+            args: tuple[str, ...] = (competition_id,)
+        else:
+            query = SQL(
+                "SELECT i.stream_id FROM {i} i JOIN {e} e ON e.originator_id = i.stream_id"
+                " AND e.originator_version = 1 WHERE i.competition_id = %s AND e.topic = %s"
+            ).format(i=self.index_table, e=self.events_table)
+            args = (competition_id, opened_by)
+        with self.datastore.get_connection() as conn, conn.cursor() as curs:
+            curs.execute(query, args)
+            return {row["stream_id"] for row in curs.fetchall()}
+
     @retry((InterfaceError, OperationalError), max_attempts=10, wait=0.2)
     def insert_events(self, stored_events: Sequence[StoredEvent], **kwargs: Any) -> Sequence[int] | None:
         """One transaction: the tracking record, the answered event ids, the events (after eventsourcing's
-        table lock, so notification ids are committed in their order). Returns no notification ids: COPY
+        table lock, so notification ids are committed in their order) and the streams they index. Returns no notification ids: COPY
         gives none back, and nothing here reads them (readers follow the notification log)."""
         tracking: Tracking | None = kwargs.get("tracking")
         seen: Sequence[SeenId] = kwargs.get("seen_ids") or ()
+        index: Sequence[StreamRow] = kwargs.get("stream_index") or ()
         with self.datastore.get_connection() as conn, conn.transaction(), conn.cursor() as curs:
             if tracking is not None:
                 self._insert_tracking(curs, tracking=tracking)
@@ -174,6 +254,10 @@ class PostgresStoreRecorder(PostgresProcessRecorder):
             if stored_events:
                 self._lock_table(curs)
                 self._notify_channel(curs)
+                if index:
+                    # After the table lock: two referees indexing the same stream would otherwise each hold
+                    # the other's row and wait for the other's lock.
+                    curs.execute(self.insert_index_statement, ([c for c, _ in index], [s for _, s in index]))
                 with curs.copy(self.copy_events_statement) as copy:
                     copy.set_types(["uuid", "int8", "text", "bytea"])
                     for e in stored_events:
@@ -212,12 +296,47 @@ class SQLiteStoreRecorder(SQLiteProcessRecorder):
             " outcome TEXT NOT NULL) WITHOUT ROWID",
         ]
 
+    def create_stream_index(self, competitions_in: CompetitionsIn) -> None:
+        """Create the index of a competition's streams if it is not there, filled from the events already
+        stored, in one transaction (SQLite's write lock keeps a second opener waiting)."""
+        with self.datastore.transaction(commit=True) as c:
+            c.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", (_STREAMS_TABLE,))
+            if c.fetchone() is not None:
+                return
+            c.execute(
+                f"CREATE TABLE {_STREAMS_TABLE} (competition_id TEXT NOT NULL, stream_id TEXT NOT NULL,"
+                " PRIMARY KEY (competition_id, stream_id)) WITHOUT ROWID"
+            )
+            c.execute(f"SELECT originator_id, originator_version, topic, state FROM {self.events_table_name}")
+            rows = {
+                (competition, stream)
+                for stream, version, topic, state in c.fetchall()
+                for competition in competitions_in(StoredEvent(UUID(stream), version, topic, state))
+            }
+            c.executemany(f"INSERT INTO {_STREAMS_TABLE} VALUES (?, ?)", sorted(rows))
+
+    def streams_of(self, competition_id: str, opened_by: str | None = None) -> set[UUID]:
+        with self.datastore.transaction(commit=False) as c:
+            if opened_by is None:
+                c.execute(f"SELECT stream_id FROM {_STREAMS_TABLE} WHERE competition_id = ?", (competition_id,))
+            else:
+                c.execute(
+                    f"SELECT i.stream_id FROM {_STREAMS_TABLE} i JOIN {self.events_table_name} e"
+                    " ON e.originator_id = i.stream_id AND e.originator_version = 1"
+                    " WHERE i.competition_id = ? AND e.topic = ?",
+                    (competition_id, opened_by),
+                )
+            return {UUID(row[0]) for row in c.fetchall()}
+
     def _insert_events(self, c: Any, stored_events: Sequence[Any], **kwargs: Any) -> Sequence[int] | None:
         seen: Sequence[SeenId] = kwargs.get("seen_ids") or ()
         if seen:
             c.executemany(
                 f"INSERT INTO {_PG_SEEN_TABLE} VALUES (?, ?, ?)", [(e.hex, s.hex, o) for e, s, o in seen]
             )
+        index: Sequence[StreamRow] = kwargs.get("stream_index") or ()
+        if index:
+            c.executemany(f"INSERT OR IGNORE INTO {_STREAMS_TABLE} VALUES (?, ?)", [(k, s.hex) for k, s in index])
         return super()._insert_events(c, stored_events, **kwargs)
 
     def existing(self, streams: Iterable[UUID]) -> set[UUID]:
@@ -282,6 +401,12 @@ class Store(Application[UUID]):
 
     name = "pokeraudit"
 
+    def __init__(self, env: Mapping[str, str] | None = None) -> None:
+        super().__init__(env)
+        #: (competition, stream) pairs this Store has indexed: a batch writes only those it has not
+        self._indexed: set[StreamRow] = set()
+        self._store_recorder.create_stream_index(self._competitions_in)
+
     def construct_recorder(self) -> ProcessRecorder:
         return self.factory.process_recorder()
 
@@ -307,15 +432,59 @@ class Store(Application[UUID]):
         """One transaction: every pending event of ``aggregates``, the log position, the answered ids."""
         mapper = self.chain_mapper
         stored: list[StoredEvent] = []
+        named: set[tuple[str | None, UUID]] = set()
         for agg in aggregates:
             if isinstance(agg, ChainedAggregate):
+                pending = agg.collect_chained()
                 stored += (
                     mapper.to_stored_event(e) if body is None else mapper.stored_chained(e, body)
-                    for e, body in agg.collect_chained()
+                    for e, body in pending
                 )
+                named.update((e.meta.get("competition_id"), agg.id) for e, _ in pending)
             else:
-                stored += map(mapper.to_stored_event, agg.collect_events())
-        self.recorder.insert_events(stored, tracking=position, seen_ids=seen_ids)
+                events = agg.collect_events()
+                stored += map(mapper.to_stored_event, events)
+                named.update((_competition_of(e), agg.id) for e in events)
+        index = self._unindexed(named)
+        self.recorder.insert_events(stored, tracking=position, seen_ids=seen_ids, stream_index=index)
+        self._remember(index)
+
+    def _record(self, processing_event: ProcessingEvent[UUID]) -> list[Recording[UUID]]:
+        """What is saved through the application (a protocol snapshot) indexes its streams as a commit does."""
+        named: set[tuple[str | None, UUID]] = {(_competition_of(e), e.originator_id) for e in processing_event.events}
+        index = self._unindexed(named)
+        processing_event.saved_kwargs["stream_index"] = index
+        recordings = super()._record(processing_event)
+        self._remember(index)
+        return recordings
+
+    def _unindexed(self, named: set[tuple[str | None, UUID]]) -> list[StreamRow]:
+        """The (competition, stream) pairs among ``named`` this Store has not indexed (none without a
+        competition: a record too broken to name one)."""
+        return [(c, s) for c, s in named if c is not None and (c, s) not in self._indexed]
+
+    def _remember(self, index: list[StreamRow]) -> None:
+        # Only once the transaction is committed: a failed commit's streams are indexed when judged again.
+        if len(self._indexed) + len(index) > _INDEX_MEMORY:
+            self._indexed.clear()
+        self._indexed.update(index)
+
+    def _competitions_in(self, stored: StoredEvent) -> Iterable[str]:
+        """The competition a stored event's meta names, if any: how the index is first filled from a store
+        that held events before it. A state that is searchable as bytes and never mentions a competition is
+        not decoded."""
+        if (
+            self.mapper.compressor is None and self.mapper.cipher is None
+            and b'"competition_id"' not in stored.state
+        ):
+            return ()
+        competition = _competition_of(self.mapper.to_domain_event(stored))
+        return (competition,) if isinstance(competition, str) else ()
+
+    def streams_of(self, competition_id: str, opened_by: str | None = None) -> set[UUID]:
+        """The streams holding events of ``competition_id`` (one query; with ``opened_by``, an event topic,
+        only the streams whose first event is of that type)."""
+        return self._store_recorder.streams_of(competition_id, opened_by)
 
     def notifications(self, topics: Sequence[str] = (), page: int = 1000) -> Iterator[Any]:
         """Every stored event (or only those of ``topics``) in the order it was stored, read page by page."""
@@ -338,6 +507,12 @@ class Store(Application[UUID]):
 
     def outcome_counts(self) -> dict[str, int]:
         return self._store_recorder.count_seen()
+
+
+def _competition_of(event: Any) -> str | None:
+    meta = getattr(event, "meta", None)
+    found = meta.get("competition_id") if isinstance(meta, dict) else None
+    return found if isinstance(found, str) else None
 
 
 def position_name(topic: str, partition: int) -> str:

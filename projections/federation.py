@@ -4,8 +4,8 @@ and hand challenges, the table balance, the level clock, the standings and the r
 **Computed on read** from the store's aggregates, not kept in tables of their own: a competition is tens of
 participants, a handful of protests and rulings, and each view replays only its own streams — the
 Competition's (one stream, ids from natural keys), each participant's DisciplinaryCase and SeasonRecord, and the
-Protest and HandReview streams, found by one topic-filtered read of the notification log (their ids hash
-names the Competition does not list). So the views are never behind the referee, and the floor's, the
+Protest and HandReview streams, found by one query of the store's index of the competition's streams (their
+ids hash names the Competition does not list). So the views are never behind the referee, and the floor's, the
 ladder's and the protest's own rules answer them (``Floor.next_balancing_move``, ``DisciplinaryCase
 .hands_remaining``, ``Protest.is_overdue``, ``rulings.amend``): nothing here re-decides what the domain decides.
 Only the chip counts come from the hand read models (each table's last hand, :class:`ReadModels`), with the
@@ -288,12 +288,10 @@ def competition(store: EventSource, competition_id: str) -> Competition | None:
     return None if replayed is None else replayed.aggregate
 
 
-def _opened(store: EventSource, topic: str, competition_id: str) -> Iterator[UUID]:
-    """The streams opened by ``topic`` events whose payload names ``competition_id``, in the order stored."""
-    for notification in store.notifications(topics=[topic]):
-        opened: Any = store.mapper.to_domain_event(notification)
-        if opened.payload.get("competition") == competition_id:
-            yield notification.originator_id
+def _opened(store: EventSource, topic: str, competition_id: str) -> list[UUID]:
+    """The competition's streams opened by ``topic`` events, from the store's index of its streams (one query,
+    not a read of every such event the store holds); by id, the callers order what they show."""
+    return sorted(store.streams_of(competition_id, opened_by=topic))
 
 
 # --- the penalty register ------------------------------------------------------------------------------------

@@ -20,7 +20,6 @@ event is named (stream, version, type).
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
@@ -86,9 +85,9 @@ def competition_streams(store: EventSource, competition_id: str) -> dict[UUID, l
     """Every stored stream of ``competition_id``, each as its domain events in version order.
 
     A stream is the competition's when one of its events names the competition in its meta (every event the
-    referee stores does), or it is one of the competition's own streams. The notification log is first read
-    as bytes, to find the streams whose stored form mentions the competition at all; only those are decoded,
-    so a store holding many competitions is not decoded whole for one protocol.
+    referee stores does): the store's index of those streams is kept with the events, so only they are read,
+    not a season's notification log. The competition's own streams are read too, indexed or not (a rejection
+    log opened by a record too broken to name its competition in the meta).
     """
     own = {
         competition_stream_id(competition_id),
@@ -96,20 +95,12 @@ def competition_streams(store: EventSource, competition_id: str) -> dict[UUID, l
         signatures_id(competition_id),
         challenges_id(competition_id),
     }
-    needles = {json.dumps(competition_id).encode(), json.dumps(competition_id, ensure_ascii=False).encode()}
-    # Compressed or enciphered states cannot be searched as bytes: then every stream is a candidate.
-    readable = store.mapper.compressor is None and store.mapper.cipher is None
-    candidates = {
-        n.originator_id
-        for n in store.notifications()
-        if not readable or n.originator_id in own or any(needle in n.state for needle in needles)
-    }
+    candidates = store.streams_of(competition_id) | own
     candidates.discard(archive_id(competition_id))
     streams: dict[UUID, list[Any]] = {}
     for stream in candidates:
         events = [_decoded(store, stored) for stored in store.recorder.select_events(stream)]
-        metas = (getattr(e, "meta", None) for e in events)
-        if stream in own or any(isinstance(m, dict) and m.get("competition_id") == competition_id for m in metas):
+        if events:
             streams[stream] = events
     return streams
 

@@ -17,7 +17,8 @@ from eventsourcing.persistence import AggregateRecorder, EventStore, Mapper
 
 
 class EventSource(Protocol):
-    """Stored events: by stream (decoded, or as stored with their mapper), by notification, and aggregates."""
+    """Stored events: by stream (decoded, or as stored with their mapper), by notification, by competition, and
+    aggregates."""
 
     @property
     def events(self) -> EventStore[UUID]: ...
@@ -33,6 +34,11 @@ class EventSource(Protocol):
 
     def notifications(self, topics: Sequence[str] = ..., page: int = ...) -> Iterator[Any]:
         """Every stored event (or those of ``topics``) in the order stored."""
+        ...
+
+    def streams_of(self, competition_id: str, opened_by: str | None = ...) -> set[UUID]:
+        """The streams holding events of ``competition_id``, from the store's index, not by reading every
+        stored event; with ``opened_by`` (an event topic), only those whose first event is of that type."""
         ...
 
 
