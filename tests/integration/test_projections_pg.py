@@ -1,6 +1,7 @@
 """The read models in PostgreSQL: the WSOP final table's pots and final stacks equal validate's, a refused
 act is a rejection, rebuild equals incremental projection across restarts, and a crash between a page's
-rows and its position leaves neither, so the next run projects each event exactly once."""
+rows and its position leaves neither, so the next run projects each event exactly once; a ruling's stacks
+are kept beside the engine's and rebuilt the same."""
 
 from __future__ import annotations
 
@@ -14,7 +15,11 @@ import pytest
 
 from api.operations import phh_records
 from domain.hand.aggregate import hand_id
+from domain.hand.events import PotShare
+from domain.roles import Role
 from domain.rulebooks import get_rulebook
+from domain.rulings import HandReview, PotReaward, RulingIssued, RulingKind
+from domain.rulings.outcome import stored_outcome
 from ingest.log import EmbeddedLog
 from ingest.phh import load_hands
 from ingest.phh_validate import validate_hand
@@ -25,6 +30,7 @@ from projections import schema
 from projections.database import PostgresReadDatabase, ReadDatabase, Writer
 from projections.read_models import ReadModels
 from projections.runner import Projector
+from projections.views import RulingRef
 
 if TYPE_CHECKING:
     from conftest import PgDatabase
@@ -180,3 +186,47 @@ def test_two_projectors_on_the_same_read_models_project_each_event_once(pipeline
     finally:
         first.database.close()
         first.other.database.close()
+
+
+def test_a_ruling_that_re_awards_a_pot_leaves_its_stacks_in_the_read_models_and_a_rebuild_the_same(
+    pipeline: Pipeline,
+) -> None:
+    files = sorted(WSOP.glob("0[0-2]-*.phh"))
+    pipeline.judge(list(phh_records(files, COMPETITION)))
+    # the first hand whose pot went to a showdown: the judge finds the dealer misread it for another seat in it
+    for hand in load_hands(files):
+        table = f"{Path(hand.file).stem}#{hand.index}"
+        outcome = stored_outcome(pipeline.store.events.get(hand_id(table, 1, COMPETITION)))
+        contested = [p for p in (outcome.pots if outcome else ()) if len(p.eligible) > 1 and len(p.shares) == 1]
+        if contested:
+            break
+    assert outcome is not None and contested, "a hand of the final table went to a showdown"
+    pot = contested[0]
+    winner = pot.shares[0].seat
+    other = next(seat for seat in pot.eligible if seat != winner)
+    ruling = RulingIssued(
+        "r-1", f"{table}/1", RulingKind.FINDING_OF_FACT, "judge-1", Role.JUDGE, "bfsp 2.2.3",
+        "the dealer misread the hands", reawards=(PotReaward(pot.pot_index, (PotShare(other, pot.amount),), pot.half),),
+    )
+    review = HandReview.open(COMPETITION, f"{table}/1", AT)
+    review.issue(ruling, outcome, AT)
+    pipeline.store.save(review)
+    projector = pipeline.projector(page=300)
+    try:
+        projector.catch_up()
+        models = ReadModels(projector.database)
+        found = models.hand(str(hand_id(table, 1, COMPETITION)))
+        assert found is not None
+        engine = dict(outcome.ended.final_stacks)
+        ruled = {s.seat: (s.stack, s.engine_stack, s.ruled_by) for s in models.final_stacks(found)}
+        by = RulingRef(number=2, ruling="r-1", kind="finding_of_fact")
+        assert ruled[winner] == (engine[winner] - pot.amount, engine[winner], by)
+        assert ruled[other] == (engine[other] + pot.amount, engine[other], by)
+        state = models.table(COMPETITION, table)
+        assert state is not None and {s.seat: s.stack for s in state.seats} == {s: r[0] for s, r in ruled.items()}
+        incremental = everything(projector.database)
+        assert len(incremental["rm_ruled_stacks"]) == len(engine)
+        assert projector.rebuild() == pipeline.store.recorder.max_notification_id()
+        assert everything(projector.database) == incremental
+    finally:
+        projector.database.close()
