@@ -11,6 +11,8 @@ import sys
 from pathlib import Path
 
 import pytest
+from pokerstars_hands import SPLIT_POT
+from shared_hands import PHH_DIR, WSOP_HAND
 
 from domain.hand.events import HandStarted
 from ingest.formats import ImportedHand, read_hands, recorded
@@ -20,45 +22,8 @@ from ingest.phh import loads as phh_loads
 
 pytestmark = pytest.mark.e2e
 
-ROOT = Path(__file__).resolve().parents[2]
-PHH_DIR = Path(os.environ.get("POKERAUDIT_PHH_DIR", ROOT / ".." / "shared" / "data" / "phh"))
 POKERAUDIT = Path(sys.executable).parent / "pokeraudit"
-WSOP_HAND = PHH_DIR / "data" / "wsop" / "2023" / "43" / "5" / "00-02-07.phh"
 PLURIBUS_HAND = PHH_DIR / "data" / "pluribus" / "100" / "11.phh"
-
-SPLIT_POT = """\
-PokerStars Hand #208912340003: Hold'em No Limit ($0.05/$0.10 USD) - 2020/01/01 12:02:30 ET
-Table 'Aase III' 6-max Seat #6 is the button
-Seat 1: alpha ($1.90 in chips)
-Seat 3: charlie ($11.85 in chips)
-Seat 6: foxtrot ($9.85 in chips)
-alpha: posts small blind $0.05
-charlie: posts big blind $0.10
-*** HOLE CARDS ***
-Dealt to alpha [Ad Tc]
-foxtrot: raises $0.15 to $0.25
-alpha: calls $0.20
-charlie: folds
-*** FLOP *** [As 8h 4c]
-alpha: checks
-foxtrot: bets $0.40
-alpha: calls $0.40
-*** TURN *** [As 8h 4c] [Kd]
-alpha: checks
-foxtrot: checks
-*** RIVER *** [As 8h 4c Kd] [2s]
-alpha: bets $0.60
-foxtrot: calls $0.60
-*** SHOW DOWN ***
-alpha: shows [Ad Tc] (a pair of Aces)
-foxtrot: shows [Ac Th] (a pair of Aces)
-alpha collected $1.30 from pot
-foxtrot collected $1.30 from pot
-*** SUMMARY ***
-Total pot $2.60 | Rake $0
-Board [As 8h 4c Kd 2s]
-"""
-
 
 def pokeraudit(data_dir: Path, *args: str | Path) -> subprocess.CompletedProcess[str]:
     env = {k: v for k, v in os.environ.items() if k not in ("KAFKA_BOOTSTRAP_SERVERS", "DATABASE_URL")}
