@@ -3,27 +3,22 @@ event sequences the PHH path yields; an unreadable hand is reported and the othe
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import pytest
-from test_pokerstars import OMAHA_TOURNAMENT, RAISE_WAR, SHORT_BLIND_LIMIT, SIDE_POT, SPLIT_POT
+from pokerstars_hands import EVERY_HAND, RAISE_WAR, SPLIT_POT
+from shared_hands import PHH_DIR, WSOP_DAY_5, WSOP_HAND
+from three_handed import three_handed
 
 from domain.hand.events import (
     ActionKind,
     ChipsPlaced,
     Declaration,
     Declared,
-    ForcedBetKind,
-    ForcedBetPosted,
-    HandStarted,
     HoleCardsDealt,
     PlayerActed,
     RawAct,
     RawActReported,
-    ReportedEvent,
-    SeatEntry,
-    Stakes,
 )
 from ingest.formats import FormatError, ImportedHand, as_played, detect, read_hands, recorded
 from ingest.ohh import OhhHand, dumps, to_ohh
@@ -36,16 +31,11 @@ from ingest.pokerstars import loads as pokerstars_loads
 
 pytestmark = pytest.mark.unit
 
-ROOT = Path(__file__).resolve().parents[2]
-PHH_DIR = Path(os.environ.get("POKERAUDIT_PHH_DIR", ROOT / ".." / "shared" / "data" / "phh"))
-WSOP = PHH_DIR / "data" / "wsop" / "2023" / "43" / "5"
-HAND = WSOP / "00-02-07.phh"
-
 
 @pytest.fixture
 def session(tmp_path: Path) -> Path:
     """A folder as an importer finds it: an OHH export, a PokerStars session, a note that is no hand history."""
-    (phh_hand,) = load_file(HAND)
+    (phh_hand,) = load_file(WSOP_HAND)
     (tmp_path / "export.ohh").write_text(dumps([to_ohh(recorded(phh_hand.events()))]))
     (tmp_path / "HH20200101 Aase III.txt").write_text(RAISE_WAR + "\n\n\n" + SPLIT_POT)
     (tmp_path / "notes.txt").write_text("bought in for 100, left at 8pm\n")
@@ -53,7 +43,7 @@ def session(tmp_path: Path) -> Path:
 
 
 def test_formats_are_told_by_suffix_or_by_the_first_bytes(session: Path) -> None:
-    assert detect(HAND) == "phh"
+    assert detect(WSOP_HAND) == "phh"
     assert detect(PHH_DIR / "data" / "handhq" / "ABS-2009-07-01_2009-07-23_100NLH_OBFU" / "1"
                   / "abs NLH handhq_1-OBFUSCATED.phhs") == "phh"
     assert detect(session / "export.ohh") == "ohh"
@@ -69,7 +59,7 @@ def test_formats_are_told_by_suffix_or_by_the_first_bytes(session: Path) -> None
 
 
 def test_a_folder_of_mixed_formats_yields_every_hand_and_reports_what_is_not_one(session: Path) -> None:
-    found = list(read_hands([session, HAND]))
+    found = list(read_hands([session, WSOP_HAND]))
     hands = [h for h in found if isinstance(h, ImportedHand)]
     reports = [r for r in found if isinstance(r, UnreadableReport)]
     assert [(h.format, h.index) for h in hands] == [("pokerstars", 1), ("pokerstars", 2), ("ohh", 1), ("phh", 1)]
@@ -77,20 +67,21 @@ def test_a_folder_of_mixed_formats_yields_every_hand_and_reports_what_is_not_one
 
 
 def test_the_same_hand_from_phh_and_from_ohh_is_the_same_events(session: Path) -> None:
-    by_format = {h.format: h for h in read_hands([session / "export.ohh", HAND]) if isinstance(h, ImportedHand)}
+    hands = read_hands([session / "export.ohh", WSOP_HAND])
+    by_format = {h.format: h for h in hands if isinstance(h, ImportedHand)}
     assert by_format["ohh"].events == by_format["phh"].events
     assert by_format["phh"].table_id == "00-02-07#1" and by_format["phh"].hand_number == 1
     assert by_format["ohh"].table_id is None
 
 
 def test_phh_tables_are_named_below_the_folder_all_files_share_as_publish_names_them() -> None:
-    names = [h.table_id for h in read_hands([WSOP], "phh") if isinstance(h, ImportedHand)]
+    names = [h.table_id for h in read_hands([WSOP_DAY_5], "phh") if isinstance(h, ImportedHand)]
     assert len(names) == 83 and names[0] == "00-02-07#1" and len(set(names)) == 83
 
 
 def test_a_refused_act_ends_the_hand_so_the_referee_records_the_rejection() -> None:
-    razz = next(h for h in read_hands([WSOP / "03-50-24.phh"]) if isinstance(h, ImportedHand))
-    (phh_hand,) = load_file(WSOP / "03-50-24.phh")
+    razz = next(h for h in read_hands([WSOP_DAY_5 / "03-50-24.phh"]) if isinstance(h, ImportedHand))
+    (phh_hand,) = load_file(WSOP_DAY_5 / "03-50-24.phh")
     assert 0 < len(razz.events) < len(phh_hand.actions)
 
 
@@ -110,18 +101,12 @@ def test_a_missing_path_is_reported_not_raised(tmp_path: Path) -> None:
 
 
 def test_raw_acts_are_written_as_the_actions_the_rulebook_read_them_as() -> None:
-    start = HandStarted(
-        table_id="final", hand_number=7, variant="NT",
-        seats=(SeatEntry(2, "Ann", 1000), SeatEntry(4, "Bob", 800), SeatEntry(6, "Cy", 1200)),
-        button=6, stakes=Stakes(blinds=((2, 10), (4, 20)), min_bet=20), burns_recorded=False,
-    )
     dealt = [HoleCardsDealt(seat, (None, None), (False, False)) for seat in (2, 4, 6)]
-    events: list[ReportedEvent] = [
-        start, ForcedBetPosted(2, ForcedBetKind.SMALL_BLIND, 10), ForcedBetPosted(4, ForcedBetKind.BIG_BLIND, 20),
+    events = three_handed(
         *dealt,
         RawActReported(6, RawAct(chips=ChipsPlaced.one_motion(20))),  # chips to match the big blind: a call
         RawActReported(2, RawAct(declaration=Declaration(Declared.FOLD))),
-    ]
+    )
     played = as_played(events)
     assert played[-2:] == [PlayerActed(6, ActionKind.CALL, 20), PlayerActed(2, ActionKind.FOLD)]
     assert not any(isinstance(e, RawActReported) for e in played)
@@ -129,8 +114,7 @@ def test_raw_acts_are_written_as_the_actions_the_rulebook_read_them_as() -> None
     assert [a.text for a in hand.actions][-2:] == ["p3 cc", "p1 f"]
 
 
-@pytest.mark.parametrize("text", [RAISE_WAR, SIDE_POT, SPLIT_POT, OMAHA_TOURNAMENT, SHORT_BLIND_LIMIT],
-                         ids=["raise war", "side pot", "split pot", "omaha tournament", "short blind limit"])
+@pytest.mark.parametrize("text", EVERY_HAND.values(), ids=EVERY_HAND.keys())
 def test_a_pokerstars_hand_converts_to_phh_and_to_ohh_and_reads_back_the_same(text: str) -> None:
     (hand,) = pokerstars_loads(text)
     assert isinstance(hand, PokerStarsHand)

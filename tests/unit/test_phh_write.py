@@ -3,61 +3,32 @@ PHH cannot hold is refused naming the field."""
 
 from __future__ import annotations
 
-import contextlib
-import os
 from dataclasses import replace
-from pathlib import Path
 
 import pytest
+from shared_hands import PHH_DIR, WSOP_HAND, events_of
+from three_handed import three_handed
 
 from domain.cards import parse_cards
-from domain.errors import HandError
 from domain.hand.events import (
     ActionKind,
     BoardDealt,
     CardBurned,
     Declaration,
     Declared,
-    ForcedBetKind,
-    ForcedBetPosted,
     HandStarted,
     HoleCardsDealt,
     PlayerActed,
     RawAct,
     RawActReported,
-    ReportedEvent,
-    SeatEntry,
     Stakes,
 )
 from domain.hand.replay import replay
 from domain.rulebooks import get_rulebook
-from ingest.phh import PhhHand, load_hands, loads
+from ingest.phh import load_hands, loads
 from ingest.phh_write import PhhWriteError, write_hand, write_hands
 
 pytestmark = pytest.mark.unit
-
-ROOT = Path(__file__).resolve().parents[2]
-PHH_DIR = Path(os.environ.get("POKERAUDIT_PHH_DIR", ROOT / ".." / "shared" / "data" / "phh"))
-WSOP_HAND = PHH_DIR / "data" / "wsop" / "2023" / "43" / "5" / "00-02-07.phh"
-
-
-def events_of(hand: PhhHand) -> list[ReportedEvent]:
-    """The hand's events up to and including one the rules refuse (as the importer publishes them)."""
-    events: list[ReportedEvent] = []
-    with contextlib.suppress(HandError):
-        events.extend(hand.events())
-    return events
-
-
-def three_handed(*acts: ReportedEvent, button: int = 6) -> list[ReportedEvent]:
-    start = HandStarted(
-        table_id="final", hand_number=7, variant="NT",
-        seats=(SeatEntry(2, "Ann", 1000), SeatEntry(4, "Bob", 800), SeatEntry(6, "Cy", 1200)),
-        button=button, stakes=Stakes(blinds=((2, 10), (4, 20)), min_bet=20), burns_recorded=False,
-    )
-    return [start, ForcedBetPosted(2, ForcedBetKind.SMALL_BLIND, 10), ForcedBetPosted(4, ForcedBetKind.BIG_BLIND, 20),
-            *acts]
-
 
 DEALT = tuple(
     HoleCardsDealt(seat, parse_cards(cards), (False, False)) for seat, cards in ((2, "AsKs"), (4, "????"), (6, "7c2d"))

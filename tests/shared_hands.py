@@ -1,0 +1,28 @@
+"""The shared real hands as the tests find them: ../shared/data/phh beside the checkout, or $POKERAUDIT_PHH_DIR
+(read where they are, never copied into the repository), the ones several tests name, and a hand's events as
+the importer publishes them."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+from pathlib import Path
+
+from domain.errors import HandError
+from domain.hand.events import ReportedEvent
+from ingest.phh import PhhHand
+
+ROOT = Path(__file__).resolve().parents[1]
+PHH_DIR = Path(os.environ.get("POKERAUDIT_PHH_DIR", ROOT / ".." / "shared" / "data" / "phh"))
+#: Day 5 of the 2023 WSOP $50,000 Poker Players Championship (event 43): 83 hands of mixed games, one a file
+WSOP_DAY_5 = PHH_DIR / "data" / "wsop" / "2023" / "43" / "5"
+#: its first hand, five-handed no-limit hold'em with a big-blind ante, shown down
+WSOP_HAND = WSOP_DAY_5 / "00-02-07.phh"
+
+
+def events_of(hand: PhhHand) -> list[ReportedEvent]:
+    """The hand's events up to and including one the rules refuse (as the importer publishes them)."""
+    events: list[ReportedEvent] = []
+    with contextlib.suppress(HandError):
+        events.extend(hand.events())
+    return events
