@@ -3,12 +3,12 @@ against the roles table, refusals stored as rejections citing the rule, cross-ag
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from dataclasses import replace
 from datetime import date, datetime
 from pathlib import Path
 from uuid import uuid4
 
+import embedded_referee
 import pytest
 from federation_records import (
     CHIEF,
@@ -27,7 +27,6 @@ from federation_records import (
     three_way_hand,
 )
 
-from domain.competition.aggregate import Competition, competition_stream_id
 from domain.competition.events import (
     EliminationReason,
     OfficialAppointed,
@@ -56,31 +55,14 @@ from domain.rulings import RulingIssued, RulingKind
 from ingest.catalog import FEDERATION_CATALOG
 from ingest.desk import desk_of
 from ingest.envelope import CATALOG, Envelope, RecordedBy
-from ingest.log import EmbeddedLog
-from ingest.referee import Referee, Verdict
-from ingest.store import Store, store_env
+from ingest.referee import Verdict
 
 pytestmark = pytest.mark.unit
 
 PARTICIPANT = RecordedBy(person="person-p01", role=Role.PARTICIPANT)
 
 
-class Pipeline:
-    def __init__(self, tmp_path: Path) -> None:
-        self.log = EmbeddedLog(tmp_path / "log.sqlite", "events", partitions=1)
-        self.store = Store(env=store_env(None, str(tmp_path / "store.sqlite")))
-        self.referee = Referee(self.store, "events")
-
-    def judge(self, records: Iterable[tuple[bytes, bytes]]) -> list[Verdict]:
-        self.log.append(list(records))
-        found = self.log.read(0, self.referee.resume_offset(0), 10_000)
-        return self.referee.judge(0, found)
-
-    def competition(self) -> Competition:
-        found = self.store.repository.get(competition_stream_id(COMPETITION))
-        assert isinstance(found, Competition)
-        return found
-
+class Pipeline(embedded_referee.Pipeline):
     def rejections(self) -> list[dict[str, object]]:
         stored = self.store.events.get(rejection_log_id(COMPETITION))
         return [e.payload for e in stored if type(e).__name__ == "RecordRejected"]

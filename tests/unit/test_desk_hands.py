@@ -11,6 +11,7 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
+from embedded_referee import Pipeline
 from federation_records import (
     CARDS,
     CHIEF,
@@ -33,7 +34,7 @@ from federation_records import (
 
 from api.cli_simulate import CompetitionPublisher
 from domain.cards import parse_cards
-from domain.competition.aggregate import Competition, competition_stream_id
+from domain.competition.aggregate import competition_stream_id
 from domain.competition.events import (
     BreakEnded,
     BreakStarted,
@@ -60,37 +61,14 @@ from domain.rejections import Rejection
 from domain.roles import Role
 from domain.variants import BettingStructure
 from ingest.envelope import RecordedBy
-from ingest.log import EmbeddedLog
 from ingest.publish import hand_records
-from ingest.referee import Referee, Verdict
+from ingest.referee import Verdict
 from ingest.runners import drain_embedded
 from ingest.simulator import simulate_competition
-from ingest.store import Store, store_env
 
 pytestmark = pytest.mark.unit
 
 Record = tuple[bytes, bytes]
-
-
-class Pipeline:
-    def __init__(self, tmp_path: Path) -> None:
-        self.log = EmbeddedLog(tmp_path / "log.sqlite", "events", partitions=1)
-        self.store = Store(env=store_env(None, str(tmp_path / "store.sqlite")))
-        self.referee = Referee(self.store, "events")
-
-    def judge(self, records: list[Record]) -> list[Verdict]:
-        self.log.append(records)
-        found = self.log.read(0, self.referee.resume_offset(0), 100_000)
-        return self.referee.judge(0, found)
-
-    def restart(self) -> None:
-        """A new referee on the same log and store: nothing of the desk's memory survives."""
-        self.referee = Referee(self.store, "events")
-
-    def competition(self, competition_id: str = COMPETITION) -> Competition:
-        found = self.store.repository.get(competition_stream_id(competition_id))
-        assert isinstance(found, Competition)
-        return found
 
 
 @pytest.fixture

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import embedded_referee
 import pytest
 from federation_records import (
     CHIEF,
@@ -37,9 +38,7 @@ from domain.rejections import Rejection
 from domain.roles import Role
 from domain.rulings import PotReaward, RulingIssued, RulingKind
 from ingest.envelope import RecordedBy
-from ingest.log import EmbeddedLog
-from ingest.referee import Referee, Verdict
-from ingest.store import Store, store_env
+from ingest.referee import Verdict
 from projections import federation
 from projections.database import SqliteReadDatabase
 from projections.protocol import protocol
@@ -56,18 +55,7 @@ MECHANICAL_1 = {"p01": STACK + RAISE_TO + LEVEL_1.big_blind, "p02": STACK - RAIS
 AMENDED_1 = {"p01": STACK - RAISE_TO + POT_1 // 2, "p02": STACK - RAISE_TO + POT_1 // 2, "p03": MECHANICAL_1["p03"]}
 
 
-class Pipeline:
-    def __init__(self, tmp_path: Path) -> None:
-        self.folder = tmp_path
-        self.log = EmbeddedLog(tmp_path / "log.sqlite", "events", partitions=1)
-        self.store = Store(env=store_env(None, str(tmp_path / "store.sqlite")))
-        self.referee = Referee(self.store, "events")
-
-    def judge(self, records: list[Record]) -> list[Verdict]:
-        self.log.append(records)
-        found = self.log.read(0, self.referee.resume_offset(0), 100_000)
-        return self.referee.judge(0, found)
-
+class Pipeline(embedded_referee.Pipeline):
     def standings(self) -> dict[str, tuple[int | None, int]]:
         """Participant → (chips, of which moved by rulings), from read models caught up with the store."""
         database = SqliteReadDatabase(self.folder / "read.sqlite")
@@ -78,10 +66,6 @@ class Pipeline:
             database.close()
         assert view is not None
         return {r.participant: (r.chips, r.moved_by_rulings) for r in view.remaining}
-
-    def restart(self) -> None:
-        """A new referee on the same log and store: nothing of the desk's memory survives."""
-        self.referee = Referee(self.store, "events")
 
 
 @pytest.fixture

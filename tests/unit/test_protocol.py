@@ -8,11 +8,11 @@ import copy
 import dataclasses
 import json
 import sqlite3
-from collections.abc import Iterable
 from datetime import date, timedelta
 from pathlib import Path
 
 import pytest
+from embedded_referee import Pipeline
 from fastapi.testclient import TestClient
 from federation_records import (
     CHIEF,
@@ -43,10 +43,7 @@ from domain.protocol import ProtocolSigned, heads_digest, protocol_digest
 from domain.roles import Role
 from domain.rulings import PotReaward, RulingIssued, RulingKind
 from ingest.envelope import RecordedBy
-from ingest.log import EmbeddedLog
 from ingest.publish import hand_records
-from ingest.referee import Referee, Verdict
-from ingest.store import Store, store_env
 from projections import protocol as protocol_module
 from projections.protocol import (
     PROTOCOL_FORMAT,
@@ -63,18 +60,6 @@ from projections.protocol_render import to_html, to_pdf
 pytestmark = pytest.mark.unit
 
 P01 = RecordedBy(person="person-p01", role=Role.PARTICIPANT)
-
-
-class Pipeline:
-    def __init__(self, tmp_path: Path) -> None:
-        self.path = tmp_path / "store.sqlite"
-        self.log = EmbeddedLog(tmp_path / "log.sqlite", "events", partitions=1)
-        self.store = Store(env=store_env(None, str(self.path)))
-        self.referee = Referee(self.store, "events")
-
-    def judge(self, records: Iterable[tuple[bytes, bytes]]) -> list[Verdict]:
-        self.log.append(list(records))
-        return self.referee.judge(0, self.log.read(0, self.referee.resume_offset(0), 10_000))
 
 
 @pytest.fixture
