@@ -34,6 +34,6 @@ class Pipeline:
         self.referee = Referee(self.store, "events")
 
     def competition(self, competition_id: str = COMPETITION) -> Competition:
-        found = self.store.repository.get(competition_stream_id(competition_id))
+        found: object = self.store.repository.get(competition_stream_id(competition_id))
         assert isinstance(found, Competition)
         return found
