@@ -1,5 +1,6 @@
 """The federation's records through the real broker and server: a competition published to Kafka, judged by
-the KafkaRefereeRunner into PostgreSQL (the desk's acts beside the hands), its protocol read, a snapshot
+the KafkaRefereeRunner into PostgreSQL (the desk's acts beside the hands, each stream indexed under the
+competition its events name), its protocol read, a snapshot
 taken and verified, a federation record refused with its rule, and a single changed byte in a stored event
 named by the snapshot's verification."""
 
@@ -44,6 +45,15 @@ def test_a_competition_judged_on_kafka_and_postgres_gives_a_protocol_whose_snaps
     try:
         runner = KafkaRefereeRunner(kafka_bootstrap, topic, Referee(store, topic), group_id=f"protocol-{uuid.uuid4()}")
         assert runner.run(idle_exit_s=3.0) == len(published)
+
+        with psycopg.connect(pg_database.url, autocommit=True) as db:
+            naming = {
+                row[0] for row in db.execute(
+                    "SELECT DISTINCT originator_id FROM pokeraudit_events"
+                    " WHERE convert_from(state, 'UTF8') LIKE %s", (f'%"competition_id":"{COMPETITION}"%',)
+                )
+            }
+        assert naming and store.streams_of(COMPETITION) == naming  # indexed as the referee stored them
 
         document = protocol(store, COMPETITION)
         assert document["competition"]["winner"] == "p01"

@@ -56,7 +56,7 @@ def named_in_metas(store: Store) -> dict[str, set[UUID]]:
     """Competition → the streams with an event naming it in its meta, by decoding every stored event."""
     found: dict[str, set[UUID]] = {}
     for n in store.notifications():
-        meta = store.mapper.to_domain_event(n).meta
+        meta = getattr(store.mapper.to_domain_event(n), "meta", None)
         if isinstance(meta, dict) and "competition_id" in meta:
             found.setdefault(meta["competition_id"], set()).add(n.originator_id)
     return found
