@@ -440,11 +440,12 @@ class Store(Application[UUID]):
                     mapper.to_stored_event(e) if body is None else mapper.stored_chained(e, body)
                     for e, body in pending
                 )
-                named.update((e.meta.get("competition_id"), agg.id) for e, _ in pending)
+                # One competition's string per record, hashed once: a set of them, then a pair per competition.
+                named.update((c, agg.id) for c in {e.meta.get("competition_id") for e, _ in pending})
             else:
                 events = agg.collect_events()
                 stored += map(mapper.to_stored_event, events)
-                named.update((_competition_of(e), agg.id) for e in events)
+                named.update((c, agg.id) for c in {_competition_of(e) for e in events})
         index = self._unindexed(named)
         self.recorder.insert_events(stored, tracking=position, seen_ids=seen_ids, stream_index=index)
         self._remember(index)
