@@ -18,11 +18,11 @@ from typing import Any
 import httpx
 import pytest
 from fastapi.testclient import TestClient
+from shared_hands import WSOP_HAND, WSOP_RAZZ_HAND, as_reported
 
 from api.app import create_app
 from api.auth import issue_token
 from api.bootstrap import Pipeline
-from api.operations import phh_records
 from api.routes.submit import MAX_BATCH
 from api.settings import Settings
 from api.workers import Workers
@@ -33,11 +33,8 @@ from projections.read_models import ReadModels
 
 pytestmark = pytest.mark.e2e
 
-ROOT = Path(__file__).resolve().parents[2]
-PHH_DIR = Path(os.environ.get("POKERAUDIT_PHH_DIR", ROOT / ".." / "shared" / "data" / "phh"))
-WSOP = PHH_DIR / "data" / "wsop" / "2023" / "43" / "5"
-LEGAL = WSOP / "00-02-07.phh"
-RAZZ = WSOP / "03-50-24.phh"  # its 6th-street raise breaks the fixed-limit size (bfsp 4.7.3)
+LEGAL = WSOP_HAND
+RAZZ = WSOP_RAZZ_HAND
 SECRET = "test-secret-of-at-least-thirty-two-bytes"
 
 
@@ -49,13 +46,7 @@ def free_port() -> int:
 
 
 def records(path: Path, competition: str = "c1") -> list[dict[str, Any]]:
-    """A hand history's events as a client reports them: envelopes without ``recorded_by`` (the token signs)."""
-    out = []
-    for _, value in phh_records([path], competition):
-        body = json.loads(value)
-        del body["recorded_by"]
-        out.append(body)
-    return out
+    return as_reported([path], competition)
 
 
 def bearer(role: str, person: str = "p1", **claims: str) -> dict[str, str]:

@@ -3,8 +3,6 @@ the referee (in the served process) judges them into PostgreSQL, and the verdict
 
 from __future__ import annotations
 
-import json
-import os
 import time
 from collections.abc import Callable, Iterator
 from decimal import Decimal
@@ -14,10 +12,10 @@ from typing import TYPE_CHECKING, Any
 import httpx
 import pytest
 from api_server import SECRET, kafka_pg_settings, serving
+from shared_hands import PHH_DIR, WSOP_HAND, WSOP_RAZZ_HAND, as_reported
 
 from api.app import create_app
 from api.auth import issue_token
-from api.operations import phh_records
 from api.routes.submit import MAX_BATCH
 from api.settings import Settings
 from domain.hand.aggregate import hand_id
@@ -32,20 +30,8 @@ if TYPE_CHECKING:
 
 pytestmark = pytest.mark.integration
 
-ROOT = Path(__file__).resolve().parents[2]
-PHH_DIR = Path(os.environ.get("POKERAUDIT_PHH_DIR", ROOT / ".." / "shared" / "data" / "phh"))
-WSOP = PHH_DIR / "data" / "wsop" / "2023" / "43" / "5"
-LEGAL = WSOP / "00-02-07.phh"
-RAZZ = WSOP / "03-50-24.phh"  # its 6th-street raise breaks the fixed-limit size (bfsp 4.7.3)
-
-
-def records(paths: list[Path], competition: str) -> list[dict[str, Any]]:
-    out = []
-    for _, value in phh_records(paths, competition):
-        body = json.loads(value)
-        del body["recorded_by"]
-        out.append(body)
-    return out
+LEGAL = WSOP_HAND
+RAZZ = WSOP_RAZZ_HAND
 
 
 def bearer(role: str, person: str = "p1", **claims: str) -> dict[str, str]:
@@ -64,7 +50,7 @@ def api(settings: Settings) -> Iterator[httpx.Client]:
 
 
 def test_reported_hands_are_judged_on_kafka_and_postgres_and_read_back(api: httpx.Client) -> None:
-    legal = records([LEGAL], "wsop-43")
+    legal = as_reported([LEGAL], "wsop-43")
     answer = api.post("/v1/events/batch", params={"wait": "true", "timeout": 30}, json=legal, headers=bearer("judge"))
     assert answer.status_code == 200, answer.text
     assert [v["outcome"] for v in answer.json()["verdicts"]] == ["accepted"] * len(legal)
@@ -78,7 +64,7 @@ def test_reported_hands_are_judged_on_kafka_and_postgres_and_read_back(api: http
     missing = api.get(f"/v1/hands/{hand_id(legal[0]['table_id'], 2, 'wsop-43')}", headers=bearer("viewer"))
     assert (missing.status_code, missing.json()["error"]["code"]) == (404, "not_found")
 
-    razz = records([RAZZ], "wsop-43")
+    razz = as_reported([RAZZ], "wsop-43")
     answer = api.post("/v1/events/batch", params={"wait": "true", "timeout": 30}, json=razz, headers=bearer("judge"))
     assert answer.status_code == 200, answer.text
     last = answer.json()["verdicts"][-1]
@@ -86,7 +72,7 @@ def test_reported_hands_are_judged_on_kafka_and_postgres_and_read_back(api: http
 
 
 def test_a_dealer_reports_one_event_at_his_table_and_gets_202(api: httpx.Client) -> None:
-    start = records([LEGAL], "wsop-43")[0]
+    start = as_reported([LEGAL], "wsop-43")[0]
     answer = api.post("/v1/events", json=start, headers=bearer("dealer", table=start["table_id"]))
     assert answer.status_code == 202, answer.text
     assert answer.json()["event_ids"] == [start["event_id"]]
@@ -156,7 +142,7 @@ def test_every_shared_hand_imported_through_the_api_reads_back_with_validates_st
 ) -> None:
     competition = "shared-phh"
     judge = bearer("judge")
-    reported = records([PHH_DIR], competition)
+    reported = as_reported([PHH_DIR], competition)
     post_all(api, reported, judge)
     wait_projected(api, judge)
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 from pokerstars_hands import EVERY_HAND, RAISE_WAR, SPLIT_POT
-from shared_hands import PHH_DIR, WSOP_DAY_5, WSOP_HAND
+from shared_hands import PHH_DIR, WSOP_DAY_5, WSOP_HAND, WSOP_RAZZ_HAND
 from three_handed import three_handed
 
 from domain.hand.events import (
@@ -80,8 +80,8 @@ def test_phh_tables_are_named_below_the_folder_all_files_share_as_publish_names_
 
 
 def test_a_refused_act_ends_the_hand_so_the_referee_records_the_rejection() -> None:
-    razz = next(h for h in read_hands([WSOP_DAY_5 / "03-50-24.phh"]) if isinstance(h, ImportedHand))
-    (phh_hand,) = load_file(WSOP_DAY_5 / "03-50-24.phh")
+    razz = next(h for h in read_hands([WSOP_RAZZ_HAND]) if isinstance(h, ImportedHand))
+    (phh_hand,) = load_file(WSOP_RAZZ_HAND)
     assert 0 < len(razz.events) < len(phh_hand.actions)
 
 
