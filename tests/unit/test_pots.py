@@ -6,6 +6,7 @@ import pytest
 from hypothesis import assume, event, given, settings
 from hypothesis import strategies as st
 from pokerkit import Automation, NoLimitTexasHoldem, State
+from pokerkit_acts import act
 
 from domain.hand.pots import Pot, build_pots, pot_name, pots_summary, total
 
@@ -191,15 +192,7 @@ def play_to_showdown(stacks: list[int], choices: st.DataObject) -> State | None:
     shove; None when it ended without a showdown."""
     state = NoLimitTexasHoldem.create_state(AUTOMATIONS, True, 1, (1, 2), 2, tuple(stacks), len(stacks))
     while state.actor_index is not None:
-        act = choices.draw(st.sampled_from(["fold", "call", "min_raise", "shove"]))
-        if act == "fold" and state.can_fold():
-            state.fold()
-        elif act in ("min_raise", "shove") and state.can_complete_bet_or_raise_to():
-            low = state.min_completion_betting_or_raising_to_amount
-            high = state.max_completion_betting_or_raising_to_amount
-            state.complete_bet_or_raise_to(low if act == "min_raise" else high)
-        else:
-            state.check_or_call()
+        act(state, choices)
     return state if sum(state.statuses) >= 2 else None
 
 

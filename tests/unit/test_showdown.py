@@ -10,6 +10,7 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from pokerkit import Automation, FixedLimitOmahaHoldemHighLowSplitEightOrBetter, NoLimitTexasHoldem, State
+from pokerkit_acts import act
 
 from domain.cards import MaybeCard, parse_cards, standard_deck
 from domain.errors import RulingRequired
@@ -600,19 +601,6 @@ def at_showdown(state: State) -> PlayedHand:
         (),
         [],
     )
-
-
-def act(state: State, choices: st.DataObject) -> None:
-    """Fold, call, min-raise or shove, as drawn, whichever of them is legal."""
-    choice = choices.draw(st.sampled_from(["fold", "call", "min_raise", "shove"]))
-    if choice == "fold" and state.can_fold():
-        state.fold()
-    elif choice in ("min_raise", "shove") and state.can_complete_bet_or_raise_to():
-        low = state.min_completion_betting_or_raising_to_amount
-        high = state.max_completion_betting_or_raising_to_amount
-        state.complete_bet_or_raise_to(low if choice == "min_raise" else high)
-    else:
-        state.check_or_call()
 
 
 def play_out(state: State, choices: st.DataObject) -> PlayedHand | None:
