@@ -298,8 +298,14 @@ class SQLiteStoreRecorder(SQLiteProcessRecorder):
 
     def create_stream_index(self, competitions_in: CompetitionsIn) -> None:
         """Create the index of a competition's streams if it is not there, filled from the events already
-        stored, in one transaction (SQLite's write lock keeps a second opener waiting)."""
+        stored, in one transaction."""
+        if self._has_stream_index():
+            return
         with self.datastore.transaction(commit=True) as c:
+            # A write first, to hold SQLite's write lock from the start: processes opening the store together
+            # then wait for each other here (a deferred transaction that read first could not write after
+            # another's commit: "database is locked").
+            c.execute(f"DELETE FROM {_PG_SEEN_TABLE} WHERE 0")
             c.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", (_STREAMS_TABLE,))
             if c.fetchone() is not None:
                 return
@@ -314,6 +320,11 @@ class SQLiteStoreRecorder(SQLiteProcessRecorder):
                 for competition in competitions_in(StoredEvent(UUID(stream), version, topic, state))
             }
             c.executemany(f"INSERT INTO {_STREAMS_TABLE} VALUES (?, ?)", sorted(rows))
+
+    def _has_stream_index(self) -> bool:
+        with self.datastore.transaction(commit=False) as c:
+            c.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", (_STREAMS_TABLE,))
+            return c.fetchone() is not None
 
     def streams_of(self, competition_id: str, opened_by: str | None = None) -> set[UUID]:
         with self.datastore.transaction(commit=False) as c:
