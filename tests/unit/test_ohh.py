@@ -4,15 +4,13 @@ are refused naming ``game_type``; a real-shaped OHH file in dollars reads into l
 from __future__ import annotations
 
 import collections
-import contextlib
 import json
-import os
 from pathlib import Path
 
 import pytest
+from shared_hands import PHH_DIR, WSOP_DAY_5, events_of
 
 from domain.cards import parse_cards
-from domain.errors import HandError
 from domain.hand.events import (
     ActionKind,
     BoardDealt,
@@ -28,21 +26,12 @@ from domain.hand.events import (
 from domain.hand.replay import replay
 from domain.rulebooks import get_rulebook
 from ingest.ohh import OhhError, OhhHand, dumps, load_file, loads, to_ohh
-from ingest.phh import PhhHand, load_hands
+from ingest.phh import load_hands
 
 pytestmark = pytest.mark.unit
 
-ROOT = Path(__file__).resolve().parents[2]
-PHH_DIR = Path(os.environ.get("POKERAUDIT_PHH_DIR", ROOT / ".." / "shared" / "data" / "phh"))
 #: the shared hands' games OHH has no game_type for, and how many hands of each the set holds
 NOT_IN_OHH = {"F7S": 13, "FR": 10, "F2L3D": 8, "N2L1D": 7, "F7S/8": 7, "FB": 1, "NS": 1}
-
-
-def events_of(hand: PhhHand) -> list[ReportedEvent]:
-    events: list[ReportedEvent] = []
-    with contextlib.suppress(HandError):
-        events.extend(hand.events())
-    return events
 
 
 def read_one(text: str) -> OhhHand:
@@ -163,7 +152,7 @@ def test_pots_are_written_from_the_engines_awards() -> None:
 
 
 def test_a_stud_hand_is_refused_naming_game_type() -> None:
-    razz = next(h for h in load_hands([PHH_DIR / "data" / "wsop" / "2023" / "43" / "5"]) if h.variant == "FR")
+    razz = next(h for h in load_hands([WSOP_DAY_5]) if h.variant == "FR")
     with pytest.raises(OhhError) as refused:
         to_ohh(events_of(razz))
     assert refused.value.path == "$.ohh.game_type" and "razz" in str(refused.value)
