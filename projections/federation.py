@@ -572,7 +572,9 @@ def _last_stacks(models: ReadModels, competition_id: str) -> dict[str, tuple[str
         started = last.started_at if last else ""
         for seat in state.seats:
             if seat.player not in seen or seen[seat.player][0] < started:
-                seen[seat.player] = (started, seat.stack)
+                # The engine's count: the chips rulings moved are added from the rulings themselves, with when.
+                engine = seat.engine_stack if seat.engine_stack is not None else seat.stack
+                seen[seat.player] = (started, engine)
     return seen
 
 
