@@ -4,7 +4,6 @@ it is indexed once, by whichever of the referees starting together opens it firs
 
 from __future__ import annotations
 
-import threading
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 from uuid import UUID
@@ -13,6 +12,7 @@ import psycopg
 import pytest
 from eventsourcing.persistence import IntegrityError
 from eventsourcing.utils import get_topic
+from stores_together import open_together
 
 from domain.rejections import Rejection, RejectionKind, RejectionLog, rejection_log_id
 from ingest.store import Store, position, store_env
@@ -27,32 +27,12 @@ ROUNDS = 4
 AT = datetime(2026, 11, 29, 12, 0, tzinfo=UTC)
 
 
-def open_together(url: str, schema: str) -> list[BaseException]:
-    """``REFEREES`` stores opened at the same instant on ``schema``; what each of them raised."""
-    barrier = threading.Barrier(REFEREES)
-    failures: list[BaseException] = []
-
-    def open_store() -> None:
-        barrier.wait()
-        try:
-            Store(env=store_env(url, schema=schema)).close()
-        except BaseException as err:  # noqa: BLE001 - collected and asserted on below
-            failures.append(err)
-
-    threads = [threading.Thread(target=open_store) for _ in range(REFEREES)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    return failures
-
-
 def test_referees_starting_together_on_an_empty_database_all_open_the_store(pg_database: PgDatabase) -> None:
     for round_ in range(ROUNDS):
         schema = f"referees_{round_}"
         with psycopg.connect(pg_database.url, autocommit=True) as db:
             db.execute(f"CREATE SCHEMA {schema}")
-        assert open_together(pg_database.url, schema) == []
+        assert open_together(store_env(pg_database.url, schema=schema), REFEREES) == []
         with psycopg.connect(pg_database.url, autocommit=True) as db:
             tables = {
                 row[0]
@@ -113,7 +93,7 @@ def test_a_store_filled_before_the_index_is_indexed_once_by_the_referees_opening
     with psycopg.connect(pg_database.url, autocommit=True) as db:
         db.execute(f"DROP TABLE {schema}.referee_streams")
 
-    assert open_together(pg_database.url, schema) == []
+    assert open_together(store_env(pg_database.url, schema=schema), REFEREES) == []
     assert index_rows(pg_database.url, schema) == indexed
     reopened = Store(env=store_env(pg_database.url, schema=schema))
     try:

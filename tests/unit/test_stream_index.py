@@ -5,7 +5,6 @@ notification log."""
 from __future__ import annotations
 
 import sqlite3
-import threading
 from collections.abc import Iterable, Iterator
 from datetime import UTC, datetime
 from pathlib import Path
@@ -15,6 +14,7 @@ from uuid import UUID
 import pytest
 from federation_records import COMPETITION, Records, at
 from federation_views_scenario import minsk_open
+from stores_together import open_together
 
 from domain.rejections import Rejection, RejectionKind, RejectionLog, rejection_log_id
 from ingest.log import EmbeddedLog
@@ -169,26 +169,6 @@ def test_a_store_that_held_events_before_the_index_is_indexed_when_opened(two_co
 
 
 
-def open_together(path: str, stores: int = 4) -> list[BaseException]:
-    """``stores`` stores opened at the same instant on the SQLite file at ``path``; what each of them raised."""
-    barrier = threading.Barrier(stores)
-    failures: list[BaseException] = []
-
-    def open_store() -> None:
-        barrier.wait()
-        try:
-            Store(env=store_env(None, path)).close()
-        except BaseException as err:  # noqa: BLE001 - collected and asserted on below
-            failures.append(err)
-
-    threads = [threading.Thread(target=open_store) for _ in range(stores)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    return failures
-
-
 def test_stores_opening_together_a_store_older_than_the_index_fill_it_once(tmp_path: Path) -> None:
     for round_ in range(3):
         path = str(tmp_path / f"store-{round_}.sqlite")
@@ -202,6 +182,6 @@ def test_stores_opening_together_a_store_older_than_the_index_fill_it_once(tmp_p
         store.close()
         with sqlite3.connect(path) as db:
             db.execute("DROP TABLE referee_streams")
-        assert open_together(path) == []
+        assert open_together(store_env(None, path), 4) == []
         with sqlite3.connect(path) as db:
             assert db.execute("SELECT count(*) FROM referee_streams").fetchone() == (100,)
