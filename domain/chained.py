@@ -107,6 +107,7 @@ class ChainedAggregate(Aggregate):
 
 _CHAINED_FIELDS = ("originator_id", "originator_version", "timestamp", "payload", "meta", "prev_link", "link")
 _BODY_PARAMETERS = ("self", "payload", "meta", "prev_link", "link")
+_APPLIES_INERT = (None, DecoratedFuncCaller.apply, CanMutateAggregate.apply)
 
 
 @cache
@@ -121,6 +122,8 @@ def _event_body(event_class: type) -> Callable[..., None] | None:
         or tuple(f.name for f in dataclasses.fields(event_class)) != _CHAINED_FIELDS
         or "__slots__" in vars(event_class)
         or getattr(event_class, "apply", None) is not DecoratedFuncCaller.apply
+        # what DecoratedFuncCaller.apply calls after the method (super().apply) must do nothing
+        or any(vars(k).get("apply") not in _APPLIES_INERT for k in event_class.__mro__)
         or getattr(event_class, "mutate", None) is not CanMutateAggregate.mutate
         or tuple(inspect.signature(body).parameters) != _BODY_PARAMETERS
     ):

@@ -160,3 +160,30 @@ def test_each_recorded_event_is_the_one_eventsourcings_trigger_would_have_made()
         assert type(e)(**vars(e)) == e and vars(type(e)(**vars(e))) == vars(e)
     assert hand.version == events[-1].originator_version == len(events)
     assert hand.modified_on == events[-1].timestamp
+
+
+def test_an_event_class_whose_apply_does_more_keeps_eventsourcings_trigger() -> None:
+    from eventsourcing.domain import event
+
+    from domain.chained import ChainedAggregate, _event_body
+
+    applied: list[str] = []
+
+    class Ledger(ChainedAggregate):
+        class Event(ChainedAggregate.Event):
+            def apply(self, aggregate: object) -> None:
+                applied.append(type(self).__name__)
+
+        @event("Opened")
+        def __init__(self, payload: dict[str, object], meta: dict[str, object], prev_link: str, link: str) -> None:
+            self.chain_head = link
+
+        @event("Noted")
+        def _noted(self, payload: dict[str, object], meta: dict[str, object], prev_link: str, link: str) -> None:
+            self.chain_head = link
+
+    assert _event_body(Hand.CardBurned) is not None  # the Hand's events take the direct path
+    assert _event_body(Ledger.Noted) is None
+    ledger = Ledger._create_chained("Opened", hand_id("ledger", 1), AT, {}, {})
+    ledger._trigger_chained("Noted", {"n": 1}, at(1), {})
+    assert applied == ["Opened", "Noted"] and ledger.version == 2
