@@ -238,8 +238,8 @@ class Desk:
         if competition is None:
             return None
         count = self.chip_count(competition)
-        if competition.floor is None:
-            self._carry_stage_stacks(competition, started, count)
+        if started.button is None:
+            self._carry_stacks_off_the_floor(competition, started, count)
         try:
             verify_hand_start(
                 competition, started, envelope.occurred_at, count,
@@ -301,17 +301,17 @@ class Desk:
             if competition.floor is not None and competition.floor.table(number).hand_running:
                 meta.update(stacks=stacks, misdealt=misdealt)
                 competition.end_table_hand(number, envelope.occurred_at, dealer or self._dealer_of(hand), meta)
-            elif competition.floor is None:
-                # An Olympic stage's tables are no floor's: the chips a hand leaves are followed here alone, and
-                # found again in the hands themselves after a restart (:meth:`_carry_stage_stacks`).
+            elif started.button is None:
+                # A stud hand has no button for the floor to record: the chips it leaves are followed here alone,
+                # and found again in the hands themselves after a restart (:meth:`_carry_stacks_off_the_floor`).
                 self.chip_count(competition).hand_ended(meta["hand"], number, stacks, misdealt, envelope.occurred_at)
         if competition.pending_events:
             self.chip_count(competition)
             batch.touched[competition.id] = competition
 
-    def _carry_stage_stacks(self, competition: Competition, started: HandStarted, count: ChipCount) -> None:
-        """The chips the table's last hand left its players, where the count has not followed it (an Olympic
-        table's hands are counted in memory only, so after a restart they are read from the hand itself)."""
+    def _carry_stacks_off_the_floor(self, competition: Competition, started: HandStarted, count: ChipCount) -> None:
+        """The chips the table's last hand left its players, where the count has not followed it (a stud hand is
+        no record of the floor's and is counted in memory only, so after a restart it is read from the hand)."""
         previous = hand_name(started.table_id, started.hand_number - 1)
         if all(count.source.get(entry.player) == f"hand {previous}" for entry in started.seats):
             return
@@ -1022,15 +1022,17 @@ def _rule(desk: Desk, act: Reported) -> Aggregate:
 
 def _in_play(desk: Desk, competition: Competition, act: Reported) -> frozenset[str]:
     """The players whose chips are on the table in a hand being played: seated at a table of the floor with a
-    hand running (at an Olympic stage's table, dealt into the hand that followed the one ruled on, still
-    running)."""
-    if competition.floor is not None:
-        return frozenset(p for t in competition.floor.tables if t.hand_running for p in t.players)
-    assert act.envelope.table_id is not None and act.envelope.hand_id is not None
-    following = desk.find(hand_id(act.envelope.table_id, int(act.envelope.hand_id) + 1, act.competition_id))
-    if not isinstance(following, Hand) or following.is_over:
-        return frozenset()
-    return frozenset(entry.player for entry in following.engine.started.seats)
+    hand running, or dealt into a stud hand that followed the one ruled on and is still running (a hand with no
+    button is no record of the floor's)."""
+    floor = competition.floor
+    running = frozenset(p for t in floor.tables if t.hand_running for p in t.players) if floor else frozenset()
+    table, number = act.envelope.table_id, act.envelope.hand_id
+    if table is None or number is None:
+        return running
+    following = desk.find(hand_id(table, int(number) + 1, act.competition_id))
+    if not isinstance(following, Hand) or following.is_over or following.engine.started.button is not None:
+        return running
+    return running | frozenset(entry.player for entry in following.engine.started.seats)
 
 
 def _inspect(desk: Desk, act: Reported) -> Aggregate:

@@ -9,7 +9,9 @@ players busted in one hand, the winner once one player is left, an Olympic table
 An American competition's tables are its :class:`domain.competition.floor.Floor`, opened by the seat draw:
 hands starting at the tables, balancing moves, halts and table breaks are judged by the floor's rules and
 recorded on this stream as the floor's own events (``floor_events``); eliminations, re-entries and the
-final table change the floor as they change the seats.
+final table change the floor as they change the seats. An Olympic stage's draw opens a floor of that stage's
+tables (bfsp 3.2): its hands' buttons are judged by the same rules, eliminations leave its seats, nobody is
+moved and no table is broken there, and the next stage's draw replaces it.
 
 Every event carries ``meta`` (``recorded_by`` and what the edge adds) and a link of the competition's hash
 chain (:mod:`domain.chained`). Time comes in as ``at``; the draws' randomness comes in as a seed whose hash was
@@ -141,7 +143,8 @@ class Competition(ChainedAggregate):
         self.table_winners: dict[int, str] = {}
         self.stage_stack = 0
         self.deal: DealAgreed | None = None
-        #: the tables of an American competition, judged by the floor's rules (domain/competition/floor.py)
+        #: the tables in play, judged by the floor's rules (domain/competition/floor.py): an American
+        #: competition's, or the current Olympic stage's
         self.floor: Floor | None = None
         self.winner: str | None = None
         self.chain_head = link
@@ -399,10 +402,8 @@ class Competition(ChainedAggregate):
             return
         if seat is None or seat.participant != participant:
             raise CompetitionError(f"re-entry {participant} (entry {entry}) needs a seat of its own", rule)
-        if self.floor is not None:
-            self.floor.seat_newcomer(participant, seat.table, seat.seat)
-        else:
-            self._verify_free_seat(seat.table, seat.seat, rule)
+        assert self.floor is not None, "the seat draw opened the floor"
+        self.floor.seat_newcomer(participant, seat.table, seat.seat)
 
     # --- the seat draw (bfsp 2.3.2, 5.2, 5.3.1) -------------------------------------------------------------
 
@@ -634,25 +635,13 @@ class Competition(ChainedAggregate):
     def _table_floor(self) -> Floor:
         if self.floor is None:
             raise CompetitionError(
-                "the tables are seated by the draw of an American competition",
-                cite(self.rulebook, "seat_draw"),
+                "no table is in play before the seat draw seats it", cite(self.rulebook, "seat_draw")
             )
         return self.floor
 
     def _record_floor(self, recorded: FloorEvent, at: datetime, by: Recorder, meta: JSON | None) -> None:
         self._verify_not_over()
         self._trigger_chained(type(recorded).__name__, floor_events.encode(recorded), at, _meta(by, meta))
-
-    def _verify_free_seat(self, table: int, seat: int, rule: Any) -> None:
-        if not 1 <= seat <= self.seats_per_table:
-            raise CompetitionError(
-                f"table {table} has seats 1 to {self.seats_per_table}, not seat {seat}", rule
-            )
-        if table not in {self.seats[p][0] for p in self.remaining if p in self.seats}:
-            raise CompetitionError(f"table {table} is not in play", rule)
-        taken = {s: p for p, s in self.seats.items() if p not in self.eliminated}
-        if (table, seat) in taken:
-            raise CompetitionError(f"seat {seat} at table {table} is taken by {taken[(table, seat)]}", rule)
 
     # --- eliminations, placings, the winner (bfsp 5.10; TDA 2022 RP-8) ------------------------------------------
 
@@ -950,11 +939,10 @@ class Competition(ChainedAggregate):
         self._seat(e.assignments, e.buttons)
         self.commitment = None
         self.drawn = True
-        if self.regulations.format is Format.AMERICAN:
-            seating = {a.participant: (a.table, a.seat) for a in e.assignments}
-            self.floor = Floor.open(
-                seating, self.regulations.max_seats, self.regulations.rulebook, self.buttons
-            )
+        olympic = self.regulations.format is Format.OLYMPIC
+        self.floor = Floor.from_draw(
+            e.assignments, e.buttons, self.regulations.max_seats, self.regulations.rulebook, olympic
+        )
 
     def _on_FinalTableDrawCommitted(self, e: FinalTableDrawCommitted, at: datetime) -> None:
         self.final_commitment = e.seed_sha256

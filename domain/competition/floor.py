@@ -24,6 +24,10 @@ current one and replays its events through :meth:`Floor.apply`. The API, by what
   ``form_final_table(seating, button)``, ``final_table_moves(seating, authorised_by)`` (bfsp 3.1);
   ``seat_limit`` is 9 at a 10-max event's last two tables where the rulebook says so (bfsp 3.1).
 
+An Olympic stage's tables (``olympic=True``, bfsp 3.2) are a floor too, for its hands alone: each table plays on
+its own to one winner, so it owes nobody a player, closes no seat, and no player is moved, no table halted or
+broken there — each of those acts is refused with rule 3.2.
+
 Every refusal is a :class:`domain.errors.CompetitionError` (or :class:`domain.errors.NotPermittedError` for the
 wrong official) citing the rulebook's rule.
 """
@@ -44,6 +48,7 @@ from domain.competition.floor_events import (
     TableBroken,
     TableHalted,
 )
+from domain.competition.regulations import cite
 from domain.competition.seating import Positions, Table, dealt_in, next_positions
 from domain.errors import CompetitionError
 from domain.officials import Act, Delegation, verify_permitted
@@ -92,6 +97,8 @@ class Floor:
     tolerance: int
     exceptions: tuple[MoverExceptionDecided, ...] = ()
     commitments: tuple[TableBreakCommitted, ...] = ()
+    #: an Olympic stage's tables: each plays to its own winner, never balanced nor broken (bfsp 3.2)
+    olympic: bool = False
 
     @classmethod
     def open(
@@ -100,6 +107,7 @@ class Floor:
         seats_per_table: int,
         rulebook: str = "bfsp",
         buttons: Mapping[int, int] | None = None,
+        olympic: bool = False,
     ) -> Floor:
         book = get_rulebook(rulebook)
         numbers = sorted({table for table, _ in seating.values()})
@@ -112,7 +120,7 @@ class Floor:
             )
             for number in numbers
         )
-        return cls(rulebook, seats_per_table, tables, book.balance_tolerance)
+        return cls(rulebook, seats_per_table, tables, book.balance_tolerance, olympic=olympic)
 
     @classmethod
     def from_draw(
@@ -121,10 +129,12 @@ class Floor:
         buttons: Iterable[DrawnButton],
         seats_per_table: int,
         rulebook: str = "bfsp",
+        olympic: bool = False,
     ) -> Floor:
-        """The floor a seat draw sets (``SeatDrawConducted``'s assignments and starting buttons)."""
+        """The floor a seat draw sets (``SeatDrawConducted``'s assignments and starting buttons; an Olympic
+        stage's draw sets its stage's)."""
         seating = {a.participant: (a.table, a.seat) for a in assignments}
-        return cls.open(seating, seats_per_table, rulebook, {b.table: b.seat for b in buttons})
+        return cls.open(seating, seats_per_table, rulebook, {b.table: b.seat for b in buttons}, olympic)
 
     # --- looking at the floor ------------------------------------------------------------------------------
 
@@ -143,6 +153,8 @@ class Floor:
         return self._seat_limit_at(len(self.tables) - 1)
 
     def _seat_limit_at(self, tables: int) -> int:
+        if self.olympic:
+            return self.seats_per_table  # the last two tables of 3.1 are the American format's
         if self.book.last_two_tables_nine_max and self.seats_per_table == 10 and tables <= 2:
             return 9
         return self.seats_per_table
@@ -279,7 +291,7 @@ class Floor:
             )
 
     def _refuse_hand_owing_a_player(self, table: Table) -> None:
-        if len(self.tables) < 2 or self.is_balanced() or table not in balancing.fullest(self.tables):
+        if self.olympic or len(self.tables) < 2 or self.is_balanced() or table not in balancing.fullest(self.tables):
             return
         if balancing.next_big_blind(table, self.book) is None:
             return  # its first button is drawn with this hand: nobody there is the next big blind yet
@@ -322,6 +334,8 @@ class Floor:
     # --- balancing -----------------------------------------------------------------------------------------
 
     def next_balancing_move(self, authorised_by: str = "") -> PlayerMoved | None:
+        if self.olympic:
+            return None
         return balancing.next_move(
             self.tables, self.book, self.tolerance, self.seat_limit, self.exceptions, authorised_by
         )
@@ -337,6 +351,7 @@ class Floor:
 
     def verify_move(self, move: PlayerMoved, role: Role, delegations: Collection[Delegation] = ()) -> None:
         verify_permitted(Act.PLAYER_MOVED, role, delegations=delegations)
+        self._refuse_at_olympic_tables(f"{move.participant} is not moved from table {move.from_table}")
         balancing.verify_move(self.tables, self.book, self.tolerance, self.seat_limit, move, self.exceptions)
 
     def apply_move(self, move: PlayerMoved, role: Role, delegations: Collection[Delegation] = ()) -> Floor:
@@ -345,6 +360,7 @@ class Floor:
 
     def widen_tolerance(self, event: BalanceToleranceWidened, role: Role) -> Floor:
         verify_permitted(Act.BALANCE_TOLERANCE_WIDENED, role)
+        self._refuse_at_olympic_tables("no tolerance between tables is widened")
         book = self.book
         if not book.balance_tolerance < event.tolerance <= book.balance_tolerance_widened:
             raise CompetitionError(
@@ -360,6 +376,7 @@ class Floor:
 
     def decide_mover_exception(self, event: MoverExceptionDecided, role: Role) -> Floor:
         verify_permitted(Act.MOVER_EXCEPTION_DECIDED, role)
+        self._refuse_at_olympic_tables(f"nobody moves from table {event.table}, so no mover is excepted")
         balancing.verify_exception(self.tables, self.book, self.tolerance, event)
         return self.apply(event)
 
@@ -368,7 +385,7 @@ class Floor:
     def halts_due(self, authorised_by: str = "") -> tuple[TableHalted, ...]:
         """Tables three or more short of the fullest whose big blind reaches an empty seat (TDA 2022 11-D)."""
         book = self.book
-        if self.seats_per_table not in book.halt_table_sizes or len(self.tables) < 2:
+        if self.olympic or self.seats_per_table not in book.halt_table_sizes or len(self.tables) < 2:
             return ()
         top = max(self.tables, key=lambda t: (len(t.seats), -t.number))
         due = []
@@ -388,6 +405,7 @@ class Floor:
 
     def halt(self, event: TableHalted, role: Role, delegations: Collection[Delegation] = ()) -> Floor:
         verify_permitted(Act.TABLE_HALTED, role, delegations=delegations)
+        self._refuse_at_olympic_tables(f"table {event.table} is not halted for players to be moved in")
         due = {h.table: h for h in self.halts_due(event.authorised_by)}
         if event.table not in due:
             table = self.table(event.table)
@@ -418,6 +436,7 @@ class Floor:
         return None
 
     def verify_break(self, number: int) -> None:
+        self._refuse_at_olympic_tables(f"table {number} is not broken")
         if self.final_table_due():
             raise CompetitionError(
                 f"{sum(self.counts().values())} players remain, as many as the final table seats: play stops after "
@@ -440,14 +459,23 @@ class Floor:
 
     def apply_break(self, event: TableBroken, role: Role, delegations: Collection[Delegation] = ()) -> Floor:
         verify_permitted(Act.TABLE_BROKEN, role, delegations=delegations)
+        self._refuse_at_olympic_tables(f"table {event.table} is not broken")
         committed = next((c for c in self.commitments if c.table == event.table), None)
         self.verify_break(event.table)
         breaking.verify_table_broken(self.tables, event, self.book, self.seat_limit_after_a_break, committed)
         return self.apply(event)
 
+    def _refuse_at_olympic_tables(self, what: str) -> None:
+        if self.olympic:
+            raise CompetitionError(
+                f"{what}: at an Olympic stage each table plays down to its own winner", cite(self.book, "olympic")
+            )
+
     # --- the final table -----------------------------------------------------------------------------------
 
     def final_table_due(self) -> bool:
+        if self.olympic:
+            return False
         return breaking.final_table_due(self.tables, self.book, self.seats_per_table)
 
     def verify_final_table(self, seating: Mapping[str, tuple[int, int]]) -> None:

@@ -215,16 +215,14 @@ def verify_hand_start(
 
 
 def _verify_seating(c: Competition, started: HandStarted, number: int, count: ChipCount) -> Positions | None:
-    """Who is dealt in and where the button is, as the floor has them (an Olympic stage's tables, which are no
-    floor's, by their seats alone); the hand's positions."""
+    """Who is dealt in and where the button is, as the floor has them (an American competition's tables, or the
+    Olympic stage's); the hand's positions."""
+    assert c.floor is not None, "the seat draw opened the floor"
     seats = tuple((entry.seat, entry.player) for entry in started.seats)
-    if c.floor is None:
-        _verify_stage_seating(c, number, seats)
-        return _positions_from_button(started)
     if number not in {table.number for table in c.floor.tables}:
         raise CompetitionError(
             f"table {number} is not in play: it was broken or never drawn, and its players sit elsewhere",
-            c.rulebook.cite("table_break"),
+            cite(c.rulebook, "olympic") if c.floor.olympic else c.rulebook.cite("table_break"),
         )
     after = c.floor.hand_started(number, started.button, count.misdealt.get(number, False), seats)
     return after.table(number).last_hand
@@ -259,36 +257,6 @@ def _level(c: Competition, started: HandStarted, at: datetime) -> Level:
     if started.level is not None:
         c.verify_hand_level(at, started.level, substantial_action=False)
     return level
-
-
-def _verify_stage_seating(c: Competition, number: int, seats: tuple[tuple[int, str], ...]) -> None:
-    """An Olympic table: exactly its players still in the competition, each in his own seat (bfsp 3.2, 5.2)."""
-    rule = cite(c.rulebook, "seat_draw")
-    seated = {p: seat for p, (table, seat) in c.seats.items() if table == number and p not in c.eliminated}
-    if not seated:
-        raise CompetitionError(f"table {number} has no players in play", rule)
-    for seat, player in seats:
-        if seated.get(player) != seat:
-            where = c.seats.get(player) if player not in c.eliminated else None
-            sits = "is not in play" if where is None else f"sits at table {where[0]} seat {where[1]}"
-            raise CompetitionError(f"{player} {sits}, not at table {number} seat {seat}", rule)
-    missing = sorted(set(seated) - {player for _, player in seats})
-    if missing:
-        raise CompetitionError(
-            f"{missing[0]} sits at table {number} seat {seated[missing[0]]} and is dealt in, present or not", rule
-        )
-
-
-def _positions_from_button(started: HandStarted) -> Positions | None:
-    """Where the blinds fall from the reported button among the seats dealt in (bfsp 5.4.1)."""
-    if started.button is None:
-        return None
-    dealt = sorted(entry.seat for entry in started.seats)
-    after = [s for s in dealt if s > started.button] + [s for s in dealt if s <= started.button]
-    if len(dealt) == 2:
-        button = started.button if started.button in dealt else after[0]
-        return Positions(button, button, next(s for s in dealt if s != button))
-    return Positions(started.button, after[0], after[1])
 
 
 def _verify_forced_bets(c: Competition, started: HandStarted, level: Level, positions: Positions | None) -> None:

@@ -56,7 +56,6 @@ from ingest.simulator.outcome import CompetitionSimulation, PenaltyRecord, Placi
 from ingest.simulator.records import STEP
 from ingest.simulator.run import BETWEEN_HANDS, SimulatedHand, _flop_game
 from ingest.simulator.shoe import Shoe, deck_of
-from ingest.simulator.stage_tables import StageTables
 
 START = datetime(2026, 3, 14, 11, 0, tzinfo=UTC)
 #: the violations a judge records in a simulation: each one's ladder starts with a warning or missed rounds
@@ -167,7 +166,6 @@ class _Run:
         self.protests: list[ProtestRecord] = []
         self.placings: list[Placing] = []
         self.level_ends: datetime | None = None
-        self.stage_tables: StageTables | None = None
         self.to_forward: str | None = None
         self.federation_protest: str | None = None
         self.finding_protest: str | None = None
@@ -250,10 +248,6 @@ class _Run:
         )
         stack = self.competition.regulations.starting_stack
         self.stacks.update({a.participant: stack for a in seats})
-        if self.kind is Format.OLYMPIC:
-            seating = {a.participant: (a.table, a.seat) for a in seats}
-            self.stage_tables = StageTables(seating, self.competition.regulations.max_seats, self.rulebook.name,
-                                            self.competition.buttons)  # fmt: skip
 
     def _start_level(self) -> None:
         judge = self.cast.judges[0]
@@ -445,17 +439,16 @@ class _Run:
         (bfsp 3.1): they wait for another table's button to move on and free a seat the rules allow."""
         floor = self._floor()
         waiting = set()
-        if isinstance(floor, Floor):
-            if len(floor.tables) > 1 and not floor.is_balanced():
-                waiting = {t.number for t in fullest(floor.tables)}
-            waiting |= {t.number for t in floor.tables if any(seat > floor.seat_limit for seat in t.occupied)}
+        if not floor.olympic and len(floor.tables) > 1 and not floor.is_balanced():
+            waiting = {t.number for t in fullest(floor.tables)}
+        waiting |= {t.number for t in floor.tables if any(seat > floor.seat_limit for seat in t.occupied)}
         return [
             t.number for t in floor.tables if len(t.seats) >= 2 and not t.halted and t.number not in waiting
         ]
 
-    def _floor(self) -> Floor | StageTables:
-        floor = self.competition.floor if self.kind is Format.AMERICAN else self.stage_tables
-        assert floor is not None
+    def _floor(self) -> Floor:
+        floor = self.competition.floor
+        assert floor is not None, "the seat draw opened the floor"
         return floor
 
     def _hand(self, table: int) -> datetime:
@@ -468,11 +461,7 @@ class _Run:
         number = self.hands_at.get(table, 0) + 1
         self.hands_at[table] = number
         table_id, started_at = f"T{table}", self._tick(0)
-        if self.kind is Format.AMERICAN:
-            self.book.follow(dealer, started_at, Competition.start_table_hand, table, positions.button)
-        else:
-            assert isinstance(floor, StageTables)
-            floor.hand_started(table, positions)
+        self.book.follow(dealer, started_at, Competition.start_table_hand, table, positions.button)
         level = c.current_level
         assert level is not None
         started = _hand_started(
@@ -492,11 +481,7 @@ class _Run:
             SimulatedHand(table_id, number, self.rounds, started_at, played, False)
         )
         self.now = started_at + STEP * len(played.events)
-        if self.kind is Format.AMERICAN:
-            self.book.follow(dealer, self._tick(), Competition.end_table_hand, table)
-        else:
-            assert isinstance(floor, StageTables)
-            floor.hand_ended(table)
+        self.book.follow(dealer, self._tick(), Competition.end_table_hand, table)
         began = {e.seat: e.stack for e in started.seats}
         by_seat = dict(dealt)
         for seat, chips in played.final_stacks.items():
@@ -523,8 +508,6 @@ class _Run:
             self.placings.append(Placing(e.participant, e.place, hand))
             self.serving.pop(e.participant, None)
             del self.stacks[e.participant]
-            if self.stage_tables is not None:
-                self.stage_tables.eliminate(e.participant)
 
     def _served(self, hand: str, dealer: Official, killed: set[int], by_seat: dict[int, str]) -> None:
         for seat in sorted(killed):
