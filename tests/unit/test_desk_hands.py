@@ -1,7 +1,8 @@
 """A competition's hands judged against the competition in the embedded referee: the floor's seating and button,
 the level's forced bets, the raise cap, the chips the hands left each player, missed rounds served with the hand
 killed, a broken table; the floor's record of each table's hand made by the desk from the hand; equal stacks
-busted together sharing their place; and a whole simulated American competition still accepted."""
+busted together sharing their place; an Olympic table's button judged by the floor; and a whole simulated
+American or Olympic competition still accepted."""
 
 from __future__ import annotations
 
@@ -42,6 +43,7 @@ from domain.competition.events import (
     LevelStarted,
     PlayerEliminated,
 )
+from domain.competition.regulations import Format
 from domain.discipline import PenaltyKind
 from domain.discipline.events import PenaltyHandServed, PenaltyImposed, ViolationRecorded
 from domain.hand.events import (
@@ -132,6 +134,21 @@ def test_the_button_starts_on_the_highest_seat_drawn_and_moves_one_seat_a_hand(p
     accepted(pipeline.judge(list(hand(records, 1, "p01", "p02", 10))))
     floor = pipeline.competition().floor
     assert floor is not None and floor.table(1).last_hand is not None and floor.table(1).last_hand.button == 3
+
+
+def test_an_olympic_tables_button_is_the_floors_too_not_where_the_dealer_puts_it(pipeline: Pipeline) -> None:
+    records = Records()
+    accepted(pipeline.judge(list(opening(records, replace(REGULATIONS, format=Format.OLYMPIC)))))
+    where = seats()
+    dealt = sorted(seat for _, seat in where.values())
+    button = dealt[0]  # the draw puts it on the highest seat (bfsp 5.3.1); the blinds follow this one
+    stakes = Stakes(blinds=((dealt[1], LEVEL_1.small_blind), (dealt[2], LEVEL_1.big_blind)), min_bet=LEVEL_1.big_blind)
+    wrong = refusal(pipeline.judge([start(records, first_start(button=button, stakes=stakes), 10)]))
+    assert (wrong.rule, wrong.reason) == ("bfsp 5.3.2", f"the button at table 1 belongs on seat {dealt[-1]}, not seat {button}")
+    accepted(pipeline.judge(list(hand(records, 1, "p01", "p02", 10))))
+    floor = pipeline.competition().floor
+    assert floor is not None and floor.olympic and floor.table(1).last_hand is not None
+    assert floor.table(1).last_hand.button == dealt[-1]
 
 
 def test_a_misdealt_hand_keeps_the_button_and_returns_the_chips(pipeline: Pipeline) -> None:
@@ -348,8 +365,9 @@ def test_two_busted_in_one_hand_with_equal_stacks_share_their_place_in_one_recor
 # --- the whole competition, and hands that are no competition's ------------------------------------------------
 
 
-def test_a_simulated_american_competition_is_still_accepted_the_floor_following_its_hands(pipeline: Pipeline) -> None:
-    simulation = simulate_competition(3, players=27, format="american")
+@pytest.mark.parametrize("format", ["american", "olympic"])
+def test_a_simulated_competition_is_still_accepted_the_floor_following_its_hands(pipeline: Pipeline, format: str) -> None:
+    simulation = simulate_competition(3, players=27, format=format)
     verdicts: list[Verdict] = []
     # published as ``pokeraudit simulate`` does: a forwarding names the snapshot the store takes then
     publisher = CompetitionPublisher(
