@@ -14,7 +14,12 @@ from competition.a_competition import CHIEF, DEALER, JUDGE, SECRETARY, at, drawn
 from domain.competition.aggregate import Competition, competition_stream_id
 from domain.competition.draw import commitment, draw
 from domain.competition.floor import Floor
-from domain.competition.floor_events import BalanceToleranceWidened, TableBreakCommitted
+from domain.competition.floor_events import (
+    BalanceToleranceWidened,
+    MoverExceptionDecided,
+    TableBreakCommitted,
+    TableHalted,
+)
 from domain.competition.placings import Bust
 from domain.competition.regulations import Format
 from domain.errors import CompetitionError, RuleRef
@@ -88,6 +93,13 @@ def test_a_short_olympic_table_owes_nothing_and_no_player_is_moved_nor_table_bro
     assert refused.value.rule == OLYMPIC
     with pytest.raises(CompetitionError) as refused:
         competition.widen_tolerance(BalanceToleranceWidened(2, CHIEF.person, "a long hand"), at(22), CHIEF)
+    assert refused.value.rule == OLYMPIC
+    in_hand, instead = _at_table(competition, 2)[:2]
+    with pytest.raises(CompetitionError) as refused:
+        competition.decide_mover_exception(MoverExceptionDecided(2, in_hand, instead, CHIEF.person), at(22), CHIEF)
+    assert refused.value.rule == OLYMPIC
+    with pytest.raises(CompetitionError) as refused:
+        competition.halt_table(TableHalted(1, 4, 2, 9, 1, CHIEF.person), at(22), CHIEF)
     assert refused.value.rule == OLYMPIC
     assert competition.floor is not None and competition.floor.balance_view().next_move is None
 
