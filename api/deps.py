@@ -6,15 +6,19 @@ environment or open connections themselves.
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
+from contextlib import ExitStack
 from typing import Annotated, Generic, TypeVar
 
 from fastapi import Depends, Header, Query, Request
 from pydantic import BaseModel, Field
+from starlette.concurrency import run_in_threadpool
 
 from api.auth import AuthError, Principal, principal_from_header
 from api.errors import ApiError
 from api.settings import Settings
 from ingest.store import Store
+from projections.read_models import ReadModels
 
 T = TypeVar("T")
 
@@ -43,6 +47,33 @@ def event_store(request: Request) -> Store:
         raise ApiError(503, "store_unavailable", "the event store is not open in this process")
     store: Store = pipeline.store
     return store
+
+
+async def read_models_if_open(request: Request) -> AsyncIterator[ReadModels | None]:
+    """The read models as one state for the whole request (None in a process that does not open them): its
+    reads run in one read-only transaction, begun by the first and ended after the route, so a rebuild swapped
+    in meanwhile is in none of them.
+
+    A coroutine, not a plain generator: FastAPI would run a plain one's two halves on worker threads, two
+    hops per request, where here only the end (the COMMIT, when a read began a transaction) takes one."""
+    models: ReadModels | None = request.app.state.read_models
+    if models is None:
+        yield None
+        return
+    stack = ExitStack()
+    # entering reads nothing: the first read of the route begins the transaction
+    pinned = stack.enter_context(models.pinned())
+    try:
+        yield pinned
+    finally:
+        await run_in_threadpool(stack.close)
+
+
+async def read_models(models: Annotated[ReadModels | None, Depends(read_models_if_open)]) -> ReadModels:
+    """The request's read models (:func:`read_models_if_open`); a 503 in a process that does not open them."""
+    if models is None:
+        raise ApiError(503, "read_models_unavailable", "the read models are not open in this process")
+    return models
 
 
 def verify_scope(principal: Principal, competition: str) -> None:
@@ -86,3 +117,5 @@ class Page(BaseModel, Generic[T]):
 
 CurrentPrincipal = Annotated[Principal, Depends(principal)]
 CurrentPage = Annotated[PageParams, Depends(page_params)]
+CurrentReadModels = Annotated[ReadModels, Depends(read_models)]
+ReadModelsIfOpen = Annotated[ReadModels | None, Depends(read_models_if_open)]

@@ -2,7 +2,10 @@
 
 Statements come from :mod:`projections.schema` with ``?`` placeholders; the PostgreSQL adapter turns them
 into psycopg's. A write happens inside :meth:`ReadDatabase.transaction`, so the projector's rows and its
-position commit together or not at all.
+position commit together or not at all. Reads that must agree with each other (one API request's) happen in a
+snapshot — :meth:`ReadDatabase.snapshot` for the current thread, :meth:`ReadDatabase.reader` for whichever
+thread holds it — one read-only transaction that sees the read models as they were at its first read, even
+if a rebuild swaps them meanwhile.
 """
 
 from __future__ import annotations
@@ -41,18 +44,77 @@ class Writer(Protocol):
     def one(self, sql: str, params: Sequence[Any] = ()) -> Row | None: ...
 
 
+class Reader(Protocol):
+    def query(self, sql: str, params: Sequence[Any] = ()) -> list[Row]: ...
+
+    def one(self, sql: str, params: Sequence[Any] = ()) -> Row | None: ...
+
+
+class Snapshot(ABC):
+    """Reads in one read-only transaction, begun at the first read and ended by :meth:`close`: each read sees
+    the read models as the first one did. Used by one thread at a time (any thread: a request's reads may
+    move between an API's worker threads), never by two at once."""
+
+    @abstractmethod
+    def query(self, sql: str, params: Sequence[Any] = ()) -> list[Row]: ...
+
+    def one(self, sql: str, params: Sequence[Any] = ()) -> Row | None:
+        rows = self.query(sql, params)
+        return rows[0] if rows else None
+
+    @abstractmethod
+    def close(self) -> None:
+        """End the transaction (if a read began it) and give its connection back."""
+
+
 class ReadDatabase(ABC):
     dialect: str
+
+    def __init__(self) -> None:
+        self._held = threading.local()
 
     @abstractmethod
     def transaction(self) -> Any:
         """A context manager yielding a :class:`Writer`; it commits on exit, rolls back on an exception."""
 
     @abstractmethod
-    def query(self, sql: str, params: Sequence[Any] = ()) -> list[Row]: ...
+    def _snapshot(self) -> Snapshot: ...
+
+    @abstractmethod
+    def _query(self, sql: str, params: Sequence[Any]) -> list[Row]: ...
 
     @abstractmethod
     def close(self) -> None: ...
+
+    @contextmanager
+    def reader(self) -> Iterator[Snapshot]:
+        """A :class:`Snapshot` for the block, bound to no thread: what reads through it see is one state."""
+        snapshot = self._snapshot()
+        try:
+            yield snapshot
+        finally:
+            snapshot.close()
+
+    @contextmanager
+    def snapshot(self) -> Iterator[Snapshot]:
+        """Every :meth:`query` and :meth:`one` of the current thread in the block runs in one read-only
+        transaction (other threads read as before); inside another snapshot of this thread, that one."""
+        held: Snapshot | None = getattr(self._held, "snapshot", None)
+        if held is not None:
+            yield held
+            return
+        with self.reader() as snapshot:
+            self._held.snapshot = snapshot
+            try:
+                yield snapshot
+            finally:
+                self._held.snapshot = None
+
+    def query(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
+        held: Snapshot | None = getattr(self._held, "snapshot", None)
+        if held is not None:
+            return held.query(sql, params)
+        return self._query(sql, params)
 
     def create(self) -> None:
         with self.transaction() as w:
@@ -107,19 +169,48 @@ class _SqliteWriter:
         return row
 
 
+class _SqliteSnapshot(Snapshot):
+    def __init__(self, database: SqliteReadDatabase) -> None:
+        self._database = database
+        self._conn: sqlite3.Connection | None = None
+
+    def query(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
+        if self._conn is None:
+            self._conn = self._database._idle_reader()
+            # deferred: the read takes its mark in the write-ahead log at the first SELECT and keeps it to the
+            # COMMIT, whatever other connections commit meanwhile
+            self._conn.execute("BEGIN")
+        return self._conn.execute(sql, tuple(params)).fetchall()
+
+    def close(self) -> None:
+        conn, self._conn = self._conn, None
+        if conn is None:
+            return
+        try:
+            conn.execute("COMMIT")
+        except BaseException:
+            conn.close()
+            raise
+        self._database._give_back(conn)
+
+
 class SqliteReadDatabase(ReadDatabase):
     """One connection shared by the API's worker threads, behind a lock; WAL lets another process (the
-    projector) write while this one reads."""
+    projector) write while this one reads. A snapshot reads on a connection of its own (kept for the next)."""
 
     dialect = "sqlite"
 
     def __init__(self, path: Path) -> None:
+        super().__init__()
         path.parent.mkdir(parents=True, exist_ok=True)
+        self._path = path
         self._conn = sqlite3.connect(str(path), check_same_thread=False, isolation_level=None, timeout=30)
         self._conn.execute("PRAGMA journal_mode=WAL")
         # a read model can be rebuilt from the store: the last commits before a power cut may be redone
         self._conn.execute("PRAGMA synchronous=NORMAL")
         self._lock = threading.RLock()
+        self._readers: list[sqlite3.Connection] = []
+        self._readers_lock = threading.Lock()
         self._turns: Any = contextlib.nullcontext()
         self.create()
 
@@ -145,11 +236,30 @@ class SqliteReadDatabase(ReadDatabase):
                 raise
             cursor.execute("COMMIT")
 
-    def query(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
+    def _query(self, sql: str, params: Sequence[Any]) -> list[Row]:
         with self._lock:
             return self._conn.execute(sql, tuple(params)).fetchall()
 
+    def _snapshot(self) -> Snapshot:
+        return _SqliteSnapshot(self)
+
+    def _idle_reader(self) -> sqlite3.Connection:
+        with self._readers_lock:
+            if self._readers:
+                return self._readers.pop()
+        conn = sqlite3.connect(str(self._path), check_same_thread=False, isolation_level=None, timeout=30)
+        conn.execute("PRAGMA query_only=ON")
+        return conn
+
+    def _give_back(self, conn: sqlite3.Connection) -> None:
+        with self._readers_lock:
+            self._readers.append(conn)
+
     def close(self) -> None:
+        with self._readers_lock:
+            readers, self._readers = self._readers, []
+        for conn in readers:
+            conn.close()
         self._conn.close()
 
 
@@ -176,13 +286,60 @@ class _PgWriter:
         return row
 
 
+#: a snapshot's first round trip: the transaction, and a share of every read model's table held to its end. The
+#: snapshot alone would not do: a table is found by its name in the catalog as it is now, so a read after a
+#: swap had committed would find the new table under the old name (and see its rows with the old position);
+#: holding the tables makes a swap wait for the snapshot to end, or the snapshot for the swap to commit.
+_BEGIN_SNAPSHOT = (
+    "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY;"
+    f" LOCK TABLE {', '.join(schema.TABLES)} IN ACCESS SHARE MODE"
+)
+
+
+class _PgSnapshot(Snapshot):
+    def __init__(self, pool: Any) -> None:
+        self._pool = pool
+        self._conn: Any = None
+
+    def query(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
+        if self._conn is None:
+            conn = self._pool.getconn()
+            try:
+                # BEGIN and the locks sent as one statement, not after a BEGIN of psycopg's own
+                conn.autocommit = True
+                conn.execute(_BEGIN_SNAPSHOT)
+            except BaseException:
+                self._pool.putconn(conn)
+                raise
+            self._conn = conn
+        with self._conn.cursor() as cursor:
+            cursor.execute(_pg(sql), tuple(params))
+            return list(cursor.fetchall())
+
+    def close(self) -> None:
+        conn, self._conn = self._conn, None
+        if conn is None:
+            return
+        try:
+            # a failed read's transaction is rolled back by its COMMIT
+            conn.execute("COMMIT")
+        finally:
+            self._pool.putconn(conn)
+
+
+def _writable(conn: Any) -> None:
+    """Back in the pool, a connection a snapshot made autocommit is a writer's again."""
+    conn.autocommit = False
+
+
 class PostgresReadDatabase(ReadDatabase):
     dialect = "postgresql"
 
     def __init__(self, url: str, pool_size: int = 4) -> None:
         from psycopg_pool import ConnectionPool
 
-        self._pool = ConnectionPool(url, min_size=1, max_size=pool_size, open=True)
+        super().__init__()
+        self._pool = ConnectionPool(url, min_size=1, max_size=pool_size, open=True, reset=_writable)
         self._fresh = False
         self.create()
 
@@ -197,10 +354,13 @@ class PostgresReadDatabase(ReadDatabase):
                 cursor.execute("SET LOCAL synchronous_commit TO OFF")
             yield _PgWriter(cursor)
 
-    def query(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
+    def _query(self, sql: str, params: Sequence[Any]) -> list[Row]:
         with self._pool.connection() as conn, conn.cursor() as cursor:
             cursor.execute(_pg(sql), tuple(params))
             return list(cursor.fetchall())
+
+    def _snapshot(self) -> Snapshot:
+        return _PgSnapshot(self._pool)
 
     def close(self) -> None:
         self._pool.close()

@@ -6,36 +6,53 @@ Cards come back as recorded; sealing them for the caller is the API's business (
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from domain.hand.pots import pot_name
 from projections import schema, views
-from projections.database import ReadDatabase, Row
+from projections.database import ReadDatabase, Reader, Row
 
 OFFICIAL_ROLES = frozenset({"judge", "chief_judge"})
 
 
 class ReadModels:
-    def __init__(self, database: ReadDatabase) -> None:
+    def __init__(self, database: ReadDatabase, reader: Reader | None = None) -> None:
         self.database = database
+        self._reader: Reader = database if reader is None else reader
 
     def close(self) -> None:
         self.database.close()
 
+    @contextmanager
+    def snapshot(self) -> Iterator[ReadModels]:
+        """Every read of these read models by the current thread in the block sees them in one state, the
+        one of its first read, even if a rebuild swaps new ones in meanwhile."""
+        with self.database.snapshot():
+            yield self
+
+    @contextmanager
+    def pinned(self) -> Iterator[ReadModels]:
+        """Read models, for the block, whose every read sees one state, from whichever thread it is made
+        (one API request's reads, which FastAPI may run on more than one worker thread)."""
+        with self.database.reader() as reader:
+            yield ReadModels(self.database, reader)
+
     def position(self) -> int:
-        row = self.database.one(schema.POSITION_OF, (schema.POSITION_NAME,))
+        row = self._reader.one(schema.POSITION_OF, (schema.POSITION_NAME,))
         return 0 if row is None else int(row[0])
 
     # --- competitions and tables ---------------------------------------------------------------------------
 
     def competitions(self) -> list[views.Competition]:
-        rejected = {str(c): int(n) for c, n in self.database.query(schema.REJECTION_COUNTS)}
+        rejected = {str(c): int(n) for c, n in self._reader.query(schema.REJECTION_COUNTS)}
         found = {
             str(c): views.Competition(
                 competition_id=str(c), tables=int(t), hands=int(h), hands_in_progress=int(p or 0),
                 rejections=rejected.get(str(c), 0),
             )
-            for c, t, h, p in self.database.query(schema.COMPETITIONS)
+            for c, t, h, p in self._reader.query(schema.COMPETITIONS)
         }
         for competition, n in rejected.items():
             found.setdefault(
@@ -45,20 +62,20 @@ class ReadModels:
         return [found[c] for c in sorted(found)]
 
     def competition_known(self, competition: str) -> bool:
-        return self.database.one(schema.COMPETITION_KNOWN, (competition, competition)) is not None
+        return self._reader.one(schema.COMPETITION_KNOWN, (competition, competition)) is not None
 
     def tables(self, competition: str, offset: int, limit: int) -> tuple[list[views.TableSummary], int]:
-        rows = self.database.query(schema.TABLES_OF, (competition, limit, offset))
-        total = self.database.one(schema.TABLE_COUNT, (competition,))
+        rows = self._reader.query(schema.TABLES_OF, (competition, limit, offset))
+        total = self._reader.one(schema.TABLE_COUNT, (competition,))
         items = [views.TableSummary(table_id=t, hands=int(n), last_hand_number=int(last)) for t, n, last in rows]
         return items, int(total[0]) if total else 0
 
     def table(self, competition: str, table_id: str) -> views.TableState | None:
-        row = self.database.one(schema.LAST_HAND_AT, (competition, table_id))
+        row = self._reader.one(schema.LAST_HAND_AT, (competition, table_id))
         if row is None:
             return None
         hand = _hand(row)
-        count = self.database.one(schema.HAND_COUNT_AT, (competition, table_id))
+        count = self._reader.one(schema.HAND_COUNT_AT, (competition, table_id))
         over = hand.status != "in_progress"
         return views.TableState(
             competition_id=competition,
@@ -78,12 +95,12 @@ class ReadModels:
     # --- hands ---------------------------------------------------------------------------------------------
 
     def hands(self, competition: str, table_id: str, offset: int, limit: int) -> tuple[list[views.Hand], int]:
-        rows = self.database.query(schema.HANDS_AT, (competition, table_id, limit, offset))
-        total = self.database.one(schema.HAND_COUNT_AT, (competition, table_id))
+        rows = self._reader.query(schema.HANDS_AT, (competition, table_id, limit, offset))
+        total = self._reader.one(schema.HAND_COUNT_AT, (competition, table_id))
         return [_hand(r) for r in rows], int(total[0]) if total else 0
 
     def hand(self, hand_id: str) -> views.Hand | None:
-        row = self.database.one(schema.HAND, (hand_id,))
+        row = self._reader.one(schema.HAND, (hand_id,))
         return None if row is None else _hand(row)
 
     def history(self, hand_id: str, offset: int, limit: int) -> list[views.HistoryEntry]:
@@ -94,17 +111,17 @@ class ReadModels:
                 ruling=role in OFFICIAL_ROLES, at=at, link=link,
             )
             for (version, kind, payload, person, role, event_id, seq, follows, interprets, rule, reading, at, link)
-            in self.database.query(schema.HISTORY_OF, (hand_id, limit, offset))
+            in self._reader.query(schema.HISTORY_OF, (hand_id, limit, offset))
         ]
 
     def stacks(self, hand_id: str) -> list[views.StacksAfter]:
         """The stacks of every seat after every event (the stored changes carried forward)."""
         changes: dict[int, list[Row]] = {}
-        for version, seat, stack, committed in self.database.query(schema.STACKS_OF, (hand_id,)):
+        for version, seat, stack, committed in self._reader.query(schema.STACKS_OF, (hand_id,)):
             changes.setdefault(int(version), []).append((int(seat), int(stack), int(committed)))
         now: dict[int, tuple[int, int]] = {}
         out = []
-        for version, kind in self.database.query(schema.HISTORY_TYPES, (hand_id,)):
+        for version, kind in self._reader.query(schema.HISTORY_TYPES, (hand_id,)):
             for seat, stack, committed in changes.get(int(version), []):
                 now[seat] = (stack, committed)
             seats = [views.SeatStack(seat=s, stack=now[s][0], committed=now[s][1]) for s in sorted(now)]
@@ -116,7 +133,7 @@ class ReadModels:
         latest such ruling left them, beside the engine's and with the ruling."""
         ruled = {
             int(seat): (stack, engine, views.RulingRef(number=int(number), ruling=ruling, kind=kind))
-            for number, ruling, kind, seat, stack, engine in self.database.query(
+            for number, ruling, kind, seat, stack, engine in self._reader.query(
                 schema.RULED_STACKS_OF, (hand.hand_id, hand.hand_id)
             )
         }
@@ -135,7 +152,7 @@ class ReadModels:
 
     def pots(self, hand_id: str) -> list[views.Pot]:
         out = []
-        rows = self.database.query(schema.POTS_OF, (hand_id,))
+        rows = self._reader.query(schema.POTS_OF, (hand_id,))
         for index, half, amount, eligible, contributors, awarded, shares, winning, odd in rows:
             seats, paid = json.loads(eligible), json.loads(contributors)
             out.append(
@@ -150,7 +167,7 @@ class ReadModels:
 
     def showdown(self, hand: views.Hand) -> views.Showdown:
         """The showdown record; empty lists for a hand that has not reached one."""
-        row = self.database.one(schema.SHOWDOWN_OF, (hand.hand_id,))
+        row = self._reader.one(schema.SHOWDOWN_OF, (hand.hand_id,))
         if row is None:
             return views.Showdown(hand_id=hand.hand_id, order=[], shown=[], mucked_unshown=[], odd_chips=[])
         order, shown, mucked, odd = (json.loads(v) for v in row)
@@ -169,7 +186,7 @@ class ReadModels:
                 number=int(n), type=kind, payload=json.loads(payload), recorded_by=person, role=role,
                 event_id=event_id, at=at, link=link,
             )
-            for n, kind, payload, person, role, event_id, at, link in self.database.query(
+            for n, kind, payload, person, role, event_id, at, link in self._reader.query(
                 schema.RULINGS_OF, (hand_id,)
             )
         ]
@@ -180,11 +197,11 @@ class ReadModels:
         self, competition: str, kind: str | None, offset: int, limit: int
     ) -> tuple[list[views.Rejection], int]:
         if kind is None:
-            rows = self.database.query(schema.REJECTIONS_OF, (competition, limit, offset))
-            total = self.database.one(schema.REJECTION_COUNT, (competition,))
+            rows = self._reader.query(schema.REJECTIONS_OF, (competition, limit, offset))
+            total = self._reader.one(schema.REJECTION_COUNT, (competition,))
         else:
-            rows = self.database.query(schema.REJECTIONS_OF_KIND, (competition, kind, limit, offset))
-            total = self.database.one(schema.REJECTION_COUNT_OF_KIND, (competition, kind))
+            rows = self._reader.query(schema.REJECTIONS_OF_KIND, (competition, kind, limit, offset))
+            total = self._reader.one(schema.REJECTION_COUNT_OF_KIND, (competition, kind))
         items = [
             views.Rejection(
                 number=int(n), kind=k, rule=rule, reason=reason, field=f, event_id=eid, event_type=etype,

@@ -25,12 +25,19 @@ from typing import Annotated, TypeVar
 from fastapi import APIRouter, Path, Request
 
 from api.auth import Principal
-from api.deps import CurrentPage, CurrentPrincipal, Page, PageParams, event_store, verify_scope
+from api.deps import (
+    CurrentPage,
+    CurrentPrincipal,
+    Page,
+    PageParams,
+    ReadModelsIfOpen,
+    event_store,
+    verify_scope,
+)
 from api.errors import ERROR_RESPONSES, ApiError, not_found
 from domain.roles import Role
 from ingest.store import Store
 from projections import federation
-from projections.read_models import ReadModels
 
 router = APIRouter(prefix="/v1", tags=["federation"], responses=ERROR_RESPONSES)
 
@@ -46,11 +53,6 @@ T = TypeVar("T")
 
 def now() -> datetime:
     return datetime.now(UTC)
-
-
-def _read_models(request: Request) -> ReadModels | None:
-    models: ReadModels | None = request.app.state.read_models
-    return models
 
 
 def _found(value: T | None, competition_id: str) -> T:
@@ -97,7 +99,8 @@ class ProtestBoard(Page[federation.ProtestView]):
 
 @router.get("/competitions/{competition_id}/protests", response_model=ProtestBoard)
 def protests(
-    request: Request, competition_id: CompetitionId, principal: CurrentPrincipal, page: CurrentPage
+    request: Request, competition_id: CompetitionId, principal: CurrentPrincipal, page: CurrentPage,
+    models: ReadModelsIfOpen,
 ) -> ProtestBoard:
     """Each protest with its tier, filer, what it is against, its state, the federation's deadline and whether
     it is overdue now, and its decision; each table's last hand and whether its result may still be challenged."""
@@ -106,7 +109,6 @@ def protests(
     _read(request, principal, competition_id, lambda s: federation.competition(s, competition_id))
     found = federation.protests(store, competition_id, at, grounds=principal.role in READS_GROUNDS)
     listed = _page(Page[federation.ProtestView], found, page)
-    models = _read_models(request)
     windows = [] if models is None else federation.challenge_windows(store, models, competition_id, at)
     return ProtestBoard(**listed.model_dump(), challenge_windows=windows)
 
@@ -140,10 +142,11 @@ def clock(request: Request, competition_id: CompetitionId, principal: CurrentPri
 
 
 @router.get("/competitions/{competition_id}/standings", response_model=federation.Standings)
-def standings(request: Request, competition_id: CompetitionId, principal: CurrentPrincipal) -> federation.Standings:
+def standings(
+    request: Request, competition_id: CompetitionId, principal: CurrentPrincipal, models: ReadModelsIfOpen
+) -> federation.Standings:
     """The players left with their chips after their last hand, the eliminations in order with their places,
     and the winner."""
-    models = _read_models(request)
     return _read(request, principal, competition_id, lambda s: federation.standings(s, models, competition_id))
 
 

@@ -1,6 +1,7 @@
 """The read endpoints: competitions, tables, hands, their history, stacks, pots, showdown order, rejections
 and the projection lag, answered from the read models (projections/) with hole cards sealed for the caller
-(api/sealing.py). Routes only read: no commits, no business rules beyond who may see what."""
+(api/sealing.py). Routes only read: no commits, no business rules beyond who may see what. Each request reads
+the read models as one state (api/deps.py: read_models), even while a rebuild swaps new ones in."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from typing import Annotated
 from fastapi import APIRouter, Path, Query, Request
 
 from api.auth import Principal
-from api.deps import CurrentPage, CurrentPrincipal, Page, verify_scope
+from api.deps import CurrentPage, CurrentPrincipal, CurrentReadModels, Page, verify_scope
 from api.errors import ERROR_RESPONSES, ApiError, not_found
 from api.sealing import seal_hand, seal_history, seal_showdown
 from domain.rejections import RejectionKind
@@ -29,34 +30,25 @@ TableId = Annotated[str, Path(description="the table within the competition; may
 HandId = Annotated[str, Path(description="domain.hand.aggregate.hand_id(table, number, competition)")]
 
 
-def _read_models(request: Request) -> ReadModels:
-    models: ReadModels | None = request.app.state.read_models
-    if models is None:
-        raise ApiError(503, "read_models_unavailable", "the read models are not open in this process")
-    return models
-
-
-def _hand(request: Request, principal: Principal, hand_id: str) -> views.Hand:
-    hand = _read_models(request).hand(hand_id)
+def _hand(models: ReadModels, principal: Principal, hand_id: str) -> views.Hand:
+    hand = models.hand(hand_id)
     if hand is None:
         raise not_found("hand", hand_id)
     verify_scope(principal, hand.competition_id)
     return hand
 
 
-def _known_competition(request: Request, principal: Principal, competition: str) -> ReadModels:
+def _known_competition(models: ReadModels, principal: Principal, competition: str) -> None:
     verify_scope(principal, competition)
-    models = _read_models(request)
     if not models.competition_known(competition):
         raise not_found("competition", competition)
-    return models
 
 
 @router.get("/competitions", response_model=Page[views.Competition])
-def competitions(request: Request, principal: CurrentPrincipal, page: CurrentPage) -> Page[views.Competition]:
+def competitions(principal: CurrentPrincipal, page: CurrentPage, models: CurrentReadModels) -> Page[views.Competition]:
     """Every competition with hands or rejections recorded."""
     found = [
-        c for c in _read_models(request).competitions()
+        c for c in models.competitions()
         if principal.competition is None or c.competition_id == principal.competition
     ]
     return Page[views.Competition].of(found[page.offset : page.offset + page.limit], page, len(found))
@@ -64,22 +56,22 @@ def competitions(request: Request, principal: CurrentPrincipal, page: CurrentPag
 
 @router.get("/competitions/{competition_id}/tables", response_model=Page[views.TableSummary])
 def tables(
-    request: Request, competition_id: CompetitionId, principal: CurrentPrincipal, page: CurrentPage
+    competition_id: CompetitionId, principal: CurrentPrincipal, page: CurrentPage, models: CurrentReadModels
 ) -> Page[views.TableSummary]:
     """The competition's tables, by name."""
-    models = _known_competition(request, principal, competition_id)
+    _known_competition(models, principal, competition_id)
     items, total = models.tables(competition_id, page.offset, page.limit)
     return Page[views.TableSummary].of(items, page, total)
 
 
 @router.get("/competitions/{competition_id}/tables/{table_id:path}/hands", response_model=Page[views.Hand])
 def hands(
-    request: Request, competition_id: CompetitionId, table_id: TableId, principal: CurrentPrincipal,
-    page: CurrentPage,
+    competition_id: CompetitionId, table_id: TableId, principal: CurrentPrincipal, page: CurrentPage,
+    models: CurrentReadModels,
 ) -> Page[views.Hand]:
     """The table's hands in the order of their numbers (hole cards sealed for the caller)."""
     verify_scope(principal, competition_id)
-    items, total = _read_models(request).hands(competition_id, table_id, page.offset, page.limit)
+    items, total = models.hands(competition_id, table_id, page.offset, page.limit)
     if total == 0:
         raise not_found("table", f"{table_id} in competition {competition_id}")
     return Page[views.Hand].of([seal_hand(h, principal) for h in items], page, total)
@@ -87,90 +79,90 @@ def hands(
 
 @router.get("/competitions/{competition_id}/tables/{table_id:path}", response_model=views.TableState)
 def table(
-    request: Request, competition_id: CompetitionId, table_id: TableId, principal: CurrentPrincipal
+    competition_id: CompetitionId, table_id: TableId, principal: CurrentPrincipal, models: CurrentReadModels
 ) -> views.TableState:
     """The table as its last hand leaves it: seats, players, stacks, button and level."""
     verify_scope(principal, competition_id)
-    state = _read_models(request).table(competition_id, table_id)
+    state = models.table(competition_id, table_id)
     if state is None:
         raise not_found("table", f"{table_id} in competition {competition_id}")
     return state
 
 
 @router.get("/hands/{hand_id}", response_model=views.Hand)
-def hand(request: Request, hand_id: HandId, principal: CurrentPrincipal) -> views.Hand:
+def hand(hand_id: HandId, principal: CurrentPrincipal, models: CurrentReadModels) -> views.Hand:
     """One hand: seats, players, stacks, board, status and chain head (hole cards sealed for the caller)."""
-    return seal_hand(_hand(request, principal, hand_id), principal)
+    return seal_hand(_hand(models, principal, hand_id), principal)
 
 
 @router.get("/hands/{hand_id}/history", response_model=Page[views.HistoryEntry])
 def history(
-    request: Request, hand_id: HandId, principal: CurrentPrincipal, page: CurrentPage
+    hand_id: HandId, principal: CurrentPrincipal, page: CurrentPage, models: CurrentReadModels
 ) -> Page[views.HistoryEntry]:
     """Every stored event of the hand in order: who recorded it, the engine's reading of raw acts, rulings."""
-    found = _hand(request, principal, hand_id)
-    entries = _read_models(request).history(hand_id, page.offset, page.limit)
+    found = _hand(models, principal, hand_id)
+    entries = models.history(hand_id, page.offset, page.limit)
     return Page[views.HistoryEntry].of(seal_history(entries, found, principal), page, found.version)
 
 
 @router.get("/hands/{hand_id}/stacks", response_model=list[views.StacksAfter])
-def stacks(request: Request, hand_id: HandId, principal: CurrentPrincipal) -> list[views.StacksAfter]:
+def stacks(hand_id: HandId, principal: CurrentPrincipal, models: CurrentReadModels) -> list[views.StacksAfter]:
     """Each seat's stack and chips in the pot after every event of the hand."""
-    _hand(request, principal, hand_id)
-    return _read_models(request).stacks(hand_id)
+    _hand(models, principal, hand_id)
+    return models.stacks(hand_id)
 
 
 @router.get("/hands/{hand_id}/stacks/final", response_model=list[views.TableSeat])
-def final_stacks(request: Request, hand_id: HandId, principal: CurrentPrincipal) -> list[views.TableSeat]:
+def final_stacks(hand_id: HandId, principal: CurrentPrincipal, models: CurrentReadModels) -> list[views.TableSeat]:
     """The stacks after the hand's last event (its final stacks once it has ended), as the latest ruling that
     moved the hand's chips left them, with the engine's and that ruling."""
-    return _read_models(request).final_stacks(_hand(request, principal, hand_id))
+    return models.final_stacks(_hand(models, principal, hand_id))
 
 
 @router.get("/hands/{hand_id}/pots", response_model=list[views.Pot])
-def pots(request: Request, hand_id: HandId, principal: CurrentPrincipal) -> list[views.Pot]:
+def pots(hand_id: HandId, principal: CurrentPrincipal, models: CurrentReadModels) -> list[views.Pot]:
     """The main pot and the side pots: live while the hand is played, with winners once awarded."""
-    _hand(request, principal, hand_id)
-    return _read_models(request).pots(hand_id)
+    _hand(models, principal, hand_id)
+    return models.pots(hand_id)
 
 
 @router.get("/hands/{hand_id}/showdown", response_model=views.Showdown)
-def showdown(request: Request, hand_id: HandId, principal: CurrentPrincipal) -> views.Showdown:
+def showdown(hand_id: HandId, principal: CurrentPrincipal, models: CurrentReadModels) -> views.Showdown:
     """The showdown order the rules give, who showed what, who mucked unshown, and the odd chips."""
-    found = _hand(request, principal, hand_id)
-    return seal_showdown(_read_models(request).showdown(found), found, principal)
+    found = _hand(models, principal, hand_id)
+    return seal_showdown(models.showdown(found), found, principal)
 
 
 @router.get("/hands/{hand_id}/rulings", response_model=list[views.Ruling])
-def rulings(request: Request, hand_id: HandId, principal: CurrentPrincipal) -> list[views.Ruling]:
+def rulings(hand_id: HandId, principal: CurrentPrincipal, models: CurrentReadModels) -> list[views.Ruling]:
     """The officials' rulings on the hand and the Chief Judge's inspections of its mucked hands, in order."""
-    _hand(request, principal, hand_id)
-    return _read_models(request).rulings(hand_id)
+    _hand(models, principal, hand_id)
+    return models.rulings(hand_id)
 
 
 @router.get("/competitions/{competition_id}/rejections", response_model=Page[views.Rejection])
 def rejections(
-    request: Request,
     competition_id: CompetitionId,
     principal: CurrentPrincipal,
     page: CurrentPage,
+    models: CurrentReadModels,
     kind: Annotated[RejectionKind | None, Query(description="only rejections of this kind")] = None,
 ) -> Page[views.Rejection]:
     """What was reported at the competition and refused, with the rule and the reason, in log order."""
     if principal.role not in READS_REJECTIONS:
         who = ", ".join(sorted(r.value for r in READS_REJECTIONS))
         raise ApiError(403, "forbidden", f"the rejections are for {who}; this token's role is {principal.role.value}")
-    models = _known_competition(request, principal, competition_id)
+    _known_competition(models, principal, competition_id)
     items, total = models.rejections(competition_id, kind.value if kind else None, page.offset, page.limit)
     return Page[views.Rejection].of(items, page, total)
 
 
 @router.get("/projections/lag", response_model=views.Lag)
-def lag(request: Request, principal: CurrentPrincipal) -> views.Lag:
+def lag(request: Request, principal: CurrentPrincipal, models: CurrentReadModels) -> views.Lag:
     """How far the read models are behind the event store."""
     pipeline = request.app.state.pipeline
     if pipeline is None:
         raise ApiError(503, "store_unavailable", "the event store is not open in this process")
     head = pipeline.store.recorder.max_notification_id() or 0
-    position = _read_models(request).position()
+    position = models.position()
     return views.Lag(position=position, head=head, lag=max(0, head - position))
