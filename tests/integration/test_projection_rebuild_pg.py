@@ -1,10 +1,14 @@
 """A rebuild in PostgreSQL readers never see half done: fresh tables swapped in by renames in one
 transaction with the position; a reader on its own connection sees the old read models while the rebuild
 writes (a page written and not yet committed included) and the new ones after, and the swapped-in tables
-have their primary keys and indexes under their own names, so the next rebuild swaps again."""
+have their primary keys and indexes under their own names, so the next rebuild swaps again. A snapshot (one
+API request's reads) sees one state: a swap waits for it to end, and each thread's snapshot is its own."""
 
 from __future__ import annotations
 
+import threading
+import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -14,6 +18,7 @@ from test_projections_pg import COMPETITION, WSOP, Pipeline, everything
 from api.operations import phh_records
 from projections import schema
 from projections.database import PostgresReadDatabase, ReadDatabase, Writer
+from projections.read_models import ReadModels
 from projections.runner import Projector
 from projections.stored import part_of, stored_rows
 
@@ -96,3 +101,108 @@ def test_the_stores_rows_and_a_rebuild_by_two_processes_in_postgresql(tmp_path: 
             projector.close()
     finally:
         pipeline.close()
+
+
+def position(database: ReadDatabase) -> int:
+    row = database.one(schema.POSITION_OF, (schema.POSITION_NAME,))
+    assert row is not None
+    return int(row[0])
+
+
+def waiting_on_a_lock(watcher: ReadDatabase) -> bool:
+    row = watcher.one(
+        "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'"
+    )
+    return row is not None and int(row[0]) > 0
+
+
+def test_a_snapshot_sees_one_state_and_a_rebuild_swaps_in_after_it(tmp_path: Path, pg_database: PgDatabase) -> None:
+    pipeline = Pipeline(tmp_path, pg_database)
+    files = sorted(WSOP.glob("*.phh"))
+    projector = pipeline.projector(page=500)
+    reader = PostgresReadDatabase(pipeline.url, pool_size=2)
+    watcher = PostgresReadDatabase(pipeline.url, pool_size=1)
+    rebuilding = pipeline.projector(page=100)
+    try:
+        pipeline.judge(list(phh_records(files[:6], COMPETITION)))
+        projector.catch_up()
+        before = position(reader)
+        pipeline.judge(list(phh_records(files[6:12], "cup")))
+        head = pipeline.store.recorder.max_notification_id()
+        old = everything(reader)
+
+        outside = position(reader)
+        rebuilding.rebuild()
+        assert position(reader) == head > outside, "outside a snapshot the second read sees the swap"
+        new = everything(reader)
+        assert new != old
+
+        pipeline.judge(list(phh_records(files[12:14], COMPETITION)))
+        with reader.snapshot():
+            assert position(reader) == head
+            swap = threading.Thread(target=rebuilding.rebuild)
+            swap.start()
+            deadline = time.monotonic() + 60
+            while not waiting_on_a_lock(watcher):
+                assert time.monotonic() < deadline and swap.is_alive(), "the swap did not wait for the snapshot"
+                time.sleep(0.05)
+            assert position(reader) == head
+            assert everything(reader) == new, "the snapshot saw the rebuild's tables"
+            assert swap.is_alive()
+        swap.join(60)
+        assert not swap.is_alive()
+        assert position(reader) == pipeline.store.recorder.max_notification_id() > head
+        assert everything(reader) != new
+        assert before < head
+    finally:
+        rebuilding.database.close()
+        watcher.close()
+        reader.close()
+        projector.database.close()
+        pipeline.close()
+
+
+def on_a_thread(work: Callable[[], Any]) -> Any:
+    out: list[Any] = []
+    thread = threading.Thread(target=lambda: out.append(work()))
+    thread.start()
+    thread.join()
+    return out[0]
+
+
+def test_each_threads_snapshot_is_its_own_and_pinned_read_models_cross_threads(
+    tmp_path: Path, pg_database: PgDatabase
+) -> None:
+    pipeline = Pipeline(tmp_path, pg_database)
+    files = sorted(WSOP.glob("*.phh"))
+    projector = pipeline.projector(page=500)
+    reader = PostgresReadDatabase(pipeline.url, pool_size=3)
+    try:
+        pipeline.judge(list(phh_records(files[:4], COMPETITION)))
+        projector.catch_up()
+        first = position(reader)
+        models = ReadModels(reader)
+        request = models.pinned()
+        pinned = on_a_thread(request.__enter__)
+        assert on_a_thread(pinned.position) == first
+        pipeline.judge(list(phh_records(files[4:8], COMPETITION)))
+        projector.catch_up()
+        with reader.snapshot() as mine:
+            mine_at = position(reader)
+            pipeline.judge(list(phh_records(files[8:10], COMPETITION)))
+            projector.catch_up()
+            other = on_a_thread(lambda: _snapshot_and_position(reader))
+            assert other[0] is not mine and other[1] > mine_at == position(reader) > first
+            assert on_a_thread(pinned.position) == first, "the request's reads stay where they began"
+        on_a_thread(lambda: request.__exit__(None, None, None))
+        with models.pinned() as next_request:
+            assert next_request.position() == position(reader) > first
+    finally:
+        reader.close()
+        projector.database.close()
+        pipeline.close()
+
+
+def _snapshot_and_position(database: ReadDatabase) -> tuple[Any, int]:
+    with database.snapshot() as snapshot:
+        return snapshot, position(database)
