@@ -128,7 +128,7 @@ def test_a_snapshot_sees_one_state_and_a_rebuild_swaps_in_after_it(tmp_path: Pat
         projector.catch_up()
         before = position(reader)
         pipeline.judge(list(phh_records(files[6:12], "cup")))
-        head = pipeline.store.recorder.max_notification_id()
+        head = pipeline.store.recorder.max_notification_id() or 0
         old = everything(reader)
 
         outside = position(reader)
@@ -151,7 +151,7 @@ def test_a_snapshot_sees_one_state_and_a_rebuild_swaps_in_after_it(tmp_path: Pat
             assert swap.is_alive()
         swap.join(60)
         assert not swap.is_alive()
-        assert position(reader) == pipeline.store.recorder.max_notification_id() > head
+        assert position(reader) == (pipeline.store.recorder.max_notification_id() or 0) > head
         assert everything(reader) != new
         assert before < head
     finally:

@@ -65,7 +65,7 @@ def test_outside_a_snapshot_the_second_read_sees_the_rebuild(rebuilt: Rebuilt) -
 
 
 def test_inside_a_snapshot_a_rebuild_swapped_in_between_two_reads_is_not_seen(rebuilt: Rebuilt) -> None:
-    head = rebuilt.pipeline.store.recorder.max_notification_id()
+    head = rebuilt.pipeline.store.recorder.max_notification_id() or 0
     with rebuilt.reader.snapshot():
         before = rebuilt.position()
         assert rebuilt.rebuild() > 0
@@ -99,7 +99,7 @@ def test_a_snapshot_nested_in_another_of_the_same_thread_is_that_one(rebuilt: Re
 def test_a_snapshot_is_the_threads_own(rebuilt: Rebuilt) -> None:
     """While one thread holds a snapshot from before the rebuild, another thread reads the rebuild — alone,
     and in a snapshot of its own — and the first keeps its state."""
-    head = rebuilt.pipeline.store.recorder.max_notification_id()
+    head = rebuilt.pipeline.store.recorder.max_notification_id() or 0
     other: dict[str, Any] = {}
 
     def read_elsewhere() -> None:
