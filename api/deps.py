@@ -55,7 +55,9 @@ async def read_models_if_open(request: Request) -> AsyncIterator[ReadModels | No
     in meanwhile is in none of them.
 
     A coroutine, not a plain generator: FastAPI would run a plain one's two halves on worker threads, two
-    hops per request, where here only the end (the COMMIT, when a read began a transaction) takes one."""
+    hops per request. The end (the COMMIT, where a read began a transaction) runs here when SQLite ends it
+    (letting go of its mark in the write-ahead log, no I/O), on a worker thread when it is a round trip to a
+    server the event loop must not wait on: the hop cost more than the whole COMMIT in the embedded mode."""
     models: ReadModels | None = request.app.state.read_models
     if models is None:
         yield None
@@ -66,7 +68,10 @@ async def read_models_if_open(request: Request) -> AsyncIterator[ReadModels | No
     try:
         yield pinned
     finally:
-        await run_in_threadpool(stack.close)
+        if models.database.served:
+            await run_in_threadpool(stack.close)
+        else:
+            stack.close()
 
 
 async def read_models(models: Annotated[ReadModels | None, Depends(read_models_if_open)]) -> ReadModels:

@@ -69,6 +69,8 @@ class Snapshot(ABC):
 
 class ReadDatabase(ABC):
     dialect: str
+    #: a server answers it (each statement, a snapshot's COMMIT included, is a round trip), not this process
+    served: bool
 
     def __init__(self) -> None:
         self._held = threading.local()
@@ -199,6 +201,7 @@ class SqliteReadDatabase(ReadDatabase):
     projector) write while this one reads. A snapshot reads on a connection of its own (kept for the next)."""
 
     dialect = "sqlite"
+    served = False
 
     def __init__(self, path: Path) -> None:
         super().__init__()
@@ -334,6 +337,7 @@ def _writable(conn: Any) -> None:
 
 class PostgresReadDatabase(ReadDatabase):
     dialect = "postgresql"
+    served = True
 
     def __init__(self, url: str, pool_size: int = 4) -> None:
         from psycopg_pool import ConnectionPool
