@@ -197,8 +197,9 @@ class _SqliteSnapshot(Snapshot):
 
 
 class SqliteReadDatabase(ReadDatabase):
-    """One connection shared by the API's worker threads, behind a lock; WAL lets another process (the
-    projector) write while this one reads. A snapshot reads on a connection of its own (kept for the next)."""
+    """Writes and plain reads on one connection shared by the threads, behind a lock; a snapshot (an API
+    request's reads) on a read-only connection of its own, kept for the next. WAL lets another process (the
+    projector) write while these read, and a snapshot keep the state of its first read while it does."""
 
     dialect = "sqlite"
     served = False
