@@ -24,7 +24,7 @@ from domain.rulebooks import DEFAULT_RULEBOOK, RULEBOOKS
 if TYPE_CHECKING:
     from api.bootstrap import Pipeline
     from ingest.log import Log
-    from ingest.simulator import CompetitionSimulation
+    from ingest.simulator import CompetitionSimulation, Simulation
     from ingest.store import Store
 
 #: how long a forwarding waits for the Kafka referee to judge the records before it
@@ -133,9 +133,7 @@ def _publish_competition(pipeline: Pipeline, simulation: CompetitionSimulation) 
 def _simulate(args: argparse.Namespace) -> int:
     if args.competition_format is not None:
         return _simulate_competition(args)
-    from api.bootstrap import bootstrap
     from api.operations import publish
-    from api.settings import Settings
     from ingest.simulator import simulate
 
     try:
@@ -155,19 +153,10 @@ def _simulate(args: argparse.Namespace) -> int:
     except ValueError as err:
         print(f"pokeraudit simulate: {err}", file=sys.stderr)
         return 2
-    pipeline = bootstrap(Settings())
-    try:
-        n = publish(pipeline, simulation.records(), progress=not args.quiet)
-    finally:
-        pipeline.close()
-    print(json.dumps(simulation.summary()))
-    print(f"published {n} events of {simulation.competition_id} to {pipeline.settings.topic}")
-    return 0
+    return _published(simulation, lambda pipeline: publish(pipeline, simulation.records(), progress=not args.quiet))
 
 
 def _simulate_competition(args: argparse.Namespace) -> int:
-    from api.bootstrap import bootstrap
-    from api.settings import Settings
     from ingest.simulator import simulate_competition
 
     try:
@@ -184,9 +173,17 @@ def _simulate_competition(args: argparse.Namespace) -> int:
     except ValueError as err:
         print(f"pokeraudit simulate: {err}", file=sys.stderr)
         return 2
+    return _published(simulation, lambda pipeline: _publish_competition(pipeline, simulation))
+
+
+def _published(simulation: Simulation | CompetitionSimulation, publish: Callable[[Pipeline], int]) -> int:
+    """Put a simulation on the configured log with ``publish``; print its summary and how much went out."""
+    from api.bootstrap import bootstrap
+    from api.settings import Settings
+
     pipeline = bootstrap(Settings())
     try:
-        n = _publish_competition(pipeline, simulation)
+        n = publish(pipeline)
     finally:
         pipeline.close()
     print(json.dumps(simulation.summary()))
