@@ -8,16 +8,16 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pytest
-from test_projections_pg import COMPETITION, WSOP, Pipeline, everything
+from read_model_checks import Watched, everything, on_a_thread
+from test_projections_pg import COMPETITION, WSOP, Pipeline
 
 from api.operations import phh_records
 from projections import schema
-from projections.database import PostgresReadDatabase, ReadDatabase, Writer
+from projections.database import PostgresReadDatabase, ReadDatabase
 from projections.read_models import ReadModels
 from projections.runner import Projector
 from projections.stored import part_of, stored_rows
@@ -26,15 +26,6 @@ if TYPE_CHECKING:
     from conftest import PgDatabase
 
 pytestmark = pytest.mark.integration
-
-
-class Watched(Projector):
-    reader: ReadDatabase
-    seen: list[dict[str, list[Any]]]
-
-    def _write(self, w: Writer, page: Any, sql: schema.Writes, last_id: int | None) -> None:
-        super()._write(w, page, sql, last_id)
-        self.seen.append(everything(self.reader))
 
 
 def test_a_reader_sees_the_old_read_models_until_the_rebuild_swaps_in_the_new(
@@ -160,14 +151,6 @@ def test_a_snapshot_sees_one_state_and_a_rebuild_swaps_in_after_it(tmp_path: Pat
         reader.close()
         projector.database.close()
         pipeline.close()
-
-
-def on_a_thread(work: Callable[[], Any]) -> Any:
-    out: list[Any] = []
-    thread = threading.Thread(target=lambda: out.append(work()))
-    thread.start()
-    thread.join()
-    return out[0]
 
 
 def test_each_threads_snapshot_is_its_own_and_pinned_read_models_cross_threads(

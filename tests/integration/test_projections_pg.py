@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pytest
+from read_model_checks import everything
 
 from api.operations import phh_records
 from domain.hand.aggregate import hand_id
@@ -27,7 +28,7 @@ from ingest.referee import Referee
 from ingest.runners import drain_embedded
 from ingest.store import Store, store_env
 from projections import schema
-from projections.database import PostgresReadDatabase, ReadDatabase, Writer
+from projections.database import PostgresReadDatabase, Writer
 from projections.read_models import ReadModels
 from projections.runner import Projector
 from projections.views import RulingRef
@@ -75,10 +76,6 @@ def pipeline(tmp_path: Path, pg_database: PgDatabase) -> Iterator[Pipeline]:
     p = Pipeline(tmp_path, pg_database)
     yield p
     p.close()
-
-
-def everything(database: ReadDatabase) -> dict[str, list[Any]]:
-    return {table: database.query(sql) for table, sql in schema.dump_all()}
 
 
 def test_the_final_tables_pots_and_stacks_equal_validates(pipeline: Pipeline) -> None:

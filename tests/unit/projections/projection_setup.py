@@ -7,7 +7,8 @@ import os
 from collections.abc import Sequence
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+
+from read_model_checks import everything  # noqa: F401  (the projection tests import it from here)
 
 from api.operations import phh_records
 from domain.cards import parse_cards
@@ -31,8 +32,6 @@ from ingest.publish import hand_records
 from ingest.referee import Referee
 from ingest.runners import drain_embedded
 from ingest.store import Store, store_env
-from projections import schema
-from projections.database import ReadDatabase
 
 ROOT = Path(__file__).resolve().parents[3]
 PHH_DIR = Path(os.environ.get("POKERAUDIT_PHH_DIR", ROOT / ".." / "shared" / "data" / "phh"))
@@ -105,8 +104,3 @@ class Pipeline:
     def close(self) -> None:
         self.log.close()
         self.store.close()
-
-
-def everything(database: ReadDatabase) -> dict[str, list[Any]]:
-    """Every row of every read model, in a stable order."""
-    return {table: database.query(sql) for table, sql in schema.dump_all()}

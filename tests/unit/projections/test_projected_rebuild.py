@@ -6,27 +6,16 @@ once it is over."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 import pytest
 from projection_setup import ALL_IN, Pipeline, checked_down, everything
+from read_model_checks import Watched
 
 from projections import schema
-from projections.database import ReadDatabase, SqliteReadDatabase, Writer
+from projections.database import SqliteReadDatabase
 from projections.runner import Projector
 
 pytestmark = pytest.mark.unit
-
-
-class Watched(Projector):
-    """A projector whose every page, written and not yet committed, is looked at by a reader."""
-
-    reader: ReadDatabase
-    seen: list[dict[str, list[Any]]]
-
-    def _write(self, w: Writer, page: Any, sql: schema.Writes, last_id: int | None) -> None:
-        super()._write(w, page, sql, last_id)
-        self.seen.append(everything(self.reader))
 
 
 def test_a_reader_sees_the_old_read_models_until_the_rebuild_swaps_in_the_new(tmp_path: Path) -> None:

@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 from projection_setup import ALL_IN, Pipeline, checked_down, everything
+from read_model_checks import on_a_thread
 
 from projections import schema
 from projections.database import SqliteReadDatabase
@@ -125,19 +126,11 @@ def test_pinned_read_models_keep_one_state_across_threads(rebuilt: Rebuilt) -> N
     models = ReadModels(rebuilt.reader)
     seen: list[int] = []
     pinned_models = models.pinned()
-    pinned = run_on_a_thread(pinned_models.__enter__)
-    run_on_a_thread(lambda: seen.append(pinned.position()))
+    pinned = on_a_thread(pinned_models.__enter__)
+    on_a_thread(lambda: seen.append(pinned.position()))
     rebuilt.rebuild()
-    run_on_a_thread(lambda: seen.append(pinned.position()))
+    on_a_thread(lambda: seen.append(pinned.position()))
     assert models.position() > seen[0] == seen[1], "the plain read models see the rebuild, the pinned do not"
-    run_on_a_thread(lambda: pinned_models.__exit__(None, None, None))
+    on_a_thread(lambda: pinned_models.__exit__(None, None, None))
     with models.pinned() as after:
         assert after.position() == models.position()
-
-
-def run_on_a_thread(work: Callable[[], Any]) -> Any:
-    out: list[Any] = []
-    thread = threading.Thread(target=lambda: out.append(work()))
-    thread.start()
-    thread.join()
-    return out[0]
