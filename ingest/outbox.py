@@ -5,15 +5,18 @@ after that commit. If the broker (or the process) fails in between, a redelivere
 to the referee, so it would never be published again. Instead the publisher follows the store: it reads the
 RecordRejected events after its own tracked position (a tracking record named ``rejections-topic``),
 publishes them, then records how far it got. A crash between the two publishes them again: consumers
-recognise a rejection by its ``event_id``.
+recognise a rejection by its ``event_id``. Referee processes sharing a store (``pokeraudit referee
+--processes N``) follow the same position: one that finds it already recorded as far by another has only
+published those rejections a second time, and goes on from there.
 """
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from eventsourcing.persistence import Tracking
+from eventsourcing.persistence import IntegrityError, Tracking
 from eventsourcing.utils import get_topic
 
 from domain.rejections import RejectionLog
@@ -46,5 +49,7 @@ def publish_pending(store: Store, publish: Publish, page: int = 500) -> int:
             }
             messages.append((str(event.meta.get("competition_id", "")).encode(), value))
         publish(messages)
-        store.recorder.insert_tracking(Tracking(POSITION, notifications[-1].id))  # type: ignore[attr-defined]
+        # IntegrityError: another referee recorded this position (or one past it) first; read on from there
+        with contextlib.suppress(IntegrityError):
+            store.recorder.insert_tracking(Tracking(POSITION, notifications[-1].id))  # type: ignore[attr-defined]
         done += len(messages)

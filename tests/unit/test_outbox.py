@@ -52,3 +52,22 @@ def test_a_rejection_stored_while_the_topic_was_down_is_published_when_it_is_bac
     assert published == ["t0", "t1", "t2"]
     assert all(m["kind"] == "illegal" and m["rule"].startswith("bfsp") and m["event_id"] for _, m in topic.messages)
     assert publish_pending(store, topic.publish) == 0, "nothing is published twice once it went out"
+
+
+def test_two_referees_publishing_the_same_rejections_at_once_both_go_on(tmp_path: Path) -> None:
+    # `pokeraudit referee --processes 2`: both follow one outbox position. While one publishes, the other
+    # publishes the same rejections and records the position first; the first must not fail on recording it.
+    log = EmbeddedLog(tmp_path / "log.sqlite", "events", partitions=1)
+    store = Store(env=store_env(None, str(tmp_path / "store.sqlite")))
+    other = Store(env=store_env(None, str(tmp_path / "store.sqlite")))
+    topic = Topic()
+    log.append(illegal_raises(2))
+    Referee(store, "events").judge(0, log.read(0, 0, 100))
+
+    def overtaken(messages: Any) -> None:
+        topic.publish(messages)
+        assert publish_pending(other, topic.publish) == 2  # the other referee, the whole way, meanwhile
+
+    assert publish_pending(store, overtaken) == 2
+    assert [m["table_id"] for _, m in topic.messages] == ["t0", "t1", "t0", "t1"], "at least once: twice here"
+    assert publish_pending(store, topic.publish) == publish_pending(other, topic.publish) == 0
