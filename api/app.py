@@ -20,6 +20,7 @@ from starlette.exceptions import HTTPException
 from api.bootstrap import Pipeline, bootstrap
 from api.errors import ApiError, ErrorBody, ErrorDetail
 from api.routes import federation, health, protocol, reads, submit
+from api.sealing import SealingPolicy
 from api.settings import Settings
 from api.workers import Workers
 from projections.bootstrap import open_read_models
@@ -85,6 +86,7 @@ def create_app(
     app.state.settings = settings
     app.state.pipeline = pipeline
     app.state.read_models = read_models
+    app.state.sealing = SealingPolicy.from_settings(settings)
     app.state.workers = Workers(settings, lambda: Projector.from_settings(settings)) if workers else None
     _install_error_shape(app)
     for router in _routers():

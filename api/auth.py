@@ -1,7 +1,9 @@
 """Who is asking: API tokens (JWT, HS256, signed with POKERAUDIT_JWT_SECRET) and the roles they carry.
 
 A token's claims are ``sub`` (the person), ``role`` (one of :class:`domain.roles.Role`'s API roles),
-``table`` (a dealer's table: a dealer may only report events at it), optional ``competition`` and ``exp``.
+``table`` and ``competition`` (a dealer's: he reports only at that table of that competition, and the
+referee checks that the competition's records assigned it to him), ``competition`` for the others optional
+(a token scoped to one competition), and ``exp``.
 PyJWT checks the signature and the expiry; nothing of ours parses tokens.
 
 Without a token a request is anonymous. Anonymous reads are allowed only when the settings say so
@@ -71,8 +73,11 @@ def issue_token(
     role = Role(role)
     if role not in API_ROLES:
         raise ValueError(f"role {role.value!r} cannot hold an API token; one of {sorted(r.value for r in API_ROLES)}")
-    if role is Role.DEALER and not table:
-        raise ValueError("a dealer's token names the table the dealer deals at (claim 'table')")
+    if role is Role.DEALER and not (table and competition):
+        raise ValueError(
+            "a dealer's token names the competition and the table the dealer deals at (claims 'competition' and "
+            "'table'): a table's name means nothing outside its competition"
+        )
     issued = now or datetime.now(UTC)
     claims: dict[str, object] = {"sub": person, "role": role.value, "iat": issued, "exp": issued + lifetime}
     if table:
@@ -97,8 +102,12 @@ def decode_token(secret: str, token: str) -> Principal:
     if role not in API_ROLES:
         raise AuthError(401, "invalid_token", f"the role {role.value!r} cannot hold an API token")
     table = claims.get("table")
-    if role is Role.DEALER and not table:
-        raise AuthError(401, "invalid_token", "a dealer's token must name its table (claim 'table')")
+    if role is Role.DEALER and not (table and claims.get("competition")):
+        # an unscoped dealer's token would report (and read live cards) at a table of that name in every
+        # competition: it names both
+        raise AuthError(
+            401, "invalid_token", "a dealer's token must name its competition and its table (claims 'competition', 'table')"
+        )
     return Principal(
         person=str(claims["sub"]),
         role=role,

@@ -82,12 +82,15 @@ def _add_token(subparsers: Subparsers) -> None:
     command = subparsers.add_parser(
         "token",
         help="print a signed API token (operators' and the demo's tool)",
-        description="Sign a token with POKERAUDIT_JWT_SECRET for a person and role; a dealer's names his table.",
+        description="Sign a token with POKERAUDIT_JWT_SECRET for a person and role; a dealer's names his competition "
+        "and table.",
     )
     command.add_argument("--role", required=True, choices=sorted(r.value for r in API_ROLES))
     command.add_argument("--person", required=True, help="who holds the token (the claim 'sub')")
     command.add_argument("--table", default=None, help="a dealer's table (required for a dealer)")
-    command.add_argument("--competition", default=None, help="limit the token to one competition")
+    command.add_argument(
+        "--competition", default=None, help="limit the token to one competition (required for a dealer)"
+    )
     command.add_argument("--hours", type=float, default=12.0, help="how long the token is valid")
     command.set_defaults(run=_token)
 

@@ -16,6 +16,7 @@ from starlette.concurrency import run_in_threadpool
 
 from api.auth import AuthError, Principal, principal_from_header
 from api.errors import ApiError
+from api.sealing import SealingPolicy
 from api.settings import Settings
 from ingest.store import Store
 from projections.read_models import ReadModels
@@ -38,6 +39,12 @@ def principal(request: Request, authorization: Annotated[str | None, Header()] =
         return principal_from_header(authorization, secret, s.public_read)
     except AuthError as exc:
         raise ApiError(exc.status, exc.code, exc.message, field="Authorization") from exc
+
+
+def sealing(request: Request) -> SealingPolicy:
+    """The one sealing policy every output passes through (api/sealing.py)."""
+    policy: SealingPolicy = request.app.state.sealing
+    return policy
 
 
 def event_store(request: Request) -> Store:
@@ -122,5 +129,6 @@ class Page(BaseModel, Generic[T]):
 
 CurrentPrincipal = Annotated[Principal, Depends(principal)]
 CurrentPage = Annotated[PageParams, Depends(page_params)]
+CurrentSealing = Annotated[SealingPolicy, Depends(sealing)]
 CurrentReadModels = Annotated[ReadModels, Depends(read_models)]
 ReadModelsIfOpen = Annotated[ReadModels | None, Depends(read_models_if_open)]

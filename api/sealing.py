@@ -1,90 +1,409 @@
-"""Who may see which hole cards (DESIGN decision 8; bfsp 5.9.2).
+"""The one sealing policy (DESIGN decisions 8 and 12): what each role may see, decided here and applied to every
+output — hand reads, histories, showdowns, pots, rulings, rejections, verdicts, the protocol (JSON, HTML, PDF),
+the federation's views and the CLI when it renders for a role. Routes never decide what to hide: they ask this
+module, and the sweep test (tests/sealing_sweep.py) reads every GET route of the OpenAPI schema as every role to
+prove that nothing slips past it.
 
-While a hand is played, its hole cards are sealed ("??") from everyone but the judges, the chief judge and
-the dealer of its own table; a face-up card (stud's up-cards) and a hand tabled before the showdown are
-seen by all. Once the hand has ended (or was voided), the integrity team, the federation and the judges
-see every card; everyone else sees the hands that were shown, never a hand mucked unshown (bfsp 5.9.2: a
-mucked hand must not be revealed) nor a folded one.
+**Cards.** How much of a hand's cards a reader sees is one :class:`Sight`:
+
+* ``EVERY`` — every card: hole cards, burns, hands mucked unshown and folded. While the hand is played: the
+  judges, the Chief Judge and the dealer of its own table (his token names its competition and table). Once it
+  has ended (or was voided): the judges, the Chief Judge, the integrity team and the federation.
+* ``SHOWN`` — what the table saw: the board, face-up cards (stud's up-cards, a card exposed by the dealer) and
+  the hands shown; never a burn, never a hand mucked unshown (bfsp 5.9.2) nor a folded one. Everyone else.
+* ``NOTHING`` — the public feeds' delay: a viewer (and an anonymous public read) sees a hand's hole cards, the
+  shown ones included, only ``POKERAUDIT_PUBLIC_DELAY_MINUTES`` after the hand ended, judged by the service's
+  clock; until then he sees the board and the betting only. 0 (the default) means at the end.
+
+Free texts quote cards too ("the board includes Kd, which was already dealt"): a card named in a reason, a
+finding, grounds or a verdict is sealed ("??") for a reader who may not see it — in a text about one hand,
+unless he sees every card of that hand; in a text about no one hand, unless he sees every live card (the judges
+and the Chief Judge). Only the cards the hand made public (its board, shown and face-up cards) stay readable.
+
+**Officials' texts.** The grounds of an open protest, what a violation was about (its hand, intent and
+description) and the findings and justifications of rulings are for the officials (:data:`READS_GROUNDS`):
+others read that they exist, their rule and their sanction, never their words. A decided protest is published
+with its grounds and reasons. The rejections and a protocol snapshot's full text are for the officials too
+(:data:`READS_REJECTIONS`).
+
+**Verdicts.** A submission's verdict is the verdict on the record the caller submitted: an event id that already
+names another record (another table's, another person's) answers that it does, never that record's verdict
+(api/verdicts.py); a reason is sealed like any other text.
 """
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
-from typing import Any
+import re
+from collections.abc import Callable, Collection, Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+from enum import IntEnum
+from typing import Any, TypeVar
+
+from pydantic import BaseModel
 
 from api.auth import Principal
 from domain.roles import Role
 from projections import views
 
 SEALED = "??"
+WITHHELD = "withheld: officials only"
 
 #: see every live hole card, at every table
 LIVE_CARDS: frozenset[Role] = frozenset({Role.JUDGE, Role.CHIEF_JUDGE})
 #: see every hole card once the hand is over
 ENDED_CARDS: frozenset[Role] = frozenset({Role.INTEGRITY, Role.CHIEF_JUDGE, Role.JUDGE, Role.FEDERATION})
+#: read the officials' texts: open protests' grounds, violations' descriptions, rulings' findings
+READS_GROUNDS: frozenset[Role] = frozenset(
+    {Role.INTEGRITY, Role.JUDGE, Role.CHIEF_JUDGE, Role.SECRETARY, Role.FEDERATION}
+)
+#: read what was refused and why, and a protocol snapshot's full text
+READS_REJECTIONS: frozenset[Role] = frozenset(
+    {Role.JUDGE, Role.CHIEF_JUDGE, Role.SECRETARY, Role.FEDERATION, Role.INTEGRITY}
+)
+#: the public feeds: their hole cards wait for the configured delay after the hand's end
+DELAYED: frozenset[Role] = frozenset({Role.VIEWER})
 
-#: the events of a hand's history that carry one seat's hole cards, and their fields of cards
-HOLE_CARD_FIELDS: dict[str, tuple[str, ...]] = {
-    "HoleCardsDealt": ("cards",),
-    "MissingCardDealt": ("cards",),
-    "CardsDiscarded": ("discarded", "drawn"),
-    "ExposedCardReplaced": ("card",),
+
+class Sight(IntEnum):
+    NOTHING = 0
+    SHOWN = 1
+    EVERY = 2
+
+
+#: the events of a hand's history that carry cards, each field with whose cards it holds: ``hole`` one seat's
+#: face-down cards (public once the seat shows), ``burn`` a burned card (public never), ``shown`` cards the table
+#: saw (public, but not within the public feeds' delay); the board is public to all and not listed
+CARD_FIELDS: dict[str, tuple[tuple[str, str], ...]] = {
+    "HoleCardsDealt": (("cards", "hole"),),
+    "MissingCardDealt": (("cards", "hole"),),
+    "CardsDiscarded": (("discarded", "hole"), ("drawn", "hole")),
+    # the card that replaces an exposed one is dealt face down to the seat (bfsp 6.6.1)
+    "ExposedCardReplaced": (("card", "hole"),),
+    "HoleCardExposed": (("card", "shown"),),
+    "HandShown": (("cards", "shown"),),
+    "CardBurned": (("card", "burn"),),
+    # a burn before cards dealt early; the early cards themselves were face up on the table
+    "PrematureCardsDealt": (("burn", "burn"),),
 }
+#: the keys of free text that may quote cards, in every output
+TEXT_KEYS: frozenset[str] = frozenset(
+    {"reason", "reasons", "description", "grounds", "finding", "justification", "suspicion", "winning_hand",
+     "odd_chip", "odd_chips", "reading"}
+)
+#: the protocol's section of misdeals and voids repeats those of the hands' officials' acts
+_MISDEAL_AND_VOID = frozenset({"MisdealDeclared", "HandVoided"})
+#: a card as the records write it (``As``, ``Td``), alone or run together (``AsKd``)
+_CARDS = re.compile(r"(?<![A-Za-z0-9])((?:[2-9TJQKA][cdhs])+)(?![A-Za-z0-9])")
+
+M = TypeVar("M", bound=BaseModel)
 
 
-def sees_every_card(principal: Principal, hand_over: bool, table_id: str) -> bool:
-    if principal.role is Role.DEALER and principal.table == table_id:
-        return True
-    return principal.role in (ENDED_CARDS if hand_over else LIVE_CARDS)
+def _now() -> datetime:
+    return datetime.now(UTC)
 
 
-def seal(cards: Sequence[str], face_up: Sequence[bool] = ()) -> list[str]:
-    """``cards`` with every face-down one sealed."""
-    return [card if i < len(face_up) and face_up[i] else SEALED for i, card in enumerate(cards)]
+def seal_text(text: str, public: Collection[str] = frozenset()) -> str:
+    """``text`` with every card it names sealed, but those in ``public``."""
+
+    def sealed(match: re.Match[str]) -> str:
+        run = match.group(1)
+        cards = [run[i : i + 2] for i in range(0, len(run), 2)]
+        return "".join(card if card in public else SEALED for card in cards)
+
+    return _CARDS.sub(sealed, text)
 
 
-def seal_hand(hand: views.Hand, principal: Principal) -> views.Hand:
-    """The hand as ``principal`` may see it."""
-    if sees_every_card(principal, hand.status != "in_progress", hand.table_id):
-        return hand
-    seats = [
-        seat if seat.shown else seat.model_copy(update={"hole_cards": seal(seat.hole_cards, seat.face_up)})
-        for seat in hand.seats
-    ]
-    return hand.model_copy(update={"seats": seats})
+def seal_texts(value: Any, public: Collection[str] = frozenset(), keys: Collection[str] = TEXT_KEYS) -> Any:
+    """``value`` (JSON: dicts, lists, strings) with the cards in its free texts (``keys``) sealed."""
+    if isinstance(value, dict):
+        return {
+            k: (_seal_all(v, public) if k in keys else seal_texts(v, public, keys)) for k, v in value.items()
+        }
+    if isinstance(value, list):
+        return [seal_texts(v, public, keys) for v in value]
+    return value
 
 
-def seal_history(
-    entries: list[views.HistoryEntry], hand: views.Hand, principal: Principal
-) -> list[views.HistoryEntry]:
-    if sees_every_card(principal, hand.status != "in_progress", hand.table_id):
-        return entries
-    shown = _shown_seats(hand)
-    return [_seal_entry(entry, shown) for entry in entries]
+def _seal_all(value: Any, public: Collection[str]) -> Any:
+    if isinstance(value, str):
+        return seal_text(value, public)
+    if isinstance(value, list):
+        return [_seal_all(v, public) for v in value]
+    if isinstance(value, dict):
+        return {k: _seal_all(v, public) for k, v in value.items()}
+    return value
 
 
-def _seal_entry(entry: views.HistoryEntry, shown: Collection[int]) -> views.HistoryEntry:
-    fields = HOLE_CARD_FIELDS.get(entry.type)
-    if fields is None or entry.payload.get("seat") in shown:
-        return entry
+def seal_cards(cards: Sequence[Any], visible: Sequence[bool] = ()) -> list[Any]:
+    """``cards`` with every one not flagged ``visible`` sealed (an unknown card, None, stays unknown)."""
+    return [c if c is None or (i < len(visible) and visible[i]) else SEALED for i, c in enumerate(cards)]
+
+
+def public_cards(hand: views.Hand, sight: Sight) -> frozenset[str]:
+    """The cards of ``hand`` a reader with ``sight`` may read in a text: the board, and (but within the public
+    delay) the face-up and shown hole cards."""
+    found = {c for c in hand.board if c and c != SEALED}
+    if sight >= Sight.SHOWN:
+        for seat in hand.seats:
+            found.update(c for i, c in enumerate(seat.hole_cards) if seat.shown or (i < len(seat.face_up) and seat.face_up[i]))
+    found.discard(SEALED)
+    return frozenset(found)
+
+
+@dataclass(frozen=True)
+class SealingPolicy:
+    """The policy with its one setting (the public feeds' delay) and the service's clock it is judged by."""
+
+    public_delay: timedelta = timedelta(0)
+    clock: Callable[[], datetime] = field(default=_now)
+
+    @classmethod
+    def from_settings(cls, settings: Any) -> SealingPolicy:
+        return cls(public_delay=timedelta(minutes=float(getattr(settings, "public_delay_minutes", 0) or 0)))
+
+    # --- who reads what ------------------------------------------------------------------------------------
+
+    def sight(
+        self, principal: Principal, competition_id: str, table_id: str, over: bool, ended_at: str | None
+    ) -> Sight:
+        """How much of the cards of a hand at ``table_id`` of ``competition_id`` ``principal`` sees: ``over``
+        once it has ended or was voided, ``ended_at`` (ISO) when it ended."""
+        if _deals_at(principal, competition_id, table_id):
+            return Sight.EVERY
+        if principal.role in (ENDED_CARDS if over else LIVE_CARDS):
+            return Sight.EVERY
+        if principal.role in DELAYED and self.public_delay > timedelta(0):
+            if not over or ended_at is None:
+                return Sight.NOTHING
+            ended = datetime.fromisoformat(ended_at)
+            if ended.tzinfo is None:
+                ended = ended.replace(tzinfo=UTC)
+            if self.clock() < ended + self.public_delay:
+                return Sight.NOTHING
+        return Sight.SHOWN
+
+    def sight_of(self, principal: Principal, hand: views.Hand) -> Sight:
+        return self.sight(principal, hand.competition_id, hand.table_id, hand.status != "in_progress", hand.ended_at)
+
+    @staticmethod
+    def reads_grounds(principal: Principal) -> bool:
+        return principal.role in READS_GROUNDS
+
+    @staticmethod
+    def reads_rejections(principal: Principal) -> bool:
+        return principal.role in READS_REJECTIONS
+
+    @staticmethod
+    def sees_quoted_cards(principal: Principal) -> bool:
+        """A text about no one hand (a register, a protest) quotes cards to those who see every live card."""
+        return principal.role in LIVE_CARDS
+
+    # --- a hand and what is read of it -----------------------------------------------------------------------
+
+    def hand(self, hand: views.Hand, principal: Principal) -> views.Hand:
+        """The hand as ``principal`` may see it."""
+        sight = self.sight_of(principal, hand)
+        if sight is Sight.EVERY:
+            return hand
+        seats = []
+        for seat in hand.seats:
+            if sight is Sight.SHOWN and seat.shown:
+                seats.append(seat)
+                continue
+            visible = seat.face_up if sight is Sight.SHOWN else ()
+            seats.append(seat.model_copy(update={"hole_cards": seal_cards(seat.hole_cards, visible)}))
+        return hand.model_copy(update={"seats": seats})
+
+    def history(
+        self, entries: list[views.HistoryEntry], hand: views.Hand, principal: Principal
+    ) -> list[views.HistoryEntry]:
+        sight = self.sight_of(principal, hand)
+        if sight is Sight.EVERY:
+            return entries
+        shown = {seat.seat for seat in hand.seats if seat.shown} if sight is Sight.SHOWN else set()
+        public = public_cards(hand, sight)
+        return [_seal_entry(entry, sight, shown, public) for entry in entries]
+
+    def showdown(self, showdown: views.Showdown, hand: views.Hand, principal: Principal) -> views.Showdown:
+        """Shown hands are public (after the public delay); a hand mucked unshown only to those who see every
+        card."""
+        sight = self.sight_of(principal, hand)
+        if sight is Sight.EVERY:
+            return showdown
+        public = public_cards(hand, sight)
+        mucked = [m.model_copy(update={"cards": None}) for m in showdown.mucked_unshown]
+        shown = showdown.shown
+        if sight is Sight.NOTHING:
+            shown = [s.model_copy(update={"cards": seal_cards(s.cards)}) for s in shown]
+        odd = [seal_text(o, public) for o in showdown.odd_chips]
+        return showdown.model_copy(update={"mucked_unshown": mucked, "shown": shown, "odd_chips": odd})
+
+    def pots(self, pots: list[views.Pot], hand: views.Hand, principal: Principal) -> list[views.Pot]:
+        """The winning hand's words name the shown cards: within the public delay they wait too."""
+        sight = self.sight_of(principal, hand)
+        if sight is Sight.EVERY:
+            return pots
+        public = public_cards(hand, sight)
+        return [
+            p.model_copy(update={
+                "winning_hand": "" if sight is Sight.NOTHING else seal_text(p.winning_hand, public),
+                "odd_chip": seal_text(p.odd_chip, public),
+            })
+            for p in pots
+        ]
+
+    def rulings(self, rulings: list[views.Ruling], hand: views.Hand, principal: Principal) -> list[views.Ruling]:
+        """A hand's rulings: their findings, justifications and suspicions for the officials; cards in them as
+        the hand's cards."""
+        sight = self.sight_of(principal, hand)
+        grounds = self.reads_grounds(principal)
+        if sight is Sight.EVERY and grounds:
+            return rulings
+        public = public_cards(hand, sight)
+        out = []
+        for ruling in rulings:
+            payload = dict(ruling.payload)
+            for key in ("finding", "justification", "suspicion"):
+                if key in payload and not grounds:
+                    payload[key] = WITHHELD
+            if sight is not Sight.EVERY:
+                payload = seal_texts(payload, public)
+            out.append(ruling.model_copy(update={"payload": payload}))
+        return out
+
+    # --- rejections and verdicts ------------------------------------------------------------------------------
+
+    def rejections(
+        self, items: list[views.Rejection], competition_id: str, hand_of: Callable[[str, str], views.Hand | None],
+        principal: Principal,
+    ) -> list[views.Rejection]:
+        """Each rejection's reason with the cards it quotes sealed as the hand it is about (``hand_of(table,
+        number)``): a reader who sees ``??`` on the hand reads ``??`` in the reason."""
+        return [
+            r.model_copy(update={"reason": self.reason(r.reason, competition_id, r.table_id, r.hand, hand_of, principal)})
+            for r in items
+        ]
+
+    def reason(
+        self, reason: str, competition_id: str, table_id: str, number: str,
+        hand_of: Callable[[str, str], views.Hand | None], principal: Principal,
+    ) -> str:
+        """A refusal's words as ``principal`` may read them: about a hand the read models do not know (never
+        started, not projected yet) as about a hand being played."""
+        hand = hand_of(table_id, number) if table_id and number else None
+        if hand is None:
+            if _deals_at(principal, competition_id, table_id) or principal.role in LIVE_CARDS:
+                return reason
+            return seal_text(reason)
+        sight = self.sight_of(principal, hand)
+        return reason if sight is Sight.EVERY else seal_text(reason, public_cards(hand, sight))
+
+    # --- the federation's views and the protocol ----------------------------------------------------------------
+
+    def federation_view(self, view: M, principal: Principal) -> M:
+        """A federation view (penalty register, protest, ruling): the cards its texts quote sealed unless the
+        reader sees every live card (its grounds were withheld already where the reader may not read them)."""
+        if self.sees_quoted_cards(principal):
+            return view
+        return type(view).model_validate(seal_texts(view.model_dump()))
+
+    def protocol(self, document: Mapping[str, Any], principal: Principal) -> dict[str, Any]:
+        """The protocol as ``principal`` may read it, in every format (the HTML and the PDF render this)."""
+        out = dict(document)
+        grounds = self.reads_grounds(principal)
+        if not grounds:
+            out["violations"] = [
+                {**v, "hand": None, "intentional": None, "description": None} for v in document.get("violations", [])
+            ]
+            out["protests"] = [
+                p if p.get("decision") else {**p, "grounds": None} for p in document.get("protests", [])
+            ]
+            out["rulings"] = [
+                {**r, "finding": WITHHELD, "justification": WITHHELD if r.get("justification") else ""}
+                for r in document.get("rulings", [])
+            ]
+            out["challenges"] = [{**c, "grounds": WITHHELD} for c in document.get("challenges", [])]
+        hands = {(str(h["table"]), str(h["number"])): h for h in document.get("hands", [])}
+
+        def sees_hand(table: str, number: str) -> bool:
+            h = hands.get((table, number))
+            if h is None:
+                return _deals_at(principal, str(document.get("competition", {}).get("id", "")), table) or (
+                    principal.role in LIVE_CARDS
+                )
+            over = h.get("ended_at") is not None
+            competition = str(document.get("competition", {}).get("id", ""))
+            return self.sight(principal, competition, table, over, h.get("ended_at")) is Sight.EVERY
+
+        if self.reads_rejections(principal):
+            out["rejections"] = [
+                r if sees_hand(str(r.get("table_id") or ""), str(r.get("hand_id") or "")) else {**r, "reason": seal_text(str(r["reason"]))}
+                for r in document.get("rejections", [])
+            ]
+        else:
+            # what was refused and under which rule is the record's; the refusal's words are the officials'
+            out["rejections"] = [{**r, "reason": WITHHELD} for r in document.get("rejections", [])]
+        out["hands"] = [
+            h if sees_hand(str(h["table"]), str(h["number"])) else {
+                **h, "officials_acts": [seal_texts(a) for a in h.get("officials_acts", [])]
+            }
+            for h in document.get("hands", [])
+        ]
+        out["misdeals_and_voids"] = [
+            a for h in out["hands"] for a in h.get("officials_acts", []) if a.get("type") in _MISDEAL_AND_VOID
+        ]
+        if not self.sees_quoted_cards(principal):
+            for section in ("violations", "protests", "challenges", "season_disqualifications", "signatures"):
+                if section in out:
+                    out[section] = seal_texts(out[section])
+            out["rulings"] = [
+                r if sees_hand(*_named(str(r.get("hand", "")))) else seal_texts(r) for r in out.get("rulings", [])
+            ]
+        # a snapshot of an older format lacks sections: the reader's copy adds none
+        return {k: v for k, v in out.items() if k in document}
+
+
+def _named(hand: str) -> tuple[str, str]:
+    """``"T1/3"`` → ``("T1", "3")``: a hand as the federation's records name it."""
+    table, _, number = hand.rpartition("/")
+    return table, number
+
+
+def _deals_at(principal: Principal, competition_id: str, table_id: str) -> bool:
+    """The dealer of the table, his token naming its competition and table (a token names both: api/auth.py)."""
+    return (
+        principal.role is Role.DEALER
+        and principal.table is not None
+        and principal.table == table_id
+        and principal.competition == competition_id
+    )
+
+
+def _seal_entry(entry: views.HistoryEntry, sight: Sight, shown: Collection[int], public: Collection[str]) -> views.HistoryEntry:
+    fields = CARD_FIELDS.get(entry.type, ())
     payload: dict[str, Any] = dict(entry.payload)
     face_up = payload.get("face_up") or ()
-    for name in fields:
+    for name, whose in fields:
         value = payload.get(name)
-        if isinstance(value, list):
-            payload[name] = seal(value, face_up)
-        elif isinstance(value, str):
-            payload[name] = SEALED
-    return entry.model_copy(update={"payload": payload})
+        if value is None:
+            continue
+        if whose == "burn":
+            visible: Sequence[bool] = ()
+        elif whose == "shown":
+            visible = _all(value) if sight is Sight.SHOWN else ()
+        elif payload.get("seat") in shown:
+            visible = _all(value)
+        else:
+            visible = face_up if sight is Sight.SHOWN else ()
+        payload[name] = seal_cards(value, visible) if isinstance(value, list) else (
+            value if visible else SEALED
+        )
+    payload = seal_texts(payload, public)
+    reading = seal_text(entry.reading, public)
+    return entry.model_copy(update={"payload": payload, "reading": reading})
 
 
-def seal_showdown(showdown: views.Showdown, hand: views.Hand, principal: Principal) -> views.Showdown:
-    """Shown hands are public; the cards of a hand mucked unshown only to those who see every card."""
-    if sees_every_card(principal, hand.status != "in_progress", hand.table_id):
-        return showdown
-    mucked = [m.model_copy(update={"cards": None}) for m in showdown.mucked_unshown]
-    return showdown.model_copy(update={"mucked_unshown": mucked})
+def _all(value: Any) -> list[bool]:
+    return [True] * len(value) if isinstance(value, list) else [True]
 
-
-def _shown_seats(hand: views.Hand) -> set[int]:
-    return {seat.seat for seat in hand.seats if seat.shown}

@@ -81,6 +81,14 @@ class Settings(BaseSettings):
         validation_alias="POKERAUDIT_PUBLIC_READ",
         description="let requests without a token read as viewers (hole cards sealed); the demo turns it on",
     )
+    public_delay_minutes: float = Field(
+        default=0,
+        ge=0,
+        le=7 * 24 * 60,
+        validation_alias="POKERAUDIT_PUBLIC_DELAY_MINUTES",
+        description="a viewer (and an anonymous public read) sees a hand's hole cards only this many minutes "
+        "after it ended, by the service's clock (api/sealing.py)",
+    )
     api_host: str = Field(
         default="127.0.0.1",
         validation_alias="POKERAUDIT_API_HOST",

@@ -1,20 +1,25 @@
 """The referee's verdicts on submitted events, read back from the store.
 
-The store keeps, for every event id it answered, the stream the answer went to; a rejection's details (its
-kind, rule and reason) live in the competition's :class:`RejectionLog`, committed in the same transaction as
-the id. So an id the store has seen is accepted unless its competition's rejection log names it.
+The store keeps, for every event id it answered, the stream the answer went to and the outcome; a rejection's
+details (its kind, rule and reason) live in the competition's :class:`RejectionLog`, committed in the same
+transaction as the id. The record found there must be the one submitted (api/sealing.py: a verdict is returned
+only to whoever may see the record).
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Sequence
 from enum import StrEnum
+from typing import Any
 from uuid import UUID
 
 from pydantic import BaseModel, Field
 
+from domain.hand.aggregate import hand_id
 from domain.rejections import rejection_log_id
+from ingest.catalog import FEDERATION_CATALOG
+from ingest.envelope import Envelope
 from ingest.store import Store
 
 #: how often a waiting request asks the store again
@@ -46,36 +51,87 @@ def await_seen(store: Store, ids: Sequence[UUID], timeout: float) -> set[UUID]:
     return seen
 
 
-def verdicts(store: Store, events: Iterable[tuple[UUID, str]]) -> list[EventVerdict]:
-    """The verdict on each answered (event id, competition id), in the order given."""
-    pairs = list(events)
-    rejected: dict[str, dict[str, object]] = {}
-    for competition in {c for _, c in pairs}:
-        rejected.update(_rejections(store, competition))
+def verdicts(
+    store: Store, envelopes: Sequence[Envelope], readable: Callable[[Envelope, str], str] = lambda _, reason: reason
+) -> list[EventVerdict]:
+    """The verdict on each answered record, in the order given, with each reason as ``readable`` lets the caller
+    read it (api/sealing.py).
+
+    A verdict is the verdict on the record the caller submitted: where the event id already names another record
+    — another competition's, table's or hand's, another recorder's, another sequence number — the answer says so
+    and nothing of that record (an event id is no key to somebody else's verdict, reason or cards)."""
+    answers = store.answers({e.event_id for e in envelopes})
+    streams: dict[UUID, list[Any]] = {}
     out = []
-    for event_id, _ in pairs:
-        found = rejected.get(str(event_id))
-        if found is None:
-            out.append(EventVerdict(event_id=event_id, outcome=Outcome.ACCEPTED))
+    for envelope in envelopes:
+        answer = answers.get(envelope.event_id)
+        if answer is None:
+            raise LookupError(f"the store has not answered event {envelope.event_id}")
+        stream, outcome = answer
+        if stream not in streams:
+            streams[stream] = list(store.events.get(stream))
+        stored = next((e for e in streams[stream] if _event_id(e) == str(envelope.event_id)), None)
+        if stored is None or not _same_record(envelope, stream, outcome, stored):
+            out.append(_another_record(envelope.event_id))
             continue
+        if outcome != Outcome.REJECTED:
+            out.append(EventVerdict(event_id=envelope.event_id, outcome=Outcome.ACCEPTED))
+            continue
+        found = stored.payload
         out.append(
             EventVerdict(
-                event_id=event_id,
+                event_id=envelope.event_id,
                 outcome=Outcome.REJECTED,
                 kind=str(found.get("kind", "")),
                 rule=str(found.get("rule", "")),
-                reason=str(found.get("reason", "")),
+                reason=readable(envelope, str(found.get("reason", ""))),
                 field=str(found.get("field", "")),
             )
         )
     return out
 
 
-def _rejections(store: Store, competition_id: str) -> dict[str, dict[str, object]]:
-    """The competition's rejections by event id (its RejectionLog's events after the opening one)."""
-    found: dict[str, dict[str, object]] = {}
-    for event in store.events.get(rejection_log_id(competition_id)):
-        payload = getattr(event, "payload", None)
-        if isinstance(payload, dict) and payload.get("event_id"):
-            found[str(payload["event_id"])] = payload
-    return found
+def _event_id(stored: Any) -> str:
+    """The reported record a stored event answers: a rejection names it in its payload, an event in its meta."""
+    payload = getattr(stored, "payload", None)
+    if type(stored).__name__ == "RecordRejected" and isinstance(payload, dict):
+        return str(payload.get("event_id", ""))
+    meta = getattr(stored, "meta", None)
+    return str(meta.get("event_id", "")) if isinstance(meta, dict) else ""
+
+
+def _same_record(envelope: Envelope, stream: UUID, outcome: str, stored: Any) -> bool:
+    """Whether ``stored`` (the event or rejection the store answered ``envelope``'s id with) is ``envelope``'s:
+    the same competition, recorder and sequence number, and the same table, hand and type."""
+    meta = getattr(stored, "meta", None) or {}
+    by = meta.get("recorded_by") or {}
+    if (by.get("person"), by.get("role")) != (envelope.recorded_by.person, envelope.recorded_by.role.value):
+        return False
+    if meta.get("competition_id") != envelope.competition_id or meta.get("seq") != envelope.seq:
+        return False
+    if outcome == Outcome.REJECTED:
+        found = stored.payload
+        return bool(
+            stream == rejection_log_id(envelope.competition_id)
+            and found.get("event_type") == envelope.type
+            and found.get("table_id", "") == (envelope.table_id or "")
+            and found.get("hand_id", "") == (envelope.hand_id or "")
+        )
+    if envelope.type in FEDERATION_CATALOG:
+        return True
+    number = envelope.hand_id or ""
+    return bool(
+        envelope.table_id and number.isdigit() and stream == hand_id(envelope.table_id, int(number), envelope.competition_id)
+    )
+
+
+def _another_record(event_id: UUID) -> EventVerdict:
+    return EventVerdict(
+        event_id=event_id,
+        outcome=Outcome.REJECTED,
+        kind="duplicate",
+        field="event_id",
+        reason=f"event id {event_id} already names another record (another table's, hand's or recorder's, or "
+        "other contents): this record was not judged, and that record's verdict is for whoever may see it; "
+        "report this record with an event id of its own",
+    )

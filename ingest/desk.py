@@ -106,6 +106,7 @@ from domain.hand.events import (
 )
 from domain.officials import Delegation, verify_permitted
 from domain.officials.acts import act_of
+from domain.officials.appointments import NOT_APPOINTED, verify_appointed
 from domain.officials.codec import decode as decode_officials
 from domain.officials.permissions import PERMISSIONS, is_permitted
 from domain.protests import ChallengeWindow, Protest, challenge, protest_id
@@ -208,6 +209,9 @@ class Desk:
         """Judge one federation record; the aggregate it changed (its new events pending)."""
         act = Reported(envelope, event, meta)
         self._verify_role(act)
+        refusal = self.refusal_of_office(envelope, _table_of(envelope, event))
+        if refusal is not None:
+            raise refusal
         touched = _HANDLERS[envelope.type](self, act)
         self.hot[touched.id] = touched
         if isinstance(touched, Competition) and isinstance(self.hot.get(_count_key(touched)), ChipCount):
@@ -215,17 +219,38 @@ class Desk:
         return touched
 
     def refusal_of_hand_event(self, envelope: Envelope) -> NotPermittedError | None:
-        """The roles table's refusal of a hand event recorded by ``recorded_by``'s role, or None."""
+        """The roles table's refusal of a hand event recorded by ``recorded_by``'s role, or the competition's
+        refusal of a recorder it did not appoint (a dealer: to that table), or None."""
         role = envelope.recorded_by.role
         key = (envelope.type, role)
         permitted = self._permitted.get(key)
         if permitted is None:
             permitted = self._permitted[key] = envelope.type not in _ACTS or is_permitted(envelope.type, role)
-        if permitted:
+        if not permitted:
+            delegations = self._delegations(envelope.competition_id, envelope.recorded_by.person, role)
+            try:
+                verify_permitted(envelope.type, role, delegations=delegations)
+            except NotPermittedError as refusal:
+                return refusal
+        table = table_number(envelope.table_id) if envelope.table_id else None
+        return self.refusal_of_office(envelope, table)
+
+    def refusal_of_office(self, envelope: Envelope, table: int | None) -> NotPermittedError | None:
+        """Permissions come from appointments (DESIGN decision 11): the recorder holds his office at the
+        envelope's competition, a dealer at ``table`` (:func:`domain.officials.appointments.verify_appointed`).
+        A competition with no records of its own appointed nobody: nothing to check (imports, plain
+        simulations)."""
+        role = envelope.recorded_by.role
+        if role in NOT_APPOINTED:
             return None
-        delegations = self._delegations(envelope.competition_id, envelope.recorded_by.person, role)
+        competition = self.competition_of(envelope.competition_id)
+        if competition is None:
+            return None
         try:
-            verify_permitted(envelope.type, role, delegations=delegations)
+            verify_appointed(
+                competition.officials, competition.competition_id, envelope.recorded_by.person, role,
+                table=table, doing=f"record {envelope.type}",
+            )  # fmt: skip
         except NotPermittedError as refusal:
             return refusal
         return None
@@ -529,6 +554,20 @@ class Desk:
             self._ended.setdefault(competition.competition_id, at)
 
 
+def _table_of(envelope: Envelope, event: Any) -> int | None:
+    """The table a federation act is done at: the envelope's, else the act's own (a chip race's table, the
+    ``"<table>/<number>"`` of the hand it is about)."""
+    if envelope.table_id:
+        return table_number(envelope.table_id)
+    table = getattr(event, "table", None)
+    if isinstance(table, int) and not isinstance(table, bool):
+        return table
+    hand = getattr(event, "hand", None)
+    if isinstance(hand, str) and "/" in hand:
+        return table_number(hand.rpartition("/")[0])
+    return None
+
+
 def _count_key(competition: Competition) -> UUID:
     return uuid5(competition.id, "chip-count")
 
@@ -582,7 +621,7 @@ def _appoint(desk: Desk, c: Competition, act: Reported) -> None:
         delegations = [Delegation(d) for d in e.delegations]
     except ValueError as err:
         raise MalformedRecord(str(err), "payload.delegations") from None
-    c.appoint(e.person, e.role, act.at, act.by, delegations, act.meta)
+    c.appoint(e.person, e.role, act.at, act.by, delegations, act.meta, tables=e.tables)
 
 
 def _register(desk: Desk, c: Competition, act: Reported) -> None:

@@ -282,6 +282,17 @@ class PostgresStoreRecorder(PostgresProcessRecorder):
             )
             return {row["event_id"] for row in curs.fetchall()}
 
+    def answers(self, ids: Iterable[UUID]) -> dict[UUID, tuple[UUID, str]]:
+        wanted = list(ids)
+        if not wanted:
+            return {}
+        with self.datastore.get_connection() as conn, conn.cursor() as curs:
+            curs.execute(
+                SQL("SELECT event_id, stream_id, outcome FROM {t} WHERE event_id = ANY(%b)").format(t=self.seen_table),
+                (wanted,),
+            )
+            return {row["event_id"]: (row["stream_id"], row["outcome"]) for row in curs.fetchall()}
+
     def count_seen(self) -> dict[str, int]:
         with self.datastore.get_connection() as conn, conn.cursor() as curs:
             curs.execute(SQL("SELECT outcome, count(*) AS n FROM {t} GROUP BY outcome").format(t=self.seen_table))
@@ -371,6 +382,15 @@ class SQLiteStoreRecorder(SQLiteProcessRecorder):
         with self.datastore.transaction(commit=False) as c:
             c.execute(f"SELECT event_id FROM {_PG_SEEN_TABLE} WHERE event_id IN ({marks})", wanted)
             return {UUID(row[0]) for row in c.fetchall()}
+
+    def answers(self, ids: Iterable[UUID]) -> dict[UUID, tuple[UUID, str]]:
+        wanted = [i.hex for i in ids]
+        if not wanted:
+            return {}
+        marks = ",".join("?" * len(wanted))
+        with self.datastore.transaction(commit=False) as c:
+            c.execute(f"SELECT event_id, stream_id, outcome FROM {_PG_SEEN_TABLE} WHERE event_id IN ({marks})", wanted)
+            return {UUID(row[0]): (UUID(row[1]), row[2]) for row in c.fetchall()}
 
     def count_seen(self) -> dict[str, int]:
         with self.datastore.transaction(commit=False) as c:
@@ -512,6 +532,11 @@ class Store(Application[UUID]):
 
     def seen(self, ids: Iterable[UUID]) -> set[UUID]:
         return self._store_recorder.seen(ids)
+
+    def answers(self, ids: Iterable[UUID]) -> dict[UUID, tuple[UUID, str]]:
+        """For each of ``ids`` the store has answered: the stream its answer went to (the record's aggregate, or
+        its competition's rejection log) and the outcome."""
+        return self._store_recorder.answers(ids)
 
     def existing(self, streams: Iterable[UUID]) -> set[UUID]:
         """Which of ``streams`` have stored events (one query for a batch, not one per stream)."""

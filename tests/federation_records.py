@@ -116,8 +116,10 @@ def opening(records: Records, regulations: Regulations = REGULATIONS) -> Iterato
     """Regulations, officials, registrations, the draw and level 1."""
     yield records.record(RegulationsAdopted(records.competition_id, regulations), FEDERATION, at(-600))
     yield records.record(OfficialAppointed(CHIEF.person, Role.CHIEF_JUDGE), FEDERATION, at(-590))
-    for official in (SECRETARY, JUDGE, DEALER):
+    for official in (SECRETARY, JUDGE):
         yield records.record(OfficialAppointed(official.person, official.role), CHIEF, at(-580))
+    # the dealer is assigned the draw's one table: he reports there and nowhere else (bfsp 2.1.1)
+    yield records.record(OfficialAppointed(DEALER.person, DEALER.role, tables=(int(table()),)), CHIEF, at(-580))
     for n, player in enumerate(PLAYERS):
         registered = ParticipantRegistered(player, f"person-{player}", date(1990, 1, 1))
         yield records.record(registered, SECRETARY, at(-500 + n))

@@ -28,6 +28,7 @@ from api.auth import Principal
 from api.deps import (
     CurrentPage,
     CurrentPrincipal,
+    CurrentSealing,
     Page,
     PageParams,
     ReadModelsIfOpen,
@@ -35,16 +36,11 @@ from api.deps import (
     verify_scope,
 )
 from api.errors import ERROR_RESPONSES, ApiError, not_found
-from domain.roles import Role
+from api.sealing import READS_GROUNDS, SealingPolicy
 from ingest.store import Store
 from projections import federation
 
 router = APIRouter(prefix="/v1", tags=["federation"], responses=ERROR_RESPONSES)
-
-#: the officials and bodies who read the federation's views whole, grounds included
-READS_GROUNDS: frozenset[Role] = frozenset(
-    {Role.INTEGRITY, Role.JUDGE, Role.CHIEF_JUDGE, Role.SECRETARY, Role.FEDERATION}
-)
 
 CompetitionId = Annotated[str, Path(description="the competition, as the events name it")]
 ProtestId = Annotated[str, Path(description="the protest's id as filed")]
@@ -65,8 +61,8 @@ def _page(kind: type[Page[T]], items: list[T], page: PageParams) -> Page[T]:
     return kind.of(items[page.offset : page.offset + page.limit], page, len(items))
 
 
-def _require_grounds(principal: Principal, what: str) -> None:
-    if principal.role not in READS_GROUNDS:
+def _require_grounds(principal: Principal, sealing: SealingPolicy, what: str) -> None:
+    if not sealing.reads_grounds(principal):
         who = ", ".join(sorted(r.value for r in READS_GROUNDS))
         raise ApiError(403, "forbidden", f"{what} are for {who}; this token's role is {principal.role.value}")
 
@@ -80,15 +76,17 @@ def _read(
 
 @router.get("/competitions/{competition_id}/penalties", response_model=Page[federation.ParticipantRecord])
 def penalties(
-    request: Request, competition_id: CompetitionId, principal: CurrentPrincipal, page: CurrentPage
+    request: Request, competition_id: CompetitionId, principal: CurrentPrincipal, page: CurrentPage,
+    sealing: CurrentSealing,
 ) -> Page[federation.ParticipantRecord]:
     """The penalty register: each participant's violations (code, rule, occurrence), penalties (kind, who
     imposed them, rule, hands left), the missed-round penalty he is serving and his disqualifications."""
-    grounds = principal.role in READS_GROUNDS
+    grounds = sealing.reads_grounds(principal)
     register = _read(
         request, principal, competition_id, lambda s: federation.penalty_register(s, competition_id, grounds)
     )
-    return _page(Page[federation.ParticipantRecord], register, page)
+    sealed = [sealing.federation_view(entry, principal) for entry in register]
+    return _page(Page[federation.ParticipantRecord], sealed, page)
 
 
 class ProtestBoard(Page[federation.ProtestView]):
@@ -100,31 +98,33 @@ class ProtestBoard(Page[federation.ProtestView]):
 @router.get("/competitions/{competition_id}/protests", response_model=ProtestBoard)
 def protests(
     request: Request, competition_id: CompetitionId, principal: CurrentPrincipal, page: CurrentPage,
-    models: ReadModelsIfOpen,
+    models: ReadModelsIfOpen, sealing: CurrentSealing,
 ) -> ProtestBoard:
     """Each protest with its tier, filer, what it is against, its state, the federation's deadline and whether
     it is overdue now, and its decision; each table's last hand and whether its result may still be challenged."""
     store = event_store(request)
     at = now()
     _read(request, principal, competition_id, lambda s: federation.competition(s, competition_id))
-    found = federation.protests(store, competition_id, at, grounds=principal.role in READS_GROUNDS)
-    listed = _page(Page[federation.ProtestView], found, page)
+    found = federation.protests(store, competition_id, at, grounds=sealing.reads_grounds(principal))
+    sealed = [sealing.federation_view(p, principal) for p in found]
+    listed = _page(Page[federation.ProtestView], sealed, page)
     windows = [] if models is None else federation.challenge_windows(store, models, competition_id, at)
     return ProtestBoard(**listed.model_dump(), challenge_windows=windows)
 
 
 @router.get("/competitions/{competition_id}/protests/{protest_id}", response_model=federation.ProtestView)
 def protest(
-    request: Request, competition_id: CompetitionId, protest_id: ProtestId, principal: CurrentPrincipal
+    request: Request, competition_id: CompetitionId, protest_id: ProtestId, principal: CurrentPrincipal,
+    sealing: CurrentSealing,
 ) -> federation.ProtestView:
     """One protest (an open one's grounds only for the officials)."""
     _read(request, principal, competition_id, lambda s: federation.competition(s, competition_id))
     found = federation.protest(
-        event_store(request), competition_id, protest_id, now(), grounds=principal.role in READS_GROUNDS
+        event_store(request), competition_id, protest_id, now(), grounds=sealing.reads_grounds(principal)
     )
     if found is None:
         raise not_found("protest", f"{protest_id} at competition {competition_id}")
-    return found
+    return sealing.federation_view(found, principal)
 
 
 @router.get("/competitions/{competition_id}/balance", response_model=federation.Balance)
@@ -152,10 +152,12 @@ def standings(
 
 @router.get("/competitions/{competition_id}/rulings", response_model=Page[federation.RulingView])
 def rulings(
-    request: Request, competition_id: CompetitionId, principal: CurrentPrincipal, page: CurrentPage
+    request: Request, competition_id: CompetitionId, principal: CurrentPrincipal, page: CurrentPage,
+    sealing: CurrentSealing,
 ) -> Page[federation.RulingView]:
     """Every official's ruling on the competition's hands: the finding, the rule, and each pot of the hand,
     mechanical or decided by the ruling."""
-    _require_grounds(principal, "the rulings")
+    _require_grounds(principal, sealing, "the rulings")
     _read(request, principal, competition_id, lambda s: federation.competition(s, competition_id))
-    return _page(Page[federation.RulingView], federation.rulings(event_store(request), competition_id), page)
+    found = [sealing.federation_view(r, principal) for r in federation.rulings(event_store(request), competition_id)]
+    return _page(Page[federation.RulingView], found, page)

@@ -5,25 +5,21 @@ the read models as one state (api/deps.py: read_models), even while a rebuild sw
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Annotated
 
 from fastapi import APIRouter, Path, Query, Request
 
 from api.auth import Principal
-from api.deps import CurrentPage, CurrentPrincipal, CurrentReadModels, Page, verify_scope
+from api.deps import CurrentPage, CurrentPrincipal, CurrentReadModels, CurrentSealing, Page, verify_scope
 from api.errors import ERROR_RESPONSES, ApiError, not_found
-from api.sealing import seal_hand, seal_history, seal_showdown
+from api.sealing import READS_REJECTIONS
+from domain.hand.aggregate import hand_id as hand_stream
 from domain.rejections import RejectionKind
-from domain.roles import Role
 from projections import views
 from projections.read_models import ReadModels
 
 router = APIRouter(prefix="/v1", tags=["reads"], responses=ERROR_RESPONSES)
-
-#: what was refused and why can name hole cards ("seat 3 showed As Kd, but was dealt …"): officials only
-READS_REJECTIONS: frozenset[Role] = frozenset(
-    {Role.JUDGE, Role.CHIEF_JUDGE, Role.SECRETARY, Role.FEDERATION, Role.INTEGRITY}
-)
 
 CompetitionId = Annotated[str, Path(description="the competition, as the events name it")]
 TableId = Annotated[str, Path(description="the table within the competition; may contain '/' and '#' (%23)")]
@@ -67,14 +63,14 @@ def tables(
 @router.get("/competitions/{competition_id}/tables/{table_id:path}/hands", response_model=Page[views.Hand])
 def hands(
     competition_id: CompetitionId, table_id: TableId, principal: CurrentPrincipal, page: CurrentPage,
-    models: CurrentReadModels,
+    models: CurrentReadModels, sealing: CurrentSealing,
 ) -> Page[views.Hand]:
     """The table's hands in the order of their numbers (hole cards sealed for the caller)."""
     verify_scope(principal, competition_id)
     items, total = models.hands(competition_id, table_id, page.offset, page.limit)
     if total == 0:
         raise not_found("table", f"{table_id} in competition {competition_id}")
-    return Page[views.Hand].of([seal_hand(h, principal) for h in items], page, total)
+    return Page[views.Hand].of([sealing.hand(h, principal) for h in items], page, total)
 
 
 @router.get("/competitions/{competition_id}/tables/{table_id:path}", response_model=views.TableState)
@@ -90,19 +86,22 @@ def table(
 
 
 @router.get("/hands/{hand_id}", response_model=views.Hand)
-def hand(hand_id: HandId, principal: CurrentPrincipal, models: CurrentReadModels) -> views.Hand:
+def hand(
+    hand_id: HandId, principal: CurrentPrincipal, models: CurrentReadModels, sealing: CurrentSealing
+) -> views.Hand:
     """One hand: seats, players, stacks, board, status and chain head (hole cards sealed for the caller)."""
-    return seal_hand(_hand(models, principal, hand_id), principal)
+    return sealing.hand(_hand(models, principal, hand_id), principal)
 
 
 @router.get("/hands/{hand_id}/history", response_model=Page[views.HistoryEntry])
 def history(
-    hand_id: HandId, principal: CurrentPrincipal, page: CurrentPage, models: CurrentReadModels
+    hand_id: HandId, principal: CurrentPrincipal, page: CurrentPage, models: CurrentReadModels,
+    sealing: CurrentSealing,
 ) -> Page[views.HistoryEntry]:
     """Every stored event of the hand in order: who recorded it, the engine's reading of raw acts, rulings."""
     found = _hand(models, principal, hand_id)
     entries = models.history(hand_id, page.offset, page.limit)
-    return Page[views.HistoryEntry].of(seal_history(entries, found, principal), page, found.version)
+    return Page[views.HistoryEntry].of(sealing.history(entries, found, principal), page, found.version)
 
 
 @router.get("/hands/{hand_id}/stacks", response_model=list[views.StacksAfter])
@@ -120,24 +119,31 @@ def final_stacks(hand_id: HandId, principal: CurrentPrincipal, models: CurrentRe
 
 
 @router.get("/hands/{hand_id}/pots", response_model=list[views.Pot])
-def pots(hand_id: HandId, principal: CurrentPrincipal, models: CurrentReadModels) -> list[views.Pot]:
+def pots(
+    hand_id: HandId, principal: CurrentPrincipal, models: CurrentReadModels, sealing: CurrentSealing
+) -> list[views.Pot]:
     """The main pot and the side pots: live while the hand is played, with winners once awarded."""
-    _hand(models, principal, hand_id)
-    return models.pots(hand_id)
+    found = _hand(models, principal, hand_id)
+    return sealing.pots(models.pots(hand_id), found, principal)
 
 
 @router.get("/hands/{hand_id}/showdown", response_model=views.Showdown)
-def showdown(hand_id: HandId, principal: CurrentPrincipal, models: CurrentReadModels) -> views.Showdown:
+def showdown(
+    hand_id: HandId, principal: CurrentPrincipal, models: CurrentReadModels, sealing: CurrentSealing
+) -> views.Showdown:
     """The showdown order the rules give, who showed what, who mucked unshown, and the odd chips."""
     found = _hand(models, principal, hand_id)
-    return seal_showdown(models.showdown(found), found, principal)
+    return sealing.showdown(models.showdown(found), found, principal)
 
 
 @router.get("/hands/{hand_id}/rulings", response_model=list[views.Ruling])
-def rulings(hand_id: HandId, principal: CurrentPrincipal, models: CurrentReadModels) -> list[views.Ruling]:
-    """The officials' rulings on the hand and the Chief Judge's inspections of its mucked hands, in order."""
-    _hand(models, principal, hand_id)
-    return models.rulings(hand_id)
+def rulings(
+    hand_id: HandId, principal: CurrentPrincipal, models: CurrentReadModels, sealing: CurrentSealing
+) -> list[views.Ruling]:
+    """The officials' rulings on the hand and the Chief Judge's inspections of its mucked hands, in order (their
+    findings for the officials)."""
+    found = _hand(models, principal, hand_id)
+    return sealing.rulings(models.rulings(hand_id), found, principal)
 
 
 @router.get("/competitions/{competition_id}/rejections", response_model=Page[views.Rejection])
@@ -146,15 +152,29 @@ def rejections(
     principal: CurrentPrincipal,
     page: CurrentPage,
     models: CurrentReadModels,
+    sealing: CurrentSealing,
     kind: Annotated[RejectionKind | None, Query(description="only rejections of this kind")] = None,
 ) -> Page[views.Rejection]:
-    """What was reported at the competition and refused, with the rule and the reason, in log order."""
-    if principal.role not in READS_REJECTIONS:
+    """What was reported at the competition and refused, with the rule and the reason, in log order (the cards a
+    reason quotes sealed as on the hand it is about)."""
+    if not sealing.reads_rejections(principal):
         who = ", ".join(sorted(r.value for r in READS_REJECTIONS))
         raise ApiError(403, "forbidden", f"the rejections are for {who}; this token's role is {principal.role.value}")
     _known_competition(models, principal, competition_id)
     items, total = models.rejections(competition_id, kind.value if kind else None, page.offset, page.limit)
-    return Page[views.Rejection].of(items, page, total)
+    sealed = sealing.rejections(items, competition_id, hand_of(models, competition_id), principal)
+    return Page[views.Rejection].of(sealed, page, total)
+
+
+def hand_of(models: ReadModels, competition_id: str) -> Callable[[str, str], views.Hand | None]:
+    """The read model of a hand of ``competition_id`` named by its table and number (None if unknown)."""
+
+    def found(table_id: str, number: str) -> views.Hand | None:
+        if not number.isdigit() or len(number) > 18:
+            return None
+        return models.hand(str(hand_stream(table_id, int(number), competition_id)))
+
+    return found
 
 
 @router.get("/projections/lag", response_model=views.Lag)

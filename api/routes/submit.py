@@ -9,6 +9,7 @@ refused, one that names nobody is signed with the token's.
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Callable
 from typing import Annotated
 from uuid import UUID
 
@@ -19,10 +20,14 @@ from api.auth import Principal
 from api.bootstrap import Pipeline
 from api.deps import CurrentPrincipal
 from api.errors import ERROR_RESPONSES, ApiError, ErrorBody
+from api.sealing import SealingPolicy
 from api.verdicts import EventVerdict, await_seen, verdicts
+from domain.hand.aggregate import hand_id
 from domain.roles import Role
 from ingest.envelope import Envelope, MalformedRecord, RecordedBy, decode_event, encode
 from ingest.runners import INFRASTRUCTURE_ERRORS
+from projections import views
+from projections.read_models import ReadModels
 
 #: most records in one batch (a hand is a few dozen; a batch is a table's worth of hands)
 MAX_BATCH = 1000
@@ -115,11 +120,31 @@ def _submit(
                 f"the referee judged {len(seen)} of {len(set(ids))} records within {timeout:g} s; they are on the "
                 "log and will be judged: submit them again with wait=true to read the verdict (each id is judged once)",
             )
-        judged = verdicts(pipeline.store, [(e.event_id, e.competition_id) for e in envelopes])
+        judged = verdicts(pipeline.store, envelopes, _readable(caller, request))
     except INFRASTRUCTURE_ERRORS as exc:
         raise ApiError(503, "store_unavailable", f"the records are on the log; the store cannot be read: {exc}") from exc
     response.status_code = 200
     return SubmissionResult(event_ids=ids, verdicts=judged)
+
+
+def _readable(caller: Principal, request: Request) -> Callable[[Envelope, str], str]:
+    """A rejection's reason as ``caller`` may read it: the cards it quotes sealed as on the hand it is about
+    (api/sealing.py; a hand the read models do not show yet is taken as being played)."""
+    sealing: SealingPolicy = request.app.state.sealing
+    models: ReadModels | None = request.app.state.read_models
+
+    def readable(envelope: Envelope, reason: str) -> str:
+        def hand_of(table_id: str, number: str) -> views.Hand | None:
+            if models is None or not number.isdigit() or len(number) > 18:
+                return None
+            with models.pinned() as pinned:
+                return pinned.hand(str(hand_id(table_id, int(number), envelope.competition_id)))
+
+        return sealing.reason(
+            reason, envelope.competition_id, envelope.table_id or "", envelope.hand_id or "", hand_of, caller
+        )
+
+    return readable
 
 
 def envelope_for(caller: Principal, submission: EventSubmission, at: str = "") -> Envelope:

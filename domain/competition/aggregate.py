@@ -275,9 +275,11 @@ class Competition(ChainedAggregate):
         by: Recorder,
         delegations: Collection[Delegation] = (),
         meta: JSON | None = None,
+        tables: Collection[int] = (),
     ) -> None:
         """Appoint an official: the Chief Judge by the federation, the others by the Chief Judge (bfsp 2.1.1);
-        an authorised person holds only what the Chief Judge delegates (bfsp 3.1, 5.2, 6.3)."""
+        an authorised person holds only what the Chief Judge delegates (bfsp 3.1, 5.2, 6.3), a dealer deals at
+        the tables the Chief Judge assigns him (bfsp 2.1.1, 2.4.1)."""
         self._authorise(Act.OFFICIAL_APPOINTED, by)
         rule = cite(self.rulebook, "officials")
         if role is Role.CHIEF_JUDGE and by.role is not Role.FEDERATION:
@@ -294,9 +296,15 @@ class Competition(ChainedAggregate):
             raise CompetitionError(f"{self._chief_judge()} is already the Chief Judge", rule)
         if delegations and role is not Role.AUTHORISED:
             raise CompetitionError("only an authorised person holds delegations of the Chief Judge", rule)
+        if tables and role is not Role.DEALER:
+            raise CompetitionError("only a dealer is assigned tables", rule)
+        if any(not isinstance(t, int) or isinstance(t, bool) or t < 1 for t in tables):
+            raise CompetitionError(f"tables are numbered from 1; the appointment names {sorted(tables)}", rule)
         if role is Role.AUTHORISED:
             self._authorise(Act.AUTHORITY_DELEGATED, by)
-        appointed = OfficialAppointed(person, role, tuple(sorted(Delegation(d).value for d in delegations)))
+        appointed = OfficialAppointed(
+            person, role, tuple(sorted(Delegation(d).value for d in delegations)), tuple(sorted(set(tables)))
+        )
         self._trigger_chained("OfficialAppointed", encode(appointed), at, _meta(by, meta))
 
     def remove_official(

@@ -91,6 +91,8 @@ class OfficialAppointed:
     role: Role
     #: what the Chief Judge delegates to an authorised person: "balancing", "draw", "misdeal" (bfsp 3.1, 5.2, 6.3)
     delegations: tuple[str, ...] = ()
+    #: the tables a dealer is assigned to: he conducts the game there and nowhere else (bfsp 2.1.1, 2.4.1)
+    tables: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

@@ -67,6 +67,10 @@ class Cast:
     def dealer(self, table: int) -> Official:
         return self.dealers[(table - 1) % len(self.dealers)]
 
+    def tables_of(self, dealer: Official) -> tuple[int, ...]:
+        """The tables ``dealer`` deals at (:meth:`dealer`): his own number among the dealers."""
+        return (self.dealers.index(dealer) + 1,)
+
     def judge(self, table: int) -> Official:
         """The judge who watches ``table``: the tables are shared among the judges in turn."""
         return self.judges[(table - 1) % len(self.judges)]

@@ -30,7 +30,7 @@ from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
 from domain.cards import standard_deck
-from domain.competition.aggregate import Competition
+from domain.competition.aggregate import Competition, Recorder
 from domain.competition.balancing import fullest
 from domain.competition.draw import commitment, draw
 from domain.competition.events import PlayerEliminated, RaceEntry
@@ -45,6 +45,7 @@ from domain.discipline.events import PenaltyImposed
 from domain.discipline.ladder import violation as ladder_violation
 from domain.hand.events import HandEnded, HandStarted, PenaltyHandKilled, SeatEntry, Stakes
 from domain.protests.events import ProtestDecision, ProtestTier
+from domain.roles import Role
 from domain.rulebooks import get_rulebook
 from domain.variants import BettingStructure, Variant
 from ingest.simulator.book import Book, Reported, contested_finding, contested_penalty
@@ -206,9 +207,14 @@ class _Run:
         book.act(
             "OfficialAppointed", cast.federation, self._tick(), Competition.appoint, chief.person, chief.role
         )
-        for official in (cast.secretary, *cast.judges, *cast.dealers):
+        for official in (cast.secretary, *cast.judges):
             book.act(
                 "OfficialAppointed", chief, self._tick(), Competition.appoint, official.person, official.role
+            )
+        # each dealer is assigned the tables he deals at: he reports there and nowhere else (bfsp 2.1.1, 2.4.1)
+        for dealer in cast.dealers:
+            book.act(
+                "OfficialAppointed", chief, self._tick(), _appoint_dealer, dealer.person, cast.tables_of(dealer)
             )
 
     def _register(self) -> None:
@@ -660,3 +666,9 @@ def _hand_started(
         table_id, number, game.code, entries, positions.button, stakes, rulebook, level.number, True,
         raise_cap_lifted,
     )
+
+
+def _appoint_dealer(
+    competition: Competition, person: str, tables: tuple[int, ...], at: datetime, by: Recorder
+) -> None:
+    competition.appoint(person, Role.DEALER, at, by, tables=tables)

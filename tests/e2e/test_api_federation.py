@@ -82,7 +82,7 @@ def test_every_official_reads_every_view_with_its_grounds(client: TestClient, ro
     assert client.get(url("protests/protest-1"), headers=as_(role)).json()["grounds"] == GROUNDS
 
 
-@pytest.mark.parametrize("headers", [as_("viewer"), as_("dealer", table="1")], ids=["viewer", "dealer"])
+@pytest.mark.parametrize("headers", [as_("viewer"), as_("dealer", table="1", competition=COMPETITION)], ids=["viewer", "dealer"])
 def test_a_viewer_reads_the_public_views_without_grounds_and_is_refused_the_rulings(
     client: TestClient, headers: dict[str, str]
 ) -> None:

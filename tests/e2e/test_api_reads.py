@@ -144,10 +144,10 @@ def test_live_hole_cards_are_sealed_but_for_judges_and_the_tables_own_dealer(ser
     seen = {1: ["As", "Kd"], 2: ["Qs", "Qd"]}
     assert holes(client, LIVE, VIEWER) == sealed
     assert holes(client, LIVE, as_("integrity")) == sealed
-    assert holes(client, LIVE, as_("dealer", table="t2")) == sealed
+    assert holes(client, LIVE, as_("dealer", table="t2", competition="open")) == sealed
     assert holes(client, LIVE, as_("judge")) == seen
     assert holes(client, LIVE, as_("chief_judge")) == seen
-    assert holes(client, LIVE, as_("dealer", table=LIVE_TABLE)) == seen
+    assert holes(client, LIVE, as_("dealer", table=LIVE_TABLE, competition="open")) == seen
     dealt = [e for e in client.get(f"/v1/hands/{LIVE}/history", headers=VIEWER).json()["items"]
              if e["type"] == "HoleCardsDealt"]
     assert [e["payload"]["cards"] for e in dealt] == [["??", "??"], ["??", "??"]]

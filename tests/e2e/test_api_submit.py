@@ -152,12 +152,32 @@ def test_an_official_may_report_but_a_hand_act_his_role_may_not_record_is_a_stor
 
 def test_a_dealer_reports_at_his_own_table_and_nowhere_else(client: TestClient) -> None:
     start = records(LEGAL)[0]
-    own = client.post("/v1/events", json=start, headers=bearer("dealer", table=start["table_id"]))
+    own = client.post(
+        "/v1/events", json=start, headers=bearer("dealer", table=start["table_id"], competition=start["competition_id"])
+    )
     assert own.status_code == 202, own.text
-    other = client.post("/v1/events", json=start, headers=bearer("dealer", table="another-table"))
+    other = client.post(
+        "/v1/events", json=start, headers=bearer("dealer", table="another-table", competition=start["competition_id"])
+    )
     error = error_of(other, 403, "forbidden")
     assert error["field"] == "table_id"
     assert "another-table" in error["message"]
+    # a table of the same name in another competition is another table
+    elsewhere = client.post(
+        "/v1/events", json=start, headers=bearer("dealer", table=start["table_id"], competition="another-competition")
+    )
+    assert error_of(elsewhere, 403, "forbidden")["field"] == "competition_id"
+
+
+def test_a_dealers_token_names_its_competition_and_table(client: TestClient) -> None:
+    """An unscoped dealer's token would report at a table of that name in every competition."""
+    with pytest.raises(ValueError, match="names the competition and the table"):
+        issue_token(SECRET, "d", "dealer", table="1")
+    import jwt
+
+    forged = jwt.encode({"sub": "d", "role": "dealer", "table": "1", "exp": 4102444800}, SECRET, algorithm="HS256")
+    answer = client.post("/v1/events", json=records(LEGAL)[0], headers={"Authorization": f"Bearer {forged}"})
+    assert "must name its competition and its table" in error_of(answer, 401, "invalid_token")["message"]
 
 
 def test_a_token_for_one_competition_may_not_report_in_another(client: TestClient) -> None:

@@ -73,7 +73,7 @@ def test_reported_hands_are_judged_on_kafka_and_postgres_and_read_back(api: http
 
 def test_a_dealer_reports_one_event_at_his_table_and_gets_202(api: httpx.Client) -> None:
     start = as_reported([LEGAL], "wsop-43")[0]
-    answer = api.post("/v1/events", json=start, headers=bearer("dealer", table=start["table_id"]))
+    answer = api.post("/v1/events", json=start, headers=bearer("dealer", table=start["table_id"], competition=start["competition_id"]))
     assert answer.status_code == 202, answer.text
     assert answer.json()["event_ids"] == [start["event_id"]]
     refused = api.post("/v1/events", json=start, headers=bearer("viewer")).json()["error"]

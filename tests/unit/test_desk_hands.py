@@ -198,7 +198,9 @@ def test_a_hand_started_by_somebody_not_appointed_to_the_competition_is_refused(
     stranger = RecordedBy(person="dealer-unknown", role=Role.DEALER)
     refused = refusal(pipeline.judge([start(records, first_start(), 10, stranger)]))
     assert (refused.rule, refused.reason) == (
-        "bfsp 5.5.6", f"dealer-unknown is not appointed dealer of {COMPETITION}"
+        "bfsp 2.1.1",
+        f"dealer-unknown is not appointed dealer of {COMPETITION}: an official may record HandStarted only where "
+        "the competition's records appointed him",
     )
 
 
