@@ -6,10 +6,9 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Annotated, Any, Literal
 
+from eventsourcing.application import AggregateNotFoundError
 from fastapi import APIRouter, Path, Query, Request
 from fastapi.responses import HTMLResponse, JSONResponse, Response
-
-from eventsourcing.application import AggregateNotFoundError
 
 from api.auth import AuthError, Principal, require
 from api.deps import CurrentPrincipal, CurrentSealing, event_store, verify_scope
@@ -97,7 +96,7 @@ def _verify_keeper(store: Store, principal: Principal, competition: str) -> None
     """The Secretary or the Chief Judge the competition's own records appointed (DESIGN decision 11): another
     competition's Chief Judge keeps no protocol here (403 citing the rule)."""
     try:
-        found = store.repository.get(competition_stream_id(competition))
+        found: object = store.repository.get(competition_stream_id(competition))
     except AggregateNotFoundError:
         raise not_found("competition", competition) from None
     assert isinstance(found, Competition)

@@ -10,9 +10,19 @@ from pathlib import Path
 
 import pytest
 from embedded_referee import Pipeline
-from federation_records import CHIEF, DEALER, JUDGE, Records, all_in_hand, at, opening, table
+from federation_records import (
+    DEALER,
+    FEDERATION,
+    JUDGE,
+    REGULATIONS,
+    Records,
+    all_in_hand,
+    at,
+    opening,
+    table,
+)
 
-from domain.competition.events import OfficialAppointed
+from domain.competition.events import OfficialAppointed, RegulationsAdopted
 from domain.discipline.events import ViolationRecorded
 from domain.errors import NotPermittedError
 from domain.hand.events import HandStarted
@@ -59,8 +69,12 @@ def test_a_judge_never_appointed_to_the_competition_records_no_violation(pipelin
 
 def test_another_competitions_chief_judge_acts_in_none_but_his_own(pipeline: Pipeline) -> None:
     minsk, gomel = Records(), Records("gomel-2026")
-    assert set(outcomes(pipeline.judge(list(opening(minsk))))) == {"accepted"}
     gomel_chief = RecordedBy(person="cj-gomel", role=Role.CHIEF_JUDGE)
+    gomel_opening = [
+        gomel.record(RegulationsAdopted(gomel.competition_id, REGULATIONS), FEDERATION, at(-600)),
+        gomel.record(OfficialAppointed(gomel_chief.person, Role.CHIEF_JUDGE), FEDERATION, at(-590)),
+    ]
+    assert set(outcomes(pipeline.judge([*opening(minsk), *gomel_opening]))) == {"accepted"}
     refused = refusal(pipeline.judge([minsk.record(OfficialAppointed("judge-x", Role.JUDGE), gomel_chief, at(1))]))
     assert refused.rule == "bfsp 2.1.1" and "cj-gomel is not appointed chief judge" in refused.reason
     # an official holding another office here acts in none but his own
