@@ -1,6 +1,9 @@
-"""``pokeraudit protocol COMPETITION [--format json|html|pdf] [--out FILE] [--verify VERSION]``: the competition
-protocol read from the event store, printed to standard output or written to a file (a PDF needs ``--out`` or a
-redirect); or one of its snapshots checked against the store."""
+"""``pokeraudit protocol COMPETITION [--format json|html|pdf] [--out FILE] [--as ROLE] [--verify VERSION]``: the
+competition protocol read from the event store, printed to standard output or written to a file (a PDF needs
+``--out`` or a redirect); or one of its snapshots checked against the store.
+
+The operator reads it whole; ``--as viewer`` (or another role) renders it as that role reads it through the API,
+by the one sealing policy (api/sealing.py): the copy to publish."""
 
 from __future__ import annotations
 
@@ -9,6 +12,10 @@ import json
 import sys
 from pathlib import Path
 from typing import Any
+
+
+#: the roles a protocol can be rendered for (a dealer's reading depends on his table: the API's to answer)
+_READERS = ("viewer", "secretary", "integrity", "federation", "judge", "chief_judge")
 
 
 def add_protocol(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -22,6 +29,10 @@ def add_protocol(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]
     command.add_argument("competition", metavar="COMPETITION", help="the competition id the events name")
     command.add_argument("--format", choices=("json", "html", "pdf"), default="json")
     command.add_argument("--out", type=Path, help="write here instead of standard output")
+    command.add_argument(
+        "--as", dest="as_role", metavar="ROLE", choices=_READERS,
+        help=f"render it as ROLE reads it through the API (one of {', '.join(_READERS)}); default: whole",
+    )
     command.add_argument(
         "--verify", type=int, metavar="VERSION", help="check snapshot VERSION against the store instead (exit 1 if not)"
     )
@@ -50,6 +61,8 @@ def _protocol(args: argparse.Namespace) -> int:
     if "regulations" not in document:
         print(f"no competition {args.competition} is stored", file=sys.stderr)
         return 1
+    if args.as_role is not None:
+        document = _as_read_by(document, args.as_role)
     if args.format == "pdf":
         data = to_pdf(document)
     elif args.format == "html":
@@ -62,6 +75,19 @@ def _protocol(args: argparse.Namespace) -> int:
         sys.stdout.buffer.write(data)
         sys.stdout.flush()
     return 0
+
+
+def _as_read_by(document: dict[str, Any], role: str) -> dict[str, Any]:
+    from datetime import UTC, datetime
+
+    from api.auth import Principal
+    from api.sealing import SealingPolicy
+    from api.settings import Settings
+    from domain.roles import Role
+    from projections.protocol import as_at
+
+    policy = SealingPolicy.from_settings(Settings())
+    return policy.protocol(as_at(document, datetime.now(UTC)), Principal(person="pokeraudit-cli", role=Role(role)))
 
 
 def _verify(store: Any, competition: str, version: int) -> int:

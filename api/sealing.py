@@ -26,6 +26,9 @@ others read that they exist, their rule and their sanction, never their words. A
 with its grounds and reasons. The rejections and a protocol snapshot's full text are for the officials too
 (:data:`READS_REJECTIONS`).
 
+**Integrity.** Statistics by pair, scores, alerts and cases are for the integrity team and the federation
+(:data:`READS_INTEGRITY`).
+
 **Verdicts.** A submission's verdict is the verdict on the record the caller submitted: an event id that already
 names another record (another table's, another person's) answers that it does, never that record's verdict
 (api/verdicts.py); a reason is sealed like any other text.
@@ -63,6 +66,8 @@ READS_REJECTIONS: frozenset[Role] = frozenset(
 )
 #: the public feeds: their hole cards wait for the configured delay after the hand's end
 DELAYED: frozenset[Role] = frozenset({Role.VIEWER})
+#: integrity statistics by pair, scores, alerts and cases (DESIGN decision 13)
+READS_INTEGRITY: frozenset[Role] = frozenset({Role.INTEGRITY, Role.FEDERATION})
 
 
 class Sight(IntEnum):
@@ -193,6 +198,10 @@ class SealingPolicy:
     @staticmethod
     def reads_rejections(principal: Principal) -> bool:
         return principal.role in READS_REJECTIONS
+
+    @staticmethod
+    def reads_integrity(principal: Principal) -> bool:
+        return principal.role in READS_INTEGRITY
 
     @staticmethod
     def sees_quoted_cards(principal: Principal) -> bool:

@@ -283,6 +283,23 @@ def test_the_cli_writes_the_protocol_in_each_format(
     assert cli_main(["protocol", COMPETITION, "--verify", "2"]) == 1
 
 
+def test_the_cli_renders_the_protocol_as_a_role_reads_it(
+    played: tuple[Pipeline, Records], tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The copy to publish goes through the API's sealing policy: the officials' words withheld from viewers."""
+    monkeypatch.setenv("POKERAUDIT_DATA_DIR", str(tmp_path))
+    assert cli_main(["protocol", COMPETITION]) == 0
+    whole = json.loads(capsys.readouterr().out)
+    assert whole["violations"][0]["description"] == "kept his cards after announcing a fold"
+    assert cli_main(["protocol", COMPETITION, "--as", "viewer"]) == 0
+    public = json.loads(capsys.readouterr().out)
+    assert public["violations"][0]["description"] is None and public["violations"][0]["rule"]
+    assert {r["reason"] for r in public["rejections"]} <= {"withheld: officials only"}
+    assert public["placings"] == whole["placings"]
+    assert cli_main(["protocol", COMPETITION, "--as", "secretary"]) == 0
+    assert json.loads(capsys.readouterr().out)["violations"][0]["description"] == "kept his cards after announcing a fold"
+
+
 def test_a_ruling_amends_a_pot_and_a_void_is_listed_beside_the_mechanical_outcome(tmp_path: Path) -> None:
     """Hand 1 is voided after its blinds (chips returned, the button kept: bfsp 6.3), so the same deal is hand 2,
     whose whole pot a judge's ruling gives to p02: p01's all-in raise, p02's call and p03's folded big blind,
