@@ -13,7 +13,6 @@ import sys
 from pathlib import Path
 from typing import Any
 
-
 #: the roles a protocol can be rendered for (a dealer's reading depends on his table: the API's to answer)
 _READERS = ("viewer", "secretary", "integrity", "federation", "judge", "chief_judge")
 
