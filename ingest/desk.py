@@ -209,7 +209,7 @@ class Desk:
         """Judge one federation record; the aggregate it changed (its new events pending)."""
         act = Reported(envelope, event, meta)
         self._verify_role(act)
-        refusal = self.refusal_of_office(envelope, _table_of(envelope, event))
+        refusal = self.refusal_of_office(envelope, event)
         if refusal is not None:
             raise refusal
         touched = _HANDLERS[envelope.type](self, act)
@@ -232,10 +232,9 @@ class Desk:
                 verify_permitted(envelope.type, role, delegations=delegations)
             except NotPermittedError as refusal:
                 return refusal
-        table = table_number(envelope.table_id) if envelope.table_id else None
-        return self.refusal_of_office(envelope, table)
+        return self.refusal_of_office(envelope, None)
 
-    def refusal_of_office(self, envelope: Envelope, table: int | None) -> NotPermittedError | None:
+    def refusal_of_office(self, envelope: Envelope, event: Any) -> NotPermittedError | None:
         """Permissions come from appointments (DESIGN decision 11): the recorder holds his office at the
         envelope's competition, a dealer at ``table`` (:func:`domain.officials.appointments.verify_appointed`).
         A competition with no records of its own appointed nobody: nothing to check (imports, plain
@@ -246,6 +245,8 @@ class Desk:
         competition = self.competition_of(envelope.competition_id)
         if competition is None:
             return None
+        # only a dealer's table is asked (read off the record here, past the competitions with nobody appointed)
+        table = _table_of(envelope, event) if role is Role.DEALER else None
         try:
             verify_appointed(
                 competition.officials, competition.competition_id, envelope.recorded_by.person, role,
