@@ -408,6 +408,8 @@ def _seal_entry(entry: views.HistoryEntry, sight: Sight, shown: Collection[int],
         payload[name] = seal_cards(value, visible) if isinstance(value, list) else (
             value if visible else SEALED
         )
+    if sight is Sight.NOTHING and payload.get("winning_hand"):
+        payload["winning_hand"] = ""  # the shown hand in words waits for the public delay too
     payload = seal_texts(payload, public)
     reading = seal_text(entry.reading, public)
     return entry.model_copy(update={"payload": payload, "reading": reading})

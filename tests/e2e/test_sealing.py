@@ -24,7 +24,6 @@ from domain.hand.events import (
     BoardDealt,
     ForcedBetKind,
     ForcedBetPosted,
-    HandMucked,
     HandShown,
     HandStarted,
     HoleCardsDealt,
@@ -124,7 +123,7 @@ def test_a_viewer_sees_a_hands_cards_only_the_delay_after_it_ends(client: TestCl
     ended = [*heads_up("t2"), BoardDealt(parse_cards("Ah9c4d")), PlayerActed(1, x), PlayerActed(2, x),
              BoardDealt(parse_cards("Tc")), PlayerActed(1, x), PlayerActed(2, x),
              BoardDealt(parse_cards("3h")), PlayerActed(1, x), PlayerActed(2, x),
-             HandShown(1, parse_cards("AsKd")), HandMucked(2)]
+             HandShown(1, parse_cards("AsKd")), HandShown(2, parse_cards("QsQd"))]
     judged(client, submissions(ended, "t2", "dealer-2"), bearer("dealer", "dealer-2", table="t2", competition="open"))
     hand = str(hand_id("t2", 1, "open"))
     deadline = datetime.now().timestamp() + 20
@@ -135,21 +134,24 @@ def test_a_viewer_sees_a_hands_cards_only_the_delay_after_it_ends(client: TestCl
     ended_at = datetime.fromisoformat(client.get(f"/v1/hands/{hand}", headers=bearer("judge", "j")).json()["ended_at"])
     policy = client.app.state.sealing  # type: ignore[attr-defined]
 
-    def read(minutes_after: float, headers: dict[str, str]) -> tuple[list[str], list[Any], str]:
+    def read(minutes_after: float, headers: dict[str, str]) -> tuple[list[str], list[Any], str, str]:
         client.app.state.sealing = replace(  # type: ignore[attr-defined]
             policy, clock=lambda: ended_at + timedelta(minutes=minutes_after)
         )
         seats = client.get(f"/v1/hands/{hand}", headers=headers).json()["seats"]
         shown = client.get(f"/v1/hands/{hand}/showdown", headers=headers).json()["shown"]
         history = client.get(f"/v1/hands/{hand}/history?limit=500", headers=headers).json()["items"]
-        tabled = next(e for e in history if e["type"] == "HandShown")["payload"]["cards"]
-        return seats[0]["hole_cards"], [s["cards"] for s in shown], " ".join(tabled)
+        tabled = [card for e in history if e["type"] == "HandShown" for card in e["payload"]["cards"]]
+        awarded = next(e for e in history if e["type"] == "PotAwarded")["payload"]["winning_hand"]
+        (pot,) = client.get(f"/v1/hands/{hand}/pots", headers=headers).json()
+        assert pot["winning_hand"] == awarded
+        return seats[0]["hole_cards"] + seats[1]["hole_cards"], [s["cards"] for s in shown], " ".join(tabled), awarded
 
+    won = read(0, bearer("judge", "j"))[3]
+    assert won
     for headers in (bearer("viewer", "v"), {}):
-        assert read(29, headers) == (["??", "??"], [["??", "??"]], "?? ??")
-        assert read(30, headers) == (["As", "Kd"], [["As", "Kd"]], "As Kd")
-        # the mucked hand never
-        assert client.get(f"/v1/hands/{hand}", headers=headers).json()["seats"][1]["hole_cards"] == ["??", "??"]
+        assert read(29, headers) == (["??"] * 4, [["??", "??"], ["??", "??"]], "?? ?? ?? ??", "")
+        assert read(30, headers) == (["As", "Kd", "Qs", "Qd"], [["As", "Kd"], ["Qs", "Qd"]], "As Kd Qs Qd", won)
     # the officials are no public feed
-    assert read(1, bearer("integrity", "i"))[0] == ["As", "Kd"]
-    assert read(1, bearer("secretary", "s"))[0] == ["As", "Kd"]
+    assert read(1, bearer("integrity", "i"))[0] == ["As", "Kd", "Qs", "Qd"]
+    assert read(1, bearer("secretary", "s"))[0] == ["As", "Kd", "Qs", "Qd"]
