@@ -71,3 +71,17 @@ def test_the_sweep_reads_every_get_route_of_the_schema(client: TestClient) -> No
     for route in routes:
         prefix = route.split("{")[0]
         assert any(url.startswith(prefix) for url in swept), route
+
+
+def test_only_the_competitions_own_keepers_take_a_snapshot(client: TestClient) -> None:
+    """Permissions come from appointments (DESIGN decision 11): another competition's Chief Judge, or a Secretary
+    nobody appointed here, takes no snapshot of this protocol (bfsp 2.3.3)."""
+    url = f"/v1/competitions/{MINSK}/protocol/snapshots"
+    for person, role in (("cj-gomel", "chief_judge"), ("sec-nobody", "secretary")):
+        refused = client.post(url, headers={"Authorization": f"Bearer {issue_token(SECRET, person, role)}"})
+        assert refused.status_code == 403, refused.text
+        error = refused.json()["error"]
+        assert error["rule"] == "bfsp 2.3.3"
+        assert error["message"].startswith(f"{person} is not appointed {role.replace('_', ' ')} of {MINSK}")
+    own = client.post(url, headers={"Authorization": f"Bearer {issue_token(SECRET, 'cj-ivanov', 'chief_judge')}"})
+    assert own.status_code == 201, own.text
