@@ -289,8 +289,16 @@ class SealingPolicy:
     ) -> list[views.Rejection]:
         """Each rejection's reason with the cards it quotes sealed as the hand it is about (``hand_of(table,
         number)``): a reader who sees ``??`` on the hand reads ``??`` in the reason."""
+        known: dict[tuple[str, str], views.Hand | None] = {}
+
+        def once(table_id: str, number: str) -> views.Hand | None:
+            # a page of refusals is often many of one hand: each hand is read once
+            if (table_id, number) not in known:
+                known[table_id, number] = hand_of(table_id, number)
+            return known[table_id, number]
+
         return [
-            r.model_copy(update={"reason": self.reason(r.reason, competition_id, r.table_id, r.hand, hand_of, principal)})
+            r.model_copy(update={"reason": self.reason(r.reason, competition_id, r.table_id, r.hand, once, principal)})
             for r in items
         ]
 
