@@ -15,9 +15,10 @@ import sys
 from collections.abc import Iterator, Sequence
 from datetime import timedelta
 from pathlib import Path
-from typing import TYPE_CHECKING, Literal, cast
+from typing import TYPE_CHECKING, Any, Literal, cast
 from uuid import UUID
 
+from api.sealing import Sight, seal_events
 from api.validate_view import EXIT_OK, EXIT_UNREADABLE, unreadable_line
 from domain.hand.aggregate import Hand, hand_id
 from domain.hand.codec import decode
@@ -81,6 +82,10 @@ def _records(
         )
 
 
+#: the roles a hand can be exported for (a dealer's reading depends on his table: the API's to answer)
+_READERS = ("viewer", "secretary", "integrity", "federation", "judge", "chief_judge")
+
+
 def add_export(subparsers: _Subparsers) -> None:
     command = subparsers.add_parser(
         "export",
@@ -92,6 +97,11 @@ def add_export(subparsers: _Subparsers) -> None:
     command.add_argument("--hand", required=True, metavar="ID", help="UUID or COMPETITION/TABLE/NUMBER")
     command.add_argument("--format", required=True, choices=("phh", "ohh"))
     command.add_argument("--output", type=Path, default=None, help="write to this file instead of stdout")
+    command.add_argument(
+        "--as", dest="as_role", metavar="ROLE", choices=_READERS, default=None,
+        help=f"the hand as ROLE reads it through the API (one of {', '.join(_READERS)}): the cards he may not see "
+        "written ?? (api/sealing.py); default: whole, for the operator",
+    )
     command.set_defaults(run=_export)
 
 
@@ -110,8 +120,9 @@ def _export(args: argparse.Namespace) -> int:
             print(f"no hand {args.hand} ({stream}) is stored", file=sys.stderr)
             return EXIT_NOT_FOUND
         events = [decode(hand.started), *(decode(payload) for payload in hand.reported)]
+        sight = _read_by(pipeline, hand, args.as_role)
     try:
-        text = render(events, args.format)
+        text = render(events, args.format, sight)
     except ValueError as error:  # PhhWriteError, OhhError: the format cannot hold this hand
         print(str(error), file=sys.stderr)
         return EXIT_UNREADABLE
@@ -122,15 +133,34 @@ def _export(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def render(events: list[ReportedEvent], format: str) -> str:
-    """A stored hand's reported events as the text of a ``.phh`` or ``.ohh`` file, with the engine's outcome."""
+def _read_by(pipeline: Pipeline, hand: Hand, role: str | None) -> Sight:
+    """How much of the hand's cards the export shows: all for the operator, else what ``role`` sees through the
+    API (the hand's competition and end read from its stored events)."""
+    from api.auth import Principal
+    from api.sealing import SealingPolicy
+    from api.settings import Settings
+    from domain.roles import Role
+
+    if role is None:
+        return Sight.EVERY
+    stored: list[Any] = list(pipeline.store.events.get(hand.id))
+    competition = str(stored[0].meta.get("competition_id", "")) if stored else ""
+    ended = [e.timestamp.isoformat() for e in stored if type(e).__name__ == "HandEnded"]
+    reader = Principal(person="pokeraudit-cli", role=Role(role))
+    policy = SealingPolicy.from_settings(Settings())
+    return policy.sight(reader, competition, hand.table_id, hand.is_over, ended[-1] if ended else None)
+
+
+def render(events: list[ReportedEvent], format: str, sight: Sight = Sight.EVERY) -> str:
+    """A stored hand's reported events as the text of a ``.phh`` or ``.ohh`` file, with the engine's outcome;
+    the cards a reader with ``sight`` may not see written unknown (api/sealing.py)."""
     from ingest.ohh import dumps, to_ohh
     from ingest.phh_write import write_hand
 
     start = events[0]
     assert isinstance(start, HandStarted), "a stored hand starts with HandStarted"
     result = replay(events, get_rulebook(start.rulebook))
-    events = as_played(events)
+    events = seal_events(as_played(events), sight)
     if format == "phh":
         return write_hand(events, final_stacks=dict(result.stacks) if result.is_over else None)
     return dumps([to_ohh(events, pots=result.pots)])

@@ -36,6 +36,7 @@ names another record (another table's, another person's) answers that it does, n
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -379,6 +380,35 @@ class SealingPolicy:
             ]
         # a snapshot of an older format lacks sections: the reader's copy adds none
         return {k: v for k, v in out.items() if k in document}
+
+
+def seal_events(events: Sequence[Any], sight: Sight) -> list[Any]:
+    """A hand's reported events (the domain's dataclasses, for an export) as a reader with ``sight`` may see
+    them: a card he may not see becomes unknown (None, written ``??``)."""
+    if sight is Sight.EVERY:
+        return list(events)
+    shown = {e.seat for e in events if type(e).__name__ == "HandShown"} if sight is Sight.SHOWN else set()
+    out = []
+    for event in events:
+        changes: dict[str, Any] = {}
+        for name, whose in CARD_FIELDS.get(type(event).__name__, ()):
+            value = getattr(event, name, None)
+            if value is None:
+                continue
+            if whose == "burn":
+                visible: Sequence[bool] = ()
+            elif whose == "shown" or getattr(event, "seat", None) in shown:
+                visible = [True] * len(value) if sight is Sight.SHOWN and isinstance(value, tuple) else (
+                    [True] if sight is Sight.SHOWN else ()
+                )
+            else:
+                visible = tuple(getattr(event, "face_up", ()) or ()) if sight is Sight.SHOWN else ()
+            if isinstance(value, tuple):
+                changes[name] = tuple(c if i < len(visible) and visible[i] else None for i, c in enumerate(value))
+            elif not visible:
+                changes[name] = None
+        out.append(dataclasses.replace(event, **changes) if changes else event)
+    return out
 
 
 def _named(hand: str) -> tuple[str, str]:

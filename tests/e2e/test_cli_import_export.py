@@ -86,3 +86,26 @@ def test_an_unknown_hand_and_an_unreadable_file_are_named_with_their_exit_codes(
     assert run.returncode == 2 and run.stdout.startswith("imported 1 hands")
     line = SPLIT_POT.splitlines().index("charlie: folds") + 2
     assert f"{bad}:{line}: hand 1 field 'action'" in run.stderr
+
+
+def test_a_hand_exported_for_a_role_shows_only_the_cards_the_role_sees(
+    tmp_path: Path, imported: dict[str, ImportedHand]
+) -> None:
+    """The export goes through the API's sealing policy (api/sealing.py): a viewer's copy of an ended hand keeps
+    the hands shown and writes every other hole card unknown; the integrity team's is the operator's."""
+    from domain.hand.events import HandShown, HoleCardsDealt
+
+    hand_arg = ("export", "--hand", "club/00-02-07#1/1", "--format", "phh")
+    whole = pokeraudit(tmp_path / "var", *hand_arg)
+    viewer = pokeraudit(tmp_path / "var", *hand_arg, "--as", "viewer")
+    integrity = pokeraudit(tmp_path / "var", *hand_arg, "--as", "integrity")
+    assert whole.returncode == viewer.returncode == integrity.returncode == 0, viewer.stderr
+    assert integrity.stdout == whole.stdout
+    (full,) = phh_loads(whole.stdout, "whole.phh")
+    (sealed,) = phh_loads(viewer.stdout, "viewer.phh")
+    shown = {e.seat for e in full.events() if isinstance(e, HandShown)}
+    dealt = {e.seat: e.cards for e in full.events() if isinstance(e, HoleCardsDealt)}
+    seen = {e.seat: e.cards for e in sealed.events() if isinstance(e, HoleCardsDealt)}
+    assert shown and set(dealt) - shown, "the hand has shown and unshown hands"
+    for seat, cards in dealt.items():
+        assert seen[seat] == (cards if seat in shown else tuple(None for _ in cards)), seat
