@@ -34,6 +34,10 @@ Values an aggregate derives from an act (a draw's starting buttons, a level's bl
 violation's occurrence) are recomputed, never taken on trust: a record whose derived values disagree with
 the rules' is refused with the rule that fixes them.
 
+Every record of a competition that adopted Regulations, a hand's or a federation act, is also judged against
+its appointments (:meth:`Desk.refusal_of_office`, DESIGN decision 11): an official acts only in the office the
+competition's records gave him, a dealer only at the tables they assigned him (bfsp 2.1.1).
+
 Hand events pass the roles table here too (:func:`refusal_of_hand_event`): an official's act at a hand
 (``MisdealDeclared``, ``HandVoided``, the corrections) recorded by the wrong role is refused, while the
 importer and the simulator keep reporting the game as dealt (:mod:`domain.officials.permissions`).
@@ -236,7 +240,8 @@ class Desk:
 
     def refusal_of_office(self, envelope: Envelope, event: Any) -> NotPermittedError | None:
         """Permissions come from appointments (DESIGN decision 11): the recorder holds his office at the
-        envelope's competition, a dealer at ``table`` (:func:`domain.officials.appointments.verify_appointed`).
+        envelope's competition, a dealer at the table the record is at (``event``'s own for a federation act:
+        :func:`_table_of`; :func:`domain.officials.appointments.verify_appointed`).
         A competition with no records of its own appointed nobody: nothing to check (imports, plain
         simulations)."""
         role = envelope.recorded_by.role
