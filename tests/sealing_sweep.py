@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import re
 import zlib
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
@@ -229,12 +229,34 @@ TABLES: dict[str, tuple[str, ...]] = {MINSK: (table(),), LIVE_COMPETITION: (tabl
 CHOICES: dict[str, tuple[str, ...]] = {"format": ("json", "html", "pdf")}
 
 
-def urls(openapi: dict[str, Any]) -> Iterator[str]:
-    """Every URL the sweep reads: each GET route with each value of its path parameters and choices."""
-    for path, item in openapi["paths"].items():
-        operation = item.get("get")
-        if operation is None:
-            continue
+#: what FastAPI serves of itself: the schema and its documentation pages
+OWN_PAGES = frozenset({"/openapi.json", "/docs", "/docs/oauth2-redirect", "/redoc"})
+
+
+def get_paths(app: Any) -> list[str]:
+    """The GET routes the app serves, those left out of the schema (pages) included."""
+    # as the schema writes them: ``{table_id:path}`` is ``{table_id}``
+    paths = (re.sub(r"{([^}:]+):[^}]+}", r"{\1}", path) for path in _get_paths(app.routes, ""))
+    return [path for path in paths if path not in OWN_PAGES]
+
+
+def _get_paths(routes: Iterable[Any], prefix: str) -> Iterator[str]:
+    for route in routes:
+        included = getattr(route, "original_router", None)  # FastAPI keeps an included router whole
+        if included is not None:
+            context = getattr(route, "include_context", None)
+            yield from _get_paths(included.routes, prefix + str(getattr(context, "prefix", "") or ""))
+        elif "GET" in (getattr(route, "methods", None) or ()):
+            yield prefix + route.path
+
+
+def urls(openapi: dict[str, Any], served: Iterable[str] = ()) -> Iterator[str]:
+    """Every URL the sweep reads: each GET route of the schema (and each GET route ``served`` beside it) with
+    each value of its path parameters and choices."""
+    paths = {path: item.get("get") for path, item in openapi["paths"].items() if item.get("get") is not None}
+    for path in served:
+        paths.setdefault(path, {})
+    for path, operation in paths.items():
         names = re.findall(r"{([^}:]+)(?::path)?}", path)
         queries = {p["name"] for p in operation.get("parameters", []) if p.get("in") == "query"}
         for values in _fillings(path, names):
@@ -321,10 +343,12 @@ def all_secrets() -> set[str]:
     return {what for reader in READERS for what in secrets(reader)}
 
 
-def sweep(openapi: dict[str, Any], get: Callable[[str, dict[str, str]], Read], secret: str) -> Swept:
-    """Every URL as every reader."""
+def sweep(
+    openapi: dict[str, Any], get: Callable[[str, dict[str, str]], Read], secret: str, served: Iterable[str] = ()
+) -> Swept:
+    """Every URL as every reader (``served``: the app's GET routes, :func:`get_paths`)."""
     swept = Swept([], {what: set() for what in all_secrets()}, 0)
-    every = list(urls(openapi))
+    every = list(urls(openapi, served))
     for reader in READERS:
         headers = reader.headers(secret)
         forbidden = secrets(reader)
