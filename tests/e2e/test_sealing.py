@@ -5,6 +5,7 @@ back from viewers for the configured minutes after its end, by the service's clo
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Iterator
 from dataclasses import replace
 from datetime import datetime, timedelta
@@ -109,6 +110,7 @@ def test_a_refusal_quoting_a_live_card_is_sealed_for_whoever_sees_the_hand_seale
     deadline = datetime.now().timestamp() + 20
     while client.get("/v1/projections/lag", headers=bearer("judge", "j")).json()["lag"]:
         assert datetime.now().timestamp() < deadline
+        time.sleep(0.05)
     url = "/v1/competitions/open/rejections"
     (whole,) = client.get(url, headers=bearer("judge", "j")).json()["items"]
     assert "includes As, which was already dealt" in whole["reason"]
@@ -131,6 +133,7 @@ def test_a_viewer_sees_a_hands_cards_only_the_delay_after_it_ends(client: TestCl
         f"/v1/hands/{hand}", headers=bearer("judge", "j")
     ).json()["status"] != "ended":
         assert datetime.now().timestamp() < deadline
+        time.sleep(0.05)
     ended_at = datetime.fromisoformat(client.get(f"/v1/hands/{hand}", headers=bearer("judge", "j")).json()["ended_at"])
     policy = client.app.state.sealing  # type: ignore[attr-defined]
 
