@@ -39,15 +39,12 @@ from domain.competition.events import (
 )
 from domain.competition.regulations import Level, cite
 from domain.competition.seating import Positions
-from domain.errors import CompetitionError, NotPermittedError, RuleRef, chips
+from domain.errors import CompetitionError, RuleRef, chips
 from domain.hand.events import HandStarted, Stakes
-from domain.officials import Act
-from domain.officials.permissions import permission
+from domain.officials.appointments import verify_appointed
 from domain.roles import Role
 from domain.variants import VARIANTS, BettingStructure
 
-#: who records for the competition as a body, holding no office in it (as the Competition's own acts allow)
-_BODIES = frozenset({Role.FEDERATION, Role.IMPORTER, Role.SIMULATOR})
 _TABLE = re.compile(r"T?([0-9]+)")
 #: chips come into play with an entry and leave it only through the hands (bfsp 5.1: the equal start)
 CHIPS_RULE = RuleRef("bfsp", "5.1")
@@ -229,15 +226,10 @@ def _verify_seating(c: Competition, started: HandStarted, number: int, count: Ch
 
 
 def _verify_office(c: Competition, person: str, role: Role) -> None:
-    """The table's hands are recorded by the competition's own officials: the floor records each one too."""
-    if role in _BODIES:
-        return
-    office = c.officials.get(person)
-    if office is None or office.role is not role:
-        raise NotPermittedError(
-            f"{person} is not appointed {role.value.replace('_', ' ')} of {c.competition_id}",
-            permission(Act.TABLE_HAND_STARTED).cite(),
-        )
+    """The table's hands are recorded by the competition's own officials: the floor records each one too (the
+    one rule of appointments, :mod:`domain.officials.appointments`; the referee's desk asks it of every record,
+    and its dealer's table too)."""
+    verify_appointed(c.officials, c.competition_id, person, role, doing="record HandStarted")
 
 
 def _is_limit(started: HandStarted) -> bool:
