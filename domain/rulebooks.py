@@ -134,6 +134,10 @@ class Rulebook:
     #: a misdeal may be declared until substantial action (TDA 2022 35-D, 36); False: only before the first
     #: action of the first betting round (bfsp 6.3, except 6.3.6)
     misdeal_until_substantial_action: bool = True
+    #: no-limit and pot-limit: a player who checked and then faces an all-in *bet* of less than a full bet may
+    #: raise (PokerKit's convention). False: he has acted and faces less than a full bet, so he may only call
+    #: or fold (TDA 2022 47-A, bfsp 4.9.8; decision D10 in docs/RULEBOOKS.md)
+    short_all_in_bet_reopens: bool = False
     #: the action clock: seconds to act once the clock is called, then the countdown (TDA 2022 29; bfsp 7.1.7)
     clock_seconds: int = 25
     clock_countdown_seconds: int = 5
@@ -262,6 +266,11 @@ _TDA_2022_RULES: dict[str, str] = {
     "premature_call": "59-B",
     "incorrect_bet": "52-A",
     "pot_limit_correction": "52-B",
+    "incorrect_bet_stands": "52-A",
+    "pot_limit_bet_stands": "52-B",
+    "boxed_card": "35-A",
+    "wrong_seat": "35-A",
+    "dealt_out": "35-A",
     "accepted_action": "49",
     "substantial_action": "36",
     "uncalled_bet": "15-B",
@@ -332,6 +341,11 @@ _TDA_2017_RULES: dict[str, str] = {
     "premature_call": "D-58",
     "incorrect_bet": "D-42",
     "pot_limit_correction": "D-42",
+    "incorrect_bet_stands": "D-42",
+    "pot_limit_bet_stands": "D-42",
+    "boxed_card": "D-34",
+    "wrong_seat": "D-34",
+    "dealt_out": "D-34",
     "accepted_action": "D-52",
     "substantial_action": "D-35",
     "uncalled_bet": "D-14",
@@ -385,6 +399,9 @@ _TDA_CLUB_RULES: dict[str, str] = {
     "out_of_turn": "41-A",
     "skipped_player": "41-B",
     "undercall": "40-B",
+    "boxed_card": "35-A",
+    "wrong_seat": "35-A",
+    "dealt_out": "35-A",
     "accepted_action": "50",
     "substantial_action": "36",
     "floor_decision": "1",
@@ -438,6 +455,9 @@ _BFSP_RULES: dict[str, str] = {
     "undercall": "4.13",
     "incorrect_bet": "4.13",
     "pot_limit_correction": "4.14",
+    "boxed_card": "6.4.5",
+    "wrong_seat": "6.3.3",
+    "dealt_out": "6.3.4",
     "floor_decision": "7.4.1",
     "clock": "7.1.7",
     "dispute": "5.9.1",

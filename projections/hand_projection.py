@@ -20,6 +20,7 @@ import orjson
 from domain.cards import MaybeCard
 from domain.hand.codec import decode
 from domain.hand.events import (
+    BetCorrected,
     HandMucked,
     HandShown,
     HandStarted,
@@ -36,7 +37,10 @@ from domain.rulebooks import get_rulebook
 JSON = dict[str, Any]
 
 #: stored after the act they follow from: the engine derived them when it applied that act
-FOLLOWED = frozenset({"UncalledBetReturned", "PotAwarded", "HandEnded", "ActionObliged", "RulingRequested"})
+FOLLOWED = frozenset({
+    "UncalledBetReturned", "PotAwarded", "HandEnded", "ActionObliged", "RulingRequested",
+    "IncorrectBetNoted", "BetCorrected", "IncorrectBetStood", "MisdealRecognised",
+})  # fmt: skip
 
 #: (seat, stack, chips it has in the pot) after an event, for the seats that moved
 StackChange = tuple[int, int, int]
@@ -241,6 +245,9 @@ class HandProjection:
             if isinstance(consequence, UncalledBetReturned):
                 self.stacks[consequence.seat] -= consequence.amount
                 self.committed[consequence.seat] += consequence.amount
+            elif isinstance(consequence, BetCorrected):
+                self.stacks[consequence.seat] += consequence.to - consequence.was
+                self.committed[consequence.seat] -= consequence.to - consequence.was
             elif isinstance(consequence, PotAwarded):
                 for share in consequence.shares:
                     self.stacks[share.seat] -= share.amount
@@ -268,6 +275,10 @@ class HandProjection:
             seat, amount = payload["seat"], payload["amount"]
             self.stacks[seat] += amount
             self.committed[seat] -= amount
+        elif name == "BetCorrected":
+            seat, moved = payload["seat"], payload["to"] - payload["was"]
+            self.stacks[seat] -= moved
+            self.committed[seat] += moved
         elif name == "PotAwarded":
             for share in payload["shares"]:
                 self.stacks[share["seat"]] += share["amount"]

@@ -305,7 +305,41 @@ class Hand(ChainedAggregate):
     def _muck_shuffled_into_stub(self, payload: JSON, meta: JSON, prev_link: str, link: str) -> None:
         self._apply(payload, link)
 
+    # --- errors that stand unless corrected, and what else the deal itself shows ------------------------------
+
+    @event("IncorrectBetAccepted")
+    def _incorrect_bet_accepted(self, payload: JSON, meta: JSON, prev_link: str, link: str) -> None:
+        self._apply(payload, link)
+
+    @event("IncorrectBetCorrected")
+    def _incorrect_bet_corrected(self, payload: JSON, meta: JSON, prev_link: str, link: str) -> None:
+        self._apply(payload, link)
+
+    @event("ExtraCardDealt")
+    def _extra_card_dealt(self, payload: JSON, meta: JSON, prev_link: str, link: str) -> None:
+        self._apply(payload, link)
+
+    @event("BoxedCardFound")
+    def _boxed_card_found(self, payload: JSON, meta: JSON, prev_link: str, link: str) -> None:
+        self._apply(payload, link)
+
     # --- what follows mechanically (the engine derived it; replay derives it again) ------------------------
+
+    @event("IncorrectBetNoted")
+    def _incorrect_bet_noted(self, payload: JSON, meta: JSON, prev_link: str, link: str) -> None:
+        self._follow(link)
+
+    @event("BetCorrected")
+    def _bet_corrected(self, payload: JSON, meta: JSON, prev_link: str, link: str) -> None:
+        self._follow(link)
+
+    @event("IncorrectBetStood")
+    def _incorrect_bet_stood(self, payload: JSON, meta: JSON, prev_link: str, link: str) -> None:
+        self._follow(link)
+
+    @event("MisdealRecognised")
+    def _misdeal_recognised(self, payload: JSON, meta: JSON, prev_link: str, link: str) -> None:
+        self._follow(link)
 
     @event("UncalledBetReturned")
     def _uncalled_bet_returned(self, payload: JSON, meta: JSON, prev_link: str, link: str) -> None:

@@ -156,9 +156,15 @@ class BettingRound:
         """May this seat raise, having already acted? (bfsp 4.7 "Right to raise", TDA 47)."""
         if seat not in self.acted_at or self.acted_seq[seat] < self.full_seq:
             return True
+        if self.rulebook.short_all_in_bet_reopens and self._checked_to_short_bet(seat):
+            return True
         if not self.rulebook.short_all_ins_add_up:
             return False
         return self.call_level - self.acted_at[seat] >= self._reopen_threshold()
+
+    def _checked_to_short_bet(self, seat: int) -> bool:
+        """Decision D10: he checked, and the bet he faces is only all-ins short of a full bet (no-limit, pot-limit)."""
+        return not self.limit and self.acted_at[seat] == 0 and self.full_level == 0 < self.call_level
 
     def _reopen_threshold(self) -> float:
         if self.limit:
@@ -348,10 +354,10 @@ class BettingRound:
             raise IllegalActionError(f"seat {seat} {verb.split()[0]} without an amount", cite("bet"))
         rng = self.aggressive_range(seat)
         if rng is None:
-            raise self._no_aggression(seat, action)
+            raise self.refusal(seat, action)
         kind, min_to, max_to, allowed = rng
         if action is not kind and not (kind is ActionKind.COMPLETE and action is ActionKind.RAISE):
-            raise IllegalActionError(self._wrong_kind(seat, action, kind), cite("bet"))
+            raise IllegalActionError(self.wrong_kind(seat, action, kind), cite("bet"))
         all_in_to = self.bets[seat] + self.stacks[seat]
         if amount > all_in_to:
             raise IllegalActionError(
@@ -379,14 +385,14 @@ class BettingRound:
             )
         return amount
 
-    def _wrong_kind(self, seat: int, action: ActionKind, kind: ActionKind) -> str:
+    def wrong_kind(self, seat: int, action: ActionKind, kind: ActionKind) -> str:
         if kind is ActionKind.BET:
             return f"seat {seat} made a {action}, but nobody has bet on this round: it is a bet"
         if kind is ActionKind.COMPLETE:
             return f"seat {seat} made a {action}, but only the bring-in is in: it is a completion"
         return f"seat {seat} made a {action}, but there is a bet of {chips(self.call_level)}: it is a raise"
 
-    def _no_aggression(self, seat: int, action: ActionKind) -> IllegalActionError:
+    def refusal(self, seat: int, action: ActionKind) -> IllegalActionError:
         cite = self.rulebook.cite
         bet = self.bets[seat]
         owe = self.call_level - bet
@@ -467,6 +473,36 @@ class BettingRound:
             self.full_level = total
             self.full_seq += 1
         self.call_level = total
+
+    def accept_incorrect(self, seat: int, total: int) -> None:
+        """A bet or raise of a size the rules do not allow, accepted at the table (TDA 2022 52): it plays as made.
+        Made in turn with chips behind, it is a bet or raise and re-opens the betting; the raise to beat stays
+        the largest full one (TDA 2022 43-A), so a raise short of it does not lower it."""
+        self._put(seat, total)
+        self.last_aggressor = seat
+        if self.full_level > 0:
+            self.raises += 1
+        if not self.limit:
+            self.increment = max(self.increment, total - self.call_level)
+        self.full_level = self.call_level = total
+        self.full_seq += 1
+        self.acted_at[seat] = total
+        self.acted_seq[seat] = self.full_seq
+        self.actor = self._after(seat)
+
+    def correct_to(self, level: int, call_before: int, increment_before: int, seats: list[int]) -> None:
+        """An incorrect bet corrected while its round lasts: the bet to call is ``level`` and the raise to beat
+        what it would have been had the bet been right; the seats brought to it have acted at it."""
+        self.call_level = self.full_level = level
+        if not self.limit:
+            self.increment = max(increment_before, level - call_before)
+        for seat in seats:
+            self.acted_at[seat] = level
+            self.acted_seq[seat] = self.full_seq
+        folded, stacks = self.folded, self.stacks
+        self.able_count = sum(1 for s in self.seats if s not in folded and stacks[s] > 0)
+        if self.actor is not None and not self.needs_action(self.actor):
+            self.actor = self._after(self.actor)
 
     def finish(self) -> tuple[int, int] | None:
         """Close the round: the part of the highest bet nobody matched goes back to its seat (TDA 2022 65)."""

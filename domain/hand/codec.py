@@ -14,12 +14,14 @@ from typing import Any
 from domain.cards import Card, parse_card
 from domain.hand.events import (
     BoardDealt,
+    BoxedCardFound,
     BurnsShuffledIntoStub,
     CardBurned,
     CardsDiscarded,
     CommunityCardDealt,
     DealtShort,
     ExposedCardReplaced,
+    ExtraCardDealt,
     FlopDealtUnburned,
     FlopReformed,
     ForcedBetPosted,
@@ -33,6 +35,8 @@ from domain.hand.events import (
     HandVoided,
     HoleCardExposed,
     HoleCardsDealt,
+    IncorrectBetAccepted,
+    IncorrectBetCorrected,
     MisdealDeclared,
     MissingCardDealt,
     MuckShuffledIntoStub,
@@ -77,6 +81,10 @@ REPORTED: dict[str, type[ReportedEvent]] = {
         HoleCardExposed,
         ExposedCardReplaced,
         MuckShuffledIntoStub,
+        IncorrectBetAccepted,
+        IncorrectBetCorrected,
+        ExtraCardDealt,
+        BoxedCardFound,
     )
 }
 

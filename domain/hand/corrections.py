@@ -46,6 +46,7 @@ from domain.hand.events import (
     UncalledBetReturned,
 )
 from domain.hand.interpretation import substantial_action
+from domain.hand.misdeals import dealt_out, do_dealt_out
 from domain.hand.phase import Phase
 from domain.hand.tabling import award_to, finish, showdown_awards
 
@@ -214,6 +215,8 @@ def check_dealt_short(hand: HandState, e: DealtShort) -> None:
         raise DealingError(
             f"seat {e.seat} was reported dealt short, but it is owed no card now", cite_("deal_count")
         )
+    if dealt_out(hand, e):
+        return  # a seat given no card of the first deal: the deal is a misdeal (TDA 2022 35-A-4)
     if e.missing != owed or e.missing >= hand.street.hole_cards:
         raise DealingError(
             f"seat {e.seat} was reported {e.missing} card(s) short; it is owed {owed} of the "
@@ -223,6 +226,8 @@ def check_dealt_short(hand: HandState, e: DealtShort) -> None:
 
 
 def do_dealt_short(hand: HandState, e: DealtShort, _: None) -> tuple[DerivedEvent, ...]:
+    if dealt_out(hand, e):
+        return do_dealt_out(hand, e)
     del hand.owed_hole[e.seat]
     corrections(hand).short[e.seat] = e.missing
     return after_deal(hand)
@@ -277,11 +282,19 @@ def check_kill(hand: HandState, e: HandKilled) -> None:
                 f"is not dead",
                 cite(hand, "button_short"),
             )
-    elif e.cards_held == due:
-        raise DealingError(
-            f"seat {e.seat} holds {due} card(s), the number the game deals: the hand is not dead for its count",
-            rulebook.cite("deal_count"),
-        )
+    else:
+        held = len(hand.hole[e.seat]) + hand.extra.get(e.seat, 0)
+        if held == due:
+            raise DealingError(
+                f"seat {e.seat} holds {due} card(s), the number the game deals: the hand is not dead for its count",
+                rulebook.cite("deal_count"),
+            )
+        if e.cards_held != held:
+            raise DealingError(
+                f"seat {e.seat}'s hand was ruled dead holding {e.cards_held} card(s); the record dealt it {held} "
+                f"(a seat dealt short is reported DealtShort, a card too many ExtraCardDealt)",
+                rulebook.cite("deal_count"),
+            )
     if rulebook.misdeal_until_substantial_action:
         if not substantial_action(hand.actions, rulebook):
             raise HandStateError(

@@ -435,6 +435,95 @@ class MuckShuffledIntoStub:
     into it too (bfsp 6.5.3)."""
 
 
+# --- errors that stand unless corrected in time (TDA 2022 52; domain/hand/incorrect_bets.py) ----------------
+
+
+@dataclass(frozen=True, slots=True)
+class IncorrectBetAccepted:
+    """The dealer accepted a bet or raise the rules do not allow, as it was made: below the minimum (TDA 2022
+    52-A), above the pot-limit maximum, or a "pot" bet (``pot_declared``) of a miscounted amount (52-B).
+
+    ``amount`` is the seat's total on the street, as for :class:`PlayerActed`. The engine records the rule it
+    breaks and what the rule gives; the error is corrected by :class:`IncorrectBetCorrected` while the rulebook
+    allows it, and stands once its window closes (the next card, the showdown, or substantial action)."""
+
+    seat: int
+    action: ActionKind
+    amount: int
+    pot_declared: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class IncorrectBetCorrected:
+    """The error in ``seat``'s accepted bet is noticed and corrected: the engine brings every bet that matched it
+    to what the rule gives (TDA 2022 52-A: all bettors brought up; 52-B: cut for every caller)."""
+
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class ExtraCardDealt:
+    """``seat`` was found holding ``card`` as a card more than the game deals (TDA 2022 35-A-5, 38; bfsp 6.3.5,
+    6.3.7): before substantial action the deal is a misdeal; after it the hand is dead and is killed holding
+    the count the deal gave it."""
+
+    seat: int
+    card: MaybeCard = None
+
+
+@dataclass(frozen=True, slots=True)
+class BoxedCardFound:
+    """A card was found face up in the deck during the first deal (TDA 2022 35-A-1; bfsp 6.4.5): it is not a
+    playing card and the next card replaces it; under the TDA a second one makes the deal a misdeal."""
+
+    card: MaybeCard = None
+
+
+# --- what the engine rules on an incorrect bet and on a deal that is a misdeal (the engine emits them) --------
+
+
+@dataclass(frozen=True, slots=True)
+class IncorrectBetNoted:
+    """An accepted bet breaks ``rule``: ``made`` stands in play, flagged, until it is corrected to ``due`` or
+    its window (``closes``: "the next card", "substantial action", "the showdown") closes."""
+
+    seat: int
+    made: int
+    due: int
+    rule: str
+    reason: str
+    closes: str
+
+
+@dataclass(frozen=True, slots=True)
+class BetCorrected:
+    """A seat's street total moved from ``was`` to ``to`` by the correction of an incorrect bet."""
+
+    seat: int
+    was: int
+    to: int
+    rule: str
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class IncorrectBetStood:
+    """The window to correct ``seat``'s incorrect bet closed: ``amount`` stands and play went on from it."""
+
+    seat: int
+    amount: int
+    rule: str
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class MisdealRecognised:
+    """The deal itself shows a misdeal (TDA 2022 35-A; bfsp 6.3): every chip goes back, as for a declared one."""
+
+    reason: str
+    rule: str
+
+
 ReportedEvent = (
     HandStarted
     | ForcedBetPosted
@@ -464,15 +553,29 @@ ReportedEvent = (
     | HoleCardExposed
     | ExposedCardReplaced
     | MuckShuffledIntoStub
+    | IncorrectBetAccepted
+    | IncorrectBetCorrected
+    | ExtraCardDealt
+    | BoxedCardFound
 )
-DerivedEvent = UncalledBetReturned | PotAwarded | HandEnded
+DerivedEvent = (
+    UncalledBetReturned
+    | PotAwarded
+    | HandEnded
+    | IncorrectBetNoted
+    | BetCorrected
+    | IncorrectBetStood
+    | MisdealRecognised
+)
 ReadingEvent = ActionObliged | RulingRequested
 HandEvent = ReportedEvent | DerivedEvent | ReadingEvent
 
 __all__ = [
     "ActionKind",
     "ActionObliged",
+    "BetCorrected",
     "BoardDealt",
+    "BoxedCardFound",
     "BurnsShuffledIntoStub",
     "Card",
     "CardBurned",
@@ -484,6 +587,7 @@ __all__ = [
     "Declared",
     "DerivedEvent",
     "ExposedCardReplaced",
+    "ExtraCardDealt",
     "FlopDealtUnburned",
     "FlopReformed",
     "ForcedBetKind",
@@ -500,7 +604,12 @@ __all__ = [
     "HandVoided",
     "HoleCardExposed",
     "HoleCardsDealt",
+    "IncorrectBetAccepted",
+    "IncorrectBetCorrected",
+    "IncorrectBetNoted",
+    "IncorrectBetStood",
     "MisdealDeclared",
+    "MisdealRecognised",
     "MissingCardDealt",
     "MuckShuffledIntoStub",
     "PenaltyHandKilled",

@@ -62,13 +62,13 @@ from domain.hand.deal_acts import (
     check_draw,
     check_hole,
     do_draw,
-    do_hole,
 )
 from domain.hand.dealing import Deck
 from domain.hand.events import (
     ActionKind,
     ActionObliged,
     BoardDealt,
+    BoxedCardFound,
     BurnsShuffledIntoStub,
     CardBurned,
     CardsDiscarded,
@@ -76,6 +76,7 @@ from domain.hand.events import (
     DealtShort,
     DerivedEvent,
     ExposedCardReplaced,
+    ExtraCardDealt,
     FlopDealtUnburned,
     FlopReformed,
     ForcedBetKind,
@@ -91,6 +92,8 @@ from domain.hand.events import (
     HandVoided,
     HoleCardExposed,
     HoleCardsDealt,
+    IncorrectBetAccepted,
+    IncorrectBetCorrected,
     MisdealDeclared,
     MissingCardDealt,
     MuckShuffledIntoStub,
@@ -104,7 +107,16 @@ from domain.hand.events import (
     RulingRequested,
     UncalledBetReturned,
 )
-from domain.hand.interpretation import BettingContext, substantial_action
+from domain.hand.incorrect_bets import (
+    PendingError,
+    check_accepted,
+    check_corrected,
+    do_accepted,
+    do_corrected,
+    stood,
+)
+from domain.hand.misdeals import check_boxed, check_extra_card, do_boxed, do_extra_card, do_first_hole
+from domain.hand.interpretation import BettingContext, Correction, substantial_action
 from domain.hand.legal import LegalActions, NextAct, NextActKind
 from domain.hand.phase import Phase
 from domain.hand.pots import Pot
@@ -189,6 +201,10 @@ class HandState:
         "out_of_turn",
         "readings",
         "corrections",
+        "incorrect",
+        "stood",
+        "boxed",
+        "extra",
     )
 
     def __init__(
@@ -247,6 +263,13 @@ class HandState:
         self.readings: list[HandReading] = []
         #: what dealing corrections leave pending (domain/hand/corrections.py), made when first needed
         self.corrections: Corrections | None = None
+        #: accepted incorrect bets whose window to be corrected is open, and those that stood
+        #: (domain/hand/incorrect_bets.py)
+        self.incorrect: list[PendingError] = []
+        self.stood: list[tuple[PendingError, Correction]] = []
+        #: cards found boxed in the first deal, and seats found with cards too many (domain/hand/misdeals.py)
+        self.boxed = 0
+        self.extra: dict[int, int] = {}
         if not owed:
             self._start_street(0)
 
@@ -364,6 +387,9 @@ class HandState:
         self._check_ruling(event)
         prepared = check(self, event)
         result: tuple[DerivedEvent, ...] = do(self, event, prepared)
+        if self.incorrect:
+            # the act may have closed an incorrect bet's window: it stands, and that comes before what follows
+            result = (*stood(self), *result)
         return result
 
     def _is_reshow(self, event: ReportedEvent) -> bool:
@@ -751,6 +777,7 @@ class HandState:
         self.round = None
         self.obligation = self.ruling = None
         self.out_of_turn.clear()
+        self.incorrect.clear()  # every chip is back: nothing is left to stand or to correct
         return (HandEnded(tuple(sorted(self.stacks.items())), False),)
 
     def _check_void(self, e: HandVoided) -> None:
@@ -782,7 +809,7 @@ _Do = Callable[[HandState, Any, Any], tuple[DerivedEvent, ...]]
 
 _HANDLERS: dict[type, tuple[_Check, _Do]] = {
     ForcedBetPosted: (HandState._check_forced, HandState._do_forced),
-    HoleCardsDealt: (check_hole, do_hole),
+    HoleCardsDealt: (check_hole, do_first_hole),
     BoardDealt: (check_board_corrected, do_board_corrected),
     CardBurned: (check_burn_corrected, do_burn_corrected),
     CardsDiscarded: (check_draw, do_draw),
@@ -808,4 +835,8 @@ _HANDLERS: dict[type, tuple[_Check, _Do]] = {
     HoleCardExposed: (check_exposed, do_exposed),
     ExposedCardReplaced: (check_exposed_replaced, do_exposed_replaced),
     MuckShuffledIntoStub: (check_muck_shuffled, do_muck_shuffled),
+    IncorrectBetAccepted: (check_accepted, do_accepted),
+    IncorrectBetCorrected: (check_corrected, do_corrected),
+    ExtraCardDealt: (check_extra_card, do_extra_card),
+    BoxedCardFound: (check_boxed, do_boxed),
 }

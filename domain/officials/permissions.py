@@ -52,6 +52,10 @@ class Act(StrEnum):
     HOLE_CARD_EXPOSED = "HoleCardExposed"
     EXPOSED_CARD_REPLACED = "ExposedCardReplaced"
     MUCK_SHUFFLED_INTO_STUB = "MuckShuffledIntoStub"
+    INCORRECT_BET_ACCEPTED = "IncorrectBetAccepted"
+    INCORRECT_BET_CORRECTED = "IncorrectBetCorrected"
+    EXTRA_CARD_DEALT = "ExtraCardDealt"
+    BOXED_CARD_FOUND = "BoxedCardFound"
     # --- officials at the hand ------------------------------------------------------------------------------
     FOUR_CARD_FLOP_DEALT = "FourCardFlopDealt"
     MISDEAL_DECLARED = "MisdealDeclared"
@@ -190,6 +194,10 @@ PERMISSIONS: dict[Act, Permission] = {
     Act.HOLE_CARD_EXPOSED: _dealt("report a hole card exposed", "6.6.1"),
     Act.EXPOSED_CARD_REPLACED: _dealt("replace an exposed card", "6.6.1"),
     Act.MUCK_SHUFFLED_INTO_STUB: _dealt("shuffle the muck into the stub", "6.5.3"),
+    Act.INCORRECT_BET_ACCEPTED: _dealt("enter a bet of a size the rules do not allow, as it was accepted", "4.13"),
+    Act.INCORRECT_BET_CORRECTED: _dealt("correct an incorrect bet", "4.13"),
+    Act.EXTRA_CARD_DEALT: _dealt("report a card dealt too many", "6.3.5"),
+    Act.BOXED_CARD_FOUND: _dealt("report a card face up in the deck", "6.4.5"),
     Act.FOUR_CARD_FLOP_DEALT: Permission("pick the burn from a four-card flop", _OFFICIALS, "6.6.3"),
     Act.MISDEAL_DECLARED: Permission(
         "declare a misdeal", frozenset({DEALER, JUDGE, CHIEF_JUDGE}), "6.3", Delegation.MISDEAL

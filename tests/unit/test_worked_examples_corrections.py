@@ -26,6 +26,7 @@ from domain.hand.events import (
     CommunityCardDealt,
     DealtShort,
     ExposedCardReplaced,
+    ExtraCardDealt,
     FlopDealtUnburned,
     FlopReformed,
     ForcedBetKind,
@@ -39,6 +40,7 @@ from domain.hand.events import (
     HandStarted,
     HoleCardExposed,
     HoleCardsDealt,
+    MisdealRecognised,
     MissingCardDealt,
     MuckShuffledIntoStub,
     PlayerActed,
@@ -94,9 +96,13 @@ def limped_to_the_flop(rulebook: Rulebook = BFSP, burns: bool = True) -> Table:
 def test_a_hand_with_the_wrong_number_of_cards_after_substantial_action_is_dead_and_one_card_is_burned(
     tv: str, held: int
 ) -> None:
-    table = six_handed(TDA, burns=True)
+    table = six_handed(TDA, burns=True, short=5 if held == 1 else None)
     table.acts((3, F), (4, C))
     assert table.state.actor == 5
+    if held == 3:
+        table.refuse(HandKilled(5, 3), DealingError, "deal_count")  # the record dealt him two
+        assert table.apply(ExtraCardDealt(5, parse_cards("9s")[0])) == ()  # after SA: no misdeal
+    table.refuse(HandKilled(5, 2), DealingError, "deal_count")  # the count must be the one the deal shows
     assert table.apply(HandKilled(5, held)) == ()
     assert 5 in table.state.folded
     assert table.state.actor == 6  # the dead hand's turn passes on
@@ -109,15 +115,37 @@ def test_a_hand_with_the_wrong_number_of_cards_after_substantial_action_is_dead_
 
 @pytest.mark.parametrize("tv", ["TV-70"])
 def test_a_wrong_number_of_cards_before_substantial_action_is_a_misdeal_not_a_dead_hand(tv: str) -> None:
-    table = six_handed(TDA)
+    table = six_handed(TDA, short=5)
     table.acts((3, F))
     reason = table.refuse(HandKilled(5, 1), HandStateError, "deal_count")
     assert "misdeal" in reason
 
 
 @pytest.mark.parametrize("tv", ["TV-70"])
+def test_a_dead_hands_card_count_must_agree_with_the_deal(tv: str) -> None:
+    """HandKilled(5, 1) after seat 5 was dealt two cards, or (5, 3) with no card too many recorded, is refused."""
+    table = six_handed(TDA)
+    table.acts((3, F), (4, C))
+    for held in (1, 3):
+        reason = table.refuse(HandKilled(5, held), DealingError, "deal_count")
+        assert "holds 2 card(s)" in reason
+    short = six_handed(TDA, short=5)
+    short.acts((3, F), (4, C))
+    assert "it was dealt 1" in short.refuse(HandKilled(5, 2), DealingError, "deal_count")
+
+
+@pytest.mark.parametrize("tv", ["TV-71"])
+def test_a_card_too_many_found_before_substantial_action_is_recognised_as_a_misdeal(tv: str) -> None:
+    table = six_handed(TDA)
+    table.acts((3, F))
+    out = table.apply(ExtraCardDealt(5, parse_cards("9s")[0]))
+    assert isinstance(out[0], MisdealRecognised) and out[0].rule == "tda-2022 35-A"
+    assert out[-1] == HandEnded(tuple((s, 10_000) for s in range(1, 7)), False)
+
+
+@pytest.mark.parametrize("tv", ["TV-70"])
 def test_under_the_federation_a_hand_is_dead_once_the_betting_began_and_its_chips_stay(tv: str) -> None:
-    table = six_handed(BFSP)
+    table = six_handed(BFSP, short=3)
     table.refuse(HandKilled(3, 1), HandStateError, "deal_count")  # bfsp 6.3.5: a misdeal before round 1
     table.acts((3, C), (4, C))
     table.apply(HandKilled(3, 1))
@@ -409,6 +437,7 @@ def test_a_corrected_hand_is_stored_and_replays_from_the_event_store_to_the_same
         CardBurned(parse_cards("2h")[0]),
         FourCardFlopDealt(four, four[3]),
         PlayerActed(1, X),
+        ExtraCardDealt(2, parse_cards("9c")[0]),
         HandKilled(2, 3),
         PlayerActed(3, X),
         CardBurned(four[3]),
@@ -750,6 +779,7 @@ def test_bfsp_6_3_9_a_wrong_number_of_cards_found_at_the_showdown_loses_the_pot(
     table = heads_to_the_river(BFSP)
     table.acts((1, B, 1_000), (2, C))
     table.apply(HandShown(2, parse_cards("KsKd")))
+    table.apply(ExtraCardDealt(1, parse_cards("3s")[0]))
     derived = table.apply(HandKilled(1, 3))
     (award,) = [d for d in derived if isinstance(d, PotAwarded)]
     assert [(s.seat, s.amount) for s in award.shares] == [(2, 2_200)]
