@@ -1,0 +1,92 @@
+"""An incorrect bet through the whole write and read path (log, referee, store, projector, read models): the act
+as made, the engine's note of the rule it breaks, then its correction moving every matching bet, or the amount
+standing once the next card is out — each in the hand's history, and the stacks as the table saw them."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from projection_setup import Pipeline
+
+from domain.cards import parse_cards
+from domain.hand.aggregate import hand_id
+from domain.hand.events import (
+    ActionKind,
+    BoardDealt,
+    ForcedBetKind,
+    ForcedBetPosted,
+    HandStarted,
+    HoleCardsDealt,
+    IncorrectBetAccepted,
+    IncorrectBetCorrected,
+    PlayerActed,
+    ReportedEvent,
+    SeatEntry,
+    Stakes,
+)
+from projections.database import SqliteReadDatabase
+from projections.read_models import ReadModels
+from projections.runner import Projector
+
+pytestmark = pytest.mark.unit
+
+C, X, B = ActionKind.CALL, ActionKind.CHECK, ActionKind.BET
+
+
+def flop_under_raised(number: int) -> list[ReportedEvent]:
+    """NLHE 50-100 under TDA 2022, three players limp; on the flop seat 1 bets 300 and seat 2's raise to 500 (the
+    minimum is 600) is accepted; seats 3 and 1 call."""
+    seats = tuple(SeatEntry(s, name, 5000) for s, name in ((1, "Ann"), (2, "Bob"), (3, "Cy")))
+    return [
+        HandStarted("t1", number, "NT", seats, 3, Stakes(blinds=((1, 50), (2, 100)), min_bet=100),
+                    rulebook="tda-2022", burns_recorded=False),
+        ForcedBetPosted(1, ForcedBetKind.SMALL_BLIND, 50),
+        ForcedBetPosted(2, ForcedBetKind.BIG_BLIND, 100),
+        HoleCardsDealt(1, parse_cards("AsKd")),
+        HoleCardsDealt(2, parse_cards("QsQd")),
+        HoleCardsDealt(3, parse_cards("7c7d")),
+        PlayerActed(3, C), PlayerActed(1, C), PlayerActed(2, X),
+        BoardDealt(parse_cards("Ah9c4d")),
+        PlayerActed(1, B, 300),
+        IncorrectBetAccepted(2, ActionKind.RAISE, 500),
+        PlayerActed(3, C), PlayerActed(1, C),
+    ]  # fmt: skip
+
+
+def project(pipeline: Pipeline, folder: Path) -> ReadModels:
+    Projector(pipeline.store, SqliteReadDatabase(folder / "read.sqlite")).catch_up()
+    return ReadModels(SqliteReadDatabase(folder / "read.sqlite"))
+
+
+def test_a_correction_in_time_and_an_error_that_stood_are_both_in_the_history(tmp_path: Path) -> None:
+    pipeline = Pipeline(tmp_path)
+    try:
+        corrected = [*flop_under_raised(1), IncorrectBetCorrected(2), BoardDealt(parse_cards("Tc"))]
+        stood = [*flop_under_raised(2), BoardDealt(parse_cards("Tc"))]
+        assert pipeline.hand(corrected) == {"accepted": len(corrected)}
+        assert pipeline.hand(stood) == {"accepted": len(stood)}
+        models = project(pipeline, tmp_path)
+    finally:
+        pipeline.close()
+
+    first = str(hand_id("t1", 1, "open"))
+    history = models.history(first, 0, 100)
+    types = [h.type for h in history]
+    at = types.index("IncorrectBetAccepted")
+    assert types[at : at + 2] == ["IncorrectBetAccepted", "IncorrectBetNoted"]
+    noted = history[at + 1]
+    assert noted.payload["rule"] == "tda-2022 43-A" and noted.payload["due"] == 600
+    fixed = types.index("IncorrectBetCorrected")
+    assert types[fixed + 1 : fixed + 4] == ["BetCorrected"] * 3
+    assert {h.payload["rule"] for h in history[fixed + 1 : fixed + 4]} == {"tda-2022 52-A"}
+    hand = models.hand(first)
+    assert hand is not None and [(s.stack, s.committed) for s in hand.seats] == [(4300, 700)] * 3
+
+    second = str(hand_id("t1", 2, "open"))
+    history = models.history(second, 0, 100)
+    types = [h.type for h in history]
+    assert types[-2:] == ["BoardDealt", "IncorrectBetStood"]
+    assert history[-1].payload["amount"] == 500 and history[-1].payload["rule"] == "tda-2022 52-A"
+    hand = models.hand(second)
+    assert hand is not None and [(s.stack, s.committed) for s in hand.seats] == [(4400, 600)] * 3
