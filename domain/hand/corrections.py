@@ -37,7 +37,6 @@ from domain.hand.events import (
     HandKilled,
     HandMuckedByMistake,
     HoleCardExposed,
-    MisdealDeclared,
     MissingCardDealt,
     MuckShuffledIntoStub,
     PenaltyHandKilled,
@@ -46,7 +45,7 @@ from domain.hand.events import (
     UncalledBetReturned,
 )
 from domain.hand.interpretation import substantial_action
-from domain.hand.misdeals import dealt_out, do_dealt_out
+from domain.hand.misdeals import dealt_out, do_dealt_out, recognise_by
 from domain.hand.phase import Phase
 from domain.hand.tabling import award_to, finish, showdown_awards
 
@@ -768,9 +767,8 @@ def do_exposed(hand: HandState, e: HoleCardExposed, _: None) -> tuple[DerivedEve
     fix = corrections(hand)
     fix.exposures += 1
     if fix.exposures > 1 or _deal_position(hand, e.seat, e.card) <= 2:
-        return hand._do_void(
-            MisdealDeclared(f"{e.card} exposed in the deal", str(cite(hand, "exposed_misdeal"))), None
-        )
+        which = "a second card" if fix.exposures > 1 else f"card {_deal_position(hand, e.seat, e.card)} of the deal"
+        return recognise_by(hand, f"{e.card} exposed in the deal, {which}", cite(hand, "exposed_misdeal"))
     fix.exposed[e.seat] = e.card
     return _NO_EVENTS
 
@@ -831,7 +829,7 @@ def do_foreign_card(hand: HandState, e: ForeignCardFound, _: None) -> tuple[Deri
     after it, a scrap of paper passed over (35-D): nothing changes."""
     if substantial_action(hand.actions, hand.rulebook):
         return _NO_EVENTS
-    return hand._do_void(MisdealDeclared(e.description, str(cite(hand, "foreign_card"))), None)
+    return recognise_by(hand, f"a card outside the deck: {e.description}", cite(hand, "foreign_card"))
 
 
 def found_chips_ruling(hand: HandState, seat: int, amount: int) -> None:

@@ -30,7 +30,12 @@ from domain.hand.events import (
     PlayerActed,
     UncalledBetReturned,
 )
-from domain.hand.interpretation import Correction, correct_pot_limit_bet, correct_short_raise, substantial_action
+from domain.hand.interpretation import (
+    Correction,
+    correct_pot_limit_bet,
+    correct_short_raise,
+    substantial_action,
+)
 from domain.hand.phase import Phase
 from domain.hand.raw_acts import before_act, check_obligation, turn_comes
 

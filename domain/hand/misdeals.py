@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from domain.errors import DealingError, HandStateError
+from domain.errors import DealingError, HandStateError, RuleRef
 from domain.hand.deal_acts import do_hole
 from domain.hand.events import (
     BoxedCardFound,
@@ -45,8 +45,12 @@ def misdeal_possible(hand: HandState) -> bool:
 
 
 def recognise(hand: HandState, reason: str, topic: str) -> tuple[DerivedEvent, ...]:
-    rule = str(hand.rulebook.cite(topic))
-    return (MisdealRecognised(reason, rule), *hand._do_void(MisdealDeclared(reason, rule), None))
+    return recognise_by(hand, reason, hand.rulebook.cite(topic))
+
+
+def recognise_by(hand: HandState, reason: str, rule: RuleRef) -> tuple[DerivedEvent, ...]:
+    """The hand ends as a misdeal: ``MisdealRecognised`` says why, then every chip goes back."""
+    return (MisdealRecognised(reason, str(rule)), *hand._do_void(MisdealDeclared(reason, str(rule)), None))
 
 
 # --- the first card to the wrong seat ------------------------------------------------------------------------

@@ -115,9 +115,9 @@ from domain.hand.incorrect_bets import (
     do_corrected,
     stood,
 )
-from domain.hand.misdeals import check_boxed, check_extra_card, do_boxed, do_extra_card, do_first_hole
 from domain.hand.interpretation import BettingContext, Correction, substantial_action
 from domain.hand.legal import LegalActions, NextAct, NextActKind
+from domain.hand.misdeals import check_boxed, check_extra_card, do_boxed, do_extra_card, do_first_hole
 from domain.hand.phase import Phase
 from domain.hand.pots import Pot
 from domain.hand.raw_acts import (

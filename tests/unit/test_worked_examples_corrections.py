@@ -24,7 +24,9 @@ from domain.hand.events import (
     BurnsShuffledIntoStub,
     CardBurned,
     CommunityCardDealt,
+    BoxedCardFound,
     DealtShort,
+    DerivedEvent,
     ExposedCardReplaced,
     ExtraCardDealt,
     FlopDealtUnburned,
@@ -374,7 +376,8 @@ def test_a_card_outside_the_deck_after_substantial_action_is_a_scrap_of_paper(tv
 def test_a_card_outside_the_deck_before_substantial_action_is_a_misdeal(tv: str) -> None:
     table = six_handed(TDA)
     table.acts((3, C))
-    (ended,) = table.apply(ForeignCardFound("a joker dealt to seat 4"))
+    said, ended = table.apply(ForeignCardFound("a joker dealt to seat 4"))
+    assert said == MisdealRecognised("a card outside the deck: a joker dealt to seat 4", "tda-2022 35-D")
     assert isinstance(ended, HandEnded)
     assert dict(ended.final_stacks) == dict.fromkeys(range(1, 7), 10_000)
     assert table.state.is_over
@@ -742,7 +745,10 @@ def test_the_first_or_second_card_of_the_deal_exposed_is_a_misdeal(
     tv: str, rulebook: Rulebook, seat: int, card: str
 ) -> None:
     table = six_handed(rulebook)
-    (ended,) = table.apply(HoleCardExposed(seat, parse_cards(card)[0]))
+    said, ended = table.apply(HoleCardExposed(seat, parse_cards(card)[0]))
+    assert isinstance(said, MisdealRecognised) and said.rule == str(rulebook.cite("misdeal")) + (
+        "-A" if rulebook is TDA else ".6"
+    )
     assert isinstance(ended, HandEnded)
     assert dict(ended.final_stacks) == dict.fromkeys(range(1, 7), 10_000)
     assert table.state.is_over
@@ -752,8 +758,8 @@ def test_the_first_or_second_card_of_the_deal_exposed_is_a_misdeal(
 def test_two_cards_exposed_in_the_deal_are_a_misdeal(tv: str) -> None:
     table = six_handed(TDA)
     assert table.apply(HoleCardExposed(5, parse_cards("6d")[0])) == ()
-    (ended,) = table.apply(HoleCardExposed(6, parse_cards("7d")[0]))
-    assert isinstance(ended, HandEnded) and table.state.is_over
+    said, ended = table.apply(HoleCardExposed(6, parse_cards("7d")[0]))
+    assert "a second card" in said.reason and isinstance(ended, HandEnded) and table.state.is_over
 
 
 @pytest.mark.parametrize("tv", ["TV-75"])
@@ -801,3 +807,53 @@ def test_under_the_federation_the_burns_then_the_muck_complete_a_short_stud_deal
     for seat in [s for s in state.in_hand if state.owed_hole.get(s)]:
         table.apply(HoleCardsDealt(seat, (cards.pop(0),)))
     assert state.phase is Phase.BETTING and state.board == []
+
+
+# --- misdeals the deal itself shows (TDA 2022 35-A; bfsp 6.3): recognised, not only declared ------------------
+
+
+def _deal_from(rulebook: Rulebook, first: int) -> tuple[Table, tuple[DerivedEvent, ...]]:
+    """Button on seat 4 (blinds 5 and 6); the live record deals its first card to ``first``."""
+    table = start(stacks=(10_000,) * 6, button=4, rulebook=rulebook, burns=True).post()
+    return table, table.apply(HoleCardsDealt(first, parse_cards(HOLE[first])))
+
+
+@pytest.mark.parametrize(("tv", "rulebook"), [("TV-75", TDA), ("TV-75-bfsp", BFSP)])
+def test_a_deal_begun_at_the_wrong_seat_is_recognised_as_a_misdeal(tv: str, rulebook: Rulebook) -> None:
+    table, (said, ended) = _deal_from(rulebook, 2)
+    assert said == MisdealRecognised(
+        "the deal began at seat 2; the first card goes to seat 5, left of the button",
+        str(rulebook.cite("wrong_seat")),
+    )
+    assert dict(ended.final_stacks) == dict.fromkeys(range(1, 7), 10_000) and table.state.is_over
+    right, out = _deal_from(rulebook, 5)
+    assert out == () and not right.state.is_over
+
+
+def test_an_imported_history_lists_the_hole_cards_in_its_own_order_and_no_misdeal_is_read_into_it() -> None:
+    table = start(stacks=(10_000,) * 6, button=4, rulebook=TDA, burns=False).post()
+    assert table.apply(HoleCardsDealt(2, parse_cards(HOLE[2]))) == ()
+
+
+@pytest.mark.parametrize(("tv", "rulebook"), [("TV-75", TDA), ("TV-75-bfsp", BFSP)])
+def test_a_seat_dealt_out_is_recognised_as_a_misdeal(tv: str, rulebook: Rulebook) -> None:
+    table = start(stacks=(10_000,) * 6, rulebook=rulebook).post()
+    for seat in (1, 2, 3):
+        table.apply(HoleCardsDealt(seat, parse_cards(HOLE[seat])))
+    said, ended = table.apply(DealtShort(4, 2))
+    assert said == MisdealRecognised("seat 4, entitled to a hand, was dealt out", str(rulebook.cite("dealt_out")))
+    assert isinstance(ended, HandEnded) and table.state.is_over
+
+
+@pytest.mark.parametrize("tv", ["TV-75"])
+def test_two_boxed_cards_in_the_first_deal_are_a_misdeal_under_the_tda_but_not_the_federation(tv: str) -> None:
+    tda = start(stacks=(10_000,) * 6, rulebook=TDA).post()
+    assert tda.apply(BoxedCardFound(parse_cards("Ks")[0])) == ()  # one is replaced by the next card
+    tda.apply(HoleCardsDealt(1, parse_cards(HOLE[1])))
+    tda.refuse(BoxedCardFound(parse_cards("Ks")[0]), DealingError, "duplicate_card")
+    said, ended = tda.apply(BoxedCardFound(parse_cards("Kd")[0]))
+    assert said.rule == "tda-2022 35-A" and "boxed" in said.reason and tda.state.is_over
+    bfsp = start(stacks=(10_000,) * 6, rulebook=BFSP).post()
+    assert bfsp.apply(BoxedCardFound(parse_cards("Ks")[0])) == ()
+    assert bfsp.apply(BoxedCardFound(parse_cards("Kd")[0])) == ()  # bfsp 6.4.5: each is discarded
+    assert not bfsp.state.is_over
