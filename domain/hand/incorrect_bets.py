@@ -243,7 +243,33 @@ def check_corrected(hand: HandState, e: IncorrectBetCorrected) -> tuple[PendingE
             f"corrects the bettors of that amount only before anyone raises over it; the rest is the director's",
             cite("floor_decision"),
         )
-    return error, ruling(hand, error)
+    found = ruling(hand, error)
+    if not _moves(hand, error, found.amount):
+        raise HandStateError(
+            f"nothing is left to correct in seat {e.seat}'s bet of {chips(error.made)}: no bet stands at that "
+            f"amount any more (the part nobody called went back)",
+            found.rule,
+        )
+    return error, found
+
+
+def _moves(hand: HandState, error: PendingError, to: int) -> dict[int, int]:
+    """The seats whose street total the correction moves, and to what: TDA 2022 52-A brings every bettor of the
+    amount up (as far as his chips go), 52-B cuts every caller of a bet over the pot."""
+    rnd = hand.table_round
+    assert rnd is not None
+    moved: dict[int, int] = {}
+    for seat in hand.from_button:
+        bet = rnd.bets[seat]
+        if seat in hand.folded:
+            continue
+        if error.kind is ErrorKind.OVER_POT:
+            new = to if to < bet <= error.made else bet
+        else:
+            new = min(to, bet + hand.stacks[seat]) if bet == error.made else bet
+        if new != bet:
+            moved[seat] = new
+    return moved
 
 
 def do_corrected(
@@ -253,27 +279,17 @@ def do_corrected(
     rnd = hand.table_round
     assert rnd is not None
     bets, stacks, contributions = rnd.bets, hand.stacks, hand.contributions
-    to = found.amount
     out: list[DerivedEvent] = []
-    moved: list[int] = []
-    for seat in hand.from_button:
-        if seat in hand.folded:
-            continue
+    moved = _moves(hand, error, found.amount)
+    for seat, new in moved.items():
         bet = bets[seat]
-        if error.kind is ErrorKind.OVER_POT:
-            new = to if to < bet <= error.made else bet
-        else:
-            new = min(to, bet + stacks[seat]) if bet == error.made else bet
-        if new == bet:
-            continue
         stacks[seat] -= new - bet
         contributions[seat] += new - bet
         bets[seat] = new
-        moved.append(seat)
         out.append(BetCorrected(seat, bet, new, str(found.rule), found.reason))
     hand.incorrect.remove(error)
     if hand.round is rnd and hand.phase is Phase.BETTING and hand.street_index == error.street:
-        rnd.correct_to(max(bets.values()), error.call_before, error.increment_before, moved)
+        rnd.correct_to(max(bets.values()), error.call_before, error.increment_before, list(moved))
         if rnd.actor is None:
             out.extend(hand._end_round())
         return tuple(out)

@@ -246,7 +246,14 @@ def _assert_same_options(
         # so far on the street, which starts at 0, not at a full bet; so a short all-in over the blinds, or
         # a short all-in bet after a check, re-opens it there. The rules measure against a full bet (TDA 2022
         # 47, bfsp 4.9.8): the seat has acted and faces less than a full raise, so it may only call or fold.
+        # The second case is decision D10 (docs/RULEBOOKS.md): the parameter short_all_in_bet_reopens=True is
+        # PokerKit's reading, and the comparison names which of the two partings this is.
         assert decision.raise_amount < full and not legal.reopened, f"PokerKit lets seat {legal.seat} raise; we do not"
+        rnd = state.table_round
+        assert rnd is not None
+        d10 = rnd.acted_at.get(legal.seat) == 0 and rnd.full_level == 0 < rnd.call_level
+        over_the_blinds = state.street_index == 0 and game.code != "F7S/8"
+        assert d10 or over_the_blinds or game.code == "F7S/8", "a parting that is neither D10 nor over the blinds"
     elif decision.min_to is not None and ours != theirs:
         # PokerKit convention: in fixed limit a raise over an all-in short of a full raise goes to the all-in
         # plus a full bet; the rules complete the last full bet and add one (bfsp 4.9.8 example 2).

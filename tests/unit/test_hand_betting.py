@@ -5,7 +5,7 @@ Worked examples: bfsp 4.7-4.9 and TDA 2022 43, 47, 54 (TV-31, TV-33..43 of the T
 from __future__ import annotations
 
 import pytest
-from hand_table import BFSP, B, C, F, R, X, start, with_rules
+from hand_table import BFSP, B, C, F, R, Table, X, start, with_rules
 
 from domain.errors import HandStateError, IllegalActionError, OutOfTurnError
 from domain.hand.events import ActionKind, HandEnded, PlayerActed, PotAwarded, UncalledBetReturned
@@ -138,10 +138,10 @@ def flop_100_200(stacks: tuple[int, ...] = (20_000,) * 5) -> object:
 
 def test_tv_33_the_minimum_raise_is_the_last_increment_not_the_last_total() -> None:
     t = flop_100_200()
-    t.acts((1, B, 600), (2, R, 1600), (3, R, 3600))  # type: ignore[attr-defined]
-    assert t.state.legal_actions().min_bet_or_raise_to == 5600  # type: ignore[attr-defined]
-    t.refuse(PlayerActed(4, R, 5500), IllegalActionError, "min_raise")  # type: ignore[attr-defined]
-    t.act(4, R, 5600)  # type: ignore[attr-defined]
+    t.acts((1, B, 600), (2, R, 1600), (3, R, 3600))
+    assert t.state.legal_actions().min_bet_or_raise_to == 5600
+    t.refuse(PlayerActed(4, R, 5500), IllegalActionError, "min_raise")
+    t.act(4, R, 5600)
 
 
 def test_tv_34_a_short_all_in_leaves_the_increment_at_the_big_blind() -> None:
@@ -153,8 +153,8 @@ def test_tv_34_a_short_all_in_leaves_the_increment_at_the_big_blind() -> None:
 
 def test_tv_35_an_all_in_bet_then_a_raise_sets_the_increment() -> None:
     t = flop_100_200((20_000, 20_000, 500, 20_000, 20_000))
-    t.acts((1, X), (2, X), (3, B, 300), (4, R, 1000))  # type: ignore[attr-defined]
-    legal = t.state.legal_actions()  # type: ignore[attr-defined]
+    t.acts((1, X), (2, X), (3, B, 300), (4, R, 1000))
+    legal = t.state.legal_actions()
     assert (legal.seat, legal.call_amount, legal.min_bet_or_raise_to) == (5, 1000, 1700)
 
 
@@ -187,28 +187,28 @@ def tv_38(stacks: tuple[int, ...] = (10_000, 225, 10_000, 300, 10_000, 10_000)) 
 
 def test_tv_38_short_all_ins_adding_up_to_a_full_raise_reopen_the_betting() -> None:
     t = tv_38()
-    legal = t.state.legal_actions()  # type: ignore[attr-defined]
+    legal = t.state.legal_actions()
     assert (legal.seat, legal.reopened, legal.can_raise, legal.call_amount) == (1, True, True, 100)
 
 
 def test_tv_39_a_player_facing_less_than_a_full_raise_may_only_call_or_fold() -> None:
     t = tv_38()
-    t.act(1, C)  # type: ignore[attr-defined]
-    legal = t.state.legal_actions()  # type: ignore[attr-defined]
+    t.act(1, C)
+    legal = t.state.legal_actions()
     assert (legal.seat, legal.reopened, legal.can_raise, legal.can_call) == (3, False, False, True)
-    t.refuse(  # type: ignore[attr-defined]
+    t.refuse(
         PlayerActed(3, R, 400),
         IllegalActionError,
         "reopen",
         "seat 3 already acted and the betting was not re-opened by a full raise; seat 3 may only call 75 or fold",
     )
-    t.act(3, C)  # type: ignore[attr-defined]
+    t.act(3, C)
 
 
 def test_tv_40_a_full_raise_behind_reopens_the_betting() -> None:
     t = tv_38()
-    t.act(1, R, 300)  # type: ignore[attr-defined]
-    legal = t.state.legal_actions()  # type: ignore[attr-defined]
+    t.act(1, R, 300)
+    legal = t.state.legal_actions()
     assert (legal.seat, legal.reopened, legal.can_raise) == (3, True, True)
 
 
@@ -238,17 +238,17 @@ def tv_42() -> object:
 
 def test_tv_42_the_big_blind_may_raise_a_short_all_in_but_the_limper_may_not() -> None:
     t = tv_42()
-    legal = t.state.legal_actions()  # type: ignore[attr-defined]
+    legal = t.state.legal_actions()
     assert (legal.seat, legal.call_amount, legal.min_bet_or_raise_to) == (2, 3500, 11_500)
-    t.act(2, C)  # type: ignore[attr-defined]
-    legal = t.state.legal_actions()  # type: ignore[attr-defined]
+    t.act(2, C)
+    legal = t.state.legal_actions()
     assert (legal.seat, legal.call_amount, legal.can_raise) == (3, 3500, False)
 
 
 def test_tv_43_a_full_raise_by_the_big_blind_reopens_for_the_limper() -> None:
     t = tv_42()
-    t.act(2, R, 11_500)  # type: ignore[attr-defined]
-    legal = t.state.legal_actions()  # type: ignore[attr-defined]
+    t.act(2, R, 11_500)
+    legal = t.state.legal_actions()
     assert (legal.seat, legal.call_amount, legal.can_raise) == (3, 7500, True)
 
 
@@ -328,9 +328,9 @@ def fixed(n: int = 4, rulebook: object = BFSP, stacks: int = 1000) -> object:
 
 def test_a_fixed_limit_raise_is_exactly_one_bet_more() -> None:
     t = fixed()
-    legal = t.state.legal_actions()  # type: ignore[attr-defined]
+    legal = t.state.legal_actions()
     assert (legal.min_bet_or_raise_to, legal.max_bet_or_raise_to, legal.allowed_to) == (20, 20, (20,))
-    t.refuse(  # type: ignore[attr-defined]
+    t.refuse(
         PlayerActed(3, R, 25),
         IllegalActionError,
         "limit_bet_size",
@@ -340,10 +340,10 @@ def test_a_fixed_limit_raise_is_exactly_one_bet_more() -> None:
 
 def test_fixed_limit_caps_the_betting_at_three_raises() -> None:
     t = fixed()
-    t.acts((3, R, 20), (4, R, 30), (1, R, 40))  # type: ignore[attr-defined]
-    legal = t.state.legal_actions()  # type: ignore[attr-defined]
+    t.acts((3, R, 20), (4, R, 30), (1, R, 40))
+    legal = t.state.legal_actions()
     assert (legal.seat, legal.raises_left, legal.can_raise, legal.call_amount) == (2, 0, False, 30)
-    t.refuse(  # type: ignore[attr-defined]
+    t.refuse(
         PlayerActed(2, R, 50),
         IllegalActionError,
         "raise_cap",
@@ -353,28 +353,28 @@ def test_fixed_limit_caps_the_betting_at_three_raises() -> None:
 
 def test_heads_up_from_the_start_of_the_round_raises_are_unlimited_if_the_rulebook_says_so() -> None:
     t = fixed(2)
-    t.acts((2, R, 20), (1, R, 30), (2, R, 40), (1, R, 50), (2, R, 60))  # type: ignore[attr-defined]
+    t.acts((2, R, 20), (1, R, 30), (2, R, 40), (1, R, 50), (2, R, 60))
     capped = fixed(2, with_rules(limit_unlimited_heads_up=False))
-    capped.acts((2, R, 20), (1, R, 30), (2, R, 40))  # type: ignore[attr-defined]
-    capped.refuse(PlayerActed(1, R, 50), IllegalActionError, "raise_cap")  # type: ignore[attr-defined]
+    capped.acts((2, R, 20), (1, R, 30), (2, R, 40))
+    capped.refuse(PlayerActed(1, R, 50), IllegalActionError, "raise_cap")
 
 
 def test_three_players_at_the_start_of_the_round_keep_the_cap_when_one_folds() -> None:
     t = fixed(3)
-    t.acts((3, R, 20), (1, F), (2, R, 30), (3, R, 40))  # type: ignore[attr-defined]
-    t.refuse(PlayerActed(2, R, 50), IllegalActionError, "raise_cap")  # type: ignore[attr-defined]
+    t.acts((3, R, 20), (1, F), (2, R, 30), (3, R, 40))
+    t.refuse(PlayerActed(2, R, 50), IllegalActionError, "raise_cap")
 
 
 def test_the_small_bet_goes_on_the_first_two_rounds_and_the_big_bet_on_the_last_two() -> None:
     t = fixed()
-    t.acts((3, C), (4, C), (1, C), (2, X))  # type: ignore[attr-defined]
-    t.board("2c7h9d")  # type: ignore[attr-defined]
-    t.refuse(PlayerActed(1, B, 20), IllegalActionError, "limit_bet_size")  # type: ignore[attr-defined]
-    t.acts((1, B, 10), (2, C), (3, C), (4, C))  # type: ignore[attr-defined]
-    t.board("3s")  # type: ignore[attr-defined]
-    t.refuse(PlayerActed(1, B, 10), IllegalActionError, "limit_bet_size")  # type: ignore[attr-defined]
-    t.act(1, B, 20)  # type: ignore[attr-defined]
-    assert t.state.legal_actions().allowed_to == (40,)  # type: ignore[attr-defined]
+    t.acts((3, C), (4, C), (1, C), (2, X))
+    t.board("2c7h9d")
+    t.refuse(PlayerActed(1, B, 20), IllegalActionError, "limit_bet_size")
+    t.acts((1, B, 10), (2, C), (3, C), (4, C))
+    t.board("3s")
+    t.refuse(PlayerActed(1, B, 10), IllegalActionError, "limit_bet_size")
+    t.act(1, B, 20)
+    assert t.state.legal_actions().allowed_to == (40,)
 
 
 def limit_flop(short: int) -> object:
@@ -387,10 +387,10 @@ def limit_flop(short: int) -> object:
 
 def test_bfsp_4_9_8_limit_example_1_an_all_in_under_half_a_bet_does_not_reopen() -> None:
     t = limit_flop(14)
-    t.acts((2, C), (3, R, 14))  # type: ignore[attr-defined]
-    legal = t.state.legal_actions()  # type: ignore[attr-defined]
+    t.acts((2, C), (3, R, 14))
+    legal = t.state.legal_actions()
     assert (legal.seat, legal.call_amount, legal.can_raise) == (1, 4, False)
-    t.refuse(PlayerActed(1, R, 24), IllegalActionError, "reopen")  # type: ignore[attr-defined]
+    t.refuse(PlayerActed(1, R, 24), IllegalActionError, "reopen")
 
 
 def test_bfsp_4_9_8_limit_example_2_the_next_player_completes_to_a_full_raise_and_reopens() -> None:
@@ -406,11 +406,11 @@ def test_bfsp_4_9_8_limit_example_2_the_next_player_completes_to_a_full_raise_an
 
 def test_bfsp_4_9_8_limit_example_3_an_all_in_of_half_a_bet_counts_as_a_raise() -> None:
     t = limit_flop(15)
-    t.acts((2, C), (3, R, 15))  # type: ignore[attr-defined]
-    legal = t.state.legal_actions()  # type: ignore[attr-defined]
+    t.acts((2, C), (3, R, 15))
+    legal = t.state.legal_actions()
     assert (legal.seat, legal.can_raise, legal.allowed_to) == (1, True, (25,))
-    t.acts((1, R, 25), (2, R, 35))  # type: ignore[attr-defined]
-    t.refuse(PlayerActed(1, R, 45), IllegalActionError, "raise_cap")  # type: ignore[attr-defined]
+    t.acts((1, R, 25), (2, R, 35))
+    t.refuse(PlayerActed(1, R, 45), IllegalActionError, "raise_cap")
 
 
 # --- a hand where all but one fold -----------------------------------------------------------------------
@@ -492,3 +492,41 @@ def test_a_pot_limit_raise_may_always_reach_the_minimum_even_over_a_tiny_pot() -
         state.apply(HoleCardsDealt(seat, parse_cards(cards)))
     legal = state.legal_actions()
     assert legal.seat == 3 and (legal.min_bet_or_raise_to, legal.max_bet_or_raise_to) == (5, 5)
+
+
+# --- decision D10: facing a short all-in *bet* after checking (docs/RULEBOOKS.md) ---------------------------
+
+
+def _checked_to_a_short_all_in_bet(**rules: object) -> Table:
+    """NLHE 50-100, three see the flop; seat 1 checks, seat 2 is all-in for 60 (less than a full bet of 100),
+    seat 3 calls: the action is back on seat 1."""
+    t = start(stacks=(10_000, 160, 10_000), rulebook=with_rules(**rules)).post().deal()
+    t.acts((3, C), (1, C), (2, X))
+    t.board("AhKd4c")
+    t.acts((1, X), (2, B, 60), (3, C))
+    assert t.state.actor == 1
+    return t
+
+
+def test_d10_a_player_who_checked_may_only_call_or_fold_a_short_all_in_bet() -> None:
+    """TDA 2022 47-A, bfsp 4.9.8: he has acted, and an all-in short of a full bet does not re-open the betting."""
+    t = _checked_to_a_short_all_in_bet()
+    legal = t.state.legal_actions()
+    assert not legal.can_raise and not legal.reopened and legal.call_amount == 60
+    t.refuse(PlayerActed(1, R, 160), IllegalActionError, "reopen")
+
+
+def test_d10_under_the_other_reading_he_may_raise_as_pokerkit_lets_him() -> None:
+    t = _checked_to_a_short_all_in_bet(short_all_in_bet_reopens=True)
+    legal = t.state.legal_actions()
+    assert legal.can_raise and legal.min_bet_or_raise_to == 160
+    t.act(1, R, 160)
+    assert t.state.actor == 3
+
+
+def test_d10_is_only_about_a_check_a_bettor_facing_a_short_all_in_raise_still_may_not_raise() -> None:
+    t = start(stacks=(10_000, 260, 10_000), rulebook=with_rules(short_all_in_bet_reopens=True)).post().deal()
+    t.acts((3, C), (1, C), (2, X))
+    t.board("AhKd4c")
+    t.acts((1, B, 100), (2, R, 160), (3, C))
+    assert t.state.actor == 1 and not t.state.legal_actions().can_raise
