@@ -310,9 +310,20 @@ def test_the_pot_limit_maximum_bet_is_the_pot_bfsp_4_7_2() -> None:
     assert t.state.legal_actions().max_bet_or_raise_to == 400
 
 
-def test_tv_31_a_short_big_blind_counts_in_full_for_the_pot_before_the_flop() -> None:
+@pytest.mark.parametrize("tv", ["TV-31", "2017/TV-02"])
+def test_tv_31_a_short_big_blind_counts_in_full_for_the_pot_before_the_flop(tv: str) -> None:
     t = start("PO", stacks=(10_000, 75, 10_000, 10_000), blinds=(50, 100)).post().deal()
     assert t.state.legal_actions().max_bet_or_raise_to == 350
+
+
+@pytest.mark.parametrize("tv", ["TV-32"])
+def test_tv_32_after_the_flop_the_actual_amounts_size_the_pot(tv: str) -> None:
+    """The big blind all-in for 75 counts as 75 once the flop is out (TDA 2022 54-B)."""
+    t = start("PO", stacks=(10_000, 75, 10_000, 10_000), blinds=(50, 100)).post().deal()
+    t.acts((3, C), (4, C), (1, C))
+    t.board("2c7h9d")
+    assert t.state.pot_total() == 375
+    assert t.state.legal_actions().max_bet_or_raise_to == 375
 
 
 # --- fixed limit (bfsp 4.7.3, 4.9.5-4.9.8) -----------------------------------------------------------------

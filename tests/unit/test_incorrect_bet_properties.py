@@ -83,9 +83,9 @@ def test_a_hand_with_incorrect_bets_that_stand_conserves_chips_and_ends(data: st
         if state.incorrect and data.draw(st.integers(0, 5), label="correct it") == 0:
             fix = IncorrectBetCorrected(state.incorrect[-1].seat)
             event = fix if state.can(fix) else None
-        if event is None and state.expected_next().kind is NextActKind.PLAYER_ACTION:
-            if data.draw(st.integers(0, 2), label="an error") == 0:
-                event = incorrect_bet(state, data)
+        to_act = event is None and state.expected_next().kind is NextActKind.PLAYER_ACTION
+        if to_act and data.draw(st.integers(0, 2), label="an error") == 0:
+            event = incorrect_bet(state, data)
         if event is None:
             event = next_event(state, data, deck)
         assert state.can(event), event

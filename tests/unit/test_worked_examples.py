@@ -24,8 +24,6 @@ from domain.hand.interpretation import (
     Timing,
     Wager,
     answer_show_request,
-    correct_pot_limit_bet,
-    correct_short_raise,
     interpret,
     parse_declaration,
     pot_limit_maximum,
@@ -409,56 +407,6 @@ def test_the_federations_pot_limit_maximum_is_the_call_then_the_pot(
     pot: int, bet: int, committed: int, maximum: int
 ) -> None:
     assert pot_limit_maximum(pot, bet, committed) == maximum
-
-
-# --- corrections: TDA 2022 §4.4, TDA 2017 TV-03, TV-12 to TV-14 --------------------------------------------
-
-
-@pytest.mark.parametrize(
-    ("made", "next_card", "showdown", "stands_at"),
-    [
-        pytest.param(1000, False, False, 1200, id="TV-46"),
-        pytest.param(1000, True, False, 1000, id="TV-47"),
-        pytest.param(1000, False, False, 1200, id="TV-48-before-showdown"),
-        pytest.param(1000, False, True, 1000, id="TV-48-showdown-started"),
-        pytest.param(1000, False, False, 1200, id="2017/TV-03-before-turn"),
-        pytest.param(1000, True, False, 1000, id="2017/TV-03-after-turn"),
-    ],
-)
-def test_a_raise_below_the_minimum_is_corrected_only_while_its_round_lasts(
-    made: int, next_card: bool, showdown: bool, stands_at: int
-) -> None:
-    correction = correct_short_raise(
-        made, 1200, get_rulebook("tda-2022"), next_card_dealt=next_card, showdown_started=showdown
-    )
-    assert correction.amount == stands_at
-    assert str(correction.rule) == "tda-2022 52-A"
-
-
-@pytest.mark.parametrize(
-    ("made", "substantial", "next_card", "stands_at"),
-    [
-        pytest.param(9500, True, False, 9500, id="TV-49"),
-        pytest.param(9500, False, False, 10_500, id="TV-50"),
-        pytest.param(11_500, True, False, 10_500, id="TV-51"),
-        pytest.param(11_500, True, True, 11_500, id="TV-52"),
-        pytest.param(9500, True, False, 9500, id="2017/TV-12"),
-        pytest.param(9500, False, False, 10_500, id="2017/TV-13"),
-        pytest.param(11_500, True, False, 10_500, id="2017/TV-14-before-next-card"),
-        pytest.param(11_500, True, True, 11_500, id="2017/TV-14-after-next-card"),
-    ],
-)
-def test_a_miscounted_pot_limit_bet_is_corrected_as_rule_52_b_says(
-    made: int, substantial: bool, next_card: bool, stands_at: int
-) -> None:
-    correction = correct_pot_limit_bet(
-        made,
-        10_500,
-        get_rulebook("tda-2022"),
-        substantial_action_since=substantial,
-        next_card_dealt=next_card,
-    )
-    assert correction.amount == stands_at
 
 
 def test_tv_57_two_undercalls_in_a_row_go_back_to_the_first_and_leave_the_rest_to_the_director() -> None:

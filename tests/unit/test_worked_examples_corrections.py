@@ -21,10 +21,10 @@ from domain.hand.corrections import found_chips_ruling, recover_mucked_hand
 from domain.hand.events import (
     ActionKind,
     BoardDealt,
+    BoxedCardFound,
     BurnsShuffledIntoStub,
     CardBurned,
     CommunityCardDealt,
-    BoxedCardFound,
     DealtShort,
     DerivedEvent,
     ExposedCardReplaced,
