@@ -50,6 +50,13 @@ ENGINE_TOPICS = [
     "out_of_turn",
     "undercall",
     "substantial_action",
+    "incorrect_bet",
+    "pot_limit_correction",
+    "incorrect_bet_stands",
+    "pot_limit_bet_stands",
+    "boxed_card",
+    "wrong_seat",
+    "dealt_out",
 ]
 
 
