@@ -275,6 +275,8 @@ class HandProjection:
             seat, amount = payload["seat"], payload["amount"]
             self.stacks[seat] += amount
             self.committed[seat] -= amount
+        elif name == "MisdealRecognised":  # the deal showed a misdeal: the hand ends voided, as a declared one
+            self.voiding = True
         elif name == "BetCorrected":
             seat, moved = payload["seat"], payload["to"] - payload["was"]
             self.stacks[seat] -= moved

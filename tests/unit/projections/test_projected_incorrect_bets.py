@@ -1,4 +1,4 @@
-"""An incorrect bet through the whole write and read path (log, referee, store, projector, read models): the act
+"""An incorrect bet, and a misdeal the deal shows, through the whole write and read path (log, referee, store, projector, read models): the act
 as made, the engine's note of the rule it breaks, then its correction moving every matching bet, or the amount
 standing once the next card is out — each in the hand's history, and the stacks as the table saw them."""
 
@@ -90,3 +90,26 @@ def test_a_correction_in_time_and_an_error_that_stood_are_both_in_the_history(tm
     assert history[-1].payload["amount"] == 500 and history[-1].payload["rule"] == "tda-2022 52-A"
     hand = models.hand(second)
     assert hand is not None and [(s.stack, s.committed) for s in hand.seats] == [(4400, 600)] * 3
+
+
+def test_a_deal_begun_at_the_wrong_seat_ends_the_hand_voided_with_the_reason_in_its_history(tmp_path: Path) -> None:
+    seats = tuple(SeatEntry(s, name, 5000) for s, name in ((1, "Ann"), (2, "Bob"), (3, "Cy")))
+    events: list[ReportedEvent] = [
+        HandStarted("t1", 3, "NT", seats, 3, Stakes(blinds=((1, 50), (2, 100)), min_bet=100), rulebook="tda-2022"),
+        ForcedBetPosted(1, ForcedBetKind.SMALL_BLIND, 50),
+        ForcedBetPosted(2, ForcedBetKind.BIG_BLIND, 100),
+        HoleCardsDealt(2, parse_cards("QsQd")),  # the first card goes to seat 1, left of the button
+    ]
+    pipeline = Pipeline(tmp_path)
+    try:
+        assert pipeline.hand(events) == {"accepted": 4}
+        models = project(pipeline, tmp_path)
+    finally:
+        pipeline.close()
+    third = str(hand_id("t1", 3, "open"))
+    history = models.history(third, 0, 100)
+    assert [h.type for h in history][-2:] == ["MisdealRecognised", "HandEnded"]
+    assert history[-2].payload["rule"] == "tda-2022 35-A"
+    hand = models.hand(third)
+    assert hand is not None and hand.status == "voided"
+    assert [(s.stack, s.committed) for s in hand.seats] == [(5000, 0)] * 3
