@@ -112,6 +112,12 @@ def check_accepted(hand: HandState, e: IncorrectBetAccepted) -> PendingError:
             cite("bet"),
         )
     error = _error(hand, e, min_to, max_to, allowed, all_in_to)
+    if error is None and rnd.limit and e.amount not in allowed:
+        raise IllegalActionError(
+            f"seat {e.seat} raised to {chips(e.amount)}, more than the fixed limit allows: only a bet or raise short "
+            f"of the limit can stand (TDA 2022 52-A); a larger one is not accepted",
+            cite("limit_bet_size"),
+        )
     if error is None:
         raise IllegalActionError(
             f"seat {e.seat}'s {e.action} to {chips(e.amount)} is within the rules: it is recorded as an action, "

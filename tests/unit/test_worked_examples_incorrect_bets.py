@@ -223,3 +223,15 @@ def test_a_voided_hand_drops_a_pending_incorrect_bet_with_every_chip() -> None:
     table.apply(HandVoided("a fouled deck", "tda-2022 35-E"))
     assert table.state.incorrect == [] and table.state.stood == []
     assert all(stack == 10_000 for stack in table.state.stacks.values())
+
+
+def test_in_fixed_limit_a_bet_short_of_the_limit_can_stand_but_an_overbet_is_not_accepted() -> None:
+    table = start("FT", stacks=(1000,) * 3, blinds=(5, 10), rulebook=TDA, small_bet=10, big_bet=20).post().deal()
+    table.acts((3, C), (1, C), (2, X))
+    table.board("QhJh4c")
+    table.refuse(IncorrectBetAccepted(1, B, 15), IllegalActionError, "limit_bet_size")
+    (noted,) = table.apply(IncorrectBetAccepted(1, B, 5))
+    assert (noted.made, noted.due) == (5, 10)
+    table.acts((2, C), (3, C))
+    (stood,) = table.board("Kd")
+    assert stood.amount == 5 and table.state.contributions == {1: 15, 2: 15, 3: 15}
