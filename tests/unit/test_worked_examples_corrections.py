@@ -42,6 +42,7 @@ from domain.hand.events import (
     HandStarted,
     HoleCardExposed,
     HoleCardsDealt,
+    MisdealDeclared,
     MisdealRecognised,
     MissingCardDealt,
     MuckShuffledIntoStub,
@@ -857,3 +858,37 @@ def test_two_boxed_cards_in_the_first_deal_are_a_misdeal_under_the_tda_but_not_t
     assert bfsp.apply(BoxedCardFound(parse_cards("Ks")[0])) == ()
     assert bfsp.apply(BoxedCardFound(parse_cards("Kd")[0])) == ()  # bfsp 6.4.5: each is discarded
     assert not bfsp.state.is_over
+
+
+# --- substantial action (TDA 2022 36, TV-64 to TV-69) as the engine applies it: a misdeal until it ------------
+
+
+@pytest.mark.parametrize(
+    ("acts", "substantial"),
+    [
+        pytest.param([(3, F), (4, C)], True, id="TV-64"),
+        pytest.param([(1, X), (2, X)], False, id="TV-65"),
+        pytest.param([(3, F), (4, F)], False, id="TV-66"),
+        pytest.param([(1, X), (2, F)], False, id="TV-67"),
+        pytest.param([(3, F), (4, F), (5, F)], True, id="TV-68"),
+        pytest.param([(3, C)], False, id="TV-69"),
+    ],
+)
+def test_a_misdeal_is_declared_until_substantial_action_and_refused_after_it(
+    acts: list[tuple[int, ActionKind]], substantial: bool
+) -> None:
+    """Blinds on seats 1 and 2 (seat 3 first to act); where the example opens with a check, antes only (seat 1
+    first), so that a check is the first action in turn. Posting blinds or antes is no action (36)."""
+    checks = any(action is X for _, action in acts)
+    if checks:
+        table = start(stacks=(10_000,) * 6, blinds=(), antes=[(s, 10) for s in range(1, 7)], rulebook=TDA, min_bet=100)
+    else:
+        table = start(stacks=(10_000,) * 6, rulebook=TDA)
+    table.post().deal()
+    table.acts(*acts)
+    misdeal = MisdealDeclared("a boxed card found", "tda-2022 35-A")
+    if substantial:
+        table.refuse(misdeal, HandStateError, "misdeal")
+    else:
+        (ended,) = table.apply(misdeal)
+        assert isinstance(ended, HandEnded) and table.state.is_over
