@@ -9,9 +9,18 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import pytest
+from hand_table import Table
 
 from domain.errors import RulingRequired
-from domain.hand.events import ActionKind
+from domain.hand.events import (
+    ActionKind,
+    ActionObliged,
+    HandStarted,
+    RawActReported,
+    RulingRequested,
+    SeatEntry,
+    Stakes,
+)
 from domain.hand.interpretation import (
     BettingContext,
     ChipsPlaced,
@@ -33,6 +42,8 @@ from domain.hand.interpretation import (
     substantial_action,
     undercalls_in_a_row,
 )
+from domain.hand.raw_acts import InterpretedAct
+from domain.hand.state import HandState
 from domain.rulebooks import get_rulebook
 from domain.variants import BettingStructure
 
@@ -369,6 +380,88 @@ def test_a_raw_act_is_read_the_way_the_worked_example_rules(case: Case) -> None:
         assert reading.returned == expect.returned, str(reading)
     if expect.all_in is not None:
         assert reading.all_in is expect.all_in, str(reading)
+
+
+def _hand_in(case: Case) -> tuple[HandState, int] | None:
+    """A real hand whose betting, when ``case``'s player is to act, is the example's: no blinds (so a pot of
+    nothing but the street's bets), equal antes where the example has dead money, the bets and raises before him
+    made as actions. None where the example's situation is not one a hand reaches this way (an amount pending, a
+    fixed-limit round, an out-of-turn act, a pot no antes make)."""
+    x = case.context
+    if x.amount_pending or x.structure is BettingStructure.FIXED_LIMIT or case.act.out_of_turn:
+        return None
+    bet, full, c, bb = x.current_bet, x.last_full_raise, x.committed, x.big_blind
+    opener = bet - full  # the bet a raise to ``bet`` by ``full`` was made over
+    if bet == 0:
+        street, needed = 0, 2
+    elif c:
+        street, needed = c + bet, 2
+    elif full == max(bb, bet):
+        street, needed = bet, 2
+    elif bb <= opener <= full and not x.heads_up:
+        street, needed = opener + bet, 3
+    else:
+        return None
+    sizes = [2] if x.heads_up else [3, 4, 5, 6]
+    ante = 0
+    if x.pot:
+        fits = [n for n in sizes if n >= needed and x.pot > street and (x.pot - street) % n == 0]
+        if not fits:
+            return None
+        n, ante = fits[0], (x.pot - street) // fits[0]
+    else:
+        n = max(needed, sizes[0])
+    actor = 1 if bet == 0 or c else (2 if opener <= 0 or full == max(bb, bet) else 3)
+    stacks = {s: 100_000_000 for s in range(1, n + 1)}
+    stacks[actor] = x.stack + c + ante
+    started = HandStarted(
+        "t", 1, "PT" if x.structure is BettingStructure.POT_LIMIT else "NT",
+        tuple(SeatEntry(s, f"P{s}", stacks[s]) for s in range(1, n + 1)), n,
+        Stakes(antes=tuple((s, ante) for s in range(1, n + 1)) if ante else (), min_bet=bb),
+        rulebook=case.rulebook, burns_recorded=False,
+    )  # fmt: skip
+    table = Table(HandState.start(started, get_rulebook(case.rulebook)), get_rulebook(case.rulebook)).post().deal()
+    if c:
+        table.acts((1, BET, c), (2, RAISE, bet), *((s, FOLD) for s in range(3, n + 1)))
+    elif bet and actor == 2:
+        table.act(1, BET, bet)
+    elif bet:
+        table.acts((1, BET, opener), (2, RAISE, bet))
+    seen = table.state.betting_context(actor)
+    same = (seen.current_bet, seen.last_full_raise, seen.committed, seen.stack) == (bet, full, c, x.stack)
+    if not same or (x.pot and seen.pot != x.pot) or table.state.actor != actor:
+        return None
+    return table.state, actor
+
+
+#: the examples a hand reaches as :func:`_hand_in` builds it; the rest are read by ``interpret`` alone
+ENGINE_CASES = [case for case in CASES if _hand_in(case) is not None]
+
+
+@pytest.mark.parametrize("case", ENGINE_CASES, ids=[c.id for c in ENGINE_CASES])
+def test_the_engine_reads_the_raw_act_in_a_real_hand_as_the_worked_example_rules(case: Case) -> None:
+    """The same examples, each as a ``RawActReported`` applied to a hand in the example's situation."""
+    built = _hand_in(case)
+    assert built is not None
+    state, seat = built
+    state.apply(RawActReported(seat, case.act))
+    (reading,) = state.readings
+    expect = case.expect
+    if isinstance(expect, AsksForRuling):
+        assert isinstance(reading, RulingRequested) and reading.rule.split(" ")[1] == expect.rule, reading
+        return
+    if isinstance(expect, Binds):
+        assert isinstance(reading, ActionObliged) and reading.options == expect.options, reading
+        assert expect.minimum is None or reading.minimum == expect.minimum
+        return
+    assert isinstance(reading, InterpretedAct), reading
+    assert (reading.event.action, reading.event.amount) == (expect.action, expect.amount), reading
+    assert expect.returned is None or reading.returned == expect.returned
+    assert expect.all_in is None or (state.stacks[seat] == 0) is expect.all_in
+
+
+def test_most_worked_examples_of_raw_acts_are_driven_through_the_engine() -> None:
+    assert len(ENGINE_CASES) >= 0.8 * len(CASES), [c.id for c in CASES if c not in ENGINE_CASES]
 
 
 # --- pot-limit pot size: TDA 2022 §4.2, TDA 2017 TV-02, bfsp 4.7.2 and 4.9.6 -----------------------------
