@@ -239,7 +239,7 @@ def snapshots(store: EventSource, competition_id: str) -> list[ProtocolSnapshotT
 # --- reading the streams into the protocol -------------------------------------------------------------------
 
 _AT_HAND_BY_OFFICIALS = frozenset({"judge", "chief_judge", "authorised"})
-_MISDEAL_AND_VOID = frozenset({"MisdealDeclared", "HandVoided"})
+_MISDEAL_AND_VOID = frozenset({"MisdealDeclared", "MisdealRecognised", "HandVoided"})
 #: the floor's record of a hand starting and ending at a table: the hands section shows those hands
 _IN_THE_HANDS = frozenset({"TableHandStarted", "TableHandEnded"})
 

@@ -113,3 +113,27 @@ def test_a_deal_begun_at_the_wrong_seat_ends_the_hand_voided_with_the_reason_in_
     hand = models.hand(third)
     assert hand is not None and hand.status == "voided"
     assert [(s.stack, s.committed) for s in hand.seats] == [(5000, 0)] * 3
+
+
+def test_the_protocol_lists_a_misdeal_the_deal_showed_with_its_reason_and_rule() -> None:
+    from datetime import UTC, datetime
+
+    from domain.hand.aggregate import Hand
+    from projections.protocol import build
+
+    at = datetime(2026, 11, 29, 12, 0, tzinfo=UTC)
+    seats = tuple(SeatEntry(s, name, 5000) for s, name in ((1, "Ann"), (2, "Bob"), (3, "Cy")))
+    hand = Hand.start(
+        HandStarted("t1", 4, "NT", seats, 3, Stakes(blinds=((1, 50), (2, 100)), min_bet=100), rulebook="tda-2022"),
+        at,
+    )
+    for event in (
+        ForcedBetPosted(1, ForcedBetKind.SMALL_BLIND, 50),
+        ForcedBetPosted(2, ForcedBetKind.BIG_BLIND, 100),
+        HoleCardsDealt(3, parse_cards("QsQd")),
+    ):
+        hand.record(event, at, {"recorded_by": {"person": "dealer-3", "role": "dealer"}})
+    document = build("open", {hand.id: list(hand.collect_events())})
+    (misdeal,) = document["misdeals_and_voids"]
+    assert misdeal["type"] == "MisdealRecognised" and misdeal["rule"] == "tda-2022 35-A"
+    assert "the deal began at seat 3" in misdeal["reason"]
