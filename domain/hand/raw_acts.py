@@ -45,6 +45,8 @@ from domain.hand.interpretation import (
     Reading,
     interpret,
     resolve_out_of_turn,
+    skipped_player_ruling,
+    substantial_action,
 )
 from domain.hand.legal import LegalActions
 from domain.hand.phase import Phase
@@ -179,6 +181,7 @@ def do_raw(hand: HandState, e: RawActReported, plan: RawPlan) -> tuple[DerivedEv
     if reading is None:
         assert plan.pending is not None
         hand.out_of_turn[e.seat] = PendingOutOfTurn(plan.pending)
+        _skipped_through_substantial_action(hand)
         return _NO_EVENTS
     hand.readings.append(reading)
     assert plan.rule is not None
@@ -189,6 +192,24 @@ def do_raw(hand: HandState, e: RawActReported, plan: RawPlan) -> tuple[DerivedEv
         hand.obligation = (reading, plan.rule)
         return _NO_EVENTS
     return hand._do_act(reading.event, plan.total)
+
+
+def _skipped_through_substantial_action(hand: HandState) -> None:
+    """TDA 2022 53-B: the acts out of turn since the skipped seat's turn amount to substantial action and he has
+    not spoken up: they bind, and what becomes of his hand is the floor's (the hand waits for its entry)."""
+    rnd = hand.round
+    if hand.ruling is not None or rnd is None or rnd.actor is None:
+        return
+    # an act read as an obligation (a check facing a bet, 2017 TV-18) is still an action in turn, without chips
+    acts = [
+        p.reading.action if isinstance(p.reading, Interpreted) else ActionKind.CHECK for p in hand.out_of_turn.values()
+    ]
+    if not substantial_action(acts, hand.rulebook):
+        return
+    asked = skipped_player_ruling(rnd.actor, hand.rulebook)
+    ruling = RulingRequested(rnd.actor, str(asked.rule), asked.reason)
+    hand.ruling = (ruling, asked.rule)
+    hand.readings.append(ruling)
 
 
 def check_obligation(hand: HandState, e: PlayerActed) -> None:

@@ -50,11 +50,15 @@ from domain.hand.events import (
     PotAwarded,
     PrematureCardsDealt,
     PrematureCardsReturned,
+    RawAct,
+    RawActReported,
     ReportedEvent,
+    RulingRequested,
     SeatEntry,
     Stakes,
     UncalledBetReturned,
 )
+from domain.hand.interpretation import parse_declaration
 from domain.hand.legal import NextActKind
 from domain.hand.phase import Phase
 from domain.rulebooks import Rulebook, get_rulebook
@@ -892,3 +896,41 @@ def test_a_misdeal_is_declared_until_substantial_action_and_refused_after_it(
     else:
         (ended,) = table.apply(misdeal)
         assert isinstance(ended, HandEnded) and table.state.is_over
+
+
+# --- a skipped player silent through substantial action out of turn (TDA 2022 53-B, TDA 2017 D-43 B) -----------
+
+
+@pytest.mark.parametrize(
+    ("tv", "rulebook", "flop", "said"),
+    [
+        pytest.param("TV-63", TDA, False, ("call", "fold"), id="TV-63"),
+        pytest.param("2017/TV-17", TDA_2017, False, ("call", "fold"), id="2017/TV-17"),
+        pytest.param("2017/TV-18", TDA_2017, True, ("check", "call"), id="2017/TV-18"),
+    ],
+)
+def test_acts_out_of_turn_through_substantial_action_bind_and_the_floor_rules_on_the_skipped_seat(
+    tv: str, rulebook: Rulebook, flop: bool, said: tuple[str, str]
+) -> None:
+    table = start(stacks=(10_000,) * 6, blinds=(100, 200), rulebook=rulebook).post().deal()
+    if flop:
+        table.acts((3, C), (4, C), (5, C), (6, C), (1, F), (2, F))
+        table.board("QhJh4c")
+        table.act(3, B, 600)
+    else:
+        table.act(3, R, 600)
+    assert table.state.actor == 4  # seat 4 is thinking
+    assert table.apply(RawActReported(5, RawAct(parse_declaration(said[0])))) == ()
+    assert table.state.ruling is None  # one act out of turn is not substantial action
+    table.apply(RawActReported(6, RawAct(parse_declaration(said[1]))))
+    assert table.state.ruling is not None
+    (asked,) = table.state.readings
+    assert isinstance(asked, RulingRequested) and asked.seat == 4
+    assert asked.rule == str(rulebook.cite("skipped_player")) and "floor" in asked.reason
+    waits = RawActReported(4, RawAct(parse_declaration("call")))
+    table.refuse(waits, HandStateError, "skipped_player")  # the hand waits for the floor's entry of seat 4's act
+    table.act(4, F)  # the floor's ruling on seat 4 (the aggregate takes it from an official only)
+    if said == ("call", "fold"):
+        assert table.state.bets[5] == 600 and 6 in table.state.folded  # both acts out of turn bind
+    else:
+        assert table.state.obligation is not None and table.state.obligation[0].seat == 5  # call or fold
