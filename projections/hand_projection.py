@@ -39,7 +39,7 @@ JSON = dict[str, Any]
 #: stored after the act they follow from: the engine derived them when it applied that act
 FOLLOWED = frozenset({
     "UncalledBetReturned", "PotAwarded", "HandEnded", "ActionObliged", "RulingRequested",
-    "IncorrectBetNoted", "BetCorrected", "IncorrectBetStood", "MisdealRecognised",
+    "IncorrectBetNoted", "BetCorrected", "IncorrectBetStood", "MisdealRecognised", "ShowRequestAnswered",
 })  # fmt: skip
 
 #: (seat, stack, chips it has in the pot) after an event, for the seats that moved

@@ -323,6 +323,10 @@ class Hand(ChainedAggregate):
     def _boxed_card_found(self, payload: JSON, meta: JSON, prev_link: str, link: str) -> None:
         self._apply(payload, link)
 
+    @event("ShowRequested")
+    def _show_requested(self, payload: JSON, meta: JSON, prev_link: str, link: str) -> None:
+        self._apply(payload, link)
+
     # --- what follows mechanically (the engine derived it; replay derives it again) ------------------------
 
     @event("IncorrectBetNoted")
@@ -339,6 +343,10 @@ class Hand(ChainedAggregate):
 
     @event("MisdealRecognised")
     def _misdeal_recognised(self, payload: JSON, meta: JSON, prev_link: str, link: str) -> None:
+        self._follow(link)
+
+    @event("ShowRequestAnswered")
+    def _show_request_answered(self, payload: JSON, meta: JSON, prev_link: str, link: str) -> None:
         self._follow(link)
 
     @event("UncalledBetReturned")

@@ -46,6 +46,7 @@ from domain.hand.events import (
     PrematureCardsReturned,
     RawActReported,
     ReportedEvent,
+    ShowRequested,
 )
 
 JSON = dict[str, Any]
@@ -85,6 +86,7 @@ REPORTED: dict[str, type[ReportedEvent]] = {
         IncorrectBetCorrected,
         ExtraCardDealt,
         BoxedCardFound,
+        ShowRequested,
     )
 }
 

@@ -479,6 +479,14 @@ class BoxedCardFound:
     card: MaybeCard = None
 
 
+@dataclass(frozen=True, slots=True)
+class ShowRequested:
+    """At the showdown, ``seat`` asks to see ``target``'s hand (TDA 2022 18; bfsp 5.9.2)."""
+
+    seat: int
+    target: int
+
+
 # --- what the engine rules on an incorrect bet and on a deal that is a misdeal (the engine emits them) --------
 
 
@@ -512,6 +520,18 @@ class IncorrectBetStood:
 
     seat: int
     amount: int
+    rule: str
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class ShowRequestAnswered:
+    """The engine's answer to a show request: ``answer`` is "granted" (the hand must be tabled), "refused", or
+    "director" (no right either way: the director may allow it), with the rule and the reason."""
+
+    seat: int
+    target: int
+    answer: str
     rule: str
     reason: str
 
@@ -557,6 +577,7 @@ ReportedEvent = (
     | IncorrectBetCorrected
     | ExtraCardDealt
     | BoxedCardFound
+    | ShowRequested
 )
 DerivedEvent = (
     UncalledBetReturned
@@ -566,6 +587,7 @@ DerivedEvent = (
     | BetCorrected
     | IncorrectBetStood
     | MisdealRecognised
+    | ShowRequestAnswered
 )
 ReadingEvent = ActionObliged | RulingRequested
 HandEvent = ReportedEvent | DerivedEvent | ReadingEvent
@@ -624,6 +646,8 @@ __all__ = [
     "ReportedEvent",
     "RulingRequested",
     "SeatEntry",
+    "ShowRequestAnswered",
+    "ShowRequested",
     "Stakes",
     "Timing",
     "UncalledBetReturned",

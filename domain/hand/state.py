@@ -105,6 +105,7 @@ from domain.hand.events import (
     RawActReported,
     ReportedEvent,
     RulingRequested,
+    ShowRequested,
     UncalledBetReturned,
 )
 from domain.hand.incorrect_bets import (
@@ -132,6 +133,7 @@ from domain.hand.raw_acts import (
     obliged_options,
     turn_comes,
 )
+from domain.hand.show_requests import check_request, do_request
 from domain.hand.showdown import showdown_order
 from domain.hand.start import ForcedBet, verify_start
 from domain.hand.tabling import (
@@ -205,6 +207,7 @@ class HandState:
         "stood",
         "boxed",
         "extra",
+        "show_owed",
     )
 
     def __init__(
@@ -270,6 +273,8 @@ class HandState:
         #: cards found boxed in the first deal, and seats found with cards too many (domain/hand/misdeals.py)
         self.boxed = 0
         self.extra: dict[int, int] = {}
+        #: seats whose hand a granted show request obliges them to table (domain/hand/show_requests.py)
+        self.show_owed: set[int] = set()
         if not owed:
             self._start_street(0)
 
@@ -839,4 +844,5 @@ _HANDLERS: dict[type, tuple[_Check, _Do]] = {
     IncorrectBetCorrected: (check_corrected, do_corrected),
     ExtraCardDealt: (check_extra_card, do_extra_card),
     BoxedCardFound: (check_boxed, do_boxed),
+    ShowRequested: (check_request, do_request),
 }

@@ -82,6 +82,10 @@ def check_muck(hand: HandState, e: HandMucked) -> None:
         raise IllegalActionError(f"seat {e.seat} has no live hand to muck", cite("show"))
     if e.seat in hand.shown:
         raise IllegalActionError(f"seat {e.seat} has already tabled its hand", cite("show"))
+    if e.seat in hand.show_owed:
+        raise IllegalActionError(
+            f"seat {e.seat} must table his hand: a caller of his last bet asked to see it", cite("show_request")
+        )
 
 
 def do_muck(hand: HandState, e: HandMucked, _: None) -> tuple[DerivedEvent, ...]:

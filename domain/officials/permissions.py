@@ -56,6 +56,7 @@ class Act(StrEnum):
     INCORRECT_BET_CORRECTED = "IncorrectBetCorrected"
     EXTRA_CARD_DEALT = "ExtraCardDealt"
     BOXED_CARD_FOUND = "BoxedCardFound"
+    SHOW_REQUESTED = "ShowRequested"
     # --- officials at the hand ------------------------------------------------------------------------------
     FOUR_CARD_FLOP_DEALT = "FourCardFlopDealt"
     MISDEAL_DECLARED = "MisdealDeclared"
@@ -198,6 +199,7 @@ PERMISSIONS: dict[Act, Permission] = {
     Act.INCORRECT_BET_CORRECTED: _dealt("correct an incorrect bet", "4.13"),
     Act.EXTRA_CARD_DEALT: _dealt("report a card dealt too many", "6.3.5"),
     Act.BOXED_CARD_FOUND: _dealt("report a card face up in the deck", "6.4.5"),
+    Act.SHOW_REQUESTED: _dealt("enter a request to see a hand", "5.9.2"),
     Act.FOUR_CARD_FLOP_DEALT: Permission("pick the burn from a four-card flop", _OFFICIALS, "6.6.3"),
     Act.MISDEAL_DECLARED: Permission(
         "declare a misdeal", frozenset({DEALER, JUDGE, CHIEF_JUDGE}), "6.3", Delegation.MISDEAL

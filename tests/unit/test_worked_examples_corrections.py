@@ -14,7 +14,7 @@ from eventsourcing.application import Application
 from hand_table import B, C, F, R, Table, X, start
 
 from domain.cards import Card, parse_cards, standard_deck
-from domain.errors import DealingError, HandStateError, RuleRef, RulingRequired
+from domain.errors import DealingError, HandStateError, IllegalActionError, RuleRef, RulingRequired
 from domain.hand.aggregate import Hand
 from domain.hand.codec import decode, encode
 from domain.hand.corrections import found_chips_ruling, recover_mucked_hand
@@ -37,6 +37,7 @@ from domain.hand.events import (
     FourCardFlopDealt,
     HandEnded,
     HandKilled,
+    HandMucked,
     HandMuckedByMistake,
     HandShown,
     HandStarted,
@@ -55,6 +56,8 @@ from domain.hand.events import (
     ReportedEvent,
     RulingRequested,
     SeatEntry,
+    ShowRequestAnswered,
+    ShowRequested,
     Stakes,
     UncalledBetReturned,
 )
@@ -934,3 +937,50 @@ def test_acts_out_of_turn_through_substantial_action_bind_and_the_floor_rules_on
         assert table.state.bets[5] == 600 and 6 in table.state.folded  # both acts out of turn bind
     else:
         assert table.state.obligation is not None and table.state.obligation[0].seat == 5  # call or fold
+
+
+# --- asking to see a hand at the showdown (TDA 2022 18; TDA 2017 D-17) ------------------------------------------
+
+
+def _answer(table: Table, seat: int, target: int) -> ShowRequestAnswered:
+    (answer,) = table.apply(ShowRequested(seat, target))
+    assert isinstance(answer, ShowRequestAnswered) and (answer.seat, answer.target) == (seat, target)
+    return answer
+
+
+@pytest.mark.parametrize(("tv", "rulebook"), [("TV-88", TDA), ("2017/TV-42", TDA_2017)])
+def test_with_no_bet_on_the_river_a_request_to_see_is_the_directors_and_a_mucked_hand_has_no_right(
+    tv: str, rulebook: Rulebook
+) -> None:
+    table = start(stacks=(10_000,) * 3, rulebook=rulebook).post().deal()
+    table.acts((3, C), (1, C), (2, X))
+    for cards in ("Qh9h4c", "5s", "8d"):
+        table.board(cards)
+        table.acts((1, X), (2, X), (3, X))
+    table.apply(HandMucked(1))  # A mucks unshown
+    table.apply(HandShown(2, tuple(table.state.hole[2])))  # B tables trips; C pushes his cards face down
+    asked = _answer(table, 2, 3)
+    assert asked.answer == "director" and asked.rule == str(rulebook.cite("show_request"))
+    assert _answer(table, 1, 3).answer == "refused"  # A gave up his cards and the right with them
+    table.apply(HandMucked(3))  # nothing obliges C to table
+
+
+@pytest.mark.parametrize(("tv", "rulebook"), [("TV-89", TDA), ("2017/TV-43", TDA_2017)])
+def test_callers_who_kept_their_cards_may_see_the_last_aggressor_who_must_then_table(
+    tv: str, rulebook: Rulebook
+) -> None:
+    table = start(stacks=(100_000,) * 4, rulebook=rulebook).post().deal()
+    table.acts((3, C), (4, C), (1, C), (2, X))
+    for cards in ("Qh9h4c", "5s"):
+        table.board(cards)
+        table.acts((1, X), (2, X), (3, X), (4, X))
+    table.board("8d")
+    table.acts((1, B, 1000), (2, C), (3, R, 5000), (4, C), (1, C), (2, C))
+    table.apply(HandShown(2, tuple(table.state.hole[2])))  # B tables
+    table.apply(HandMucked(4))  # D mucks at once
+    assert _answer(table, 1, 3).answer == "granted"  # A called C's raise and kept his cards
+    assert _answer(table, 2, 3).answer == "granted"
+    assert _answer(table, 4, 3).answer == "refused"  # D gave up his right by mucking
+    assert _answer(table, 2, 1).answer == "director"  # another caller's hand
+    table.refuse(HandMucked(3), IllegalActionError, "show_request")
+    table.apply(HandShown(3, tuple(table.state.hole[3])))

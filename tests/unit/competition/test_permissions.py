@@ -47,6 +47,7 @@ EXPECTED: dict[str, tuple[set[Role], Delegation | None, str]] = {
     "IncorrectBetCorrected": (TABLE_HANDS, None, "bfsp 4.13"),
     "ExtraCardDealt": (TABLE_HANDS, None, "bfsp 6.3.5"),
     "BoxedCardFound": (TABLE_HANDS, None, "bfsp 6.4.5"),
+    "ShowRequested": (TABLE_HANDS, None, "bfsp 5.9.2"),
     "FourCardFlopDealt": ({J, CJ}, None, "bfsp 6.6.3"),
     "MisdealDeclared": ({D, J, CJ}, Delegation.MISDEAL, "bfsp 6.3"),
     "HandVoided": ({J, CJ}, None, "bfsp 6.1.1"),
