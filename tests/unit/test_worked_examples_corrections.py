@@ -24,6 +24,7 @@ from domain.hand.events import (
     BoxedCardFound,
     BurnsShuffledIntoStub,
     CardBurned,
+    ChipsPlaced,
     CommunityCardDealt,
     DealtShort,
     DerivedEvent,
@@ -984,3 +985,25 @@ def test_callers_who_kept_their_cards_may_see_the_last_aggressor_who_must_then_t
     assert _answer(table, 2, 1).answer == "director"  # another caller's hand
     table.refuse(HandMucked(3), IllegalActionError, "show_request")
     table.apply(HandShown(3, tuple(table.state.hole[3])))
+
+
+@pytest.mark.parametrize("tv", ["TV-57"])
+def test_undercalls_in_a_row_are_each_corrected_as_they_come_or_wait_for_the_director(tv: str) -> None:
+    """TDA 2022 51-C backs up to the first of several undercalls nobody caught. The engine reads each raw act as it
+    is reported: the first undercaller is held to the full call (51-B) before the next acts, and where 51-B leaves
+    it to the director the hand waits for his ruling, so a second undercall cannot pass the first uncorrected."""
+    two_chips = RawAct(chips=ChipsPlaced.one_motion(1000, 1000))
+    table = start(stacks=(100_000,) * 4, blinds=(1000, 2000), rulebook=TDA).post().deal()
+    table.acts((3, C), (4, C), (1, C), (2, X))
+    table.board("QhJh4c")
+    table.act(1, B, 8000)  # the opening bet: each undercall is a mandatory full call
+    for seat in (2, 3):
+        table.apply(RawActReported(seat, two_chips))
+        assert table.state.bets[seat] == 8000 and table.state.readings[0].rule == RuleRef("tda-2022", "51-B")
+    raised = start(stacks=(100_000,) * 4, blinds=(1000, 2000), rulebook=TDA).post().deal()
+    raised.acts((3, C), (4, C), (1, C), (2, X))
+    raised.board("QhJh4c")
+    raised.acts((1, B, 2000), (2, R, 8000))  # facing a raise multi-way: the director's (51-B)
+    raised.apply(RawActReported(3, two_chips))
+    assert isinstance(raised.state.readings[0], RulingRequested) and raised.state.ruling is not None
+    raised.refuse(RawActReported(4, two_chips), HandStateError, "undercall")  # the second waits for the ruling
