@@ -1007,3 +1007,71 @@ def test_undercalls_in_a_row_are_each_corrected_as_they_come_or_wait_for_the_dir
     raised.apply(RawActReported(3, two_chips))
     assert isinstance(raised.state.readings[0], RulingRequested) and raised.state.ruling is not None
     raised.refuse(RawActReported(4, two_chips), HandStateError, "undercall")  # the second waits for the ruling
+
+
+# --- acts out of turn (TDA 2022 53-A, TV-58 to TV-62; TDA 2017 D-43, TV-15/16) through the engine --------------
+
+
+def _flop_of_four(rulebook: Rulebook) -> Table:
+    """NLHE 50-100, six seats, the button on seat 2: seats 3 to 6 see the flop, seat 3 first to act on it."""
+    table = start(stacks=(10_000,) * 6, button=2, rulebook=rulebook).post().deal()
+    table.acts((5, C), (6, C), (1, F), (2, F), (3, C), (4, X))
+    table.board("QhJh4c")
+    return table
+
+
+def _oot(table: Table, seat: int, words: str) -> None:
+    assert table.apply(RawActReported(seat, RawAct(parse_declaration(words)))) == ()  # held until his turn
+
+
+@pytest.mark.parametrize(
+    ("tv", "rulebook", "seat_5"),
+    [
+        pytest.param("TV-58", TDA, C, id="TV-58"),
+        pytest.param("TV-59", TDA, R, id="TV-59"),
+        pytest.param("2017/TV-15", TDA_2017, F, id="2017/TV-15"),
+    ],
+)
+def test_an_out_of_turn_raise_binds_unless_the_action_to_him_changes(
+    tv: str, rulebook: Rulebook, seat_5: ActionKind
+) -> None:
+    table = _flop_of_four(rulebook)
+    table.acts((3, B, 300), (4, F))
+    _oot(table, 6, "raise, eight hundred")
+    assert table.state.actor == 5
+    table.act(5, seat_5, 600 if seat_5 is R else None)
+    if seat_5 is R:  # the action changed: his 800 comes back and he has every option
+        legal = table.state.legal_actions()
+        assert (legal.seat, legal.call_amount, legal.min_bet_or_raise_to) == (6, 600, 900)
+        assert table.state.bets[6] == 0
+    else:
+        assert table.state.bets[6] == 800  # binding
+
+
+@pytest.mark.parametrize(
+    ("tv", "rulebook", "seat_5_bets"),
+    [
+        pytest.param("TV-60", TDA, False, id="TV-60"),
+        pytest.param("TV-61", TDA, True, id="TV-61"),
+        pytest.param("2017/TV-16", TDA_2017, True, id="2017/TV-16"),
+    ],
+)
+def test_an_out_of_turn_check_binds_unless_a_skipped_seat_bets(tv: str, rulebook: Rulebook, seat_5_bets: bool) -> None:
+    table = _flop_of_four(rulebook)
+    table.acts((3, X), (4, X))
+    _oot(table, 6, "check")
+    table.act(5, B if seat_5_bets else X, 300 if seat_5_bets else None)
+    if seat_5_bets:
+        legal = table.state.legal_actions()
+        assert (legal.seat, legal.call_amount, legal.min_bet_or_raise_to) == (6, 300, 600)
+    else:
+        assert table.state.street_index == 2  # his check bound: the flop is checked through
+
+
+@pytest.mark.parametrize("tv", ["TV-62"])
+def test_an_out_of_turn_fold_always_binds(tv: str) -> None:
+    table = _flop_of_four(TDA)
+    table.acts((3, X), (4, X))
+    _oot(table, 6, "fold")
+    table.act(5, B, 300)  # the action changed, and still the fold binds
+    assert 6 in table.state.folded
