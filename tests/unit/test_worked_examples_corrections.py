@@ -1075,3 +1075,14 @@ def test_an_out_of_turn_fold_always_binds(tv: str) -> None:
     _oot(table, 6, "fold")
     table.act(5, B, 300)  # the action changed, and still the fold binds
     assert 6 in table.state.folded
+
+
+@pytest.mark.parametrize("tv", ["TV-56"])
+def test_heads_up_any_undercall_is_a_mandatory_full_call(tv: str) -> None:
+    table = start(stacks=(100_000, 100_000), button=2, blinds=(1000, 2000), rulebook=TDA).post().deal()
+    table.acts((2, C), (1, X))
+    table.board("QhJh4c")
+    table.acts((1, B, 2000), (2, R, 8000))  # a raise, not the opening bet: heads-up the full call is still due
+    table.apply(RawActReported(1, RawAct(chips=ChipsPlaced.one_motion(1000, 1000))))
+    (reading,) = table.state.readings
+    assert reading.rule == RuleRef("tda-2022", "51-B") and table.state.contributions[1] == 2000 + 8000

@@ -130,3 +130,33 @@ def test_in_a_flop_game_the_odd_chip_goes_to_the_first_winner_left_of_the_button
     show(t, 3, "2d3c")  # the board's straight: a tie, and one odd chip
     (award,) = [p for p in t.derived if isinstance(p, PotAwarded)]
     assert [(s.seat, s.amount) for s in award.shares] == [(2, 13), (3, 12)]  # seat 2 is first left of the button
+
+
+@pytest.mark.parametrize("tv", ["TV-93"])
+def test_a_hi_lo_split_gives_the_odd_chip_to_the_high_half(tv: str) -> None:
+    t = start("PO/8", stacks=(1000, 1000, 1000), blinds=(1, 2), rulebook=TDA).post()
+    t.deal(s2="As4c9h9d", s3="KhKcJsJd")
+    t.acts((3, C), (1, F), (2, X))  # 5 in the pot: the folded small blind's 1 and two 2s
+    for cards in ("2c3d7h", "Ks", "Qd"):
+        t.board(cards)
+        t.acts((2, X), (3, X))
+    show(t, 2, "As4c9h9d")  # the low: 7-4-3-2-A
+    show(t, 3, "KhKcJsJd")  # the high: three kings, and no low
+    won = {(p.half, s.seat): s.amount for p in t.derived if isinstance(p, PotAwarded) for s in p.shares}
+    assert won == {("high", 3): 3, ("low", 2): 2}
+
+
+@pytest.mark.parametrize("tv", ["2017/TV-44"])
+def test_identical_omaha_hi_lo_hands_split_the_whole_pot_evenly_not_each_half(tv: str) -> None:
+    t = start("PO/8", stacks=(1000, 1000), button=2, blinds=(1, 2), rulebook=get_rulebook("tda-2017")).post()
+    t.deal(s1="As5cJhTd", s2="Ad5hJsTc")
+    t.acts((2, C), (1, X))  # 4
+    t.board("2c3d4h")
+    t.acts((1, B, 4), (2, C))  # 12
+    t.board("Ks")
+    t.acts((1, B, 12), (2, C))  # 36
+    t.board("Qd")
+    t.acts((1, B, 15), (2, C))  # 66
+    show(t, 1, "As5cJhTd")
+    show(t, 2, "Ad5hJsTc")  # the same wheel high and the same wheel low
+    assert t.state.final_stacks() == {1: 1000, 2: 1000}  # 33 / 33, never 34 / 32
