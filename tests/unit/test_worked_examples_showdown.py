@@ -10,7 +10,7 @@ import pytest
 from hand_table import B, C, F, R, Table, X, start
 
 from domain.cards import parse_cards
-from domain.hand.events import HandMucked, HandShown, PotAwarded
+from domain.hand.events import ActionKind, CardBurned, HandMucked, HandShown, HoleCardsDealt, PotAwarded
 from domain.hand.legal import NextActKind
 from domain.rulebooks import get_rulebook
 
@@ -160,3 +160,40 @@ def test_identical_omaha_hi_lo_hands_split_the_whole_pot_evenly_not_each_half(tv
     show(t, 1, "As5cJhTd")
     show(t, 2, "Ad5hJsTc")  # the same wheel high and the same wheel low
     assert t.state.final_stacks() == {1: 1000, 2: 1000}  # 33 / 33, never 34 / 32
+
+
+def _deal_stud(t: Table, cards: dict[int, list[str]]) -> None:
+    """Deal what the engine asks for on this street from each seat's queue of cards (unknown once it is empty)."""
+    while (nxt := t.state.expected_next()).kind in (NextActKind.DEAL_HOLE, NextActKind.BURN):
+        if nxt.kind is NextActKind.BURN:
+            t.apply(CardBurned())
+            continue
+        assert nxt.seat is not None
+        queue = cards[nxt.seat]
+        dealt = tuple(parse_cards("".join(queue.pop(0) for _ in range(nxt.count))))
+        t.apply(HoleCardsDealt(nxt.seat, dealt, nxt.face_up))
+
+
+@pytest.mark.parametrize("tv", ["TV-92"])
+def test_a_stud_tie_gives_the_odd_chip_to_the_highest_card_by_suit(tv: str) -> None:
+    t = start("F7S", stacks=(1000, 1000, 1000), antes=[(1, 1), (2, 1), (3, 1)], rulebook=TDA,
+              bring_in=2, small_bet=10, big_bet=20).post()  # fmt: skip
+    cards = {  # two kings-high straights, one with the king of spades; seat 3 shows the deuce and brings in
+        1: ["2d", "3h", "Kh", "Qc", "Jd", "Ts", "9h"],
+        2: ["2c", "3d", "Ks", "Qd", "Jc", "Th", "9s"],
+        3: ["4c", "5c", "2s", "7d", "8c", "6h", "4d"],
+    }
+    _deal_stud(t, cards)
+    t.acts((3, ActionKind.BRING_IN), (1, C), (2, C))  # 3 in antes and three bring-ins of 2: 9
+    _deal_stud(t, cards)
+    first = t.state.actor
+    assert first in (1, 2)
+    other = 3 - first
+    t.acts((first, B, 10), *(((3, F), (other, C)) if first == 2 else ((other, C), (3, F))))  # 29: an odd chip
+    for _ in range(3):
+        _deal_stud(t, cards)
+        t.acts((first, X), (other, X))
+    show(t, 1, "2d3hKhQcJdTs9h")
+    show(t, 2, "2c3dKsQdJcTh9s")
+    (award,) = [p for p in t.derived if isinstance(p, PotAwarded)]
+    assert {(s.seat, s.amount) for s in award.shares} == {(1, 14), (2, 15)}  # seat 2's K♠ takes the odd chip
