@@ -197,3 +197,26 @@ def test_a_stud_tie_gives_the_odd_chip_to_the_highest_card_by_suit(tv: str) -> N
     show(t, 2, "2c3dKsQdJcTh9s")
     (award,) = [p for p in t.derived if isinstance(p, PotAwarded)]
     assert {(s.seat, s.amount) for s in award.shares} == {(1, 14), (2, 15)}  # seat 2's K♠ takes the odd chip
+
+
+@pytest.mark.parametrize("tv", ["2017/TV-45"])
+def test_identical_stud_hi_lo_hands_split_66_chips_33_33(tv: str) -> None:
+    t = start("F7S/8", stacks=(1000, 1000), antes=[(1, 1), (2, 1)], rulebook=get_rulebook("tda-2017"),
+              bring_in=2, small_bet=10, big_bet=20).post()  # fmt: skip
+    cards = {  # the same wheel high and the same wheel low, in other suits
+        1: ["As", "2c", "3d", "4h", "5s", "9c", "Kd"],
+        2: ["Ad", "2h", "3s", "4c", "5d", "9h", "Ks"],
+    }
+    _deal_stud(t, cards)
+    bring_in = t.state.actor
+    assert bring_in is not None
+    t.acts((bring_in, ActionKind.BRING_IN), (3 - bring_in, C))  # 2 in antes and two 2s: 6
+    for street, bet in ((4, 10), (5, 20), (6, 0), (7, 0)):
+        _deal_stud(t, cards)
+        first = t.state.actor
+        assert first is not None
+        t.acts(*(((first, B, bet), (3 - first, C)) if bet else ((first, X), (3 - first, X))))
+    assert t.state.pot_total() == 66
+    show(t, 1, "As2c3d4h5s9cKd")
+    show(t, 2, "Ad2h3s4c5d9hKs")
+    assert t.state.final_stacks() == {1: 1000, 2: 1000}  # 33 / 33, never 34 / 32
