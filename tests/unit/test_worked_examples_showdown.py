@@ -211,7 +211,7 @@ def test_identical_stud_hi_lo_hands_split_66_chips_33_33(tv: str) -> None:
     bring_in = t.state.actor
     assert bring_in is not None
     t.acts((bring_in, ActionKind.BRING_IN), (3 - bring_in, C))  # 2 in antes and two 2s: 6
-    for street, bet in ((4, 10), (5, 20), (6, 0), (7, 0)):
+    for bet in (10, 20, 0, 0):  # fourth to seventh street
         _deal_stud(t, cards)
         first = t.state.actor
         assert first is not None
