@@ -91,6 +91,10 @@ CARD_FIELDS: dict[str, tuple[tuple[str, str], ...]] = {
     "CardBurned": (("card", "burn"),),
     # a burn before cards dealt early; the early cards themselves were face up on the table
     "PrematureCardsDealt": (("burn", "burn"),),
+    # a card too many found in a seat's hand is one of his face-down cards (TDA 2022 38)
+    "ExtraCardDealt": (("card", "hole"),),
+    # a card found face up in the deck was seen by the table, and is no playing card (bfsp 6.4.5)
+    "BoxedCardFound": (("card", "shown"),),
 }
 #: the keys of free text that may quote cards, in every output
 TEXT_KEYS: frozenset[str] = frozenset(
@@ -98,7 +102,7 @@ TEXT_KEYS: frozenset[str] = frozenset(
      "odd_chip", "odd_chips", "reading"}
 )
 #: the protocol's section of misdeals and voids repeats those of the hands' officials' acts
-_MISDEAL_AND_VOID = frozenset({"MisdealDeclared", "HandVoided"})
+_MISDEAL_AND_VOID = frozenset({"MisdealDeclared", "MisdealRecognised", "HandVoided"})
 #: a card as the records write it (``As``, ``Td``), alone or run together (``AsKd``)
 _CARDS = re.compile(r"(?<![A-Za-z0-9])((?:[2-9TJQKA][cdhs])+)(?![A-Za-z0-9])")
 
