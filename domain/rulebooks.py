@@ -72,6 +72,15 @@ class Undercall(StrEnum):
     COMPLETE_OR_FORFEIT = "complete_or_forfeit"
 
 
+class FantasyOrder(StrEnum):
+    """When a player in fantasy sets his 14 cards against the others' normal deals (bfsp 8 is ambiguous)."""
+
+    #: bfsp 8 as worded: "the fantasy player(s) set their cards at the table, and then the others set theirs"
+    FANTASY_FIRST = "fantasy_first"
+    #: the others play their whole hand first, then the fantasy player(s) are dealt and set
+    FANTASY_LAST = "fantasy_last"
+
+
 @dataclass(frozen=True, slots=True)
 class Rulebook:
     name: str
@@ -184,6 +193,17 @@ class Rulebook:
     pot_count_dispute_until_substantial_action: bool = True
     #: the days the federation has to decide a protest, counted from its receipt (bfsp 7.3.4)
     protest_decision_days: int = 30
+    # --- Open-Face Chinese Poker, Pineapple (issue 16: domain/ofc/; bfsp 8; the TDA texts have no OFC) -----
+    #: cards a player in fantasy is dealt at once: he sets 13 and discards the rest (bfsp 8, fantasy)
+    ofc_fantasy_cards: int = 14
+    #: who sets first while someone is in fantasy (bfsp 8, fantasy: ambiguous, see docs/RULEBOOKS.md D10)
+    ofc_fantasy_order: FantasyOrder = FantasyOrder.FANTASY_FIRST
+    #: repeat fantasy only at a two-player table (source 000 of bfsp 8: "face-to-face"); False: at any table
+    #: (source 002: "open Chinese poker"; the digest's default), see docs/RULEBOOKS.md D11
+    ofc_repeat_fantasy_heads_up_only: bool = False
+    #: what a scoop (all three rows against one opponent) is worth in all, the row points included (bfsp 8,
+    #: scoring: +1 a row, +6 a scoop), see docs/RULEBOOKS.md D12
+    ofc_scoop_points: int = 6
 
     def cite(self, topic: str) -> RuleRef:
         """The rule this rulebook applies to ``topic`` (``"min_raise"``, ``"turn_order"``, ...).
@@ -286,6 +306,22 @@ _TDA_2022_RULES: dict[str, str] = {
     "halt": "11-D",
     "button": "32",
     "seating": "7",
+}
+
+#: Open-Face Chinese (bfsp 8): the digest gives its section no sub-numbers, so a citation names the item of
+#: section 8 it applies ("bfsp 8 (fantasy)"); the TDA texts have no OFC and borrow the federation's.
+_OFC_RULES: dict[str, str] = {
+    "ofc_players": "8 (set-up)",
+    "ofc_deck": "8 (set-up)",
+    "ofc_turn_order": "8 (set-up)",
+    "ofc_first_deal": "8 (first deal)",
+    "ofc_later_deals": "8 (later deals)",
+    "ofc_placed_cards": "8 (later deals)",
+    "ofc_foul": "8 (later deals)",
+    "ofc_fantasy": "8 (fantasy)",
+    "ofc_scoring": "8 (scoring)",
+    "ofc_royalties": "8 (royalties)",
+    "ofc_settlement": "8 (settlement order)",
 }
 
 _TDA_2017_RULES: dict[str, str] = {
@@ -467,7 +503,10 @@ _BFSP_RULES: dict[str, str] = {
     "balance_tolerance": "3.1",
     "button": "5.3.2",
     "seating": "5.2",
+    **_OFC_RULES,
 }
+for _tda_rules in (_TDA_2022_RULES, _TDA_2017_RULES, _TDA_CLUB_RULES):
+    _tda_rules.update({topic: f"bfsp {rule}" for topic, rule in _OFC_RULES.items()})
 
 BFSP = Rulebook(
     name="bfsp",
