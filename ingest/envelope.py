@@ -17,6 +17,7 @@ from uuid import UUID
 from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
 from domain.hand.codec import REPORTED
+from domain.ofc.events import OFC_REPORTED
 from domain.roles import Role
 from ingest.catalog import FEDERATION_CATALOG
 
@@ -32,7 +33,7 @@ class RecordedBy(BaseModel):
 
 #: Event types a record may carry, by name: the Hand's reported events (competition, table and discipline
 #: events join through the same mechanism).
-CATALOG: dict[str, type] = {**REPORTED, **FEDERATION_CATALOG}
+CATALOG: dict[str, type] = {**REPORTED, **FEDERATION_CATALOG, **OFC_REPORTED}
 
 #: (type, schema version written) → function lifting that payload one version up.
 Upcaster = Callable[[dict[str, Any]], dict[str, Any]]

@@ -37,6 +37,7 @@ from domain.rejections import Rejection, RejectionKind, RejectionLog, rejection_
 from ingest.desk import hand_judged, route_at_desk
 from ingest.envelope import Envelope, MalformedRecord, parse_record
 from ingest.log import LogRecord
+from ingest.ofc_rounds import route_ofc
 from ingest.outbox import Publish, publish_pending
 from ingest.store import SeenId, Store, position
 
@@ -153,6 +154,8 @@ class Referee:
         return envelope.event_id, envelope, event, None
 
     def _route(self, batch: _Batch, record: LogRecord, event_id: UUID, envelope: Envelope, event: Any) -> None:
+        if route_ofc(self, batch, record, event_id, envelope, event, Verdict):  # OFC rounds: ingest/ofc_rounds.py
+            return
         if route_at_desk(self, batch, record, event_id, envelope, event):  # federation acts, officials' roles
             return
         meta = _meta(envelope, record)

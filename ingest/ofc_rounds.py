@@ -1,0 +1,205 @@
+"""The write path's handler for Open-Face Chinese records (bfsp 8): the referee hands it every OFC event.
+
+A round is an :class:`domain.ofc.aggregate.OfcRound`, one stream per competition, table and round number (the
+envelope's ``hand_id`` is the round number), numbered by ``seq`` like a hand: the start at seq 0, then one per
+reported event. For each record the handler
+
+1. checks the recorder's role: the game as dealt is recorded at the table (a dealer, a judge, the Chief Judge)
+   or by a machine reporting it (the importer, the simulator) (bfsp 2.4.1);
+2. routes it to its round: a start of a round that exists, an event of a round that does not, or a sequence
+   number out of step is *out of sequence*;
+3. at a start, checks who plays in fantasy against the table's round before (:func:`domain.ofc.game
+   .verify_fantasy`: the domain does no I/O, so the handler finds that round);
+4. judges it through the round's engine: accepted, or refused with its rule (*illegal*, citing bfsp 8).
+
+It keeps its rounds hot in the referee's own table of hot aggregates, as the desk does, so the referee's
+``forget()`` after a failed commit drops them too. The referee passes its :class:`Verdict` type in, so this
+module does not import the referee (which imports it).
+"""
+
+from __future__ import annotations
+
+from collections.abc import MutableMapping
+from typing import Any, Protocol
+from uuid import UUID
+
+from eventsourcing.application import AggregateNotFoundError
+from eventsourcing.domain import Aggregate
+
+from domain.errors import NotPermittedError, RuleError, RuleRef
+from domain.ofc.aggregate import OfcRound, ofc_round_id
+from domain.ofc.events import OFC_REPORTED, OfcRoundStarted
+from domain.ofc.game import OfcError, verify_fantasy
+from domain.rejections import Rejection, RejectionKind
+from domain.roles import Role
+from domain.rulebooks import get_rulebook
+from ingest.envelope import Envelope
+from ingest.log import LogRecord
+from ingest.store import Store
+
+JSON = dict[str, Any]
+RECORD_EXCERPT = 4000
+#: who records the game as dealt (bfsp 2.4.1: the dealer; the officials over him; the machines that report it)
+AT_THE_TABLE = frozenset({Role.DEALER, Role.JUDGE, Role.CHIEF_JUDGE, Role.IMPORTER, Role.SIMULATOR})
+_REPORTED = tuple(OFC_REPORTED.values())
+
+
+class _Referee(Protocol):
+    store: Store
+
+    @property
+    def _hands(self) -> MutableMapping[UUID, Any]: ...
+
+    def _reject(
+        self, batch: Any, record: LogRecord, event_id: UUID, envelope: Envelope | None, rejection: Rejection
+    ) -> None: ...
+
+
+def is_ofc(event: Any) -> bool:
+    return isinstance(event, _REPORTED)
+
+
+def route_ofc(
+    referee: _Referee,
+    batch: Any,
+    record: LogRecord,
+    event_id: UUID,
+    envelope: Envelope,
+    event: Any,
+    verdict: type,
+) -> bool:
+    """Judge ``envelope`` here if it is an OFC record (True); else leave it to the referee (False)."""
+    if not is_ofc(event):
+        return False
+    outcome = judge_ofc(referee.store, referee._hands, envelope, event, meta_of(envelope, record))
+    if isinstance(outcome, Rejection):
+        referee._reject(batch, record, event_id, envelope, _with_record(outcome, record))
+        return True
+    batch.touched[outcome.id] = outcome
+    batch.seen.append((event_id, outcome.id, "accepted"))
+    batch.verdicts.append(
+        verdict(record.partition, record.offset, event_id, "accepted", None, envelope.competition_id)
+    )
+    return True
+
+
+def judge_ofc(
+    store: Store, hot: MutableMapping[UUID, Any], envelope: Envelope, event: Any, meta: JSON
+) -> OfcRound | Rejection:
+    """The round ``event`` was accepted into (with its new events pending), or the rejection."""
+    role = envelope.recorded_by.role
+    if role not in AT_THE_TABLE:
+        refusal = NotPermittedError(
+            f"a {role.value} may not record the deal or the setting of an OFC round; the dealer does",
+            RuleRef("bfsp", "2.4.1"),
+        )
+        return _illegal(envelope, refusal)
+    if not envelope.table_id:
+        return _malformed(envelope, "an OFC round's event must name its table", "table_id")
+    try:
+        number = int(envelope.hand_id or "")
+    except ValueError:
+        return _malformed(envelope, f"hand_id {envelope.hand_id!r} is not a round number", "hand_id")
+    stream = ofc_round_id(envelope.table_id, number, envelope.competition_id)
+    found = _round(store, hot, stream)
+    at = envelope.occurred_at
+    if isinstance(event, OfcRoundStarted):
+        if event.table_id != envelope.table_id or event.round_number != number:
+            return _malformed(
+                envelope,
+                f"the envelope says table {envelope.table_id} round {number}, the start table {event.table_id} "
+                f"round {event.round_number}",
+                "hand_id",
+            )
+        if found is not None:
+            return _sequence(envelope, f"round {number} at table {envelope.table_id} has already started")
+        if envelope.seq != 0:
+            return _sequence(envelope, f"a round starts at seq 0; this start has seq {envelope.seq}")
+        previous = _round(store, hot, ofc_round_id(envelope.table_id, number - 1, envelope.competition_id))
+        try:
+            if previous is not None and not previous.is_over:
+                raise OfcError(
+                    f"round {number - 1} at table {envelope.table_id} is still being played",
+                    get_rulebook(event.rulebook).cite("ofc_turn_order"),
+                )
+            verify_fantasy(
+                event, previous.engine.scored if previous is not None else None, get_rulebook(event.rulebook)
+            )
+            started = OfcRound.start(event, at, meta)
+        except (RuleError, KeyError) as err:
+            return _illegal(envelope, err)
+        hot[started.id] = started
+        return started
+    if found is None:
+        return _sequence(envelope, f"no round {number} has started at table {envelope.table_id}")
+    expected = len(found.reported) + 1
+    if envelope.seq != expected:
+        gap = "a gap" if envelope.seq > expected else "already recorded"
+        return _sequence(
+            envelope, f"seq {envelope.seq} is out of step: the round expects seq {expected} ({gap})"
+        )
+    try:
+        found.record(event, at, meta)
+    except RuleError as err:
+        return _illegal(envelope, err)
+    return found
+
+
+def _round(store: Store, hot: MutableMapping[UUID, Any], stream: UUID) -> OfcRound | None:
+    held = hot.get(stream)
+    if isinstance(held, OfcRound):
+        return held
+    try:
+        found: Aggregate = store.repository.get(stream)
+    except AggregateNotFoundError:
+        return None
+    if not isinstance(found, OfcRound):
+        return None
+    hot[stream] = found
+    return found
+
+
+def meta_of(envelope: Envelope, record: LogRecord) -> JSON:
+    """What is stored with an accepted event: where it came from and who recorded it (as the referee's)."""
+    return {
+        "log": {"topic": record.topic, "partition": record.partition, "offset": record.offset},
+        "event_id": str(envelope.event_id),
+        "seq": envelope.seq,
+        "recorded_by": {"person": envelope.recorded_by.person, "role": envelope.recorded_by.role.value},
+        "competition_id": envelope.competition_id,
+        "rulebook": envelope.rulebook,
+    }
+
+
+def _base(envelope: Envelope) -> JSON:
+    return {
+        "event_id": str(envelope.event_id),
+        "event_type": envelope.type,
+        "table_id": envelope.table_id or "",
+        "hand_id": envelope.hand_id or "",
+        "seq": envelope.seq,
+    }
+
+
+def _illegal(envelope: Envelope, err: Exception) -> Rejection:
+    if isinstance(err, RuleError):
+        return Rejection(RejectionKind.ILLEGAL, err.reason, rule=str(err.rule), **_base(envelope))
+    return Rejection(
+        RejectionKind.MALFORMED, f"no rulebook is called {err}", field="rulebook", **_base(envelope)
+    )
+
+
+def _sequence(envelope: Envelope, why: str) -> Rejection:
+    return Rejection(
+        RejectionKind.OUT_OF_SEQUENCE, why, field="seq" if "seq" in why else "hand_id", **_base(envelope)
+    )
+
+
+def _malformed(envelope: Envelope, why: str, field: str) -> Rejection:
+    return Rejection(RejectionKind.MALFORMED, why, field=field, **_base(envelope))
+
+
+def _with_record(rejection: Rejection, record: LogRecord) -> Rejection:
+    from dataclasses import replace
+
+    return replace(rejection, record=record.value[:RECORD_EXCERPT].decode("utf-8", "replace"))
