@@ -210,21 +210,21 @@ def play_round(
         redeals.extend(d for d in derived if isinstance(d, OfcRoundRedealt))
 
     miscounted = False
-    while True:
-        dealer.shuffle()
-        if game.in_fantasy and not miscounted and rng.random() < miscount:
-            miscounted = True
-            report(OfcCardsDealt(game.in_fantasy[0].seat, dealer.take(rulebook.ofc_fantasy_cards - 1)))
-            continue  # the redeal: a fresh deck, from the start
-        break
 
-    def fantasy_turns() -> None:
+    def fantasy_turns() -> bool:
+        """The players in fantasy, in order; True when a miscounted deal brought a redeal."""
+        nonlocal miscounted
         for seat in game.in_fantasy:
+            if not miscounted and rng.random() < miscount:
+                miscounted = True
+                report(OfcCardsDealt(seat.seat, dealer.take(rulebook.ofc_fantasy_cards - 1)))
+                return True
             cards = dealer.take(rulebook.ofc_fantasy_cards)
             report(OfcCardsDealt(seat.seat, cards))
             report(_fantasy_setting(seat, cards, rng))
+        return False
 
-    def normal_turns() -> None:
+    def normal_turns() -> bool:
         normal = game.normal
         dealt = {s.seat: dealer.take(5) for s in normal}
         for s in normal:
@@ -236,13 +236,14 @@ def play_round(
                 cards = dealer.take(3)
                 report(OfcCardsDealt(s.seat, cards))
                 report(_setting(s, cards, 1, rng, noise))
+        return False
 
-    if rulebook.ofc_fantasy_order is FantasyOrder.FANTASY_FIRST:
-        fantasy_turns()
-        normal_turns()
-    else:
-        normal_turns()
-        fantasy_turns()
+    first_fantasy = rulebook.ofc_fantasy_order is FantasyOrder.FANTASY_FIRST
+    phases = (fantasy_turns, normal_turns) if first_fantasy else (normal_turns, fantasy_turns)
+    while True:
+        dealer.shuffle()  # a fresh deck for the round, and again for a redeal
+        if not any(phase() for phase in phases):
+            break
     assert game.scored is not None and all(s.placed == HAND_SIZE for s in game.order)
     return PlayedRound(started, tuple(events), tuple(redeals), game.scored)
 
