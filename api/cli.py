@@ -28,11 +28,14 @@ if TYPE_CHECKING:
 def _add_validate(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     command = subparsers.add_parser(
         "validate",
-        help="replay PHH hand histories through the rules engine",
-        description="Replay each hand of PHH files (.phh, .phhs, folders recursively) and report it. "
+        help="replay PHH hand histories (and OFC rounds, *.ofc.json) through the rules engine",
+        description="Replay each hand of PHH files (.phh, .phhs, folders recursively) and each round of OFC "
+        "histories (*.ofc.json, docs/OFC_FORMAT.md) and report it. "
         "Exit 0 when every hand is legal, 1 when any is not, 2 when some input cannot be read.",
     )
-    command.add_argument("paths", nargs="+", metavar="PATH", help="a .phh or .phhs file, or a folder of them")
+    command.add_argument(
+        "paths", nargs="+", metavar="PATH", help="a .phh, .phhs or .ofc.json file, or a folder of PHH files"
+    )
     command.add_argument("--rulebook", default=DEFAULT_RULEBOOK, choices=sorted(RULEBOOKS))
     command.add_argument("--json", action="store_true", help="one JSON object per hand on stdout")
     command.set_defaults(run=_validate)
@@ -40,8 +43,15 @@ def _add_validate(subparsers: argparse._SubParsersAction[argparse.ArgumentParser
 
 def _validate(args: argparse.Namespace) -> int:
     rulebook = get_rulebook(args.rulebook)
+    from api.ofc_validate import validate_ofc
+    from ingest.ofc_history import is_history_path
+
+    ofc = [p for p in args.paths if is_history_path(p)]  # OFC rounds (docs/OFC_FORMAT.md): their own report
+    ofc_code = validate_ofc(ofc, rulebook, args.json) if ofc else 0
+    if ofc and len(ofc) == len(args.paths):
+        return ofc_code
     tally = Tally()
-    for path in phh_files(args.paths):
+    for path in phh_files([p for p in args.paths if p not in ofc]):
         for report in validate_file(path, rulebook):
             tally.add(report)
             if isinstance(report, UnreadableReport):
@@ -52,7 +62,7 @@ def _validate(args: argparse.Namespace) -> int:
                 print(summary_line(report))
     if not args.json:
         print(tally.summary())
-    return tally.exit_code()
+    return max(tally.exit_code(), ofc_code)
 
 
 def _add_publish(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -240,8 +250,10 @@ def _add_schemas(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]
 
 def schemas_document() -> str:
     from ingest.envelope import json_schemas
+    from ingest.ofc_history import history_schema
 
-    return json.dumps(json_schemas(), indent=2, sort_keys=True) + "\n"
+    document = {**json_schemas(), "ofc_round_history": history_schema()}  # docs/OFC_FORMAT.md
+    return json.dumps(document, indent=2, sort_keys=True) + "\n"
 
 
 def _schemas(args: argparse.Namespace) -> int:
