@@ -25,6 +25,7 @@ if TYPE_CHECKING:
     from api.bootstrap import Pipeline
     from ingest.log import Log
     from ingest.simulator import CompetitionSimulation, Simulation
+    from ingest.simulator.ofc import OfcSimulation
     from ingest.store import Store
 
 #: how long a forwarding waits for the Kafka referee to judge the records before it
@@ -43,11 +44,17 @@ def add_simulate(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]
         "--seed", type=int, required=True, help="decides everything: players, draw, cards, play"
     )
     command.add_argument("--tables", type=int, default=3)
-    command.add_argument("--seats", type=int, default=9, help="seats per table (2 to 10)")
-    command.add_argument("--hands", type=int, default=20, help="hands per table")
+    command.add_argument(
+        "--seats", type=int, default=None, help="seats per table (2 to 10; OFC: 2 or 3, default 3)"
+    )
+    command.add_argument("--hands", type=int, default=20, help="hands per table (OFC: rounds per table)")
     command.add_argument("--players", type=int, default=None, help="default: every seat filled")
     command.add_argument("--starting-stack", type=int, default=5000)
-    command.add_argument("--variant", default="NT", help="a flop game: NT, PT, FT, NO, PO")
+    command.add_argument(
+        "--variant",
+        default="NT",
+        help="a flop game: NT, PT, FT, NO, PO; or OFC (Open-Face Chinese Pineapple, bfsp 8)",
+    )
     command.add_argument("--rulebook", default=DEFAULT_RULEBOOK, choices=sorted(RULEBOOKS))
     command.add_argument("--mistakes", type=float, default=0.0, help="chance of an illegal act at each turn")
     command.add_argument("--competition", default=None, help="the competition id (default: sim-<seed>)")
@@ -131,6 +138,10 @@ def _publish_competition(pipeline: Pipeline, simulation: CompetitionSimulation) 
 
 
 def _simulate(args: argparse.Namespace) -> int:
+    if args.variant == "OFC" and args.competition_format is None:
+        return _simulate_ofc(args)
+    if args.seats is None:
+        args.seats = 9
     if args.competition_format is not None:
         return _simulate_competition(args)
     from api.operations import publish
@@ -153,7 +164,31 @@ def _simulate(args: argparse.Namespace) -> int:
     except ValueError as err:
         print(f"pokeraudit simulate: {err}", file=sys.stderr)
         return 2
-    return _published(simulation, lambda pipeline: publish(pipeline, simulation.records(), progress=not args.quiet))
+    return _published(
+        simulation, lambda pipeline: publish(pipeline, simulation.records(), progress=not args.quiet)
+    )
+
+
+def _simulate_ofc(args: argparse.Namespace) -> int:
+    """OFC tables (bfsp 8): bots that set legal cards, foul now and then and reach fantasy, round by round."""
+    from api.operations import publish
+    from ingest.simulator.ofc import simulate_ofc
+
+    try:
+        simulation = simulate_ofc(
+            args.seed,
+            args.tables,
+            3 if args.seats is None else args.seats,
+            args.hands,
+            args.rulebook,
+            competition_id=args.competition,
+        )
+    except ValueError as err:
+        print(f"pokeraudit simulate: {err}", file=sys.stderr)
+        return 2
+    return _published(
+        simulation, lambda pipeline: publish(pipeline, simulation.records(), progress=not args.quiet)
+    )
 
 
 def _simulate_competition(args: argparse.Namespace) -> int:
@@ -176,7 +211,9 @@ def _simulate_competition(args: argparse.Namespace) -> int:
     return _published(simulation, lambda pipeline: _publish_competition(pipeline, simulation))
 
 
-def _published(simulation: Simulation | CompetitionSimulation, publish: Callable[[Pipeline], int]) -> int:
+def _published(
+    simulation: Simulation | CompetitionSimulation | OfcSimulation, publish: Callable[[Pipeline], int]
+) -> int:
     """Put a simulation on the configured log with ``publish``; print its summary and how much went out."""
     from api.bootstrap import bootstrap
     from api.settings import Settings

@@ -128,7 +128,9 @@ def _last_setting(
     holes = [row for row in Row for _ in range(ROW_SIZE[row] - len(seat.rows[row]))]
     for dropped in options:
         kept = [c for c in cards if c not in dropped]
-        for order in set(permutations(holes, len(kept))):
+        for order in dict.fromkeys(
+            permutations(holes, len(kept))
+        ):  # in a fixed order: the same seed, the same play
             rows = {row: list(held) for row, held in seat.rows.items()}
             for card, row in zip(kept, order, strict=True):
                 rows[row].append(card)
