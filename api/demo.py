@@ -24,8 +24,10 @@ from api.operations import phh_records, publish, referee_once, verify
 from api.settings import Settings
 from domain.errors import chips
 from ingest.simulator import simulate
+from ingest.simulator.ofc import simulate_ofc
 
 if TYPE_CHECKING:
+    from ingest.store import Store
     from projections.read_models import ReadModels
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -35,6 +37,8 @@ WSOP = "wsop-2023-event-43"
 HANDS_PER_TABLE = 20
 #: a dealer's slip now and then: each one is refused with the rule it breaks
 MISTAKES = 0.02
+#: the OFC table (bfsp 8): three players, this many rounds
+OFC_ROUNDS = 8
 
 Out = Callable[[str], None]
 
@@ -77,7 +81,9 @@ def _load(settings: Settings, seed: int, out: Out) -> str | None:
     """Publish, judge and project; the simulated competition's id, or None when the shared hands are missing."""
     final_table = phh_dir() / "data" / "wsop" / "2023" / "43" / "5"
     if not final_table.is_dir():
-        out(f"the shared hand histories are not at {final_table}: set POKERAUDIT_PHH_DIR to ../shared/data/phh")
+        out(
+            f"the shared hand histories are not at {final_table}: set POKERAUDIT_PHH_DIR to ../shared/data/phh"
+        )
         return None
     simulation = simulate(seed, tables=3, seats=9, hands_per_table=HANDS_PER_TABLE, mistakes=MISTAKES)
     pipeline = bootstrap(settings)
@@ -89,6 +95,11 @@ def _load(settings: Settings, seed: int, out: Out) -> str | None:
         )
         real = publish(pipeline, phh_records([final_table], WSOP), progress=False)
         out(f"the real WSOP 2023 Event #43 final table: {real} events published")
+        ofc = simulate_ofc(
+            seed, tables=1, seats=3, rounds=OFC_ROUNDS, competition_id=_ofc_of(simulation.competition_id)
+        )
+        out(f"an OFC Pineapple table {ofc.competition_id}: 3 players, {OFC_ROUNDS} rounds, "
+            f"{publish(pipeline, ofc.records(), progress=False)} events published")  # fmt: skip
         counts = referee_once(pipeline)
         out(f"referee: {counts.get('accepted', 0)} accepted, {counts.get('rejected', 0)} rejected")
         chain = verify(pipeline)
@@ -96,6 +107,7 @@ def _load(settings: Settings, seed: int, out: Out) -> str | None:
         out(f"verify: {chain.events} events in {chain.streams} streams, {verdict}")
         if not chain.ok:
             return None
+        _ofc_standings(pipeline.store, ofc.competition_id, out)
     finally:
         pipeline.close()
     from projections.runner import Projector
@@ -107,6 +119,23 @@ def _load(settings: Settings, seed: int, out: Out) -> str | None:
         projector.close()
     out(f"projections: {projected} events projected")
     return simulation.competition_id
+
+
+def _ofc_of(competition: str) -> str:
+    """The demo's OFC event, beside its simulated competition."""
+    return f"{competition}-ofc"
+
+
+def _ofc_standings(store: Store, competition: str, out: Out) -> None:
+    from projections.ofc import ofc_event
+
+    event = ofc_event(store, competition)
+    if event is None:
+        return
+    fouls = sum(s.fouls for s in event.standings)
+    out(f"OFC {competition} after {len(event.rounds)} rounds ({fouls} fouled hands), points:")
+    for s in event.standings:
+        out(f"  {s.place}. {s.player} {s.points:+d} (royalties {s.royalties}, fantasies {s.fantasies})")
 
 
 def _report(settings: Settings, competition: str, out: Out) -> bool:
@@ -154,7 +183,9 @@ def _a_hand_with_side_pots(models: ReadModels, competition: str, out: Out) -> bo
     for summary in tables:
         hands, _ = models.hands(competition, summary.table_id, 0, 500)
         for hand in hands:
-            pots = sorted((p for p in models.pots(hand.hand_id) if p.awarded), key=lambda p: (p.pot_index, p.half))
+            pots = sorted(
+                (p for p in models.pots(hand.hand_id) if p.awarded), key=lambda p: (p.pot_index, p.half)
+            )
             if len({p.pot_index for p in pots}) < 2:
                 continue
             out(f"hand {hand.number} at table {hand.table_id} ({hand.hand_id}) had side pots:")
@@ -162,7 +193,9 @@ def _a_hand_with_side_pots(models: ReadModels, competition: str, out: Out) -> bo
                 shares = ", ".join(f"seat {s.seat} {chips(s.amount)}" for s in pot.shares)
                 out(f"  {pot.name}: {chips(pot.amount)}, eligible seats {pot.eligible} → {shares}")
             return True
-    out("no simulated hand had a side pot (the simulator should make some): the demo is not showing what it should")
+    out(
+        "no simulated hand had a side pot (the simulator should make some): the demo is not showing what it should"
+    )
     return False
 
 
@@ -185,11 +218,17 @@ def _serve(settings: Settings, competition: str, out: Out) -> None:
         f"/v1/competitions/{competition}/tables/T1",
         f"/v1/competitions/{competition}/rejections",
         f"/v1/competitions/{WSOP}/rejections",
+        f"/v1/competitions/{_ofc_of(competition)}/ofc",
     ):
         out(f"  {base}{path}")
     out("  a hand: /v1/hands/{hand_id} with /history, /stacks, /pots, /showdown")
     out(f"to submit events (POST {base}/v1/events), a judge's token: {judge}")
-    uvicorn.run(create_app(settings, workers=True), host=settings.api_host, port=settings.api_port, log_level="warning")
+    uvicorn.run(
+        create_app(settings, workers=True),
+        host=settings.api_host,
+        port=settings.api_port,
+        log_level="warning",
+    )
 
 
 def _free_port(host: str, wanted: int) -> int:
