@@ -44,16 +44,12 @@ def add_simulate(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]
         "--seed", type=int, required=True, help="decides everything: players, draw, cards, play"
     )
     command.add_argument("--tables", type=int, default=3)
-    command.add_argument(
-        "--seats", type=int, default=None, help="seats per table (2 to 10; OFC: 2 or 3, default 3)"
-    )
+    command.add_argument("--seats", type=int, default=None, help="seats per table (2 to 10; OFC: 2 or 3, default 3)")
     command.add_argument("--hands", type=int, default=20, help="hands per table (OFC: rounds per table)")
     command.add_argument("--players", type=int, default=None, help="default: every seat filled")
     command.add_argument("--starting-stack", type=int, default=5000)
     command.add_argument(
-        "--variant",
-        default="NT",
-        help="a flop game: NT, PT, FT, NO, PO; or OFC (Open-Face Chinese Pineapple, bfsp 8)",
+        "--variant", default="NT", help="a flop game: NT, PT, FT, NO, PO; or OFC (Open-Face Chinese Pineapple, bfsp 8)"
     )
     command.add_argument("--rulebook", default=DEFAULT_RULEBOOK, choices=sorted(RULEBOOKS))
     command.add_argument("--mistakes", type=float, default=0.0, help="chance of an illegal act at each turn")
@@ -164,9 +160,7 @@ def _simulate(args: argparse.Namespace) -> int:
     except ValueError as err:
         print(f"pokeraudit simulate: {err}", file=sys.stderr)
         return 2
-    return _published(
-        simulation, lambda pipeline: publish(pipeline, simulation.records(), progress=not args.quiet)
-    )
+    return _published(simulation, lambda pipeline: publish(pipeline, simulation.records(), progress=not args.quiet))
 
 
 def _simulate_ofc(args: argparse.Namespace) -> int:
@@ -174,21 +168,13 @@ def _simulate_ofc(args: argparse.Namespace) -> int:
     from api.operations import publish
     from ingest.simulator.ofc import simulate_ofc
 
+    seats = 3 if args.seats is None else args.seats
     try:
-        simulation = simulate_ofc(
-            args.seed,
-            args.tables,
-            3 if args.seats is None else args.seats,
-            args.hands,
-            args.rulebook,
-            competition_id=args.competition,
-        )
+        simulation = simulate_ofc(args.seed, args.tables, seats, args.hands, args.rulebook, competition_id=args.competition)
     except ValueError as err:
         print(f"pokeraudit simulate: {err}", file=sys.stderr)
         return 2
-    return _published(
-        simulation, lambda pipeline: publish(pipeline, simulation.records(), progress=not args.quiet)
-    )
+    return _published(simulation, lambda pipeline: publish(pipeline, simulation.records(), progress=not args.quiet))
 
 
 def _simulate_competition(args: argparse.Namespace) -> int:

@@ -81,9 +81,7 @@ def _load(settings: Settings, seed: int, out: Out) -> str | None:
     """Publish, judge and project; the simulated competition's id, or None when the shared hands are missing."""
     final_table = phh_dir() / "data" / "wsop" / "2023" / "43" / "5"
     if not final_table.is_dir():
-        out(
-            f"the shared hand histories are not at {final_table}: set POKERAUDIT_PHH_DIR to ../shared/data/phh"
-        )
+        out(f"the shared hand histories are not at {final_table}: set POKERAUDIT_PHH_DIR to ../shared/data/phh")
         return None
     simulation = simulate(seed, tables=3, seats=9, hands_per_table=HANDS_PER_TABLE, mistakes=MISTAKES)
     pipeline = bootstrap(settings)
@@ -95,11 +93,9 @@ def _load(settings: Settings, seed: int, out: Out) -> str | None:
         )
         real = publish(pipeline, phh_records([final_table], WSOP), progress=False)
         out(f"the real WSOP 2023 Event #43 final table: {real} events published")
-        ofc = simulate_ofc(
-            seed, tables=1, seats=3, rounds=OFC_ROUNDS, competition_id=_ofc_of(simulation.competition_id)
-        )
-        out(f"an OFC Pineapple table {ofc.competition_id}: 3 players, {OFC_ROUNDS} rounds, "
-            f"{publish(pipeline, ofc.records(), progress=False)} events published")  # fmt: skip
+        ofc = simulate_ofc(seed, tables=1, seats=3, rounds=OFC_ROUNDS, competition_id=_ofc_of(simulation.competition_id))
+        ofc_events = publish(pipeline, ofc.records(), progress=False)
+        out(f"an OFC Pineapple table {ofc.competition_id}: 3 players, {OFC_ROUNDS} rounds, {ofc_events} events published")
         counts = referee_once(pipeline)
         out(f"referee: {counts.get('accepted', 0)} accepted, {counts.get('rejected', 0)} rejected")
         chain = verify(pipeline)
@@ -183,9 +179,7 @@ def _a_hand_with_side_pots(models: ReadModels, competition: str, out: Out) -> bo
     for summary in tables:
         hands, _ = models.hands(competition, summary.table_id, 0, 500)
         for hand in hands:
-            pots = sorted(
-                (p for p in models.pots(hand.hand_id) if p.awarded), key=lambda p: (p.pot_index, p.half)
-            )
+            pots = sorted((p for p in models.pots(hand.hand_id) if p.awarded), key=lambda p: (p.pot_index, p.half))
             if len({p.pot_index for p in pots}) < 2:
                 continue
             out(f"hand {hand.number} at table {hand.table_id} ({hand.hand_id}) had side pots:")
@@ -193,9 +187,7 @@ def _a_hand_with_side_pots(models: ReadModels, competition: str, out: Out) -> bo
                 shares = ", ".join(f"seat {s.seat} {chips(s.amount)}" for s in pot.shares)
                 out(f"  {pot.name}: {chips(pot.amount)}, eligible seats {pot.eligible} → {shares}")
             return True
-    out(
-        "no simulated hand had a side pot (the simulator should make some): the demo is not showing what it should"
-    )
+    out("no simulated hand had a side pot (the simulator should make some): the demo is not showing what it should")
     return False
 
 
@@ -223,12 +215,7 @@ def _serve(settings: Settings, competition: str, out: Out) -> None:
         out(f"  {base}{path}")
     out("  a hand: /v1/hands/{hand_id} with /history, /stacks, /pots, /showdown")
     out(f"to submit events (POST {base}/v1/events), a judge's token: {judge}")
-    uvicorn.run(
-        create_app(settings, workers=True),
-        host=settings.api_host,
-        port=settings.api_port,
-        log_level="warning",
-    )
+    uvicorn.run(create_app(settings, workers=True), host=settings.api_host, port=settings.api_port, log_level="warning")
 
 
 def _free_port(host: str, wanted: int) -> int:

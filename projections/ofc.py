@@ -14,6 +14,7 @@ the unset cards are hidden until the round is over, and a player in fantasy's wh
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import Any
 from uuid import UUID
 
 from eventsourcing.utils import get_topic
@@ -22,7 +23,7 @@ from pydantic import BaseModel
 from domain.ofc.aggregate import OfcRound
 from domain.ofc.events import OFC
 from domain.ofc.rows import Row
-from projections.stored import EventSource
+from projections.stored import EventSource, iso
 
 _ROUND_STARTED = get_topic(OfcRound.OfcRoundStarted)  # type: ignore[attr-defined]
 
@@ -189,3 +190,54 @@ def ofc_event(store: EventSource, competition_id: str) -> OfcEvent | None:
     if not rounds:
         return None
     return OfcEvent(competition_id=competition_id, rounds=rounds, standings=standings(rounds))
+
+
+# --- the competition protocol's OFC section (projections/protocol.py) ----------------------------------------
+
+
+def protocol_section(rounds: Iterable[list[Any]]) -> dict[str, Any]:
+    """The protocol's record of a competition's OFC rounds, from their stored events (each stream's domain events
+    in version order): each round's players, button, fantasy, redeals, and once scored each hand's rows, foul,
+    royalties and points and each pair's settlement; then the points per player over the event with places.
+    Nothing unsettled or sealed is in it: a round still being played lists its players only, and no discard is
+    ever listed."""
+    listed = []
+    for events in rounds:
+        start = events[0].payload
+        scored = next((e.payload for e in reversed(events) if type(e).__name__ == "OfcRoundScored"), None)
+        redeals = sum(type(e).__name__ == "OfcRoundRedealt" for e in events)
+        entry: dict[str, Any] = {
+            "round": str(events[0].originator_id),
+            "table": start["table_id"],
+            "number": start["round_number"],
+            "variant": start.get("variant", OFC),
+            "button": start["button"],
+            "players": [p["player"] for p in start["players"]],
+            "fantasy": list(start.get("fantasy", [])),
+            "redeals": redeals,
+            "started_at": iso(events[0].timestamp),
+            "scored_at": None,
+            "hands": [],
+            "pairs": [],
+            "rule": "bfsp 8",
+        }
+        if scored is not None:
+            entry["scored_at"] = iso(events[-1].timestamp)
+            entry["hands"] = [
+                {k: h[k] for k in ("seat", "player", "position", "bottom", "middle", "top", "fouled", "foul",
+                                   "royalties", "points", "fantasy", "earns_fantasy")}
+                for h in scored["hands"]
+            ]  # fmt: skip
+            entry["pairs"] = scored["pairs"]
+        listed.append(entry)
+    listed.sort(key=lambda r: (r["table"], r["number"]))
+    totals: dict[str, int] = {}
+    for entry in listed:
+        for hand in entry["hands"]:
+            totals[hand["player"]] = totals.get(hand["player"], 0) + hand["points"]
+    ordered = sorted(totals, key=lambda p: (-totals[p], p))
+    standings: list[dict[str, Any]] = []
+    for i, player in enumerate(ordered):
+        place = standings[-1]["place"] if standings and standings[-1]["points"] == totals[player] else i + 1
+        standings.append({"place": place, "player": player, "points": totals[player]})
+    return {"rounds": listed, "standings": standings}

@@ -55,6 +55,7 @@ from domain.rulings.amend import awards_in_force, stacks_in_force
 from domain.rulings.events import CATALOG as RULING_CATALOG
 from domain.rulings.events import RulingIssued
 from domain.rulings.outcome import stored_outcome
+from projections.ofc import protocol_section
 from projections.stored import ArchivingSource, EventSource, iso, recorded_by, replayed
 
 JSON = dict[str, Any]
@@ -289,6 +290,9 @@ def build(competition_id: str, streams: Mapping[UUID, list[Any]]) -> JSON:
     document["rejections"] = [
         r for s, events in sorted(streams.items()) if s == rejection_log_id(competition_id) for r in _rejections(events)
     ]
+    ofc_rounds = [events for s, events in streams.items() if kinds.get(s) == "OfcRoundStarted"]
+    if ofc_rounds:  # OFC rounds and points (bfsp 8): projections/ofc.py
+        document["ofc"] = protocol_section(ofc_rounds)
     signed = streams.get(signatures_id(competition_id), [])
     document["signatures"] = [
         {**e.payload, "at": iso(e.timestamp)} for e in signed if type(e).__name__ == "ProtocolSigned"

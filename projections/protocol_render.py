@@ -123,7 +123,31 @@ def sections(protocol: JSON) -> list[tuple[str, Row, list[Row]]]:
     for title, key, columns in tables:
         header, rows = _rows(list(protocol.get(key, [])), columns)
         out.append((title, header, rows))
+    if "ofc" in protocol:  # an OFC event (bfsp 8): its rounds and points, projections/ofc.py
+        out.append(("OFC rounds", *_rows(protocol["ofc"]["rounds"], _OFC_ROUND_COLUMNS)))
+        out.append(("OFC standings (points)", *_rows(protocol["ofc"]["standings"], _OFC_STANDING_COLUMNS)))
     return out
+
+
+def _ofc_points(round_: JSON) -> str:
+    played = ", ".join(f"{h['player']} {h['points']:+d}" + (" (fouled)" if h["fouled"] else "") for h in round_["hands"])
+    return played or "being played"
+
+
+_OFC_ROUND_COLUMNS: Sequence[tuple[str, Callable[[JSON], Any]]] = (
+    ("table", lambda i: i["table"]),
+    ("round", lambda i: i["number"]),
+    ("button", lambda i: i["button"]),
+    ("fantasy", lambda i: ", ".join(i["fantasy"])),
+    ("redeals", lambda i: i["redeals"]),
+    ("points", _ofc_points),
+    ("scored", lambda i: i["scored_at"]),
+)
+_OFC_STANDING_COLUMNS: Sequence[tuple[str, Callable[[JSON], Any]]] = (
+    ("place", lambda i: i["place"]),
+    ("player", lambda i: i["player"]),
+    ("points", lambda i: i["points"]),
+)
 
 
 _CSS = """
