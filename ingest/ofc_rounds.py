@@ -12,6 +12,12 @@ reported event. For each record the handler
    .verify_fantasy`: the domain does no I/O, so the handler finds that round);
 4. judges it through the round's engine: accepted, or refused with its rule (*illegal*, citing bfsp 8).
 
+A round of a competition that has a Competition aggregate (an OFC competition run by its Regulations) is judged
+against it too: at its start, the draw's players at the table, the round's number and the button's move
+(:meth:`Competition.verify_ofc_round`); once scored, the Competition counts it (``OfcRoundCounted``), so its
+places are by points (domain/competition/ofc_points.py). A competition without one (plain simulations, imports)
+keeps its rounds judged by the round alone.
+
 It keeps its rounds hot in the referee's own table of hot aggregates, as the desk does, so the referee's
 ``forget()`` after a failed commit drops them too. The referee passes its :class:`Verdict` type in, so this
 module does not import the referee (which imports it).
@@ -26,9 +32,12 @@ from uuid import UUID
 from eventsourcing.application import AggregateNotFoundError
 from eventsourcing.domain import Aggregate
 
+from domain.competition.aggregate import Competition, competition_stream_id
+from domain.competition.events import OfcPoints, OfcRoundCounted
+from domain.competition.hand_checks import table_number
 from domain.errors import NotPermittedError, RuleError, RuleRef
 from domain.ofc.aggregate import OfcRound, ofc_round_id
-from domain.ofc.events import OFC_REPORTED, OfcRoundStarted
+from domain.ofc.events import OFC_REPORTED, OfcRoundScored, OfcRoundStarted
 from domain.ofc.game import OfcError, verify_fantasy
 from domain.rejections import Rejection, RejectionKind
 from domain.roles import Role
@@ -75,8 +84,9 @@ def route_ofc(
     if isinstance(outcome, Rejection):
         referee._reject(batch, record, event_id, envelope, _with_record(outcome, record))
         return True
-    batch.touched[outcome.id] = outcome
-    batch.seen.append((event_id, outcome.id, "accepted"))
+    for touched in outcome:
+        batch.touched[touched.id] = touched
+    batch.seen.append((event_id, outcome[0].id, "accepted"))
     batch.verdicts.append(
         verdict(record.partition, record.offset, event_id, "accepted", None, envelope.competition_id)
     )
@@ -85,8 +95,9 @@ def route_ofc(
 
 def judge_ofc(
     store: Store, hot: MutableMapping[UUID, Any], envelope: Envelope, event: Any, meta: JSON
-) -> OfcRound | Rejection:
-    """The round ``event`` was accepted into (with its new events pending), or the rejection."""
+) -> tuple[Aggregate, ...] | Rejection:
+    """The round ``event`` was accepted into (and the competition that counted it), with their new events
+    pending; or the rejection."""
     role = envelope.recorded_by.role
     if role not in AT_THE_TABLE:
         refusal = NotPermittedError(
@@ -122,14 +133,16 @@ def judge_ofc(
                     f"round {number - 1} at table {envelope.table_id} is still being played",
                     get_rulebook(event.rulebook).cite("ofc_turn_order"),
                 )
-            verify_fantasy(
-                event, previous.engine.scored if previous is not None else None, get_rulebook(event.rulebook)
-            )
+            verify_fantasy(event, previous.engine.scored if previous is not None else None, get_rulebook(event.rulebook))
+            competition = _competition(store, hot, envelope.competition_id)
+            if competition is not None:
+                players = tuple((p.seat, p.player) for p in event.players)
+                competition.verify_ofc_round(_table(competition, envelope.table_id), number, event.button, players)
             started = OfcRound.start(event, at, meta)
         except (RuleError, KeyError) as err:
             return _illegal(envelope, err)
         hot[started.id] = started
-        return started
+        return (started,)
     if found is None:
         return _sequence(envelope, f"no round {number} has started at table {envelope.table_id}")
     expected = len(found.reported) + 1
@@ -139,10 +152,47 @@ def judge_ofc(
             envelope, f"seq {envelope.seq} is out of step: the round expects seq {expected} ({gap})"
         )
     try:
-        found.record(event, at, meta)
+        derived = found.record(event, at, meta)
     except RuleError as err:
         return _illegal(envelope, err)
+    scored = next((d for d in derived if isinstance(d, OfcRoundScored)), None)
+    competition = _competition(store, hot, envelope.competition_id) if scored is not None else None
+    if scored is None or competition is None:
+        return (found,)
+    counted = OfcRoundCounted(
+        _table(competition, envelope.table_id),
+        number,
+        found.engine.started.button,
+        tuple(OfcPoints(h.player, h.points, h.fouled, sum(h.royalties)) for h in scored.hands),
+    )
+    competition.count_ofc_round(counted, at, {**meta, "follows": meta.get("event_id")})
+    return (found, competition)
+
+
+def _competition(store: Store, hot: MutableMapping[UUID, Any], competition_id: str) -> Competition | None:
+    """The competition's aggregate, from the referee's hot aggregates (the desk keeps it there too) or the store."""
+    stream = competition_stream_id(competition_id)
+    held = hot.get(stream)
+    if isinstance(held, Competition):
+        return held
+    try:
+        found: Aggregate = store.repository.get(stream)
+    except AggregateNotFoundError:
+        return None
+    if not isinstance(found, Competition):
+        return None
+    hot[stream] = found
     return found
+
+
+def _table(competition: Competition, table_id: str) -> int:
+    number = table_number(table_id)
+    if number is None:
+        raise OfcError(
+            f"{competition.competition_id} plays at numbered tables; there is no table {table_id}",
+            competition.rulebook.cite("ofc_players"),
+        )
+    return number
 
 
 def _round(store: Store, hot: MutableMapping[UUID, Any], stream: UUID) -> OfcRound | None:

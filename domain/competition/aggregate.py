@@ -29,7 +29,7 @@ from uuid import NAMESPACE_URL, UUID, uuid5
 from eventsourcing.domain import event
 
 from domain.chained import JSON, ChainedAggregate
-from domain.competition import chip_race, draw, floor_events, levels, olympic, placings, prizes
+from domain.competition import chip_race, draw, floor_events, levels, ofc_points, olympic, placings, prizes
 from domain.competition.events import (
     CATALOG,
     BreakEnded,
@@ -44,6 +44,7 @@ from domain.competition.events import (
     HandForHandHandStarted,
     HandForHandStarted,
     LevelStarted,
+    OfcRoundCounted,
     OfficialAppointed,
     OfficialRemoved,
     OlympicStageStarted,
@@ -82,6 +83,7 @@ from domain.competition.regulations import (
     verify_schedule,
 )
 from domain.errors import CompetitionError, NotPermittedError, chips
+from domain.ofc.events import OFC
 from domain.officials import Act, Delegation, codec, verify_permitted
 from domain.officials.permissions import permission
 from domain.roles import Role
@@ -147,6 +149,8 @@ class Competition(ChainedAggregate):
         #: competition's, or the current Olympic stage's
         self.floor: Floor | None = None
         self.winner: str | None = None
+        #: OFC (bfsp 8): the rounds counted, whose points place the players (domain/competition/ofc_points.py)
+        self.ofc_rounds: list[OfcRoundCounted] = []
         self.chain_head = link
 
     # --- creation ---------------------------------------------------------------------------------------------
@@ -215,7 +219,10 @@ class Competition(ChainedAggregate):
         )
 
     def standings(self) -> tuple[prizes.Standing, ...]:
-        """Every finishing place known so far: the eliminated, and the winner once declared."""
+        """Every finishing place known so far: the eliminated, and the winner once declared (OFC: by points,
+        once every table has played its rounds)."""
+        if self.regulations.variant == OFC:
+            return ofc_points.standings(self.entries, self.ofc_rounds) if self.is_over else ()
         out = [
             prizes.Standing(
                 e.participant,
@@ -241,7 +248,30 @@ class Competition(ChainedAggregate):
 
     @property
     def is_over(self) -> bool:
+        if self.regulations.variant == OFC:
+            return ofc_points.is_over(self.regulations, self.ofc_tables, self.ofc_rounds)
         return self.winner is not None or (self.deal is not None and self.deal.left_to_play_for == 0)
+
+    # --- an OFC competition (bfsp 8): rounds and points (domain/competition/ofc_points.py) ------------------
+
+    @property
+    def ofc_tables(self) -> dict[int, dict[int, str]]:
+        return ofc_points.tables_of(self.seats, self.remaining)
+
+    @property
+    def ofc_points(self) -> dict[str, int]:
+        """Each player's points over the rounds counted so far."""
+        return ofc_points.totals(self.ofc_rounds)
+
+    def verify_ofc_round(self, table: int, round_number: int, button: int, players: tuple[tuple[int, str], ...]) -> None:
+        """Refuse an OFC round the draw, the count of rounds or the button's move contradicts (bfsp 8)."""
+        ofc_points.verify_round_start(
+            self.regulations, self.ofc_tables, self.buttons, self.ofc_rounds, table, round_number, button, players
+        )
+
+    def count_ofc_round(self, counted: OfcRoundCounted, at: datetime, meta: JSON | None = None) -> None:
+        """A round of the competition was scored at its table (the referee records it, as the floor's hands)."""
+        self._trigger_chained("OfcRoundCounted", encode(counted), at, meta or {})
 
     # --- a final-table deal (TDA 2017 Part G) ---------------------------------------------------------------
 
@@ -995,6 +1025,11 @@ class Competition(ChainedAggregate):
         assert self.floor is not None
         self.floor = self.floor.hand_started(e.table, e.button, e.after_misdeal)
 
+    def _on_OfcRoundCounted(self, e: OfcRoundCounted, at: datetime) -> None:
+        if not hasattr(self, "ofc_rounds"):  # a snapshot taken before OFC competitions existed
+            self.ofc_rounds = []
+        self.ofc_rounds.append(e)
+
     def _on_TableHandEnded(self, e: TableHandEnded, at: datetime) -> None:
         assert self.floor is not None
         self.floor = self.floor.hand_ended(e.table)
@@ -1140,6 +1175,10 @@ class Competition(ChainedAggregate):
     def _table_hand_ended(
         self, payload: JSON, meta: JSON, prev_link: str, link: str, timestamp: datetime
     ) -> None:
+        self._apply(payload, link, timestamp)
+
+    @event("OfcRoundCounted")
+    def _ofc_round_counted(self, payload: JSON, meta: JSON, prev_link: str, link: str, timestamp: datetime) -> None:
         self._apply(payload, link, timestamp)
 
     @event("PlayerMoved")

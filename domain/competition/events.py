@@ -247,6 +247,27 @@ class TableHandEnded:
 
 
 @dataclass(frozen=True, slots=True)
+class OfcPoints:
+    """One player's result in an OFC round of the competition (bfsp 8): his points, his foul, his royalties."""
+
+    participant: str
+    points: int
+    fouled: bool = False
+    royalties: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class OfcRoundCounted:
+    """An OFC round of the competition scored at its table, counted towards the places by points (bfsp 8).
+    Recorded by the referee when the round's last setting is accepted, as the floor records a table's hand."""
+
+    table: int
+    round_number: int
+    button: int
+    points: tuple[OfcPoints, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class CompetitionWinnerDeclared:
     participant: str
 
@@ -294,6 +315,7 @@ CompetitionEvent = (
     | FinalTableDrawConducted
     | TableHandStarted
     | TableHandEnded
+    | OfcRoundCounted
     | DealAgreed
     | CompetitionWinnerDeclared
     | OlympicStageStarted

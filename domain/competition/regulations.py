@@ -12,6 +12,7 @@ from datetime import date
 from enum import StrEnum
 
 from domain.errors import CompetitionError, RuleRef, chips
+from domain.ofc.events import OFC
 from domain.rulebooks import Rulebook, get_rulebook
 from domain.variants import BettingStructure
 
@@ -143,6 +144,8 @@ class Regulations:
     #: tax withheld from every prize, in percent (the federation's FAQ: 13 %, bounties included)
     withholding_percent: int = 13
     min_age: int = 18
+    #: OFC (bfsp 8): the rounds each table plays, whose points decide the places; 0 for the other variants
+    rounds: int = 0
 
     @property
     def book(self) -> Rulebook:
@@ -171,7 +174,10 @@ class Regulations:
 def verify_regulations(regulations: Regulations) -> None:
     """Refuse regulations a competition cannot be run by, naming the field and the rule."""
     book = regulations.book
-    _verify_table_size(regulations, book)
+    if regulations.variant == OFC:
+        _verify_ofc(regulations, book)
+    else:
+        _verify_table_size(regulations, book)
     _verify_stacks(regulations, book)
     verify_schedule(regulations.levels, regulations.breaks, book)
     _verify_prizes(regulations, book)
@@ -180,6 +186,22 @@ def verify_regulations(regulations: Regulations) -> None:
             f"min_age: the regulations cannot admit players younger than {book.min_age}, and they say "
             f"{regulations.min_age}",
             cite(book, "min_age"),
+        )
+
+
+def _verify_ofc(regulations: Regulations, book: Rulebook) -> None:
+    """An OFC competition (bfsp 8): tables of 2 or 3, and the rounds each table plays, whose points place them.
+    Its starting stack and levels stand in the Regulations as for any competition; no round uses chips."""
+    if not 2 <= regulations.max_seats <= 3:
+        raise CompetitionError(
+            f"max_seats: OFC is played 2 or 3 to a table, and the regulations say {regulations.max_seats}",
+            book.cite("ofc_players"),
+        )
+    if regulations.rounds < 1:
+        raise CompetitionError(
+            f"rounds: an OFC competition plays a number of rounds whose points decide the places, not "
+            f"{regulations.rounds}",
+            book.cite("ofc_scoring"),
         )
 
 
