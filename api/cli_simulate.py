@@ -134,7 +134,7 @@ def _publish_competition(pipeline: Pipeline, simulation: CompetitionSimulation) 
 
 
 def _simulate(args: argparse.Namespace) -> int:
-    if args.variant == "OFC" and args.competition_format is None:
+    if args.variant == "OFC":
         return _simulate_ofc(args)
     if args.seats is None:
         args.seats = 9
@@ -164,13 +164,22 @@ def _simulate(args: argparse.Namespace) -> int:
 
 
 def _simulate_ofc(args: argparse.Namespace) -> int:
-    """OFC tables (bfsp 8): bots that set legal cards, foul now and then and reach fantasy, round by round."""
+    """OFC tables (bfsp 8): bots that set legal cards, foul now and then and reach fantasy, round by round; with
+    ``--competition-format american`` an OFC competition run by the Competition, placed by points."""
     from api.operations import publish
-    from ingest.simulator.ofc import simulate_ofc
+    from ingest.simulator.ofc import simulate_ofc, simulate_ofc_competition
 
     seats = 3 if args.seats is None else args.seats
     try:
-        simulation = simulate_ofc(args.seed, args.tables, seats, args.hands, args.rulebook, competition_id=args.competition)
+        if args.competition_format == "olympic":
+            raise ValueError("an OFC competition is played in rounds and placed by points: --competition-format american")
+        if args.competition_format == "american":
+            players = 9 if args.players is None else args.players
+            simulation = simulate_ofc_competition(
+                args.seed, players, seats, args.hands, args.rulebook, competition_id=args.competition
+            )
+        else:
+            simulation = simulate_ofc(args.seed, args.tables, seats, args.hands, args.rulebook, competition_id=args.competition)
     except ValueError as err:
         print(f"pokeraudit simulate: {err}", file=sys.stderr)
         return 2

@@ -24,7 +24,7 @@ from api.operations import phh_records, publish, referee_once, verify
 from api.settings import Settings
 from domain.errors import chips
 from ingest.simulator import simulate
-from ingest.simulator.ofc import simulate_ofc
+from ingest.simulator.ofc import simulate_ofc_competition
 
 if TYPE_CHECKING:
     from ingest.store import Store
@@ -37,8 +37,8 @@ WSOP = "wsop-2023-event-43"
 HANDS_PER_TABLE = 20
 #: a dealer's slip now and then: each one is refused with the rule it breaks
 MISTAKES = 0.02
-#: the OFC table (bfsp 8): three players, this many rounds
-OFC_ROUNDS = 8
+#: the OFC competition (bfsp 8): six players at two tables of three, this many rounds each
+OFC_ROUNDS = 4
 
 Out = Callable[[str], None]
 
@@ -93,9 +93,10 @@ def _load(settings: Settings, seed: int, out: Out) -> str | None:
         )
         real = publish(pipeline, phh_records([final_table], WSOP), progress=False)
         out(f"the real WSOP 2023 Event #43 final table: {real} events published")
-        ofc = simulate_ofc(seed, tables=1, seats=3, rounds=OFC_ROUNDS, competition_id=_ofc_of(simulation.competition_id))
+        ofc = simulate_ofc_competition(seed, 6, 3, OFC_ROUNDS, competition_id=_ofc_of(simulation.competition_id))
         ofc_events = publish(pipeline, ofc.records(), progress=False)
-        out(f"an OFC Pineapple table {ofc.competition_id}: 3 players, {OFC_ROUNDS} rounds, {ofc_events} events published")
+        out(f"an OFC Pineapple competition {ofc.competition_id}: 6 players at 2 tables, {OFC_ROUNDS} rounds each, "
+            f"{ofc_events} events published")  # fmt: skip
         counts = referee_once(pipeline)
         out(f"referee: {counts.get('accepted', 0)} accepted, {counts.get('rejected', 0)} rejected")
         chain = verify(pipeline)

@@ -16,12 +16,23 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, date, datetime, timedelta
 from itertools import permutations
 from typing import Any
 from uuid import uuid5
 
 from domain.cards import Card, standard_deck
+from domain.competition.draw import commitment as draw_commitment
+from domain.competition.draw import draw as seat_draw
+from domain.competition.draw import starting_buttons
+from domain.competition.events import (
+    OfficialAppointed,
+    ParticipantRegistered,
+    RegulationsAdopted,
+    SeatDrawCommitted,
+    SeatDrawConducted,
+)
+from domain.competition.regulations import Format, Level, Prize, Regulations
 from domain.ofc.events import (
     OFC,
     OfcCardsDealt,
@@ -36,6 +47,7 @@ from domain.ofc.game import OfcGame, Seat, positions
 from domain.ofc.rows import HAND_SIZE, ROW_SIZE, Row, foul_of, repeats_fantasy, royalty, top_enters_fantasy
 from domain.roles import Role
 from domain.rulebooks import FantasyOrder, Rulebook, get_rulebook
+from domain.variants import BettingStructure
 from ingest.envelope import RecordedBy, encode, make_envelope
 from ingest.publish import EVENT_NAMESPACE
 from ingest.simulator.competition import Player, register, table_ids
@@ -279,9 +291,26 @@ class OfcSimulation:
     rounds: tuple[OfcTableRound, ...]
     recorded_by: RecordedBy = SIMULATOR
     variant: str = OFC
+    #: an OFC competition's own acts before its rounds (Regulations, officials, registration, the seat draw),
+    #: each with who records it and when; empty for plain OFC tables
+    federation: tuple[tuple[Any, RecordedBy, datetime], ...] = ()
+    #: who records each table's rounds (an OFC competition: its dealer); else ``recorded_by``
+    dealers: tuple[tuple[str, RecordedBy], ...] = ()
 
     def records(self) -> Iterator[tuple[bytes, bytes]]:
         key = self.competition_id.encode()
+        for n, (event, by, when) in enumerate(self.federation):
+            envelope = make_envelope(
+                event,
+                event_id=uuid5(EVENT_NAMESPACE, f"{self.competition_id}/federation/{n}"),
+                competition_id=self.competition_id,
+                seq=0,
+                recorded_by=by,
+                occurred_at=when,
+                rulebook=self.rulebook,
+            )
+            yield key, encode(envelope)
+        dealers = dict(self.dealers)
         for table_round in self.rounds:
             started = table_round.played.started
             for seq, event in enumerate(table_round.played.events):
@@ -295,7 +324,7 @@ class OfcSimulation:
                     table_id=started.table_id,
                     hand_id=str(started.round_number),
                     seq=seq,
-                    recorded_by=self.recorded_by,
+                    recorded_by=dealers.get(started.table_id, self.recorded_by),
                     occurred_at=table_round.started_at + STEP * seq,
                     rulebook=started.rulebook,
                 )
@@ -303,10 +332,10 @@ class OfcSimulation:
 
     def points(self) -> dict[str, int]:
         """Each player's points over the event (by name)."""
-        total = {p.name: 0 for p in self.players}
+        total: dict[str, int] = {}
         for table_round in self.rounds:
             for hand in table_round.played.scored.hands:
-                total[hand.player] += hand.points
+                total[hand.player] = total.get(hand.player, 0) + hand.points
         return total
 
     def summary(self) -> dict[str, Any]:
@@ -362,3 +391,92 @@ def simulate_ofc(
             at += STEP * len(result.events) + BETWEEN_ROUNDS
             previous = result.scored
     return OfcSimulation(seed, competition_id or f"sim-ofc-{seed}", book.name, players, tuple(played))
+
+
+def simulate_ofc_competition(
+    seed: int,
+    players: int = 6,
+    seats: int = 3,
+    rounds: int = 4,
+    rulebook: str = "bfsp",
+    *,
+    competition_id: str | None = None,
+    noise: float = 1.0,
+    miscount: float = 0.05,
+    started_at: datetime = START,
+) -> OfcSimulation:
+    """An OFC competition run by the Competition (bfsp 8): the federation adopts its Regulations (``seats`` to a
+    table, ``rounds`` rounds), the Chief Judge appoints a secretary and a dealer per table, the secretary
+    registers ``players`` and conducts the committed seat draw, and each drawn table plays its rounds from the
+    draw's starting button (the highest seat taken), the button moving one seat each round. The places go by
+    points once every table has played its rounds."""
+    if not 2 <= seats <= 3 or players < 2 or rounds < 1:
+        raise ValueError("an OFC competition seats 2 to 3 to a table (bfsp 8), two players at least, one round")
+    book = get_rulebook(rulebook)
+    rng = random.Random(seed)
+    registered = register(players, rng)
+    competition = competition_id or f"sim-ofc-cup-{seed}"
+    chief = RecordedBy(person=f"cj-{competition}", role=Role.CHIEF_JUDGE)
+    secretary = RecordedBy(person=f"sec-{competition}", role=Role.SECRETARY)
+    federation_body = RecordedBy(person="bfsp-board", role=Role.FEDERATION)
+    regulations = Regulations(
+        title=f"OFC Cup {seed}",
+        format=Format.AMERICAN,
+        variant=OFC,
+        betting=BettingStructure.NO_LIMIT,
+        starting_stack=1000,
+        levels=(Level(1, 60, 25, 50),),
+        max_seats=seats,
+        starts_on=started_at.date(),
+        rulebook=book.name,
+        prizes=(Prize(1, 3000), Prize(2, 2000), Prize(3, 1000)),
+        rounds=rounds,
+    )
+    seed_text = f"{competition} seat draw"
+    assignments = seat_draw(seed_text, [p.person_id for p in registered], seats)
+    table_numbers = sorted({a.table for a in assignments})
+    dealers = {t: RecordedBy(person=f"dealer-{competition}-T{t}", role=Role.DEALER) for t in table_numbers}
+    minute = timedelta(minutes=1)
+    acts: list[tuple[Any, RecordedBy, datetime]] = [
+        (RegulationsAdopted(competition, regulations), federation_body, started_at - 60 * minute),
+        (OfficialAppointed(chief.person, Role.CHIEF_JUDGE), federation_body, started_at - 59 * minute),
+        (OfficialAppointed(secretary.person, Role.SECRETARY), chief, started_at - 58 * minute),
+        *((OfficialAppointed(d.person, Role.DEALER), chief, started_at - 58 * minute) for d in dealers.values()),
+        *(
+            (ParticipantRegistered(p.person_id, p.person_id, date(1990, 1, 1)), secretary, started_at - 50 * minute)
+            for p in registered
+        ),
+        (SeatDrawCommitted(draw_commitment(seed_text)), secretary, started_at - 30 * minute),
+        (
+            SeatDrawConducted(seed_text, assignments, starting_buttons(assignments), chief.person),
+            secretary,
+            started_at - 20 * minute,
+        ),
+    ]
+    played: list[OfcTableRound] = []
+    for t in table_numbers:
+        table_id = f"T{t}"
+        at = started_at + timedelta(seconds=20 * t)
+        seated = tuple(OfcPlayer(a.seat, a.participant) for a in assignments if a.table == t)
+        taken = sorted(p.seat for p in seated)
+        button = taken[-1]
+        previous: OfcRoundScored | None = None
+        for number in range(1, rounds + 1):
+            round_rng = random.Random(f"{seed}/{table_id}/ofc/{number}")
+            started = OfcRoundStarted(
+                table_id, number, button, seated, next_fantasy(previous, round_rng), book.name
+            )
+            result = play_round(started, book, round_rng, noise=noise, miscount=miscount)
+            played.append(OfcTableRound(table_id, at, result))
+            at += STEP * len(result.events) + BETWEEN_ROUNDS
+            previous = result.scored
+            button = next((s for s in taken if s > button), taken[0])
+    return OfcSimulation(
+        seed,
+        competition,
+        book.name,
+        registered,
+        tuple(played),
+        federation=tuple(acts),
+        dealers=tuple((f"T{t}", d) for t, d in dealers.items()),
+    )

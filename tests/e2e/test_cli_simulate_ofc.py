@@ -41,3 +41,27 @@ def test_ofc_tables_are_published_and_judged_legal(tmp_path: Path) -> None:
 def test_ofc_tables_seat_two_or_three(tmp_path: Path) -> None:
     run = pokeraudit(tmp_path, "simulate", "--variant", "OFC", "--seed", "3", "--seats", "4")
     assert run.returncode == 2 and "2 to 3 players (bfsp 8)" in run.stderr
+
+
+def test_an_ofc_competition_is_published_judged_and_placed_by_points(tmp_path: Path) -> None:
+    args = (
+        "simulate",
+        "--variant",
+        "OFC",
+        "--competition-format",
+        "american",
+        "--players",
+        "6",
+        "--seed",
+        "4",
+    )
+    published = pokeraudit(tmp_path, *args, "--hands", "2", "--quiet")
+    assert published.returncode == 0, published.stderr
+    summary = json.loads(published.stdout.splitlines()[0])
+    assert summary["competition"] == "sim-ofc-cup-4" and summary["rounds"] == 4
+    judged = json.loads(pokeraudit(tmp_path, "referee").stdout)
+    assert judged == {"accepted": int(published.stdout.split("published ")[1].split()[0])}
+    protocol = json.loads(pokeraudit(tmp_path, "protocol", "sim-ofc-cup-4").stdout)
+    best = max(summary["points"], key=lambda p: summary["points"][p])
+    assert protocol["placings"][0]["participant"] == best and protocol["placings"][0]["place"] == 1
+    assert [s["player"] for s in protocol["ofc"]["standings"]][0] == best

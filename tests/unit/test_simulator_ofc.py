@@ -3,11 +3,14 @@ reached and a miscounted fantasy deal redealt."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
+from embedded_referee import Pipeline
 
 from domain.ofc.game import OfcGame
 from domain.rulebooks import get_rulebook
-from ingest.simulator.ofc import simulate_ofc
+from ingest.simulator.ofc import simulate_ofc, simulate_ofc_competition
 
 pytestmark = pytest.mark.unit
 
@@ -42,3 +45,17 @@ def test_the_button_moves_one_seat_each_round() -> None:
 def test_an_ofc_table_seats_two_or_three(seats: int) -> None:
     with pytest.raises(ValueError, match="2 to 3 players"):
         simulate_ofc(1, seats=seats)
+
+
+def test_an_ofc_competition_is_judged_whole_and_placed_by_points(tmp_path: Path) -> None:
+    simulation = simulate_ofc_competition(5, players=7, seats=3, rounds=3)
+    pipeline = Pipeline(tmp_path)
+    assert {v.outcome for v in pipeline.judge(simulation.records())} == {"accepted"}
+    competition = pipeline.competition(simulation.competition_id)
+    assert competition.regulations.variant == "OFC" and competition.is_over
+    assert competition.ofc_points == simulation.points()
+    placed = [s.participant for s in competition.standings()]
+    assert placed == sorted(simulation.points(), key=lambda p: -simulation.points()[p])
+    # tables of 3, 2 and 2: every table played its three rounds, the button one seat on each time
+    tables = {r.table_id for r in simulation.rounds}
+    assert len(tables) == 3 and len(simulation.rounds) == 9
