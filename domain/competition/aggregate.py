@@ -222,7 +222,8 @@ class Competition(ChainedAggregate):
         """Every finishing place known so far: the eliminated, and the winner once declared (OFC: by points,
         once every table has played its rounds)."""
         if self.regulations.variant == OFC:
-            return ofc_points.standings(self.entries, self.ofc_rounds) if self.is_over else ()
+            barred = [p for p, e in self.eliminated.items() if e.reason is EliminationReason.DISQUALIFIED]
+            return ofc_points.standings(self.entries, self.ofc_rounds, barred) if self.is_over else ()
         out = [
             prizes.Standing(
                 e.participant,

@@ -104,8 +104,12 @@ def is_over(
     return all(sum(c.table == t for c in counted) >= regulations.rounds for t in tables)
 
 
-def standings(entries: Iterable[str], counted: Sequence[OfcRoundCounted]) -> tuple[Standing, ...]:
-    """Places by points over the event, most first; equal points share the place."""
+def standings(
+    entries: Iterable[str], counted: Sequence[OfcRoundCounted], disqualified: Iterable[str] = ()
+) -> tuple[Standing, ...]:
+    """Places by points over the event, most first; equal points share the place. A player the Chief Judge
+    disqualified keeps his place by points, marked disqualified: no prize (bfsp 7.2.2, 5.10.2)."""
+    barred = set(disqualified)
     points = totals(counted)
     players = list(entries)
     ordered = sorted(players, key=lambda p: -points.get(p, 0))
@@ -115,5 +119,5 @@ def standings(entries: Iterable[str], counted: Sequence[OfcRoundCounted]) -> tup
         if i and points.get(player, 0) != points.get(ordered[i - 1], 0):
             place = i + 1
         tied = tuple(q for q in ordered if q != player and points.get(q, 0) == points.get(player, 0))
-        out.append(Standing(player, place, len(tied) + 1, tied))
+        out.append(Standing(player, place, len(tied) + 1, tied, player in barred))
     return tuple(out)

@@ -18,12 +18,15 @@ from domain.competition.aggregate import Competition, competition_stream_id
 from domain.competition.draw import commitment, draw, starting_buttons
 from domain.competition.events import (
     LevelStarted,
+    OfcPoints,
+    OfcRoundCounted,
     OfficialAppointed,
     ParticipantRegistered,
     RegulationsAdopted,
     SeatDrawCommitted,
     SeatDrawConducted,
 )
+from domain.competition.ofc_points import next_button, standings
 from domain.competition.regulations import Format, Level, Prize, Regulations, verify_regulations
 from domain.errors import CompetitionError
 from domain.ofc.events import OfcPlayer, OfcRoundScored, OfcRoundStarted
@@ -175,3 +178,23 @@ def test_a_round_the_draw_or_the_button_contradicts_is_refused(tmp_path: Path) -
         )
     competition = pipeline.store.repository.get(competition_stream_id(COMPETITION))
     assert isinstance(competition, Competition) and not competition.ofc_rounds
+
+
+def test_equal_points_share_the_place_and_a_disqualified_player_is_flagged() -> None:
+    counted = [
+        OfcRoundCounted(1, 1, 3, (OfcPoints("a", 7), OfcPoints("b", -7))),
+        OfcRoundCounted(2, 1, 2, (OfcPoints("c", 7), OfcPoints("d", 5), OfcPoints("e", -12))),
+    ]
+    placed = standings(["a", "b", "c", "d", "e"], counted, disqualified=["d"])
+    assert [(s.participant, s.place, s.places, s.shared_with, s.disqualified) for s in placed] == [
+        ("a", 1, 2, ("c",), False),
+        ("c", 1, 2, ("a",), False),
+        ("d", 3, 1, (), True),
+        ("b", 4, 1, (), False),
+        ("e", 5, 1, (), False),
+    ]
+
+
+def test_the_button_moves_to_the_next_seat_taken() -> None:
+    assert next_button(3, {1: "a", 3: "b", 7: "c"}) == 7
+    assert next_button(7, {1: "a", 3: "b", 7: "c"}) == 1
