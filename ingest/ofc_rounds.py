@@ -234,9 +234,7 @@ def _base(envelope: Envelope) -> JSON:
 def _illegal(envelope: Envelope, err: Exception) -> Rejection:
     if isinstance(err, RuleError):
         return Rejection(RejectionKind.ILLEGAL, err.reason, rule=str(err.rule), **_base(envelope))
-    return Rejection(
-        RejectionKind.MALFORMED, f"no rulebook is called {err}", field="rulebook", **_base(envelope)
-    )
+    return Rejection(RejectionKind.MALFORMED, str(err), field="payload.rulebook", **_base(envelope))
 
 
 def _sequence(envelope: Envelope, why: str) -> Rejection:

@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from domain.cards import Card
 from domain.errors import HandError
 from domain.ofc.events import (
+    OFC,
     OfcCardsDealt,
     OfcCardsSet,
     OfcDerived,
@@ -86,6 +87,8 @@ class OfcGame:
         cite = rulebook.cite
         seats = [p.seat for p in started.players]
         names = [p.player for p in started.players]
+        if started.variant != OFC:
+            raise OfcError(f"an OFC round is of the variant OFC, not {started.variant}", cite("ofc_players"))
         if not MIN_PLAYERS <= len(seats) <= MAX_PLAYERS:
             raise OfcError(f"OFC is played by 2 to 3 players, not {len(seats)}", cite("ofc_players"))
         if len(set(seats)) != len(seats) or len(set(names)) != len(names):

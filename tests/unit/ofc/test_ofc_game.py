@@ -234,3 +234,8 @@ def test_repeat_fantasy_at_a_three_player_table_depends_on_the_reading(heads_up_
 
 def test_the_tda_rulebooks_cite_the_federations_section_8() -> None:
     assert str(get_rulebook("tda-2022").cite("ofc_fantasy")) == "bfsp 8 (fantasy)"
+
+
+def test_a_round_is_of_the_variant_ofc() -> None:
+    with pytest.raises(OfcError, match=r"of the variant OFC, not NT \(bfsp 8 \(set-up\)\)"):
+        OfcGame(dataclasses.replace(start(), variant="NT"), BFSP)

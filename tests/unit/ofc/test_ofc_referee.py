@@ -118,3 +118,12 @@ def test_a_fantasy_round_and_its_redeal_are_judged_like_any_round(tmp_path: Path
     stream = ofc_round_id("T1", fantasy.played.started.round_number, "ofc")
     types = [type(e).__name__ for e in pipeline.store.events.get(stream)]
     assert "OfcRoundRedealt" in types and types[-1] == "OfcRoundScored"
+
+
+def test_an_unknown_rulebook_is_malformed_naming_the_field(tmp_path: Path) -> None:
+    pipeline = Pipeline(tmp_path)
+    started = OfcRoundStarted("T1", 1, 2, (OfcPlayer(1, "Ann"), OfcPlayer(2, "Bob")), rulebook="tda-2099")
+    (verdict,) = pipeline.judge([_record(started, 0)])
+    assert verdict.outcome == "rejected" and verdict.rejection is not None
+    assert verdict.rejection.kind == "malformed" and verdict.rejection.field == "payload.rulebook"
+    assert verdict.rejection.reason.startswith("no rulebook is called 'tda-2099'")
