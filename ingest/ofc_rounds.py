@@ -35,6 +35,7 @@ from eventsourcing.domain import Aggregate
 from domain.competition.aggregate import Competition, competition_stream_id
 from domain.competition.events import OfcPoints, OfcRoundCounted
 from domain.competition.hand_checks import table_number
+from domain.competition.ofc_points import verify_recorder
 from domain.errors import NotPermittedError, RuleError, RuleRef
 from domain.ofc.aggregate import OfcRound, ofc_round_id
 from domain.ofc.events import OFC_REPORTED, OfcRoundScored, OfcRoundStarted
@@ -51,6 +52,8 @@ RECORD_EXCERPT = 4000
 #: who records the game as dealt (bfsp 2.4.1: the dealer; the officials over him; the machines that report it)
 AT_THE_TABLE = frozenset({Role.DEALER, Role.JUDGE, Role.CHIEF_JUDGE, Role.IMPORTER, Role.SIMULATOR})
 _REPORTED = tuple(OFC_REPORTED.values())
+#: the dealer deals and records the game at his table (bfsp 2.4.1)
+DEALT_BY = RuleRef("bfsp", "2.4.1")
 
 
 class _Referee(Protocol):
@@ -102,7 +105,7 @@ def judge_ofc(
     if role not in AT_THE_TABLE:
         refusal = NotPermittedError(
             f"a {role.value} may not record the deal or the setting of an OFC round; the dealer does",
-            RuleRef("bfsp", "2.4.1"),
+            DEALT_BY,
         )
         return _illegal(envelope, refusal)
     if not envelope.table_id:
@@ -136,6 +139,8 @@ def judge_ofc(
             verify_fantasy(event, previous.engine.scored if previous is not None else None, get_rulebook(event.rulebook))
             competition = _competition(store, hot, envelope.competition_id)
             if competition is not None:
+                who = envelope.recorded_by
+                verify_recorder(competition.officials, competition.competition_id, who.person, who.role, DEALT_BY)
                 players = tuple((p.seat, p.player) for p in event.players)
                 competition.verify_ofc_round(_table(competition, envelope.table_id), number, event.button, players)
             started = OfcRound.start(event, at, meta)

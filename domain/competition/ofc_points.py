@@ -16,11 +16,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 
-from domain.competition.events import OfcRoundCounted
+from domain.competition.events import OfcRoundCounted, OfficialAppointed
 from domain.competition.prizes import Standing
 from domain.competition.regulations import Regulations
-from domain.errors import CompetitionError
+from domain.errors import CompetitionError, NotPermittedError, RuleRef
 from domain.ofc.events import OFC
+from domain.roles import Role
 
 
 def tables_of(seats: Mapping[str, tuple[int, int]], remaining: Iterable[str]) -> dict[int, dict[int, str]]:
@@ -77,6 +78,18 @@ def verify_round_start(
             "the next player each new round",
             book.cite("ofc_turn_order"),
         )
+
+
+def verify_recorder(
+    officials: Mapping[str, OfficialAppointed], competition_id: str, person: str, role: Role, rule: RuleRef
+) -> None:
+    """A competition's rounds are recorded by its own officials (its dealers, judges, Chief Judge), or by a machine
+    reporting them (the importer, the simulator)."""
+    if role in (Role.IMPORTER, Role.SIMULATOR):
+        return
+    office = officials.get(person)
+    if office is None or office.role is not role:
+        raise NotPermittedError(f"{person} is not appointed {role.value.replace('_', ' ')} of {competition_id}", rule)
 
 
 def next_button(button: int, seated: Mapping[int, str]) -> int:

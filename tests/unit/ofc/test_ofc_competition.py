@@ -35,7 +35,7 @@ from domain.rulebooks import BFSP
 from domain.variants import BettingStructure
 from ingest.envelope import RecordedBy, encode, make_envelope
 from ingest.simulator.ofc import next_fantasy, play_round
-from projections.protocol import protocol
+from projections.protocol import protocol, take_snapshot, verify_snapshot
 
 pytestmark = pytest.mark.unit
 
@@ -94,7 +94,7 @@ def tables() -> dict[int, tuple[OfcPlayer, ...]]:
 
 
 def round_records(
-    started: OfcRoundStarted, events: tuple[object, ...], minutes: float
+    started: OfcRoundStarted, events: tuple[object, ...], minutes: float, by: RecordedBy = DEALER
 ) -> list[tuple[bytes, bytes]]:
     out = []
     for seq, event in enumerate(events):
@@ -105,7 +105,7 @@ def round_records(
             ),
             competition_id=COMPETITION,
             seq=seq,
-            recorded_by=DEALER,
+            recorded_by=by,
             occurred_at=at(minutes + seq / 60),
             table_id=started.table_id,
             hand_id=str(started.round_number),
@@ -157,6 +157,8 @@ def test_the_draws_tables_play_their_rounds_and_the_places_go_by_points(tmp_path
         s.participant for s in sorted(standings, key=lambda s: (s.place, s.participant))
     ]
     assert len(document["ofc"]["rounds"]) == 2 * OFC_REGULATIONS.rounds
+    snapshot = take_snapshot(pipeline.store, COMPETITION, SECRETARY.person, at(600))
+    assert verify_snapshot(pipeline.store, snapshot).ok
 
 
 def test_a_round_the_draw_or_the_button_contradicts_is_refused(tmp_path: Path) -> None:
@@ -170,6 +172,17 @@ def test_a_round_the_draw_or_the_button_contradicts_is_refused(tmp_path: Path) -
         (OfcRoundStarted(str(other), 1, button, seated), "the draw seated"),
         (OfcRoundStarted("final", 1, button, seated), "plays at numbered tables"),
     ]
+    stranger = RecordedBy(person="dealer-elsewhere", role=Role.DEALER)
+    (verdict,) = pipeline.judge(
+        round_records(
+            OfcRoundStarted(str(table), 1, button, seated),
+            (OfcRoundStarted(str(table), 1, button, seated),),
+            99.0,
+            stranger,
+        )
+    )
+    assert verdict.rejection is not None and verdict.rejection.rule == "bfsp 2.4.1"
+    assert "dealer-elsewhere is not appointed dealer of ofc-cup-2026" in verdict.rejection.reason
     for n, (started, why) in enumerate(cases):
         (verdict,) = pipeline.judge(round_records(started, (started,), 100.0 + n))
         assert verdict.outcome == "rejected" and verdict.rejection is not None, why
