@@ -38,7 +38,7 @@ from domain.competition.hand_checks import table_number
 from domain.competition.ofc_points import verify_recorder
 from domain.errors import NotPermittedError, RuleError, RuleRef
 from domain.ofc.aggregate import OfcRound, ofc_round_id
-from domain.ofc.events import OFC_REPORTED, OfcRoundScored, OfcRoundStarted
+from domain.ofc.events import OFC, OFC_REPORTED, OfcRoundScored, OfcRoundStarted
 from domain.ofc.game import OfcError, verify_fantasy
 from domain.rejections import Rejection, RejectionKind
 from domain.roles import Role
@@ -162,10 +162,13 @@ def judge_ofc(
         return _illegal(envelope, err)
     scored = next((d for d in derived if isinstance(d, OfcRoundScored)), None)
     competition = _competition(store, hot, envelope.competition_id) if scored is not None else None
-    if scored is None or competition is None:
+    table = table_number(envelope.table_id)
+    # Counted only where the start was judged against an OFC competition (one adopted after the round started,
+    # or of another variant, does not count it: nothing here may raise past the referee).
+    if scored is None or competition is None or competition.regulations.variant != OFC or table is None:
         return (found,)
     counted = OfcRoundCounted(
-        _table(competition, envelope.table_id),
+        table,
         number,
         found.engine.started.button,
         tuple(OfcPoints(h.player, h.points, h.fouled, sum(h.royalties)) for h in scored.hands),
