@@ -69,6 +69,7 @@ class OfcRoundView(BaseModel):
     rulebook: str
     button: int
     status: str  # "in_progress" or "scored"
+    scored_at: str | None = None  # when the last setting was recorded (ISO)
     redeals: int
     seats: list[OfcSeatView]
     pairs: list[OfcPairView]
@@ -136,6 +137,7 @@ def round_view(competition_id: str, found: OfcRound) -> OfcRoundView:
         rulebook=game.rulebook.name,
         button=game.started.button,
         status="scored" if game.is_over else "in_progress",
+        scored_at=found.modified_on.isoformat() if game.is_over else None,
         redeals=game.redeals,
         seats=seats,
         pairs=pairs,

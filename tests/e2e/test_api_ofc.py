@@ -107,8 +107,8 @@ def test_a_viewer_sees_no_discard_no_unset_card_and_no_fantasy_hand_until_the_ro
     sealed = next(s for s in viewer["rounds"][-1]["seats"] if s["fantasy"])
     assert sealed["rows"] == {"bottom": ["??"] * 5, "middle": ["??"] * 5, "top": ["??"] * 3}
     # the dealer of the table sees his table's cards; a dealer of another table does not
-    assert event(client, "dealer", table="T1")["rounds"][-1] == live
-    assert event(client, "dealer", table="T9")["rounds"][-1] != live
+    assert event(client, "dealer", competition=COMPETITION, table="T1")["rounds"][-1] == live
+    assert event(client, "dealer", competition=COMPETITION, table="T9")["rounds"][-1] != live
 
 
 def test_a_competition_without_ofc_rounds_is_not_found(client: TestClient) -> None:
