@@ -196,13 +196,13 @@ class Rulebook:
     # --- Open-Face Chinese Poker, Pineapple (issue 16: domain/ofc/; bfsp 8; the TDA texts have no OFC) -----
     #: cards a player in fantasy is dealt at once: he sets 13 and discards the rest (bfsp 8, fantasy)
     ofc_fantasy_cards: int = 14
-    #: who sets first while someone is in fantasy (bfsp 8, fantasy: ambiguous, see docs/RULEBOOKS.md D10)
+    #: who sets first while someone is in fantasy (bfsp 8, fantasy: ambiguous, see docs/RULEBOOKS.md D11)
     ofc_fantasy_order: FantasyOrder = FantasyOrder.FANTASY_FIRST
     #: repeat fantasy only at a two-player table (source 000 of bfsp 8: "face-to-face"); False: at any table
-    #: (source 002: "open Chinese poker"; the digest's default), see docs/RULEBOOKS.md D11
+    #: (source 002: "open Chinese poker"; the digest's default), see docs/RULEBOOKS.md D12
     ofc_repeat_fantasy_heads_up_only: bool = False
     #: what a scoop (all three rows against one opponent) is worth in all, the row points included (bfsp 8,
-    #: scoring: +1 a row, +6 a scoop), see docs/RULEBOOKS.md D12
+    #: scoring: +1 a row, +6 a scoop), see docs/RULEBOOKS.md D13
     ofc_scoop_points: int = 6
 
     def cite(self, topic: str) -> RuleRef:

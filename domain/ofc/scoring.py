@@ -11,7 +11,7 @@ after the button, the button is the last position):
 * both hands dead: nothing changes hands.
 
 So every pair's points sum to zero, and so does every round. The digest's "rent" (+2, "untranslatable,
-meaning unknown") is not scored: see docs/RULEBOOKS.md D13.
+meaning unknown") is not scored: see docs/RULEBOOKS.md D14.
 """
 
 from __future__ import annotations
