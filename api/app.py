@@ -19,9 +19,10 @@ from starlette.exceptions import HTTPException
 
 from api.bootstrap import Pipeline, bootstrap
 from api.errors import ApiError, ErrorBody, ErrorDetail
-from api.routes import federation, health, ofc, protocol, reads, submit
+from api.routes import federation, health, ofc, protocol, reads, status, submit
 from api.sealing import SealingPolicy
 from api.settings import Settings
+from api.web import install as install_web
 from api.workers import Workers
 from projections.bootstrap import open_read_models
 from projections.read_models import ReadModels
@@ -91,6 +92,7 @@ def create_app(
     _install_error_shape(app)
     for router in _routers():
         app.include_router(router)
+    install_web(app)
     return app
 
 
@@ -101,7 +103,8 @@ def app_from_environment() -> FastAPI:
 
 
 def _routers() -> Sequence[Any]:
-    return (health.router, submit.router, reads.router, protocol.router, federation.router, ofc.router)
+    return (health.router, submit.router, reads.router, protocol.router, federation.router, ofc.router,
+            status.router)
 
 
 def error_response(detail: ErrorDetail, headers: dict[str, str] | None = None) -> JSONResponse:

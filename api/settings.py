@@ -89,6 +89,11 @@ class Settings(BaseSettings):
         description="a viewer (and an anonymous public read) sees a hand's hole cards only this many minutes "
         "after it ended, by the service's clock (api/sealing.py)",
     )
+    demo_sign_in: bool = Field(
+        default=False,
+        validation_alias="POKERAUDIT_DEMO_SIGN_IN",
+        description="the web app's sign-in page offers a role picker minting demo tokens; the demo turns it on",
+    )
     api_host: str = Field(
         default="127.0.0.1",
         validation_alias="POKERAUDIT_API_HOST",
