@@ -19,7 +19,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from api.bootstrap import bootstrap
+from api.bootstrap import Pipeline, bootstrap
 from api.operations import phh_records, publish, referee_once, verify
 from api.settings import Settings
 from domain.errors import chips
@@ -33,6 +33,9 @@ if TYPE_CHECKING:
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_PHH = ROOT.parent / "shared" / "data" / "phh"
 WSOP = "wsop-2023-event-43"
+#: the whole competition the demo adds for the officials' pages: 18 players, two tables, to its winner
+WHOLE_SEED, WHOLE_PLAYERS = 11, 18
+WHOLE = f"sim-american-{WHOLE_SEED}"
 #: how many hands each simulated table plays
 HANDS_PER_TABLE = 20
 #: a dealer's slip now and then: each one is refused with the rule it breaks
@@ -64,9 +67,13 @@ def run_demo(
         POKERAUDIT_JWT_SECRET=secrets.token_urlsafe(32),
         POKERAUDIT_API_HOST=host,
         POKERAUDIT_API_PORT=port,
+        POKERAUDIT_DEMO_SIGN_IN=True,
     )
+    if serve:
+        # the first thing a newcomer wants is where to look: the dashboard, served once the data is loaded
+        out(f"the dashboard: http://{host}:{port}/ (sign in with the demo's role picker, once loaded)")
     out(f"pokeraudit demo: the embedded service (log, store and read models in {data_dir})")
-    competition = _load(settings, seed, out)
+    competition = load_demo(settings, seed, out)
     if competition is None:
         return 2
     ok = _report(settings, competition, out)
@@ -77,8 +84,11 @@ def run_demo(
     return 0
 
 
-def _load(settings: Settings, seed: int, out: Out) -> str | None:
-    """Publish, judge and project; the simulated competition's id, or None when the shared hands are missing."""
+def load_demo(settings: Settings, seed: int = 7, out: Out = print) -> str | None:
+    """Publish, judge and project; the simulated competition's id, or None when the shared hands are missing.
+
+    Besides the simulated tables and the real final table, a whole competition (``WHOLE``: registrations,
+    levels, eliminations, a penalty, protests and a ruling) gives the officials' pages their records."""
     final_table = phh_dir() / "data" / "wsop" / "2023" / "43" / "5"
     if not final_table.is_dir():
         out(f"the shared hand histories are not at {final_table}: set POKERAUDIT_PHH_DIR to ../shared/data/phh")
@@ -97,7 +107,10 @@ def _load(settings: Settings, seed: int, out: Out) -> str | None:
         ofc_events = publish(pipeline, ofc.records(), progress=False)
         out(f"an OFC Pineapple competition {ofc.competition_id}: 6 players at 2 tables, {OFC_ROUNDS} rounds each, "
             f"{ofc_events} events published")  # fmt: skip
-        counts = referee_once(pipeline)
+        counts: dict[str, int] = {}
+        whole = _whole_competition(pipeline, counts)
+        out(f"a whole competition, {WHOLE}: {whole} events published (its officials' acts included)")
+        _tally(counts, referee_once(pipeline))
         out(f"referee: {counts.get('accepted', 0)} accepted, {counts.get('rejected', 0)} rejected")
         chain = verify(pipeline)
         verdict = "every chain holds" if chain.ok else f"BROKEN: {chain.broken}"
@@ -133,6 +146,21 @@ def _ofc_standings(store: Store, competition: str, out: Out) -> None:
     out(f"OFC {competition} after {len(event.rounds)} rounds ({fouls} fouled hands), points:")
     for s in event.standings:
         out(f"  {s.place}. {s.player} {s.points:+d} (royalties {s.royalties}, fantasies {s.fantasies})")
+
+
+def _whole_competition(pipeline: Pipeline, counts: dict[str, int]) -> int:
+    from api.cli_simulate import CompetitionPublisher
+    from ingest.simulator import simulate_competition
+
+    simulation = simulate_competition(WHOLE_SEED, WHOLE_PLAYERS)
+    # a protest's forwarding names a snapshot of what was judged: the referee judges what precedes it first
+    publisher = CompetitionPublisher(pipeline.log, lambda: pipeline.store, lambda: _tally(counts, referee_once(pipeline)))
+    return publisher.publish(simulation)
+
+
+def _tally(counts: dict[str, int], more: dict[str, int]) -> None:
+    for outcome, n in more.items():
+        counts[outcome] = counts.get(outcome, 0) + n
 
 
 def _report(settings: Settings, competition: str, out: Out) -> bool:
@@ -203,6 +231,7 @@ def _serve(settings: Settings, competition: str, out: Out) -> None:
     base = f"http://{settings.api_host}:{settings.api_port}"
     judge = issue_token(settings.jwt_secret.get_secret_value(), "demo-judge", Role.JUDGE)
     out("")
+    out(f"the dashboard: {base}/ (the web app; sign in with the demo's role picker: demo tokens only)")
     out(f"the API is starting on {base} (Ctrl-C stops it); reads need no token in the demo:")
     for path in (
         "/docs",
