@@ -25,7 +25,7 @@ from api.web.session import CSRF_FIELD, Reader
 router = APIRouter(prefix="/web", include_in_schema=False)
 
 #: the acts the pages record, by the form's name for them
-ACTS = ("ruling", "violation", "penalty", "protest_received", "decision")
+ACTS = ("ruling", "violation", "penalty", "protest_received", "decision", "signature")
 #: how long the page waits for the referee's verdict
 VERDICT_SECONDS = 10
 
@@ -77,18 +77,21 @@ async def protest_page(request: Request, competition: str, protest: str, who: Cu
     if ruling is not None:
         table, _, number = ruling["hand"].rpartition("/")
         hands.append({"name": ruling["hand"], "href": await _hand_href(api, competition, table, number)})
-    snapshot = None
-    if found.get("protocol_snapshot"):
-        version = found["protocol_snapshot"].rpartition("/v")[2]
-        if version.isdigit():
-            answer = await api.get(f"{_base(competition)}/protocol/snapshots/{version}")
-            snapshot = answer.body if answer.ok else {"error": answer.message}
     return page(
         request, "protest.html",
-        {"competition": competition, "protest": found, "ruling": ruling, "hands": hands, "snapshot": snapshot,
+        {"competition": competition, "protest": found, "ruling": ruling, "hands": hands,
          "acts": _act_context(who), "verdict": None},
         who=who,
     )
+
+
+@router.get("/competitions/{competition}/snapshots/{version}/badge", response_class=HTMLResponse)
+async def snapshot_badge(request: Request, competition: str, version: int, who: CurrentReader, api: Api) -> Response:
+    """A protocol snapshot's verification against the store (the API re-checks every stream it covers: the
+    protest's page loads it beside itself)."""
+    answer = await api.get(f"{_base(competition)}/protocol/snapshots/{version}")
+    snapshot = answer.body if answer.ok else {"error": answer.message}
+    return page(request, "fragments/badge.html", {"snapshot": snapshot, "version": version}, who=who)
 
 
 async def _hand_href(api: ApiClient, competition: str, table: str, number: str) -> str | None:
@@ -145,19 +148,16 @@ async def protocol(request: Request, competition: str, who: CurrentReader, api: 
     listed = snapshots.body if snapshots.ok and isinstance(snapshots.body, list) else []
     if isinstance(snapshots.body, dict):
         listed = snapshots.body.get("items", [])
-    latest = None
-    if listed:
-        answer = await api.get(f"{_base(competition)}/protocol/snapshots/{listed[-1]['version']}")
-        latest = answer.body if answer.ok else None
-    signatures = document.get("signatures", [])
-    grid = Grid("signatures", "Signatures", ["role", "person", "signed", "what"])
-    for s in signatures if isinstance(signatures, list) else []:
-        grid.add(s.get("role", ""), s.get("person", s.get("signed_by", "")), s.get("at", s.get("signed_at", "")),
-                 s.get("document", s.get("what", "")))
+    shas = {s["version"]: s["sha256"] for s in listed}
+    grid = Grid("signatures", "Signatures", ["role", "person", "snapshot", "sha256", "signed", "matches the snapshot"])
+    for s in document.get("signatures", []):
+        matches = shas.get(s.get("version")) == s.get("sha256")
+        grid.add(s.get("role", ""), s.get("person", ""), f"v{s.get('version', '')}", str(s.get("sha256", ""))[:16],
+                 s.get("at", ""), Cell("yes" if matches else "NO", css="" if matches else "overdue"))
     return grid_or_page(
         request, grid, "protocol.html",
-        {"competition": competition, "document": document, "snapshots": listed, "latest": latest, "grid": grid,
-         "sections": [k for k in document if isinstance(document[k], list)]},
+        {"competition": competition, "document": document, "snapshots": listed, "grid": grid,
+         "sections": [k for k in document if isinstance(document[k], list)], "acts": _act_context(who)},
         who,
     )
 
@@ -261,6 +261,15 @@ def envelope(competition: str, act: str, fields: dict[str, str], who: Reader) ->
         payload = {
             "protest": _required(fields, "protest"), "decision": _required(fields, "decision"),
             "decided_by": role, "reasons": _required(fields, "reasons"), "decided_at": at, "overdue": False,
+        }
+    elif act == "signature":
+        payload_type = "ProtocolSigned"
+        version, _, sha = _required(fields, "snapshot").partition(":")
+        if not version.isdigit() or not sha:
+            raise ValueError("snapshot: a snapshot is named <version>:<sha256>")
+        payload = {
+            "competition_id": competition, "version": int(version), "sha256": sha,
+            "person": person, "role": role,
         }
     else:
         raise ValueError(f"act: {act!r} is not an act these pages record (one of {', '.join(ACTS)})")

@@ -19,7 +19,7 @@ from api.auth import API_ROLES, AuthError, issue_token
 from api.web import replay
 from api.web.client import ApiClient, segment
 from api.web.grid import Cell, Grid
-from api.web.render import Api, CurrentReader, csrf_of, grid_or_page, page, settings_of
+from api.web.render import Api, CurrentReader, csrf_of, csv_answer, grid_or_page, page, settings_of
 from api.web.session import CSRF_FIELD, secret_of, sign_in, sign_out
 from domain.hand.aggregate import hand_id
 from domain.roles import Role
@@ -161,21 +161,17 @@ def _tables_grid(states: list[dict[str, Any]]) -> Grid:
 async def overview(
     request: Request, competition: str, who: CurrentReader, api: Api, offset: Annotated[int, Query(ge=0)] = 0
 ) -> Response:
+    """The tables now; the clock, the players per table and the standings load beside them (a fragment each
+    time the projector moves on: the federation's views are read from the store's aggregates, the slower part)."""
     base = f"/v1/competitions/{segment(competition)}"
-    (states, total), clock, balance, standings = await asyncio.gather(
-        _overview_tables(api, competition, offset),
-        _optional(api, f"{base}/clock"),
-        _optional(api, f"{base}/balance"),
-        _optional(api, f"{base}/standings"),
-    )
-    grid = _tables_grid(states)
-    if request.query_params.get("table") == "standings" and standings is not None:
-        grid = _standings_grid(standings)
+    if request.query_params.get("table") == "standings":
+        return csv_answer(_standings_grid(await api.need(f"{base}/standings")))
+    states, total = await _overview_tables(api, competition, offset)
     return grid_or_page(
-        request, grid, "overview.html",
+        request, _tables_grid(states), "overview.html",
         {
             "competition": competition, "tables": states, "total": total, "offset": offset,
-            "page_size": OVERVIEW_TABLES, "clock": clock, "balance": balance, "standings": standings,
+            "page_size": OVERVIEW_TABLES,
         },
         who,
     )

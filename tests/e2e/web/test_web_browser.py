@@ -11,10 +11,11 @@ from typing import Any
 
 import httpx
 import pytest
+from web_browser import TABLES, WebServer, new_browser, screenshot, sign_in, wait_for
+from web_hands import HOLE_CARDS, live_hand, submit
 
 from api.auth import API_ROLES
-from web_browser import TABLES, WHOLE, WebServer, new_browser, screenshot, sign_in, wait_for
-from web_hands import HOLE_CARDS, live_hand, submit
+from api.demo import WHOLE
 
 pytestmark = pytest.mark.e2e
 
@@ -264,9 +265,13 @@ def test_every_page_renders_for_an_official_at_desktop_and_tablet_width(
                 assert driver.find_element(By.TAG_NAME, "h1").text, name
                 assert "Refused" not in driver.title and "Not found" not in driver.title, (name, driver.title)
                 if name.startswith("overview"):
-                    wait_for(lambda: driver.execute_script(
+                    wait_for(lambda d=driver: d.execute_script(
                         "var c = document.getElementById('chips-chart'); return c && window.Chart && Chart.getChart(c) && Chart.getChart(c).data.datasets.length > 0"
                     ), f"{name}: the chip chart drawn")
+                    wait_for(lambda d=driver: d.find_elements(By.ID, "clock-title"), f"{name}: the clock loaded")
+                if name in ("protest", "protocol"):
+                    wait_for(lambda d=driver: d.find_elements(By.CSS_SELECTOR, ".badge[data-verified=yes]"),
+                             f"{name}: the snapshot verified", 20)
                 # nothing wider than the window: usable on a tablet
                 overflow = driver.execute_script("return document.documentElement.scrollWidth - window.innerWidth")
                 assert overflow <= 0, f"{name} is {overflow} px wider than the window at {width} px"

@@ -22,7 +22,7 @@ import httpx
 import pytest
 
 from api.auth import issue_token
-from api.demo import WHOLE, load_demo
+from api.demo import load_demo
 from api.settings import Settings
 
 ROOT = Path(__file__).resolve().parents[3]

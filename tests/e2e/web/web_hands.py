@@ -8,13 +8,13 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import httpx
+from three_handed import three_handed
 
 from domain.cards import parse_cards
 from domain.hand.events import ActionKind, HoleCardsDealt, PlayerActed, ReportedEvent
 from domain.roles import Role
 from ingest.envelope import RecordedBy
 from ingest.publish import hand_records
-from three_handed import three_handed
 
 #: the hole cards each seat is dealt: the viewer must never see them while the hand is played
 HOLE_CARDS = {2: "AsKs", 4: "QhJh", 6: "7c2d"}
