@@ -155,5 +155,5 @@ def install(database_url: str) -> list[str]:
 
     with psycopg.connect(database_url) as connection:
         for statement in statements():
-            connection.execute(statement)  # type: ignore[arg-type]  (our own constant SQL)
+            connection.execute(statement.encode())  # our own constant SQL, no parameter
     return [f"{SCHEMA}.{name}" for name in VIEWS]
