@@ -229,8 +229,9 @@ async def chip_counts(request: Request, competition: str, who: CurrentReader, ap
 
 @router.get("/competitions/{competition}/live")
 async def live(request: Request, competition: str, who: CurrentReader) -> StreamingResponse:
-    """Server-sent events: ``projected`` each time the projector has moved the read models on, so the page's
-    live parts fetch themselves again (htmx), ``ping`` now and then."""
+    """Server-sent events: ``ready`` once (the projector's position as the stream starts), then ``projected``
+    each time the projector has moved the read models on, so the page's live parts fetch themselves again
+    (htmx); a comment now and then keeps the connection open."""
     client = ApiClient(request.app, who.token)
 
     async def events() -> AsyncIterator[str]:
@@ -241,8 +242,9 @@ async def live(request: Request, competition: str, who: CurrentReader) -> Stream
                 answer = await client.get("/v1/projections/lag")
                 position = answer.body.get("position") if answer.ok else None
                 if position is not None and position != last:
-                    if last is not None:
-                        yield f"event: projected\ndata: {json.dumps({'position': position})}\n\n"
+                    # the first reading says where the stream starts; each later change, that it moved on
+                    kind = "ready" if last is None else "projected"
+                    yield f"event: {kind}\ndata: {json.dumps({'position': position})}\n\n"
                     last = position
                     quiet = 0.0
                 elif quiet >= LIVE_KEEPALIVE_SECONDS:

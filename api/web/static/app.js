@@ -10,7 +10,12 @@
       document.body.dispatchEvent(new CustomEvent("projected", { detail: JSON.parse(e.data) }));
       badge.textContent = "live · updated " + new Date().toLocaleTimeString();
     });
-    source.onopen = function () { badge.classList.add("on"); };
+    // the stream starts after the page was drawn: whatever was projected in between is fetched once now
+    source.addEventListener("ready", function (e) {
+      badge.classList.add("on");
+      badge.dataset.position = JSON.parse(e.data).position;
+      document.body.dispatchEvent(new CustomEvent("projected", { detail: JSON.parse(e.data) }));
+    });
     source.onerror = function () { badge.classList.remove("on"); badge.textContent = "reconnecting…"; };
   }
 
