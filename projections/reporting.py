@@ -131,22 +131,32 @@ VIEWS: dict[str, str] = {
 }
 
 
-def _view(name: str, sql: str) -> tuple[str, ...]:
+def _view(name: str, sql: str, tables_schema: str) -> tuple[str, ...]:
     if name not in COLUMNS:
         return (f"CREATE OR REPLACE VIEW {SCHEMA}.{name} AS {sql.strip()}",)
     columns = [c.strip().split(" ", 1) for c in COLUMNS[name].split(",")]
     typed = ", ".join(f"q.{column}::{kind}" for column, kind in columns)
     body = f"SELECT {typed} FROM ({sql.strip()}) q"
+    # SECURITY DEFINER: the function reads the read models as its owner, as a view reads its tables, so a BI
+    # role granted the reporting schema alone reads these columns and never the tables (and their hole cards)
     return (
         f"CREATE OR REPLACE FUNCTION {SCHEMA}.{name}_rows() RETURNS TABLE ({COLUMNS[name]}) "
-        f"LANGUAGE sql STABLE AS $reporting${body}$reporting$",
+        f"LANGUAGE sql STABLE SECURITY DEFINER SET search_path = {tables_schema}, pg_temp "
+        f"AS $reporting${body}$reporting$",
+        f"REVOKE ALL ON FUNCTION {SCHEMA}.{name}_rows() FROM PUBLIC",
         f"CREATE OR REPLACE VIEW {SCHEMA}.{name} AS SELECT * FROM {SCHEMA}.{name}_rows()",
     )
 
 
-def statements() -> tuple[str, ...]:
-    """The schema, then every view (and the function under it), in the order they depend on each other."""
-    return (f"CREATE SCHEMA IF NOT EXISTS {SCHEMA}", *(s for name, sql in VIEWS.items() for s in _view(name, sql)))
+def statements(tables_schema: str = "public") -> tuple[str, ...]:
+    """The schema, then every view (and the function under it), in the order they depend on each other;
+    ``tables_schema`` is where the read models' tables are."""
+    if not tables_schema.replace("_", "").isalnum():
+        raise ValueError(f"tables_schema: {tables_schema!r} is not a plain schema name")
+    return (
+        f"CREATE SCHEMA IF NOT EXISTS {SCHEMA}",
+        *(s for name, sql in VIEWS.items() for s in _view(name, sql, tables_schema)),
+    )
 
 
 def install(database_url: str) -> list[str]:
@@ -154,6 +164,7 @@ def install(database_url: str) -> list[str]:
     import psycopg
 
     with psycopg.connect(database_url) as connection:
-        for statement in statements():
+        row = connection.execute("SELECT current_schema()").fetchone()
+        for statement in statements(str(row[0]) if row and row[0] else "public"):
             connection.execute(statement.encode())  # our own constant SQL, no parameter
     return [f"{SCHEMA}.{name}" for name in VIEWS]

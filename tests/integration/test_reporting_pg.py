@@ -124,3 +124,34 @@ def test_the_views_survive_a_rebuild_of_the_read_models(judged: tuple[str, Any, 
     assert rows(url, "SELECT participant FROM reporting.standings ORDER BY chips DESC LIMIT 1")[0]["participant"] == (
         whole.winner
     )
+
+
+def test_a_role_granted_the_reporting_schema_alone_reads_the_views_and_not_the_read_models(
+    judged: tuple[str, Any, Any],
+) -> None:
+    import uuid
+
+    from psycopg import sql
+
+    url, whole, _ = judged
+    role = f"bi_{uuid.uuid4().hex[:10]}"
+    with psycopg.connect(url, autocommit=True) as admin:
+        admin.execute(sql.SQL("CREATE ROLE {} LOGIN").format(sql.Identifier(role)))
+        for grant in (
+            "GRANT USAGE ON SCHEMA reporting TO {}",
+            "GRANT SELECT ON ALL TABLES IN SCHEMA reporting TO {}",
+            "GRANT EXECUTE ON ALL FUNCTIONS IN SCHEMA reporting TO {}",
+        ):
+            admin.execute(sql.SQL(grant).format(sql.Identifier(role)))  # type: ignore[arg-type]
+    try:
+        with psycopg.connect(url, autocommit=True) as bi:
+            bi.execute(sql.SQL("SET ROLE {}").format(sql.Identifier(role)))
+            leader = bi.execute("SELECT participant FROM reporting.standings ORDER BY chips DESC LIMIT 1").fetchone()
+            assert leader is not None and leader[0] == whole.winner
+            assert bi.execute("SELECT count(*) FROM reporting.pots").fetchone()[0] > 0  # type: ignore[index]
+            with pytest.raises(psycopg.errors.InsufficientPrivilege):
+                bi.execute("SELECT seats FROM rm_hands LIMIT 1")
+    finally:
+        with psycopg.connect(url, autocommit=True) as admin:
+            admin.execute(sql.SQL("DROP OWNED BY {}").format(sql.Identifier(role)))
+            admin.execute(sql.SQL("DROP ROLE {}").format(sql.Identifier(role)))
