@@ -9,6 +9,9 @@ process). Then:
 * **pages**: every page, signed in as the Chief Judge (who sees the most), requested ``--requests`` times one
   after the other on loopback; a page's time runs from the request to the last byte of its answer (the pages
   read the API in-process, so this is the server's time plus a loopback round trip). Goal: p95 < 100 ms.
+* **the API underneath**: the federation's views the officials' pages read (``/v1/competitions/{c}/protests``,
+  ``…/penalties``, ``…/rulings``, ``…/standings``, ``…/protocol``, …), requested the same way: what those pages
+  cannot be faster than.
 * **live update**: a judge reports a hand record by record (``POST /v1/events``, no wait) while the table's
   event stream (``/web/…/live``) is open, as a live page has it; a record's latency runs from its POST to the
   table's fragment answering with it, fetched when the stream says ``projected`` (what the page's htmx does).
@@ -246,6 +249,12 @@ def main() -> int:
         print(f"pages, {args.requests} sequential requests each (Chief Judge):")
         timed = time_pages(web, paths, args.requests)
         worst = max(timed, key=lambda n: timed[n]["p95"])
+        print(f"the API's own reads under the officials' pages, {args.requests} sequential requests each:")
+        underneath = time_pages(api, {
+            f"GET /v1/competitions/sim-american-11/{view}": f"/v1/competitions/sim-american-11/{view}"
+            for view in ("protests", "protests/protest-2", "penalties", "rulings", "standings", "clock", "balance",
+                         "protocol")
+        }, args.requests)
         print(f"live updates, {args.updates} records reported while the table's stream is open:")
         live = live_updates(base, judge, judge_person, args.updates)
         print(f"  p50 {statistics.median(live):.0f} ms   p95 {p95(live):.0f} ms   max {max(live):.0f} ms")
@@ -271,7 +280,8 @@ def main() -> int:
         "live_update_p95_ms": round(p95(live), 1), "live_goal_ms": LIVE_GOAL_MS,
         "replayer_step_p95_ms": round(p95(steps), 1) if steps else None,
         "replayer_draw_p95_ms": round(p95(drawn), 1) if drawn else None, "step_goal_ms": STEP_GOAL_MS,
-        "fragments_p95_ms": {n: round(t["p95"], 1) for n, t in timed.items() if "fragment" in n or "chart" in n},
+        "pages_p95_ms": {n: round(t["p95"], 1) for n, t in timed.items()},
+        "api_underneath_p95_ms": {n.rpartition("/")[2]: round(t["p95"], 1) for n, t in underneath.items()},
     }))
     return 0
 
