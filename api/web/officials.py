@@ -69,8 +69,10 @@ async def protests(request: Request, competition: str, who: CurrentReader, api: 
 
 @router.get("/competitions/{competition}/protests/{protest}", response_class=HTMLResponse)
 async def protest_page(request: Request, competition: str, protest: str, who: CurrentReader, api: Api) -> Response:
-    found = await api.need(f"{_base(competition)}/protests/{segment(protest)}")
-    rulings = await api.get(f"{_base(competition)}/rulings", limit=500)
+    found, rulings = await asyncio.gather(
+        api.need(f"{_base(competition)}/protests/{segment(protest)}"),
+        api.get(f"{_base(competition)}/rulings", limit=500),
+    )
     contested = found["against"].get("reference", "")
     ruling = next((r for r in rulings.body.get("items", []) if r["ruling"] == contested), None) if rulings.ok else None
     hands = []
