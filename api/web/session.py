@@ -41,6 +41,12 @@ class Reader:
     def official(self) -> bool:
         return self.principal.role.value in {"judge", "chief_judge", "secretary", "federation", "integrity"}
 
+    @property
+    def records_acts(self) -> bool:
+        """Shown the forms of officials' acts: the roles the API lets report (a dealer reports his table's
+        hands, not acts; which act each may record is the referee's roles table's to say)."""
+        return self.principal.role.value in {"judge", "chief_judge", "secretary", "federation"}
+
 
 class SignInRequired(Exception):
     """No valid session: the page sends the browser to sign in (and back to ``next`` afterwards)."""

@@ -284,6 +284,13 @@ def test_every_page_renders_for_an_official_at_desktop_and_tablet_width(
         assert csv.status_code == 200 and csv.headers["content-type"].startswith("text/csv")
         assert csv.text.splitlines()[0] == "#,at,table,hand,event,rule,reason,field"
         assert len(csv.text.splitlines()) == 17
+        # a rejection's hand link opens the replayer where the hand stood when the refused record came
+        page = c.get(f"/web/competitions/{TABLES}/rejections").text
+        link = re.search(r'href="(/web/hands/[0-9a-f-]+\?before_seq=(\d+))"', page)
+        assert link is not None
+        replayer = c.get(link.group(1).replace("&amp;", "&"))
+        start = re.search(r'data-start="(\d+)"', replayer.text)
+        assert replayer.status_code == 200 and start is not None and 1 <= int(start.group(1)) <= int(link.group(2))
         protest = c.get(f"/web/competitions/{WHOLE}/protests/protest-1").text
         ids = set(re.findall(r'<(?:input|select|textarea)[^>]*\bid="([^"]+)"', protest))
         labelled = set(re.findall(r'<label for="([^"]+)"', protest))
