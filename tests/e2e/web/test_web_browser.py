@@ -235,6 +235,33 @@ def test_a_ruling_recorded_from_a_protests_page_shows_the_referees_verdict(web_s
     screenshot(browser, "protest-ruling-rejected")
 
 
+#: every visible text's contrast with the background behind it (WCAG 2 relative luminance), the lowest found
+CONTRAST = """
+function lum(c) {
+  const v = c.match(/[\\d.]+/g).slice(0, 3).map(Number).map(x => x / 255)
+    .map(x => x <= 0.03928 ? x / 12.92 : Math.pow((x + 0.055) / 1.055, 2.4));
+  return 0.2126 * v[0] + 0.7152 * v[1] + 0.0722 * v[2];
+}
+function background(el) {
+  for (; el; el = el.parentElement) {
+    const c = getComputedStyle(el).backgroundColor;
+    const alpha = c.startsWith("rgba") ? Number(c.match(/[\\d.]+/g)[3]) : 1;
+    if (alpha > 0.5) return c;
+  }
+  return "rgb(255, 255, 255)";
+}
+let worst = [99, ""];
+for (const el of document.querySelectorAll("body *")) {
+  if (!el.offsetParent || ![...el.childNodes].some(n => n.nodeType === 3 && n.textContent.trim())) continue;
+  if (el.closest("canvas, svg, input[type=range]")) continue;
+  const a = lum(getComputedStyle(el).color), b = lum(background(el));
+  const ratio = (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
+  if (ratio < worst[0]) worst = [ratio, el.tagName + "." + el.className + ": " + el.textContent.trim().slice(0, 40)];
+}
+return worst;
+"""
+
+
 def test_every_page_renders_for_an_official_at_desktop_and_tablet_width(
     web_server: WebServer, chromium: tuple[str, str]
 ) -> None:
@@ -272,6 +299,8 @@ def test_every_page_renders_for_an_official_at_desktop_and_tablet_width(
                 if name in ("protest", "protocol"):
                     wait_for(lambda d=driver: d.find_elements(By.CSS_SELECTOR, ".badge[data-verified=yes]"),
                              f"{name}: the snapshot verified", 20)
+                ratio, where = driver.execute_script(CONTRAST)
+                assert ratio >= 4.5, f"{name}: text contrast {ratio:.2f} < 4.5 (WCAG AA) at {where}"
                 # nothing wider than the window: usable on a tablet
                 overflow = driver.execute_script("return document.documentElement.scrollWidth - window.innerWidth")
                 assert overflow <= 0, f"{name} is {overflow} px wider than the window at {width} px"
