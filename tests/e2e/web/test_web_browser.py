@@ -63,6 +63,12 @@ def test_a_token_pasted_on_the_sign_in_page_signs_in_and_a_bad_one_is_refused(
     browser.find_element(By.ID, "token").send_keys(web_server.token("secretary", "s.nowak"))
     browser.find_element(By.CSS_SELECTOR, "form[action='/web/sign-in'] button").click()
     wait_for(lambda: "s.nowak" in browser.find_element(By.CSS_SELECTOR, "form.who").text, "signed in as s.nowak")
+    # signing out ends the session: the dashboard asks to sign in again
+    browser.find_element(By.CSS_SELECTOR, "form.who button").click()
+    wait_for(lambda: "/web/sign-in" in browser.current_url, "signed out")
+    assert browser.get_cookie("pokeraudit_session") is None
+    browser.get(f"{web_server.base}/web/")
+    assert "/web/sign-in" in browser.current_url
 
 
 def test_a_form_without_this_browsers_csrf_token_is_refused(web_server: WebServer) -> None:
