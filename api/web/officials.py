@@ -19,7 +19,7 @@ from fastapi.responses import HTMLResponse, Response
 
 from api.web.client import ApiClient, segment
 from api.web.grid import Cell, Grid
-from api.web.render import Api, CurrentReader, csrf_of, grid_or_page, page
+from api.web.render import Api, CurrentReader, CurrentSession, csrf_of, grid_or_page, page
 from api.web.session import CSRF_FIELD, Reader
 
 router = APIRouter(prefix="/web", include_in_schema=False)
@@ -67,8 +67,9 @@ async def protests(request: Request, competition: str, who: CurrentReader, api: 
     )
 
 
-@router.get("/competitions/{competition}/protests/{protest}", response_class=HTMLResponse)
-async def protest_page(request: Request, competition: str, protest: str, who: CurrentReader, api: Api) -> Response:
+@router.get("/competitions/{competition}/protests/{protest_id}", response_class=HTMLResponse)
+async def protest_page(request: Request, competition: str, protest_id: str, who: CurrentReader, api: Api) -> Response:
+    protest = protest_id
     found, rulings = await asyncio.gather(
         api.need(f"{_base(competition)}/protests/{segment(protest)}"),
         api.get(f"{_base(competition)}/rulings", limit=500),
@@ -175,7 +176,7 @@ def _act_context(who: Reader) -> dict[str, Any]:
 async def record_act(
     request: Request,
     competition: str,
-    who: CurrentReader,
+    who: CurrentSession,
     api: Api,
     act: Annotated[str, Form()],
     csrf: Annotated[str, Form(alias=CSRF_FIELD)] = "",

@@ -19,7 +19,16 @@ from api.auth import API_ROLES, AuthError, issue_token
 from api.web import replay
 from api.web.client import ApiClient, segment
 from api.web.grid import Cell, Grid
-from api.web.render import Api, CurrentReader, csrf_of, csv_answer, grid_or_page, page, settings_of
+from api.web.render import (
+    Api,
+    CurrentReader,
+    CurrentSession,
+    csrf_of,
+    csv_answer,
+    grid_or_page,
+    page,
+    settings_of,
+)
 from api.web.session import CSRF_FIELD, secret_of, sign_in, sign_out
 from domain.hand.aggregate import hand_id
 from domain.roles import Role
@@ -34,8 +43,6 @@ CHART_PLAYERS = 10
 LIVE_POLL_SECONDS = 0.1
 #: a comment line now and then keeps proxies from closing a quiet stream
 LIVE_KEEPALIVE_SECONDS = 15.0
-#: the table a demo dealer's token names
-DEMO_DEALER_TABLE = "T1"
 
 
 # --- sign-in ---------------------------------------------------------------------------------------------------
@@ -90,12 +97,12 @@ def demo_sign_in(
     if not settings.demo_sign_in or secret is None:
         return page(request, "error.html", {"status": 403, "message": "demo tokens are minted only by the demo"},
                     status=403)
+    from api.demo import DEMO_PEOPLE
+
     try:
         chosen = Role(role)
-        token = issue_token(
-            secret, f"demo-{chosen.value.replace('_', '-')}", chosen,
-            table=DEMO_DEALER_TABLE if chosen is Role.DEALER else None,
-        )
+        person, competition, table = DEMO_PEOPLE.get(chosen.value, (f"demo-{chosen.value}", None, None))
+        token = issue_token(secret, person, chosen, table=table, competition=competition)
     except ValueError as err:
         return page(request, "error.html", {"status": 422, "message": f"role: {err}"}, status=422)
     response = RedirectResponse(_local(next), status_code=303)
@@ -228,7 +235,7 @@ async def chip_counts(request: Request, competition: str, who: CurrentReader, ap
 
 
 @router.get("/competitions/{competition}/live")
-async def live(request: Request, competition: str, who: CurrentReader) -> StreamingResponse:
+async def live(request: Request, competition: str, who: CurrentSession) -> StreamingResponse:
     """Server-sent events: ``ready`` once (the projector's position as the stream starts), then ``projected``
     each time the projector has moved the read models on, so the page's live parts fetch themselves again
     (htmx); a comment now and then keeps the connection open."""
@@ -273,14 +280,15 @@ async def _table_now(api: ApiClient, competition: str, table: str) -> dict[str, 
     return {"state": state, "hand": hand, "pots": [p for p in pots if not p["uncalled"]]}
 
 
-@router.get("/competitions/{competition}/hand-of/{table:path}", response_class=HTMLResponse)
-async def table_fragment(request: Request, competition: str, table: str, who: CurrentReader, api: Api) -> Response:
-    now = await _table_now(api, competition, table)
+@router.get("/competitions/{competition}/hand-of/{table_id:path}", response_class=HTMLResponse)
+async def table_fragment(request: Request, competition: str, table_id: str, who: CurrentReader, api: Api) -> Response:
+    now = await _table_now(api, competition, table_id)
     return page(request, "fragments/table_now.html", {"competition": competition, **now}, who=who)
 
 
-@router.get("/competitions/{competition}/tables/{table:path}", response_class=HTMLResponse)
-async def table_page(request: Request, competition: str, table: str, who: CurrentReader, api: Api) -> Response:
+@router.get("/competitions/{competition}/tables/{table_id:path}", response_class=HTMLResponse)
+async def table_page(request: Request, competition: str, table_id: str, who: CurrentReader, api: Api) -> Response:
+    table = table_id
     base = f"/v1/competitions/{segment(competition)}"
     now, hands = await asyncio.gather(
         _table_now(api, competition, table), api.every(f"{base}/tables/{segment(table)}/hands")
@@ -297,11 +305,12 @@ async def table_page(request: Request, competition: str, table: str, who: Curren
 # --- the hand replayer -----------------------------------------------------------------------------------------
 
 
-@router.get("/hands/{hand}", response_class=HTMLResponse)
+@router.get("/hands/{hand_id}", response_class=HTMLResponse)
 async def replayer(
-    request: Request, hand: str, who: CurrentReader, api: Api,
+    request: Request, hand_id: str, who: CurrentReader, api: Api,
     step: Annotated[int | None, Query(ge=1)] = None, before_seq: Annotated[int | None, Query(ge=0)] = None,
 ) -> Response:
+    hand = segment(hand_id)
     found = await api.need(f"/v1/hands/{hand}")
     history, stacks, pots, showdown, rulings = await asyncio.gather(
         api.every(f"/v1/hands/{hand}/history"),

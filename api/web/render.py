@@ -39,6 +39,11 @@ def reader(request: Request) -> Reader:
     return reader_of(request, settings_of(request))
 
 
+def session_reader(request: Request) -> Reader:
+    """The session's reader only: what a form and the live stream take (a browser's, with its cookie)."""
+    return reader_of(request, settings_of(request), header=False)
+
+
 async def api(request: Request, who: Annotated[Reader, Depends(reader)]) -> AsyncIterator[ApiClient]:
     client = ApiClient(request.app, who.token)
     try:
@@ -48,6 +53,7 @@ async def api(request: Request, who: Annotated[Reader, Depends(reader)]) -> Asyn
 
 
 CurrentReader = Annotated[Reader, Depends(reader)]
+CurrentSession = Annotated[Reader, Depends(session_reader)]
 Api = Annotated[ApiClient, Depends(api)]
 
 

@@ -65,9 +65,16 @@ def secret_of(settings: Settings) -> str | None:
     return settings.jwt_secret.get_secret_value() if settings.jwt_secret else None
 
 
-def reader_of(request: Request, settings: Settings) -> Reader:
-    """The session's reader; :class:`SignInRequired` when there is none or its token no longer holds."""
+def reader_of(request: Request, settings: Settings, *, header: bool = True) -> Reader:
+    """The session's reader; :class:`SignInRequired` when there is none or its token no longer holds.
+
+    Without a session, a page also takes the API's own ``Authorization: Bearer`` header (a federation's screen
+    or a script reading a page with a token): a browser never sends that header by itself, so reading a page
+    with it needs no CSRF check, and the forms, which change something, take only the session."""
     token = request.cookies.get(SESSION_COOKIE)
+    if not token and header:
+        scheme, _, value = (request.headers.get("authorization") or "").partition(" ")
+        token = value.strip() if scheme.lower() == "bearer" else None
     secret = secret_of(settings)
     where = request.url.path + (f"?{request.url.query}" if request.url.query else "")
     if not token or secret is None:

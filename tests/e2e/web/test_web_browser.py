@@ -15,7 +15,7 @@ from web_browser import TABLES, WebServer, new_browser, screenshot, sign_in, wai
 from web_hands import HOLE_CARDS, live_hand, submit
 
 from api.auth import API_ROLES
-from api.demo import WHOLE
+from api.demo import DEMO_PEOPLE, WHOLE
 
 pytestmark = pytest.mark.e2e
 
@@ -34,7 +34,7 @@ def test_each_role_signs_in_with_the_demo_picker_and_reads_as_that_role(
     sign_in(browser, web_server.base, role)
     assert browser.current_url.endswith("/web/")
     header = browser.find_element(By.CSS_SELECTOR, "form.who").text
-    assert role in header and f"demo-{role.replace('_', '-')}" in header
+    assert role in header and DEMO_PEOPLE[role][0] in header
     assert "Demo only" in browser.find_element(By.CLASS_NAME, "demo-banner").text
     # the session is an HttpOnly, SameSite=Strict cookie: no script of the page can read the token
     cookie = browser.get_cookie("pokeraudit_session")
