@@ -120,7 +120,7 @@ class Csrf:
 
     def token(self, request: Request, response: Response | None = None) -> str:
         """The form token of this browser, setting its cookie on ``response`` the first time."""
-        value = request.cookies.get(CSRF_COOKIE) or request.state.__dict__.get("csrf_value")
+        value = request.cookies.get(CSRF_COOKIE) or getattr(request.state, "csrf_value", None)
         if not value:
             value = secrets.token_urlsafe(24)
             request.state.csrf_value = value
