@@ -97,8 +97,11 @@ def test_a_live_table_changes_within_a_second_of_each_record(web_server: WebServ
     latencies = []
     for n in range(4, len(records)):
         start = time.monotonic()
-        submit(judge, [records[n]])
-        latencies.append(time.monotonic() - start + wait_for(lambda n=n: version() == n + 1, f"event {n + 1} shown", 5))
+        # on the log (202), not waiting for the verdict: from here the referee, the projector, the stream and
+        # the page's fetch are all in the time measured
+        assert judge.post("/v1/events", json=records[n]).status_code == 202
+        wait_for(lambda n=n: version() == n + 1, f"event {n + 1} shown", 5)
+        latencies.append(time.monotonic() - start)
     screenshot(browser, "table-live")
     assert max(latencies) < 1.0, latencies
     # Cy raised to 60 and Ann called: the page shows the stacks the API has
