@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from api.bootstrap import Pipeline, bootstrap
+from api.demo_people import WHOLE, WHOLE_PLAYERS, WHOLE_SEED
 from api.operations import phh_records, publish, referee_once, verify
 from api.settings import Settings
 from domain.errors import chips
@@ -33,20 +34,7 @@ if TYPE_CHECKING:
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_PHH = ROOT.parent / "shared" / "data" / "phh"
 WSOP = "wsop-2023-event-43"
-#: the whole competition the demo adds for the officials' pages: 18 players, two tables, to its winner
-WHOLE_SEED, WHOLE_PLAYERS = 11, 18
-WHOLE = f"sim-american-{WHOLE_SEED}"
-#: who the web app's demo role picker signs in as: the officials the whole competition appointed (permissions
-#: come from appointments, so their acts are judged on their merits), a reader of each other role
-DEMO_PEOPLE: dict[str, tuple[str, str | None, str | None]] = {
-    "chief_judge": (f"{WHOLE}-chief-judge", None, None),
-    "secretary": (f"{WHOLE}-secretary", None, None),
-    "judge": (f"{WHOLE}-judge-1", None, None),
-    "dealer": (f"{WHOLE}-dealer-T1", WHOLE, "T1"),
-    "federation": ("bfsp-board", None, None),
-    "integrity": ("demo-integrity", None, None),
-    "viewer": ("demo-viewer", None, None),
-}
+
 #: how many hands each simulated table plays
 HANDS_PER_TABLE = 20
 #: a dealer's slip now and then: each one is refused with the rule it breaks

@@ -16,6 +16,7 @@ from fastapi import APIRouter, Form, Query, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response, StreamingResponse
 
 from api.auth import API_ROLES, AuthError, issue_token
+from api.demo_people import DEMO_PEOPLE
 from api.web import replay
 from api.web.client import ApiClient, segment
 from api.web.grid import Cell, Grid
@@ -97,8 +98,6 @@ def demo_sign_in(
     if not settings.demo_sign_in or secret is None:
         return page(request, "error.html", {"status": 403, "message": "demo tokens are minted only by the demo"},
                     status=403)
-    from api.demo import DEMO_PEOPLE
-
     try:
         chosen = Role(role)
         person, competition, table = DEMO_PEOPLE.get(chosen.value, (f"demo-{chosen.value}", None, None))

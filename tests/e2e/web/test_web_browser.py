@@ -15,7 +15,7 @@ from web_browser import TABLES, WebServer, new_browser, screenshot, sign_in, wai
 from web_hands import HOLE_CARDS, live_hand, submit
 
 from api.auth import API_ROLES
-from api.demo import DEMO_PEOPLE, WHOLE
+from api.demo_people import DEMO_PEOPLE, WHOLE
 
 pytestmark = pytest.mark.e2e
 
