@@ -7,8 +7,9 @@ luck at all-ins, and the few hands that say most about them (the evidence). Noth
 memory grows with the players and pairs seen, not the hands.
 
 A situation (a *cell*) is the street, the price faced (none, small, medium, large), whether the pot is
-multiway, and the strength bucket of the actor's own cards (domain/integrity/strength.py). An act is of
-one of three classes: fold, passive (check or call), aggressive (bet or raise).
+multiway, and the strength bucket of the actor's own cards (domain/integrity/strength.py); where one opponent
+is counted, also how strong *his* cards were (the audit log knows every hand dealt). An act is of one of
+three classes: fold, passive (check or call), aggressive (bet or raise).
 """
 
 from __future__ import annotations
@@ -24,9 +25,12 @@ from domain.integrity.strength import describe, postflop_bucket, preflop_bucket
 from projections.integrity.equity import equities
 
 FOLD, PASSIVE, AGGRESSIVE = 0, 1, 2
-STREETS, PRICES, WAYS, BUCKETS, CLASSES = 4, 4, 2, 5, 3
+STREETS, PRICES, WAYS, BUCKETS, STANDINGS, CLASSES = 4, 4, 2, 5, 3, 3
 CELLS = STREETS * PRICES * WAYS * BUCKETS
-CODES = CELLS * CLASSES
+#: a pair's code adds what the other player held, known from the deal: weak (nothing, a weak pair or a
+#: draw), good (top pair), strong (two pair or better); the player's own code uses the middle one
+CODES = CELLS * STANDINGS * CLASSES
+_STANDING = (0, 0, 1, 2, 2)
 #: added to a pair's code when the other player made the bet the actor faces
 BETTOR = CODES
 #: evidence kept per pair and kind of signal
@@ -65,9 +69,7 @@ class PlayerCounts:
     #: the same with every all-in's result replaced by its expectation
     adjusted_bb: float = 0.0
     adjusted_bb_sq: float = 0.0
-    #: decisions by code (cell × class)
-    decisions: defaultdict[int, int] = field(default_factory=lambda: defaultdict(int))
-    #: the same once per opponent in the pot (+BETTOR where that opponent made the bet): the sum of the
+    #: decisions by code (cell × the opponent's strength × class), once per opponent in the pot (+BETTOR where that opponent made the bet): the sum of the
     #: player's side of every pair, the baseline a pair is compared with
     opposed: defaultdict[int, int] = field(default_factory=lambda: defaultdict(int))
 
@@ -139,8 +141,6 @@ class Counters:
             mine.net_bb_sq += theirs.net_bb_sq
             mine.adjusted_bb += theirs.adjusted_bb
             mine.adjusted_bb_sq += theirs.adjusted_bb_sq
-            for code, n in theirs.decisions.items():
-                mine.decisions[code] += n
             for code, n in theirs.opposed.items():
                 mine.opposed[code] += n
         for (a, b), pair in other.pairs.items():
@@ -279,13 +279,15 @@ class _Walk:
         self, i: int, street: int, price: int, multiway: bool, bucket: int, klass: int, opponents: list[int],
         bettor: int, to_call: int, to: int,
     ) -> None:
-        code = cell_of(street, price, int(multiway), bucket) * CLASSES + klass
+        cell = cell_of(street, price, int(multiway), bucket) * STANDINGS
         names = self.hand.players
         me = names[i]
-        player = self.c.player(me)
-        player.decisions[code] += 1
-        opposed = player.opposed
+        opposed = self.c.player(me).opposed
         for j in opponents:
+            his = self.bucket(j, street)
+            if his < 0:
+                continue
+            code = (cell + _STANDING[his]) * CLASSES + klass
             pair, direction = self.c.pair(me, names[j])
             counts = pair.decisions[direction]
             counts[code] += 1

@@ -32,13 +32,14 @@ from projections.integrity.counters import (
     FOLD,
     PASSIVE,
     PRICES,
+    STANDINGS,
     STREETS,
     WAYS,
     Counters,
     PairCounts,
 )
 
-_SHAPE = (STREETS, PRICES, WAYS, BUCKETS, CLASSES)
+_SHAPE = (STREETS, PRICES, WAYS, BUCKETS, STANDINGS, CLASSES)
 #: pseudo-decisions of the field's play mixed into a player's cell
 PRIOR = 4.0
 BEHAVIOURS = ("soft_play", "chip_dumping", "team_play")
@@ -61,12 +62,21 @@ class PairScore:
     pots: int
 
 
-def _dense(counts: dict[int, int], offset: int = 0) -> np.ndarray:
-    out = np.zeros(CODES, dtype=np.float64)
-    for code, n in counts.items():
-        if offset <= code < offset + CODES:
-            out[code - offset] = n
-    return out.reshape(_SHAPE)
+_CELLS = int(np.prod(_SHAPE[:-1]))
+#: directed pairs scored at once (two arrays of this many rows × 2,880 codes, in float32)
+CHUNK = 512
+
+
+def _dense(rows: list[dict[int, int]], offset: int) -> np.ndarray:
+    """Sparse counts (one dict per row, codes from ``offset``) as a float array of rows × cells × classes."""
+    out = np.zeros((len(rows), CODES), dtype=np.float32)
+    for r, counts in enumerate(rows):
+        if counts:
+            codes = np.fromiter(counts.keys(), dtype=np.int64, count=len(counts)) - offset
+            values = np.fromiter(counts.values(), dtype=np.float32, count=len(counts))
+            keep = (codes >= 0) & (codes < CODES)
+            out[r, codes[keep]] = values[keep]
+    return out.reshape(len(rows), _CELLS, CLASSES)
 
 
 def _model(rest: np.ndarray, field_p: np.ndarray) -> np.ndarray:
@@ -75,12 +85,11 @@ def _model(rest: np.ndarray, field_p: np.ndarray) -> np.ndarray:
     return (rest + PRIOR * field_p) / (rest.sum(axis=-1, keepdims=True) + PRIOR)
 
 
-def _z(observed: np.ndarray, expected_p: np.ndarray, n: np.ndarray, mask: np.ndarray) -> float:
-    """(observed − expected) over the binomial deviation, summed over the cells in ``mask``."""
-    o = float(observed[mask].sum())
-    e = float((n * expected_p)[mask].sum())
-    v = float((n * expected_p * (1 - expected_p))[mask].sum())
-    return (o - e) / math.sqrt(v + 1.0)
+def _z(observed: np.ndarray, p: np.ndarray, n: np.ndarray, mask: np.ndarray) -> np.ndarray:
+    """Per row: (observed − expected) over the binomial deviation, summed over the cells in ``mask``."""
+    n, p = n[:, mask], p[:, mask]
+    expected = n * p
+    return (observed[:, mask].sum(axis=1) - expected.sum(axis=1)) / np.sqrt((expected * (1 - p)).sum(axis=1) + 1.0)
 
 
 class Scorer:
@@ -88,63 +97,87 @@ class Scorer:
 
     def __init__(self, counters: Counters) -> None:
         self.counters = counters
-        self.totals = {name: _dense(p.opposed) for name, p in counters.players.items()}
-        self.bettor_totals = {name: _dense(p.opposed, CODES) for name, p in counters.players.items()}
-        field_total = sum(self.totals.values(), np.zeros(_SHAPE))
-        self.field_p = (field_total + 1.0) / (field_total.sum(axis=-1, keepdims=True) + CLASSES)
-        field_bettor = sum(self.bettor_totals.values(), np.zeros(_SHAPE))
-        self.field_bettor_p = (field_bettor + 1.0) / (field_bettor.sum(axis=-1, keepdims=True) + CLASSES)
+        self.names = sorted(counters.players)
+        self.index = {name: i for i, name in enumerate(self.names)}
+        opposed = [counters.players[n].opposed for n in self.names]
+        self.totals = _dense(opposed, 0)
+        self.bettor_totals = _dense(opposed, CODES)
+        self.field_p = _field(self.totals)
+        self.field_bettor_p = _field(self.bettor_totals)
         self.seating = _seating_z(counters)
-        street, price, ways, bucket = np.indices(_SHAPE[:-1])
-        self.postflop = street >= 1
-        self.heads_up = ways == 0
-        self.multiway = ways == 1
-        self.weak = bucket <= 1
-        self.middling = bucket <= 2
-        self.facing = price >= 1
+        street, price, ways, bucket, his = (a.ravel() for a in np.indices(_SHAPE[:-1]))
+        heads_up, multiway, facing, weak = ways == 0, ways == 1, price >= 1, bucket <= 1
+        self.heads_up = heads_up
+        # his cards beat mine by the buckets: strong against my good or worse, good against my weak
+        ahead = ((his == 2) & (bucket <= 2)) | ((his == 1) & (bucket <= 1))
+        self.masks = {
+            "everywhere": np.ones(_CELLS, bool),
+            "facing_ahead": facing & ahead,
+            "weak_heads_up_postflop": heads_up & weak & (street >= 1),
+            "heads_up_facing_ahead": heads_up & facing & ahead,
+            "heads_up_facing": heads_up & facing,
+            "multiway_he_strong": multiway & (his == 2),
+        }
 
-    def directed(self, actor: str, pair: PairCounts, direction: int) -> dict[str, float]:
-        """The actor's signals where the other player of ``pair`` was in the pot."""
-        counts = pair.decisions[direction]
-        with_other = _dense(counts)
-        his_bets = _dense(counts, CODES)
-        p = _model(self.totals[actor] - with_other, self.field_p)
-        p_facing = _model(self.bettor_totals[actor] - his_bets, self.field_bettor_p)
-        n_with, n_bets = with_other.sum(axis=-1), his_bets.sum(axis=-1)
-        everywhere = np.ones(_SHAPE[:-1], bool)
-        # heads-up with him, or facing his bet in a multiway pot
-        soft = -(
-            _z(with_other[..., AGGRESSIVE], p[..., AGGRESSIVE], n_with, self.heads_up)
-            + _z(his_bets[..., AGGRESSIVE], p_facing[..., AGGRESSIVE], n_bets, self.multiway & everywhere)
-        ) / math.sqrt(2)
-        weak_hu = self.heads_up & self.weak
-        dumping = _z(with_other[..., AGGRESSIVE], p[..., AGGRESSIVE], n_with, weak_hu & self.postflop)
+    def directed(self, actors: list[str], pairs: list[PairCounts], directions: list[int]) -> dict[str, list[float]]:
+        """Each actor's signals where the other player of his pair was in the pot, one row per actor."""
+        rows = [pair.decisions[d] for pair, d in zip(pairs, directions, strict=True)]
+        with_other, his_bets = _dense(rows, 0), _dense(rows, CODES)
+        who = np.array([self.index[a] for a in actors])
+        p = _model(self.totals[who] - with_other, self.field_p)
+        p_facing = _model(self.bettor_totals[who] - his_bets, self.field_bettor_p)
+        hu = self.heads_up[None, :, None]
+        focus = np.where(hu, with_other, his_bets)
+        p_focus = np.where(hu, p, p_facing)
+        n_with, n_focus = with_other.sum(axis=-1), focus.sum(axis=-1)
+        m = self.masks
+        # soft play: no bets or raises at him, and folds to him when he holds the better hand
+        timid = -_z(focus[..., AGGRESSIVE], p_focus[..., AGGRESSIVE], n_focus, m["everywhere"])
+        yields = _z(focus[..., FOLD], p_focus[..., FOLD], n_focus, m["facing_ahead"])
+        # chip dumping: weak hands bet into him heads-up, and calls when he holds the better hand
         continuing = with_other[..., PASSIVE] + with_other[..., AGGRESSIVE]
-        calls_in = _z(continuing, 1 - p[..., FOLD], n_with, weak_hu & self.facing & ~self.postflop)
-        never_folds = -_z(with_other[..., FOLD], p[..., FOLD], n_with, self.heads_up & self.facing)
-        team = _z(with_other[..., AGGRESSIVE], p[..., AGGRESSIVE], n_with, self.multiway & self.middling)
-        return {"soft": soft, "dump": (dumping + calls_in) / math.sqrt(2), "receive": never_folds, "team": team}
+        bets_weak = _z(with_other[..., AGGRESSIVE], p[..., AGGRESSIVE], n_with, m["weak_heads_up_postflop"])
+        pays_off = _z(continuing, 1 - p[..., FOLD], n_with, m["heads_up_facing_ahead"])
+        never_folds = -_z(with_other[..., FOLD], p[..., FOLD], n_with, m["heads_up_facing"])
+        # team play: raises in multiway pots while he holds a strong hand
+        team = _z(with_other[..., AGGRESSIVE], p[..., AGGRESSIVE], n_with, m["multiway_he_strong"])
+        signals = {"soft": (timid + yields) / math.sqrt(2), "dump": (bets_weak + pays_off) / math.sqrt(2),
+                   "receive": never_folds, "team": team}
+        return {k: v.astype(np.float64).tolist() for k, v in signals.items()}
 
-    def pair(self, a: str, b: str, pair: PairCounts) -> PairScore:
-        ab, ba = self.directed(a, pair, 0), self.directed(b, pair, 1)
-        flow_z = pair.flow / math.sqrt(pair.flow_sq) if pair.flow_sq else 0.0
-        soft = (ab["soft"] + ba["soft"]) / math.sqrt(2)
-        team = (ab["team"] + ba["team"]) / math.sqrt(2)
-        # a dumps to b: a's weak bets and calls, b's refusal to fold, chips from a to b; or the other way
-        a_dumps = (ab["dump"] + ba["receive"] + flow_z) / math.sqrt(3)
-        b_dumps = (ba["dump"] + ab["receive"] - flow_z) / math.sqrt(3)
-        dump = max(a_dumps, b_dumps)
-        signals = {"soft_play": soft, "chip_dumping": dump, "team_play": team}
-        behaviour = max(signals, key=lambda k: signals[k])
-        luck_z = pair.luck / math.sqrt(pair.luck_var) if pair.luck_var else 0.0
-        return PairScore(a, b, pair.hands, signals[behaviour], behaviour, soft, dump, team, pair.flow, flow_z,
-                         self.seating.get((a, b), 0.0), luck_z, pair.pots)
+    def _chunk(self, keys: list[tuple[str, str]]) -> list[PairScore]:
+        pairs = [self.counters.pairs[k] for k in keys]
+        ab = self.directed([a for a, _ in keys], pairs, [0] * len(keys))
+        ba = self.directed([b for _, b in keys], pairs, [1] * len(keys))
+        out = []
+        for r, ((a, b), pair) in enumerate(zip(keys, pairs, strict=True)):
+            flow_z = pair.flow / math.sqrt(pair.flow_sq) if pair.flow_sq else 0.0
+            soft = (ab["soft"][r] + ba["soft"][r]) / math.sqrt(2)
+            team = (ab["team"][r] + ba["team"][r]) / math.sqrt(2)
+            # a dumps to b: a's weak bets and calls, b's refusal to fold, chips from a to b; or the other way
+            a_dumps = (ab["dump"][r] + ba["receive"][r] + flow_z) / math.sqrt(3)
+            b_dumps = (ba["dump"][r] + ab["receive"][r] - flow_z) / math.sqrt(3)
+            signals = {"soft_play": soft, "chip_dumping": max(a_dumps, b_dumps), "team_play": team}
+            behaviour = max(signals, key=lambda k: signals[k])
+            luck_z = pair.luck / math.sqrt(pair.luck_var) if pair.luck_var else 0.0
+            out.append(PairScore(a, b, pair.hands, signals[behaviour], behaviour, soft, signals["chip_dumping"],
+                                 team, pair.flow, flow_z, self.seating.get((a, b), 0.0), luck_z, pair.pots))
+        return out
 
     def scores(self, min_hands: int = 30) -> list[PairScore]:
         """Every pair dealt in together in at least ``min_hands`` hands, most suspicious first."""
-        found = [self.pair(a, b, p) for (a, b), p in self.counters.pairs.items() if p.hands >= min_hands]
+        keys = sorted(k for k, p in self.counters.pairs.items() if p.hands >= min_hands)
+        found: list[PairScore] = []
+        for start in range(0, len(keys), CHUNK):
+            found.extend(self._chunk(keys[start : start + CHUNK]))
         found.sort(key=lambda s: (-s.score, s.player_a, s.player_b))
         return found
+
+
+def _field(totals: np.ndarray) -> np.ndarray:
+    """The whole field's share of each class of act per cell (one pseudo-decision of each class added)."""
+    field_total = totals.sum(axis=0)
+    return (field_total + 1.0) / (field_total.sum(axis=-1, keepdims=True) + CLASSES)
 
 
 def _seating_z(counters: Counters) -> dict[tuple[str, str], float]:
