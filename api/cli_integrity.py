@@ -14,6 +14,7 @@ import json
 import sys
 from collections.abc import Sequence
 from dataclasses import asdict
+from datetime import datetime
 from typing import Any
 
 from ingest.phh_integrity import IntegrityReadError
@@ -37,7 +38,11 @@ def add_integrity(subparsers: argparse._SubParsersAction[argparse.ArgumentParser
         ("alerts", _alerts, "the ranked alert queue: suspicious pairs and rings, with evidence"),
     ):
         action = actions.add_parser(name, help=help_text, description=help_text)
-        action.add_argument("paths", nargs="+", metavar="PATH", help="a .phh or .phhs file, or a folder of them")
+        action.add_argument("paths", nargs="*", metavar="PATH", help="a .phh or .phhs file, or a folder of them")
+        action.add_argument("--competition", metavar="ID",
+                            help="read the competition's hands from the event store instead of files")
+        action.add_argument("--since", type=datetime.fromisoformat, metavar="TIME",
+                            help="with --competition: only hands started at or after TIME (ISO 8601, with zone)")
         action.add_argument("--min-hands", type=int, default=30, metavar="N",
                             help="only pairs (players) dealt in together (at all) in at least N hands")
         action.add_argument("--format", choices=("csv", "json"), default="csv" if name != "alerts" else "json")
@@ -47,6 +52,12 @@ def add_integrity(subparsers: argparse._SubParsersAction[argparse.ArgumentParser
 
 
 def _counted(args: argparse.Namespace) -> Counters | None:
+    if bool(args.paths) == bool(args.competition):
+        print("pokeraudit integrity: give PATHs of hand-history files or --competition, one of the two",
+              file=sys.stderr)
+        return None
+    if args.competition:
+        return _stored(args.competition, args.since)
     from ingest.phh import phh_files
     from ingest.phh_integrity import read_records
     from projections.integrity.parallel import count_in_parallel
@@ -60,6 +71,19 @@ def _counted(args: argparse.Namespace) -> Counters | None:
     except IntegrityReadError as error:
         print(f"pokeraudit integrity: {error}", file=sys.stderr)
         return None
+
+
+def _stored(competition: str, since: datetime | None) -> Counters:
+    from api.bootstrap import open_store
+    from api.settings import Settings
+    from projections.integrity.parallel import count
+    from projections.integrity.stored import competition_records
+
+    store = open_store(Settings())
+    try:
+        return count(competition_records(store, competition, since))
+    finally:
+        store.close()
 
 
 def _players(args: argparse.Namespace) -> int:

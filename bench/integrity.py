@@ -91,9 +91,10 @@ def evaluate(scores: list[PairScore], truth: dict) -> dict[str, object]:
 
 
 def run_seed(seed: int, hands: int, players: int, workers: int, folder: Path) -> tuple[dict[str, object], float]:
+    """Scores the field of ``seed`` in ``folder`` (generated and written there first unless it already is)."""
     started = time.perf_counter()
-    field = generate_field(seed, players=players, hands=hands)
-    write_field(field, folder)
+    if not (folder / "truth.json").exists():
+        write_field(generate_field(seed, players=players, hands=hands), folder)
     generated = time.perf_counter() - started
     truth = json.loads((folder / "truth.json").read_text())
     started = time.perf_counter()
@@ -115,18 +116,21 @@ def main() -> None:
     parser.add_argument("--hands", type=int, default=40_000)
     parser.add_argument("--players", type=int, default=120)
     parser.add_argument("--workers", type=int, default=2, help="processes reading the files")
+    parser.add_argument("--fields", type=Path, default=None,
+                        help="keep the fields in DIR/seed<N> and score the ones already there (default: a scratch "
+                        "folder, removed)")
     args = parser.parse_args()
-    scratch = Path(tempfile.mkdtemp(prefix="pokeraudit-integrity-"))
+    scratch = args.fields or Path(tempfile.mkdtemp(prefix="pokeraudit-integrity-"))
     results, times = [], []
     try:
         for seed in args.seeds:
             result, scored = run_seed(seed, args.hands, args.players, args.workers, scratch / f"seed{seed}")
-            shutil.rmtree(scratch / f"seed{seed}", ignore_errors=True)
             results.append(result)
             times.append(scored)
             print(" ".join(f"{k}={_fmt(v)}" for k, v in result.items()), flush=True)
     finally:
-        shutil.rmtree(scratch, ignore_errors=True)
+        if args.fields is None:
+            shutil.rmtree(scratch, ignore_errors=True)
     numeric = ("auc", "precision_at_k", "regular_auc", "auc_soft_play", "auc_chip_dumping", "auc_team_play")
     means = {k: statistics.mean(r[k] for r in results if r[k] is not None) for k in numeric}  # type: ignore[misc]
     findable = sum(r["findable"] for r in results)  # type: ignore[misc]

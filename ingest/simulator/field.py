@@ -91,6 +91,9 @@ class Field:
 
 def generate_field(seed: int, players: int = 120, hands: int = 40_000, hands_per_session: int = 40) -> Field:
     """A field of ``players`` players and about ``hands`` hands (whole table sessions)."""
+    needed = CLUBS * CLUB_SIZE + sum(size for _, size in RINGS) + TABLE_SIZE
+    if players < needed:
+        raise ValueError(f"players: a field needs at least {needed} players (its clubs, rings and a table more)")
     rng = random.Random(seed)
     field_ = _people(rng, players)
     field_.seed = seed
@@ -119,8 +122,8 @@ def _people(rng: random.Random, count: int) -> Field:
         clubs.append(tuple(players[m].name for m in members))
     for behaviour, size in RINGS:
         members = [order.pop() for _ in range(size)]
-        rings.append(Ring(tuple(players[m].name for m in members), behaviour, rng.uniform(0.3, 0.8),
-                          rng.uniform(0.4, 1.0)))
+        rings.append(Ring(tuple(players[m].name for m in members), behaviour, rng.uniform(0.5, 1.0),
+                          rng.uniform(0.6, 1.0)))
     return Field(0, players, clubs, rings)
 
 

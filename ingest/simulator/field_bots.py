@@ -155,9 +155,9 @@ def colluding(
     can_raise = legal.aggressive_action is not None and view.raises < 4
     if behaviour is Behaviour.SOFT_PLAY:
         # never attack a partner; give up to a partner known to hold the better hand
-        if partner_bet and decision is not ActionKind.FOLD and view.bettor is not None:
-            if strength(in_pot[view.bettor], view.board) > strength(view.hole, view.board):
-                return ActionKind.FOLD, None
+        ahead = view.bettor in in_pot and strength(in_pot[view.bettor], view.board) > strength(view.hole, view.board)
+        if partner_bet and decision is not ActionKind.FOLD and ahead:
+            return ActionKind.FOLD, None
         if decision is ActionKind.RAISE and (only_partners or partner_bet):
             return (ActionKind.CHECK if legal.can_check else ActionKind.CALL), None
         return decision, None

@@ -69,8 +69,8 @@ def players(tmp_path_factory: pytest.TempPathFactory) -> dict[str, PlayerStatist
 
 
 def value(stat: object) -> tuple[float | None, int]:
-    v = getattr(stat, "value")
-    return (round(v, 2) if v is not None else None, getattr(stat, "sample"))
+    v = stat.value
+    return (round(v, 2) if v is not None else None, stat.sample)
 
 
 def test_alice_limped_once_never_raised_and_was_unlucky_all_in(players: dict[str, PlayerStatistics]) -> None:
