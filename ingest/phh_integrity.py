@@ -14,6 +14,7 @@ from collections.abc import Iterable, Iterator
 from decimal import Decimal
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 from domain.cards import Card, CardParseError, parse_cards
 from domain.errors import HandError
@@ -80,10 +81,10 @@ def _read_file(file: Path) -> Iterator[HandRecord]:
             yield record
 
 
-def _quick_tables(text: str, many: bool) -> list[dict[str, object]] | None:
+def _quick_tables(text: str, many: bool) -> list[dict[str, Any]] | None:
     """The hands of a file written one ``key = value`` per line; None when the file needs the full reader."""
-    tables: list[dict[str, object]] = []
-    current: dict[str, object] = {}
+    tables: list[dict[str, Any]] = []
+    current: dict[str, Any] = {}
     if not many:
         tables.append(current)
     for line in text.splitlines():
@@ -108,7 +109,7 @@ def _quick_tables(text: str, many: bool) -> list[dict[str, object]] | None:
     return tables
 
 
-def _scale(fields: dict[str, object]) -> int:
+def _scale(fields: dict[str, Any]) -> int:
     """The power of ten that makes every amount whole (online cash writes cents as decimals)."""
     places = 0
     amounts: list[object] = []
@@ -116,7 +117,7 @@ def _scale(fields: dict[str, object]) -> int:
         value = fields.get(name)
         if isinstance(value, list):
             amounts.extend(v for v in value if not isinstance(v, int))
-    for action in fields.get("actions", []) or []:  # type: ignore[union-attr]
+    for action in fields.get("actions", []) or []:
         if "." in action:
             words = str(action).split("#", 1)[0].split()
             if len(words) == 3 and words[1] == "cbr":
@@ -128,51 +129,50 @@ def _scale(fields: dict[str, object]) -> int:
             exponent = amount.normalize().as_tuple().exponent
             if isinstance(exponent, int) and exponent < 0:
                 places = max(places, -exponent)
-    return 10**places
+    scale: int = 10**places
+    return scale
 
 
 def _chips(value: object, scale: int) -> int:
     if scale == 1 and isinstance(value, int):
-        return value
+        return int(value)
     return int(Decimal(str(value)) * scale) if value is not None else 0
 
 
 @cache
 def _cards(text: str) -> tuple[Card, ...]:
-    cards = parse_cards(text)
-    if any(c is None for c in cards):
-        return ()
-    return cards  # type: ignore[return-value]
+    known = [c for c in parse_cards(text) if c is not None]
+    return tuple(known) if len(known) * 2 == len(text) else ()
 
 
-def _table(fields: dict[str, object]) -> str:
+def _table(fields: dict[str, Any]) -> str:
     return str(fields.get("_table", fields.get("table", "")) or "")
 
 
-def _hand_id(fields: dict[str, object], file: Path, number: int) -> str:
+def _hand_id(fields: dict[str, Any], file: Path, number: int) -> str:
     table = _table(fields)
     return f"{table}#{fields['hand']}" if table and "hand" in fields else f"{file.name}#{number}"
 
 
-def _record(fields: dict[str, object], file: Path, number: int) -> HandRecord:
-    players = tuple(str(p) for p in fields["players"])  # type: ignore[union-attr]
+def _record(fields: dict[str, Any], file: Path, number: int) -> HandRecord:
+    players = tuple(str(p) for p in fields["players"])
     count = len(players)
     table = _table(fields)
     hand_id = _hand_id(fields, file, number)
     scale = _scale(fields)
-    stacks = [_chips(v, scale) for v in fields["starting_stacks"]]  # type: ignore[union-attr]
-    finishing = [_chips(v, scale) for v in fields["finishing_stacks"]]  # type: ignore[union-attr]
-    antes = [abs(_chips(v, scale)) for v in fields.get("antes", [0] * count)]  # type: ignore[union-attr]
-    blinds = [abs(_chips(v, scale)) for v in fields.get("blinds_or_straddles", [0] * count)]  # type: ignore[union-attr]
+    stacks = [_chips(v, scale) for v in fields["starting_stacks"]]
+    finishing = [_chips(v, scale) for v in fields["finishing_stacks"]]
+    antes = [abs(_chips(v, scale)) for v in fields.get("antes", [0] * count)]
+    blinds = [abs(_chips(v, scale)) for v in fields.get("blinds_or_straddles", [0] * count)]
     if not (len(stacks) == len(finishing) == len(antes) == len(blinds) == count):
         raise IntegrityReadError(f"{file}: hand {number}: players, stacks and forced bets differ in length")
-    hole: list[tuple] = [()] * count
-    board: list = []
+    hole: list[tuple[Card, ...]] = [()] * count
+    board: list[Card] = []
     acts: list[Act] = []
     folded = [False] * count
     street = 0
     try:
-        for action in fields.get("actions", []) or []:  # type: ignore[union-attr]
+        for action in fields.get("actions", []) or []:
             words = str(action).split("#", 1)[0].split()
             if not words:
                 continue
@@ -210,7 +210,7 @@ def _full(text: str, file: Path) -> list[PhhHand]:
         raise IntegrityReadError(str(error)) from None
 
 
-def _replayed(hand: PhhHand, hand_id: str, fields: dict[str, object]) -> HandRecord | None:
+def _replayed(hand: PhhHand, hand_id: str, fields: dict[str, Any]) -> HandRecord | None:
     """A hand without finishing stacks: its result comes from the rules engine (None if it cannot end)."""
     replayer = Replayer(get_rulebook("bfsp"))
     events: list[object] = []

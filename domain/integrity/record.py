@@ -64,7 +64,7 @@ class HandRecord:
     session: str = ""
     table: str = ""
 
-    def board_on(self, street: Street) -> tuple[Card, ...]:
+    def board_on(self, street: int) -> tuple[Card, ...]:
         return self.board[: (0, 3, 4, 5)[street]]
 
 

@@ -107,9 +107,16 @@ def _draw(hole: Sequence[Card], board: Sequence[Card]) -> bool:
     return any((mask >> low) & 0b1111 == 0b1111 for low in range(2, 11))
 
 
-def postflop_bucket(hole: Sequence[Card], board: Sequence[Card]) -> Strength:
+def board_category(board: Sequence[Card]) -> Category:
+    """What the board alone makes (a hand reading several players' cards on one board computes it once)."""
+    return _category(board)
+
+
+def postflop_bucket(hole: Sequence[Card], board: Sequence[Card], board_only: Category | None = None) -> Strength:
     """What the hole cards make with the board (three to five cards), beyond what the board makes alone."""
-    mine, board_only = _category([*hole, *board]), _category(board)
+    mine = _category([*hole, *board])
+    if board_only is None:
+        board_only = _category(board)
     if mine >= Category.STRAIGHT and mine > board_only:
         return Strength.MONSTER
     if mine in (Category.TWO_PAIR, Category.THREE_OF_A_KIND) and mine > board_only + (board_only >= 1):

@@ -18,9 +18,9 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from domain.cards import standard_deck
+from domain.cards import Card, standard_deck
 from domain.hand.events import HandStarted, ReportedEvent, SeatEntry, Stakes
-from domain.rulebooks import get_rulebook
+from domain.rulebooks import Rulebook, get_rulebook
 from ingest.phh_write import write_hand
 from ingest.simulator.field_bots import STYLES, Behaviour, Style
 from ingest.simulator.field_hand import Collusion, play_field_hand
@@ -150,7 +150,7 @@ def _seating(present: list[str], groups: list[tuple[str, ...]], rng: random.Rand
 
 
 def _play_session(
-    field_: Field, session: int, hands: int, rulebook: object, deck: list, rng: random.Random
+    field_: Field, session: int, hands: int, rulebook: Rulebook, deck: list[Card], rng: random.Random
 ) -> None:
     by_name = {p.name: p for p in field_.players}
     present = [p.name for p in field_.players if rng.random() < p.activity]
@@ -172,10 +172,11 @@ def _play_session(
                                   burns_recorded=False)
             collusion = _collusion(names, active_rings, hand_rng)
             styles = {s: by_name[n].style for s, n in enumerate(names, start=1)}
-            played = play_field_hand(started, rulebook, deck, styles, collusion, hand_rng)  # type: ignore[arg-type]
+            played = play_field_hand(started, rulebook, deck, styles, collusion, hand_rng)
             field_.hands.append(FieldHand(session_id, table_id, tuple(played.events), played.final_stacks))
             for (a, b), n in played.changed.items():
-                field_.changed[tuple(sorted((names[a - 1], names[b - 1])))] += n  # type: ignore[index]
+                first, second = sorted((names[a - 1], names[b - 1]))
+                field_.changed[(first, second)] += n
 
 
 def _collusion(names: list[str], rings: list[Ring], rng: random.Random) -> dict[int, Collusion]:

@@ -87,13 +87,13 @@ def rings(counters: Counters, scores: list[PairScore]) -> list[Alert]:
             continue
         members = tuple(sorted(component))
         edges = tuple(sorted(tuple(sorted(e)) for e in graph.subgraph(component).edges))
-        strongest = max((by_pair[e] for e in edges), key=lambda s: s.score)  # type: ignore[index]
+        strongest = max((by_pair[e] for e in edges), key=lambda s: s.score)
         said = tuple(f"{a} and {b}: {_WORDS[by_pair[(a, b)].behaviour]} ({by_pair[(a, b)].score:.1f})"
                      for a, b in edges)
         shown = tuple(e for a, b in edges for e in evidence(counters.pairs[(a, b)], by_pair[(a, b)].behaviour, 2))
         found.append(Alert(members, strongest.score, strongest.behaviour,
-                           min(by_pair[e].hands for e in edges),  # type: ignore[index]
-                           (f"ring of {len(members)}: " + ", ".join(members),) + said, shown, edges))  # type: ignore[arg-type]
+                           min(by_pair[e].hands for e in edges),
+                           (f"ring of {len(members)}: " + ", ".join(members),) + said, shown, edges))
     return found
 
 

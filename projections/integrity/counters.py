@@ -18,10 +18,12 @@ import heapq
 from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import partial
 
+from domain.evaluation.high import Category
 from domain.hand.events import ActionKind
 from domain.integrity.record import HandRecord
-from domain.integrity.strength import describe, postflop_bucket, preflop_bucket
+from domain.integrity.strength import board_category, describe, postflop_bucket, preflop_bucket
 from projections.integrity.equity import equities
 
 FOLD, PASSIVE, AGGRESSIVE = 0, 1, 2
@@ -35,6 +37,7 @@ _STANDING = (0, 0, 1, 2, 2)
 BETTOR = CODES
 #: evidence kept per pair and kind of signal
 EVIDENCE = 6
+_SOFT, _DUMP, _TEAM = ("soft0", "soft1"), ("dump0", "dump1"), ("team0", "team1")
 STREET_NAMES = ("preflop", "flop", "turn", "river")
 
 #: PokerTracker 4 counts per player, in this order in PlayerCounts.counts
@@ -158,7 +161,7 @@ class Counters:
                     own.decisions[side][code] += n
             for kind, heap in pair.evidence.items():
                 for weight, hand_id, reason in heap:
-                    own.note(kind, weight, hand_id, lambda r=reason: r)
+                    own.note(kind, weight, hand_id, partial(str, reason))
         for session, tables in other.seating.items():
             for table, names in tables.items():
                 self.seating.setdefault(session, {}).setdefault(table, set()).update(names)
@@ -178,6 +181,17 @@ class _Walk:
         self.street_bet = list(hand.blinds)
         self.contributed = list(hand.posted)
         self.buckets: dict[tuple[int, int], int] = {}
+        self.boards: dict[int, Category] = {}
+        #: (pair, direction) for each player and opponent, looked up once per hand
+        self.pairs: list[list[tuple[PairCounts, int] | None]] = [[None] * n for _ in range(n)]
+        self.opposed = [counters.player(name).opposed for name in hand.players]
+
+    def pair(self, i: int, j: int) -> tuple[PairCounts, int]:
+        found = self.pairs[i][j]
+        if found is None:
+            names = self.hand.players
+            found = self.pairs[i][j] = self.c.pair(names[i], names[j])
+        return found
 
     def bucket(self, player: int, street: int) -> int:
         """The strength of the player's cards on this street, -1 when the record does not know them."""
@@ -190,7 +204,11 @@ class _Walk:
             elif street == 0:
                 found = preflop_bucket(hole)
             else:
-                found = postflop_bucket(hole, self.hand.board_on(street))  # type: ignore[arg-type]
+                board = self.hand.board_on(street)
+                on_board = self.boards.get(street)
+                if on_board is None:
+                    on_board = self.boards[street] = board_category(board)
+                found = postflop_bucket(hole, board, on_board)
             self.buckets[key] = found
         return found
 
@@ -280,15 +298,13 @@ class _Walk:
         bettor: int, to_call: int, to: int,
     ) -> None:
         cell = cell_of(street, price, int(multiway), bucket) * STANDINGS
-        names = self.hand.players
-        me = names[i]
-        opposed = self.c.player(me).opposed
+        opposed = self.opposed[i]
         for j in opponents:
             his = self.bucket(j, street)
             if his < 0:
                 continue
             code = (cell + _STANDING[his]) * CLASSES + klass
-            pair, direction = self.c.pair(me, names[j])
+            pair, direction = self.pair(i, j)
             counts = pair.decisions[direction]
             counts[code] += 1
             opposed[code] += 1
@@ -297,20 +313,28 @@ class _Walk:
                 opposed[code + BETTOR] += 1
             focus = not multiway or j == bettor
             if focus and bucket >= 3 and klass != AGGRESSIVE:
-                pair.note(f"soft{direction}", bucket + street / 4 + (klass == FOLD), self.hand.hand_id,
-                          lambda j=j: self._soft_words(i, j, street, klass, to_call, bettor))
+                pair.note(_SOFT[direction], bucket + street / 4 + (klass == FOLD), self.hand.hand_id,
+                          partial(self._soft_words, i, j, street, klass, to_call, bettor))
             if not multiway and bucket <= 1 and klass == AGGRESSIVE and street > 0:
-                pair.note(f"dump{direction}", to / max(self.hand.big_blind, 1), self.hand.hand_id,
-                          lambda j=j: f"{me} bet {to:,} with {self._hand_words(i, street)} into {names[j]} "
-                          f"heads-up on the {STREET_NAMES[street]}")
+                pair.note(_DUMP[direction], to / max(self.hand.big_blind, 1), self.hand.hand_id,
+                          partial(self._dump_words, i, j, street, to))
             if multiway and klass == AGGRESSIVE and bucket <= 1:
                 strong = self.bucket(j, street)
                 if strong >= 3:
+                    names = self.hand.players
                     third = ", ".join(names[k] for k in opponents if k != j)
-                    pair.note(f"team{direction}", strong + street / 4, self.hand.hand_id,
-                              lambda j=j, third=third: f"{me} raised with {self._hand_words(i, street)} on the "
-                              f"{STREET_NAMES[street]} while {names[j]} held {self._hand_words(j, street)} "
-                              f"against {third}")
+                    pair.note(_TEAM[direction], strong + street / 4, self.hand.hand_id,
+                              partial(self._team_words, i, j, street, third))
+
+    def _dump_words(self, i: int, j: int, street: int, to: int) -> str:
+        names = self.hand.players
+        return f"{names[i]} bet {to:,} with {self._hand_words(i, street)} into {names[j]} heads-up on the " \
+               f"{STREET_NAMES[street]}"
+
+    def _team_words(self, i: int, j: int, street: int, third: str) -> str:
+        names = self.hand.players
+        return f"{names[i]} raised with {self._hand_words(i, street)} on the {STREET_NAMES[street]} while " \
+               f"{names[j]} held {self._hand_words(j, street)} against {third}"
 
     def _soft_words(self, i: int, j: int, street: int, klass: int, to_call: int, bettor: int) -> str:
         names = self.hand.players
@@ -324,7 +348,7 @@ class _Walk:
             f"{names[i]} checked {cards} to {names[j]} on the {where}"
 
     def _hand_words(self, player: int, street: int) -> str:
-        return describe(self.hand.hole[player], self.hand.board_on(street))  # type: ignore[arg-type]
+        return describe(self.hand.hole[player], self.hand.board_on(street))
 
     def _finish(self, names: tuple[str, ...], flags: list[list[int]]) -> None:
         hand, n = self.hand, self.n
@@ -376,7 +400,7 @@ class _Walk:
         won = sum(x for x in hand.net if x > 0)
         for i in range(n):
             for j in range(i + 1, n):
-                pair, direction = self.c.pair(names[i], names[j])
+                pair, direction = self.pair(i, j)
                 pair.hands += 1
                 if capped[i] and capped[j] and (capped[i] > hand.posted[i] or capped[j] > hand.posted[j]):
                     pair.pots += 1
@@ -395,7 +419,7 @@ class _Walk:
                     if abs(flow) >= 20 * hand.big_blind:
                         giver, taker = (names[i], names[j]) if flow > 0 else (names[j], names[i])
                         pair.note("flow", abs(flow) / max(hand.big_blind, 1), hand.hand_id,
-                                  lambda g=giver, t=taker, f=flow: f"{g} lost {abs(f):,.0f} to {t}")
+                                  partial(str, f"{giver} lost {abs(flow):,.0f} to {taker}"))
                 if expected is not None and i in expected and j in expected:
                     luck = (hand.net[i] - expected[i]) - (hand.net[j] - expected[j])
                     signed = luck if direction == 0 else -luck

@@ -20,6 +20,7 @@ score but do not enter it: friends sit together honestly, and no deal is rigged 
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -67,7 +68,7 @@ _CELLS = int(np.prod(_SHAPE[:-1]))
 CHUNK = 512
 
 
-def _dense(rows: list[dict[int, int]], offset: int) -> np.ndarray:
+def _dense(rows: Sequence[Mapping[int, int]], offset: int) -> np.ndarray:
     """Sparse counts (one dict per row, codes from ``offset``) as a float array of rows × cells × classes."""
     out = np.zeros((len(rows), CODES), dtype=np.float32)
     for r, counts in enumerate(rows):
@@ -76,20 +77,23 @@ def _dense(rows: list[dict[int, int]], offset: int) -> np.ndarray:
             values = np.fromiter(counts.values(), dtype=np.float32, count=len(counts))
             keep = (codes >= 0) & (codes < CODES)
             out[r, codes[keep]] = values[keep]
-    return out.reshape(len(rows), _CELLS, CLASSES)
+    shaped: np.ndarray = out.reshape(len(rows), _CELLS, CLASSES)
+    return shaped
 
 
 def _model(rest: np.ndarray, field_p: np.ndarray) -> np.ndarray:
     """The player's share of each class of act per cell, from his own decisions, shrunk towards the field."""
     rest = np.maximum(rest, 0.0)
-    return (rest + PRIOR * field_p) / (rest.sum(axis=-1, keepdims=True) + PRIOR)
+    shares: np.ndarray = (rest + PRIOR * field_p) / (rest.sum(axis=-1, keepdims=True) + PRIOR)
+    return shares
 
 
 def _z(observed: np.ndarray, p: np.ndarray, n: np.ndarray, mask: np.ndarray) -> np.ndarray:
     """Per row: (observed − expected) over the binomial deviation, summed over the cells in ``mask``."""
     n, p = n[:, mask], p[:, mask]
     expected = n * p
-    return (observed[:, mask].sum(axis=1) - expected.sum(axis=1)) / np.sqrt((expected * (1 - p)).sum(axis=1) + 1.0)
+    z: np.ndarray = (observed[:, mask].sum(axis=1) - expected.sum(axis=1)) / np.sqrt((expected * (1 - p)).sum(axis=1) + 1.0)
+    return z
 
 
 class Scorer:
@@ -177,7 +181,8 @@ class Scorer:
 def _field(totals: np.ndarray) -> np.ndarray:
     """The whole field's share of each class of act per cell (one pseudo-decision of each class added)."""
     field_total = totals.sum(axis=0)
-    return (field_total + 1.0) / (field_total.sum(axis=-1, keepdims=True) + CLASSES)
+    shares: np.ndarray = (field_total + 1.0) / (field_total.sum(axis=-1, keepdims=True) + CLASSES)
+    return shares
 
 
 def _seating_z(counters: Counters) -> dict[tuple[str, str], float]:
