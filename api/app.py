@@ -19,7 +19,7 @@ from starlette.exceptions import HTTPException
 
 from api.bootstrap import Pipeline, bootstrap
 from api.errors import ApiError, ErrorBody, ErrorDetail
-from api.routes import federation, health, ofc, protocol, reads, submit
+from api.routes import federation, health, integrity, ofc, protocol, reads, submit
 from api.sealing import SealingPolicy
 from api.settings import Settings
 from api.workers import Workers
@@ -101,7 +101,9 @@ def app_from_environment() -> FastAPI:
 
 
 def _routers() -> Sequence[Any]:
-    return (health.router, submit.router, reads.router, protocol.router, federation.router, ofc.router)
+    return (
+        health.router, submit.router, reads.router, protocol.router, federation.router, ofc.router, integrity.router
+    )
 
 
 def error_response(detail: ErrorDetail, headers: dict[str, str] | None = None) -> JSONResponse:
