@@ -4,7 +4,6 @@ and federation roles only, player statistics for the officials, 403 for everyone
 from __future__ import annotations
 
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
