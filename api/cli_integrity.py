@@ -21,7 +21,7 @@ from ingest.phh_integrity import IntegrityReadError
 from projections.integrity.counters import Counters
 
 _PAIR_COLUMNS = ("player_a", "player_b", "score", "behaviour", "hands", "pots", "soft_play", "chip_dumping",
-                 "team_play", "chip_flow", "chip_flow_z", "seating_z", "all_in_luck_z")
+                 "team_play", "chip_flow", "chip_flow_z", "seating_z", "all_in_luck_z", "ring_support")
 
 
 def add_integrity(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

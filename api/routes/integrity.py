@@ -57,6 +57,7 @@ class PairView(BaseModel):
     chip_flow_z: float
     seating_z: float
     all_in_luck_z: float
+    ring_support: float
     evidence: list[EvidenceView]
 
 

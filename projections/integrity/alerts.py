@@ -8,12 +8,12 @@ from dataclasses import dataclass
 import networkx as nx
 
 from projections.integrity.counters import Counters, PairCounts
-from projections.integrity.score import PairScore, Scorer
+from projections.integrity.score import RING_EDGE, PairScore, Scorer
 
 #: a pair is an alert from this score on (a z-score: an honest pair passes it about once in 20,000)
 ALERT_SCORE = 4.0
 #: a ring is three or more players each joined to another by a pair scoring this much
-RING_SCORE = 3.5
+RING_SCORE = RING_EDGE
 _KIND = {"soft_play": "soft", "chip_dumping": "dump", "team_play": "team"}
 _WORDS = {"soft_play": "soft play", "chip_dumping": "chip dumping", "team_play": "team play"}
 

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -43,6 +43,8 @@ from projections.integrity.counters import (
 _SHAPE = (STREETS, PRICES, WAYS, BUCKETS, STANDINGS, CLASSES)
 #: pseudo-decisions of the field's play mixed into a player's cell
 PRIOR = 4.0
+#: a pair scoring this much is an edge of the pair graph rings are looked for in
+RING_EDGE = 3.5
 BEHAVIOURS = ("soft_play", "chip_dumping", "team_play")
 
 
@@ -61,6 +63,8 @@ class PairScore:
     seating_z: float
     all_in_luck_z: float
     pots: int
+    #: the weaker of the two scores joining both players to a third one, where that closes a ring (else 0)
+    ring_support: float = 0.0
 
 
 _CELLS = int(np.prod(_SHAPE[:-1]))
@@ -174,8 +178,28 @@ class Scorer:
         found: list[PairScore] = []
         for start in range(0, len(keys), CHUNK):
             found.extend(self._chunk(keys[start : start + CHUNK]))
+        found = _with_rings(found)
         found.sort(key=lambda s: (-s.score, s.player_a, s.player_b))
         return found
+
+
+def _with_rings(scores: list[PairScore]) -> list[PairScore]:
+    """A pair whose two players are each joined to a third by a pair scoring at least ``RING_EDGE`` is part of a
+    possible ring: its score becomes ``(own + support) / √2`` where that is higher, ``support`` being the weaker
+    of those two joining scores (two honest pairs rarely both score so high with one player)."""
+    strong: dict[str, dict[str, float]] = {}
+    for s in scores:
+        if s.score >= RING_EDGE:
+            strong.setdefault(s.player_a, {})[s.player_b] = s.score
+            strong.setdefault(s.player_b, {})[s.player_a] = s.score
+    out = []
+    for s in scores:
+        mine, theirs = strong.get(s.player_a, {}), strong.get(s.player_b, {})
+        support = max((min(mine[c], theirs[c]) for c in mine.keys() & theirs.keys()), default=0.0)
+        if support:
+            s = replace(s, ring_support=support, score=max(s.score, (s.score + support) / math.sqrt(2)))
+        out.append(s)
+    return out
 
 
 def _field(totals: np.ndarray) -> np.ndarray:
