@@ -93,6 +93,8 @@ def evaluate(scores: list[PairScore], truth: dict) -> dict[str, object]:
 def run_seed(seed: int, hands: int, players: int, workers: int, folder: Path) -> tuple[dict[str, object], float]:
     """Scores the field of ``seed`` in ``folder`` (generated and written there first unless it already is)."""
     started = time.perf_counter()
+    if folder.exists() and not (folder / "truth.json").exists():
+        raise SystemExit(f"{folder} holds a field without its truth.json (still being written?): remove it or wait")
     if not (folder / "truth.json").exists():
         write_field(generate_field(seed, players=players, hands=hands), folder)
     generated = time.perf_counter() - started
