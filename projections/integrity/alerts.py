@@ -52,7 +52,9 @@ def reasons(score: PairScore) -> tuple[str, ...]:
 
 def evidence(pair: PairCounts, behaviour: str, limit: int = 6) -> tuple[Evidence, ...]:
     kind = _KIND[behaviour]
-    found = [item for k, heap in pair.evidence.items() if k.startswith(kind) or (kind == "dump" and k == "flow")
+    # for chip dumping, the large losses in the direction the chips went on balance
+    flow = "flow0" if pair.flow >= 0 else "flow1"
+    found = [item for k, heap in pair.evidence.items() if k.startswith(kind) or (kind == "dump" and k == flow)
              for item in heap]
     found.sort(reverse=True)
     seen: set[tuple[str, str]] = set()

@@ -38,7 +38,9 @@ BETTOR = CODES
 #: evidence kept per pair and kind of signal
 EVIDENCE = 6
 _SOFT, _DUMP, _TEAM = ("soft0", "soft1"), ("dump0", "dump1"), ("team0", "team1")
-STREET_NAMES = ("preflop", "flop", "turn", "river")
+#: a large loss from the pair's first player to the second ("flow0"), or the other way ("flow1")
+_FLOW = {True: "flow0", False: "flow1"}
+STREET_NAMES = ("before the flop", "on the flop", "on the turn", "on the river")
 
 #: PokerTracker 4 counts per player, in this order in PlayerCounts.counts
 COUNTS = (
@@ -328,12 +330,12 @@ class _Walk:
 
     def _dump_words(self, i: int, j: int, street: int, to: int) -> str:
         names = self.hand.players
-        return f"{names[i]} bet {to:,} with {self._hand_words(i, street)} into {names[j]} heads-up on the " \
+        return f"{names[i]} bet {to:,} with {self._hand_words(i, street)} into {names[j]} heads-up " \
                f"{STREET_NAMES[street]}"
 
     def _team_words(self, i: int, j: int, street: int, third: str) -> str:
         names = self.hand.players
-        return f"{names[i]} raised with {self._hand_words(i, street)} on the {STREET_NAMES[street]} while " \
+        return f"{names[i]} raised with {self._hand_words(i, street)} {STREET_NAMES[street]} while " \
                f"{names[j]} held {self._hand_words(j, street)} against {third}"
 
     def _soft_words(self, i: int, j: int, street: int, klass: int, to_call: int, bettor: int) -> str:
@@ -341,11 +343,11 @@ class _Walk:
         cards = self._hand_words(i, street)
         where = STREET_NAMES[street]
         if klass == FOLD:
-            return f"{names[i]} folded {cards} to {names[j]}'s bet on the {where}"
+            return f"{names[i]} folded {cards} to {names[j]}'s bet {where}"
         if to_call:
-            return f"{names[i]} only called {names[j]}'s bet with {cards} on the {where}"
-        return f"{names[i]} checked {cards} with {names[j]} in the pot on the {where}" if j != bettor else \
-            f"{names[i]} checked {cards} to {names[j]} on the {where}"
+            return f"{names[i]} only called {names[j]}'s bet with {cards} {where}"
+        return f"{names[i]} checked {cards} with {names[j]} in the pot {where}" if j != bettor else \
+            f"{names[i]} checked {cards} to {names[j]} {where}"
 
     def _hand_words(self, player: int, street: int) -> str:
         return describe(self.hand.hole[player], self.hand.board_on(street))
@@ -418,7 +420,7 @@ class _Walk:
                     pair.flow_sq += flow * flow
                     if abs(flow) >= 20 * hand.big_blind:
                         giver, taker = (names[i], names[j]) if flow > 0 else (names[j], names[i])
-                        pair.note("flow", abs(flow) / max(hand.big_blind, 1), hand.hand_id,
+                        pair.note(_FLOW[(flow > 0) == (direction == 0)], abs(flow) / max(hand.big_blind, 1), hand.hand_id,
                                   partial(str, f"{giver} lost {abs(flow):,.0f} to {taker}"))
                 if expected is not None and i in expected and j in expected:
                     luck = (hand.net[i] - expected[i]) - (hand.net[j] - expected[j])

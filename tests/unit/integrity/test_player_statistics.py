@@ -126,3 +126,14 @@ def test_chips_flow_from_alice_to_bob_in_every_hand(tmp_path: Path) -> None:
     assert pair.hands == 3
     assert pair.flow == pytest.approx(50 + 50 + 10_000)
     assert pair.all_ins == 1
+
+
+def test_evidence_says_what_happened_in_words(tmp_path: Path) -> None:
+    file = tmp_path / "three.phhs"
+    file.write_text(HANDS)
+    counters = count(read_records([file]))
+    pair = counters.pairs[("Alice", "Bob")]
+    reasons = {reason for heap in pair.evidence.values() for _, _, reason in heap}
+    assert "Bob only called Alice's bet with KhKd (three of a kind) on the turn" in reasons
+    assert "Alice lost 10,000 to Bob" in reasons
+    assert {hand for heap in pair.evidence.values() for _, hand, _ in heap} <= {"T1#1", "T1#2", "T1#3"}
