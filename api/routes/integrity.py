@@ -1,9 +1,10 @@
 """Integrity's views of a competition, computed on request from its hands in the event store: player
 statistics (PokerTracker 4 definitions, docs/INTEGRITY.md), pair scores and the alert queue with evidence.
 
-Who reads what: player statistics, the officials who read the federation's views whole; statistics by pair,
-scores and alerts, only the integrity and federation roles (DESIGN decision 12: integrity scores are sealed
-from everyone else); a token scoped to another competition, nothing (403).
+Who reads what is the sealing policy's (api/sealing.py, DESIGN decision 12): player statistics, the officials
+who read the federation's views whole; statistics by pair, scores and alerts (whose evidence quotes the cards
+of ended hands, mucked ones included), only the integrity and federation roles, who see every card of an ended
+hand; a token scoped to another competition, nothing (403). Only ended hands are read.
 """
 
 from __future__ import annotations
@@ -15,10 +16,9 @@ from fastapi import APIRouter, Path, Query, Request
 from pydantic import BaseModel
 
 from api.auth import Principal
-from api.deps import CurrentPrincipal, event_store, verify_scope
+from api.deps import CurrentPrincipal, CurrentSealing, event_store, verify_scope
 from api.errors import ERROR_RESPONSES, ApiError, not_found
-from api.routes.federation import READS_GROUNDS
-from domain.roles import Role
+from api.sealing import READS_GROUNDS, READS_INTEGRITY
 from projections.integrity.alerts import alerts, evidence
 from projections.integrity.counters import Counters
 from projections.integrity.parallel import count
@@ -27,9 +27,6 @@ from projections.integrity.score import PairScore, Scorer
 from projections.integrity.stored import competition_records
 
 router = APIRouter(prefix="/v1/integrity", tags=["integrity"], responses=ERROR_RESPONSES)
-
-#: who sees statistics by pair, scores and alerts
-READS_PAIRS: frozenset[Role] = frozenset({Role.INTEGRITY, Role.FEDERATION})
 
 Competition = Annotated[str, Path(description="the competition, as the events name it")]
 MinHands = Annotated[int, Query(ge=1, description="only players (pairs) dealt in (together) in at least this many hands")]
@@ -71,8 +68,8 @@ class AlertView(BaseModel):
     pairs: list[list[str]]
 
 
-def _allowed(principal: Principal, roles: frozenset[Role], what: str) -> None:
-    if principal.role not in roles:
+def _allowed(principal: Principal, allowed: bool, roles: frozenset[Any], what: str) -> None:
+    if not allowed:
         who = ", ".join(sorted(r.value for r in roles))
         raise ApiError(403, "forbidden", f"{what} are for {who}; this token's role is {principal.role.value}")
 
@@ -91,21 +88,21 @@ def _evidence(items: Any) -> list[EvidenceView]:
 
 @router.get("/competitions/{competition}/players", response_model=list[PlayerStatistics])
 def players(
-    request: Request, principal: CurrentPrincipal, competition: Competition, since: Since = None,
-    min_hands: MinHands = 1,
+    request: Request, principal: CurrentPrincipal, sealing: CurrentSealing, competition: Competition,
+    since: Since = None, min_hands: MinHands = 1,
 ) -> list[PlayerStatistics]:
     """Each player's statistics with its sample and 95 % interval."""
-    _allowed(principal, READS_GROUNDS, "player statistics")
+    _allowed(principal, sealing.reads_grounds(principal), READS_GROUNDS, "player statistics")
     return all_statistics(_counters(request, principal, competition, since), min_hands)
 
 
 @router.get("/competitions/{competition}/pairs", response_model=list[PairView])
 def pairs(
-    request: Request, principal: CurrentPrincipal, competition: Competition, since: Since = None,
-    min_hands: MinHands = 30,
+    request: Request, principal: CurrentPrincipal, sealing: CurrentSealing, competition: Competition,
+    since: Since = None, min_hands: MinHands = 30,
 ) -> list[PairView]:
     """A suspicion score per pair dealt in together in at least ``min_hands`` hands, most suspicious first."""
-    _allowed(principal, READS_PAIRS, "statistics by pair and scores")
+    _allowed(principal, sealing.reads_integrity(principal), READS_INTEGRITY, "statistics by pair and scores")
     counters = _counters(request, principal, competition, since)
     return [_pair(s, counters) for s in Scorer(counters).scores(min_hands)]
 
@@ -118,11 +115,11 @@ def _pair(score: PairScore, counters: Counters) -> PairView:
 
 @router.get("/competitions/{competition}/alerts", response_model=list[AlertView])
 def alert_queue(
-    request: Request, principal: CurrentPrincipal, competition: Competition, since: Since = None,
-    min_hands: MinHands = 30,
+    request: Request, principal: CurrentPrincipal, sealing: CurrentSealing, competition: Competition,
+    since: Since = None, min_hands: MinHands = 30,
 ) -> list[AlertView]:
     """The ranked alert queue: suspicious pairs and rings, each with its reasons and evidence hands."""
-    _allowed(principal, READS_PAIRS, "alerts")
+    _allowed(principal, sealing.reads_integrity(principal), READS_INTEGRITY, "alerts")
     counters = _counters(request, principal, competition, since)
     return [
         AlertView(players=list(a.players), score=a.score, behaviour=a.behaviour, hands=a.hands,
