@@ -99,13 +99,21 @@ def run_seed(seed: int, hands: int, players: int, workers: int, folder: Path) ->
         write_field(generate_field(seed, players=players, hands=hands), folder)
     generated = time.perf_counter() - started
     truth = json.loads((folder / "truth.json").read_text())
+    cpu = _cpu_seconds()
     started = time.perf_counter()
     counters = count_in_parallel(read_records, list(phh_files([folder])), workers)
     scores = Scorer(counters).scores(30)
     scored = time.perf_counter() - started
     result = evaluate(scores, truth)
-    result.update(seed=seed, hands=counters.hands, generated_s=round(generated, 1), scored_s=round(scored, 2))
+    result.update(seed=seed, hands=counters.hands, generated_s=round(generated, 1), scored_s=round(scored, 2),
+                  scored_cpu_s=round(_cpu_seconds() - cpu, 2), load=round(os.getloadavg()[0], 1))
     return result, scored
+
+
+def _cpu_seconds() -> float:
+    """CPU time of this process and of its reaped children (the reading processes)."""
+    me, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return me.ru_utime + me.ru_stime + children.ru_utime + children.ru_stime
 
 
 def _fmt(value: object) -> str:
