@@ -19,7 +19,7 @@ from starlette.exceptions import HTTPException
 
 from api.bootstrap import Pipeline, bootstrap
 from api.errors import ApiError, ErrorBody, ErrorDetail
-from api.routes import federation, health, ofc, protocol, reads, status, submit
+from api.routes import federation, health, integrity, ofc, protocol, reads, status, submit
 from api.sealing import SealingPolicy
 from api.settings import Settings
 from api.web import install as install_web
@@ -103,8 +103,10 @@ def app_from_environment() -> FastAPI:
 
 
 def _routers() -> Sequence[Any]:
-    return (health.router, submit.router, reads.router, protocol.router, federation.router, ofc.router,
-            status.router)
+    return (
+        health.router, submit.router, reads.router, protocol.router, federation.router, ofc.router,
+        integrity.router, status.router,
+    )
 
 
 def error_response(detail: ErrorDetail, headers: dict[str, str] | None = None) -> JSONResponse:

@@ -278,6 +278,7 @@ def _pipeline(publish_rejections: bool = False) -> Iterator[Pipeline]:
         pipeline.close()
 
 
+from api.cli_integrity import add_integrity  # noqa: E402  (integrity statistics: their own module)
 from api.cli_io import add_export, add_import  # noqa: E402  (import and export: their own module)
 from api.cli_projections import add_projections  # noqa: E402  (the read models: their own module)
 from api.cli_protocol import add_protocol  # noqa: E402  (the competition protocol: its own module)
@@ -300,6 +301,7 @@ _SUBCOMMANDS: tuple[Callable[[argparse._SubParsersAction[argparse.ArgumentParser
     add_import,
     add_export,
     add_reporting,
+    add_integrity,
 )
 
 

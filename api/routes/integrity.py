@@ -1,0 +1,128 @@
+"""Integrity's views of a competition, computed on request from its hands in the event store: player
+statistics (PokerTracker 4 definitions, docs/INTEGRITY.md), pair scores and the alert queue with evidence.
+
+Who reads what is the sealing policy's (api/sealing.py, DESIGN decision 12): player statistics, the officials
+who read the federation's views whole; statistics by pair, scores and alerts (whose evidence quotes the cards
+of ended hands, mucked ones included), only the integrity and federation roles, who see every card of an ended
+hand; a token scoped to another competition, nothing (403). Only ended hands are read.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Path, Query, Request
+from pydantic import BaseModel
+
+from api.auth import Principal
+from api.deps import CurrentPrincipal, CurrentSealing, event_store, verify_scope
+from api.errors import ERROR_RESPONSES, ApiError, not_found
+from api.sealing import READS_GROUNDS, READS_INTEGRITY
+from projections.integrity.alerts import alerts, evidence
+from projections.integrity.counters import Counters
+from projections.integrity.parallel import count
+from projections.integrity.players import PlayerStatistics, all_statistics
+from projections.integrity.score import PairScore, Scorer
+from projections.integrity.stored import competition_records
+
+router = APIRouter(prefix="/v1/integrity", tags=["integrity"], responses=ERROR_RESPONSES)
+
+Competition = Annotated[str, Path(description="the competition, as the events name it")]
+MinHands = Annotated[int, Query(ge=1, description="only players (pairs) dealt in (together) in at least this many hands")]
+Since = Annotated[datetime | None, Query(description="only hands started at or after this time (ISO 8601)")]
+
+
+class EvidenceView(BaseModel):
+    hand_id: str
+    reason: str
+    #: the hand's history, event by event
+    history: str
+
+
+class PairView(BaseModel):
+    player_a: str
+    player_b: str
+    score: float
+    behaviour: str
+    hands: int
+    pots: int
+    soft_play: float
+    chip_dumping: float
+    team_play: float
+    chip_flow: float
+    chip_flow_z: float
+    seating_z: float
+    all_in_luck_z: float
+    ring_support: float
+    evidence: list[EvidenceView]
+
+
+class AlertView(BaseModel):
+    players: list[str]
+    score: float
+    behaviour: str
+    hands: int
+    reasons: list[str]
+    evidence: list[EvidenceView]
+    pairs: list[list[str]]
+
+
+def _allowed(principal: Principal, allowed: bool, roles: frozenset[Any], what: str) -> None:
+    if not allowed:
+        who = ", ".join(sorted(r.value for r in roles))
+        raise ApiError(403, "forbidden", f"{what} are for {who}; this token's role is {principal.role.value}")
+
+
+def _counters(request: Request, principal: Principal, competition: str, since: datetime | None) -> Counters:
+    verify_scope(principal, competition)
+    counters = count(competition_records(event_store(request), competition, since))
+    if not counters.hands:
+        raise not_found("competition with hold'em hands", competition)
+    return counters
+
+
+def _evidence(items: Any) -> list[EvidenceView]:
+    return [EvidenceView(hand_id=e.hand_id, reason=e.reason, history=f"/v1/hands/{e.hand_id}/history") for e in items]
+
+
+@router.get("/competitions/{competition}/players", response_model=list[PlayerStatistics])
+def players(
+    request: Request, principal: CurrentPrincipal, sealing: CurrentSealing, competition: Competition,
+    since: Since = None, min_hands: MinHands = 1,
+) -> list[PlayerStatistics]:
+    """Each player's statistics with its sample and 95 % interval."""
+    _allowed(principal, sealing.reads_grounds(principal), READS_GROUNDS, "player statistics")
+    return all_statistics(_counters(request, principal, competition, since), min_hands)
+
+
+@router.get("/competitions/{competition}/pairs", response_model=list[PairView])
+def pairs(
+    request: Request, principal: CurrentPrincipal, sealing: CurrentSealing, competition: Competition,
+    since: Since = None, min_hands: MinHands = 30,
+) -> list[PairView]:
+    """A suspicion score per pair dealt in together in at least ``min_hands`` hands, most suspicious first."""
+    _allowed(principal, sealing.reads_integrity(principal), READS_INTEGRITY, "statistics by pair and scores")
+    counters = _counters(request, principal, competition, since)
+    return [_pair(s, counters) for s in Scorer(counters).scores(min_hands)]
+
+
+def _pair(score: PairScore, counters: Counters) -> PairView:
+    found = evidence(counters.pairs[(score.player_a, score.player_b)], score.behaviour)
+    return PairView(**{k: getattr(score, k) for k in PairView.model_fields if k != "evidence"},
+                    evidence=_evidence(found))
+
+
+@router.get("/competitions/{competition}/alerts", response_model=list[AlertView])
+def alert_queue(
+    request: Request, principal: CurrentPrincipal, sealing: CurrentSealing, competition: Competition,
+    since: Since = None, min_hands: MinHands = 30,
+) -> list[AlertView]:
+    """The ranked alert queue: suspicious pairs and rings, each with its reasons and evidence hands."""
+    _allowed(principal, sealing.reads_integrity(principal), READS_INTEGRITY, "alerts")
+    counters = _counters(request, principal, competition, since)
+    return [
+        AlertView(players=list(a.players), score=a.score, behaviour=a.behaviour, hands=a.hands,
+                  reasons=list(a.reasons), evidence=_evidence(a.evidence), pairs=[list(p) for p in a.pairs])
+        for a in alerts(counters, Scorer(counters).scores(min_hands))
+    ]

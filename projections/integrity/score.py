@@ -1,0 +1,236 @@
+"""Pair signals and scores, derived on request from the counters (nothing here is stored).
+
+Each player's own play is modelled per situation and known hand strength: the share of folds, checks or
+calls, and bets or raises he makes in each cell, from all his decisions *except* those where the other player
+of the pair was in the pot (shrunk towards the whole field's play in that cell when he has few). His play
+where one particular opponent matters is then compared with that model: the observed count of a class of
+act against the count the model expects, as a z-score (observed − expected over the binomial standard
+deviation). A player's own style is thus the baseline, and a small sample gives a small z, not a large one.
+
+- soft play: fewer bets and raises than expected when heads-up with the other, or facing his bet;
+- chip dumping: one player betting weak hands into the other heads-up and folding to him, the other never
+  folding to him, and the chips flowing one way (net flow over the root of the sum of squared flows);
+- team play: bets and raises with weak and middling hands in multiway pots the other is in.
+
+A pair's score is the largest of the three, each combining both players' z-scores (Stouffer's sum over √n).
+Seating (sitting together against what the seating makes likely) and all-in luck are reported beside the
+score but do not enter it: friends sit together honestly, and no deal is rigged by a collusion ring.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+
+import numpy as np
+
+from projections.integrity.counters import (
+    AGGRESSIVE,
+    BUCKETS,
+    CLASSES,
+    CODES,
+    FOLD,
+    PASSIVE,
+    PRICES,
+    STANDINGS,
+    STREETS,
+    WAYS,
+    Counters,
+    PairCounts,
+)
+
+_SHAPE = (STREETS, PRICES, WAYS, BUCKETS, STANDINGS, CLASSES)
+#: pseudo-decisions of the field's play mixed into a player's cell
+PRIOR = 4.0
+#: a pair scoring this much is an edge of the pair graph rings are looked for in
+RING_EDGE = 3.5
+BEHAVIOURS = ("soft_play", "chip_dumping", "team_play")
+
+
+@dataclass(frozen=True, slots=True)
+class PairScore:
+    player_a: str
+    player_b: str
+    hands: int
+    score: float
+    behaviour: str
+    soft_play: float
+    chip_dumping: float
+    team_play: float
+    chip_flow: float  # chips from a to b
+    chip_flow_z: float
+    seating_z: float
+    all_in_luck_z: float
+    pots: int
+    #: the weaker of the two scores joining both players to a third one, where that closes a ring (else 0)
+    ring_support: float = 0.0
+
+
+_CELLS = int(np.prod(_SHAPE[:-1]))
+#: directed pairs scored at once (two arrays of this many rows × 2,880 codes, in float32)
+CHUNK = 512
+
+
+def _dense(rows: Sequence[Mapping[int, int]], offset: int) -> np.ndarray:
+    """Sparse counts (one dict per row, codes from ``offset``) as a float array of rows × cells × classes."""
+    out = np.zeros((len(rows), CODES), dtype=np.float32)
+    for r, counts in enumerate(rows):
+        if counts:
+            codes = np.fromiter(counts.keys(), dtype=np.int64, count=len(counts)) - offset
+            values = np.fromiter(counts.values(), dtype=np.float32, count=len(counts))
+            keep = (codes >= 0) & (codes < CODES)
+            out[r, codes[keep]] = values[keep]
+    shaped: np.ndarray = out.reshape(len(rows), _CELLS, CLASSES)
+    return shaped
+
+
+def _model(rest: np.ndarray, field_p: np.ndarray) -> np.ndarray:
+    """The player's share of each class of act per cell, from his own decisions, shrunk towards the field."""
+    rest = np.maximum(rest, 0.0)
+    shares: np.ndarray = (rest + PRIOR * field_p) / (rest.sum(axis=-1, keepdims=True) + PRIOR)
+    return shares
+
+
+def _z(observed: np.ndarray, p: np.ndarray, n: np.ndarray, mask: np.ndarray) -> np.ndarray:
+    """Per row: (observed − expected) over the binomial deviation, summed over the cells in ``mask``."""
+    n, p = n[:, mask], p[:, mask]
+    expected = n * p
+    z: np.ndarray = (observed[:, mask].sum(axis=1) - expected.sum(axis=1)) / np.sqrt((expected * (1 - p)).sum(axis=1) + 1.0)
+    return z
+
+
+class Scorer:
+    """Scores pairs from one set of counters."""
+
+    def __init__(self, counters: Counters) -> None:
+        self.counters = counters
+        self.names = sorted(counters.players)
+        self.index = {name: i for i, name in enumerate(self.names)}
+        opposed = [counters.players[n].opposed for n in self.names]
+        self.totals = _dense(opposed, 0)
+        self.bettor_totals = _dense(opposed, CODES)
+        self.field_p = _field(self.totals)
+        self.field_bettor_p = _field(self.bettor_totals)
+        self.seating = _seating_z(counters)
+        street, price, ways, bucket, his = (a.ravel() for a in np.indices(_SHAPE[:-1]))
+        heads_up, multiway, facing, weak = ways == 0, ways == 1, price >= 1, bucket <= 1
+        self.heads_up = heads_up
+        # his cards beat mine by the buckets: strong against my good or worse, good against my weak
+        ahead = ((his == 2) & (bucket <= 2)) | ((his == 1) & (bucket <= 1))
+        self.masks = {
+            "everywhere": np.ones(_CELLS, bool),
+            "facing_ahead": facing & ahead,
+            "weak_heads_up_postflop": heads_up & weak & (street >= 1),
+            "heads_up_facing_ahead": heads_up & facing & ahead,
+            "heads_up_facing": heads_up & facing,
+            "multiway_he_strong": multiway & (his == 2),
+        }
+
+    def directed(self, actors: list[str], pairs: list[PairCounts], directions: list[int]) -> dict[str, list[float]]:
+        """Each actor's signals where the other player of his pair was in the pot, one row per actor."""
+        rows = [pair.decisions[d] for pair, d in zip(pairs, directions, strict=True)]
+        with_other, his_bets = _dense(rows, 0), _dense(rows, CODES)
+        who = np.array([self.index[a] for a in actors])
+        p = _model(self.totals[who] - with_other, self.field_p)
+        p_facing = _model(self.bettor_totals[who] - his_bets, self.field_bettor_p)
+        hu = self.heads_up[None, :, None]
+        focus = np.where(hu, with_other, his_bets)
+        p_focus = np.where(hu, p, p_facing)
+        n_with, n_focus = with_other.sum(axis=-1), focus.sum(axis=-1)
+        m = self.masks
+        # soft play: no bets or raises at him, and folds to him when he holds the better hand
+        timid = -_z(focus[..., AGGRESSIVE], p_focus[..., AGGRESSIVE], n_focus, m["everywhere"])
+        yields = _z(focus[..., FOLD], p_focus[..., FOLD], n_focus, m["facing_ahead"])
+        # chip dumping: weak hands bet into him heads-up, and calls when he holds the better hand
+        continuing = with_other[..., PASSIVE] + with_other[..., AGGRESSIVE]
+        bets_weak = _z(with_other[..., AGGRESSIVE], p[..., AGGRESSIVE], n_with, m["weak_heads_up_postflop"])
+        pays_off = _z(continuing, 1 - p[..., FOLD], n_with, m["heads_up_facing_ahead"])
+        never_folds = -_z(with_other[..., FOLD], p[..., FOLD], n_with, m["heads_up_facing"])
+        # team play: raises in multiway pots while he holds a strong hand
+        team = _z(with_other[..., AGGRESSIVE], p[..., AGGRESSIVE], n_with, m["multiway_he_strong"])
+        signals = {"soft": (timid + yields) / math.sqrt(2), "dump": (bets_weak + pays_off) / math.sqrt(2),
+                   "receive": never_folds, "team": team}
+        return {k: v.astype(np.float64).tolist() for k, v in signals.items()}
+
+    def _chunk(self, keys: list[tuple[str, str]]) -> list[PairScore]:
+        pairs = [self.counters.pairs[k] for k in keys]
+        ab = self.directed([a for a, _ in keys], pairs, [0] * len(keys))
+        ba = self.directed([b for _, b in keys], pairs, [1] * len(keys))
+        out = []
+        for r, ((a, b), pair) in enumerate(zip(keys, pairs, strict=True)):
+            flow_z = pair.flow / math.sqrt(pair.flow_sq) if pair.flow_sq else 0.0
+            soft = (ab["soft"][r] + ba["soft"][r]) / math.sqrt(2)
+            team = (ab["team"][r] + ba["team"][r]) / math.sqrt(2)
+            # a dumps to b: a's weak bets and calls, b's refusal to fold, chips from a to b; or the other way
+            a_dumps = (ab["dump"][r] + ba["receive"][r] + flow_z) / math.sqrt(3)
+            b_dumps = (ba["dump"][r] + ab["receive"][r] - flow_z) / math.sqrt(3)
+            signals = {"soft_play": soft, "chip_dumping": max(a_dumps, b_dumps), "team_play": team}
+            behaviour = max(signals, key=lambda k: signals[k])
+            luck_z = pair.luck / math.sqrt(pair.luck_var) if pair.luck_var else 0.0
+            out.append(PairScore(a, b, pair.hands, signals[behaviour], behaviour, soft, signals["chip_dumping"],
+                                 team, pair.flow, flow_z, self.seating.get((a, b), 0.0), luck_z, pair.pots))
+        return out
+
+    def scores(self, min_hands: int = 30) -> list[PairScore]:
+        """Every pair dealt in together in at least ``min_hands`` hands, most suspicious first."""
+        keys = sorted(k for k, p in self.counters.pairs.items() if p.hands >= min_hands)
+        found: list[PairScore] = []
+        for start in range(0, len(keys), CHUNK):
+            found.extend(self._chunk(keys[start : start + CHUNK]))
+        found = _with_rings(found)
+        found.sort(key=lambda s: (-s.score, s.player_a, s.player_b))
+        return found
+
+
+def _with_rings(scores: list[PairScore]) -> list[PairScore]:
+    """A pair whose two players are each joined to a third by a pair scoring at least ``RING_EDGE`` is part of a
+    possible ring: its score becomes ``(own + support) / √2`` where that is higher, ``support`` being the weaker
+    of those two joining scores (two honest pairs rarely both score so high with one player)."""
+    strong: dict[str, dict[str, float]] = {}
+    for s in scores:
+        if s.score >= RING_EDGE:
+            strong.setdefault(s.player_a, {})[s.player_b] = s.score
+            strong.setdefault(s.player_b, {})[s.player_a] = s.score
+    out = []
+    for s in scores:
+        mine, theirs = strong.get(s.player_a, {}), strong.get(s.player_b, {})
+        support = max((min(mine[c], theirs[c]) for c in mine.keys() & theirs.keys()), default=0.0)
+        if support:
+            s = replace(s, ring_support=support, score=max(s.score, (s.score + support) / math.sqrt(2)))
+        out.append(s)
+    return out
+
+
+def _field(totals: np.ndarray) -> np.ndarray:
+    """The whole field's share of each class of act per cell (one pseudo-decision of each class added)."""
+    field_total = totals.sum(axis=0)
+    shares: np.ndarray = (field_total + 1.0) / (field_total.sum(axis=-1, keepdims=True) + CLASSES)
+    return shares
+
+
+def _seating_z(counters: Counters) -> dict[tuple[str, str], float]:
+    """Per pair: sessions at one table, against what random seating of the players there makes likely."""
+    observed: dict[tuple[str, str], float] = {}
+    expected: dict[tuple[str, str], float] = {}
+    variance: dict[tuple[str, str], float] = {}
+    for tables in counters.seating.values():
+        present = sorted({name for names in tables.values() for name in names})
+        if len(present) < 2:
+            continue
+        seats = sum(len(names) for names in tables.values())
+        share = sum(len(names) * (len(names) - 1) for names in tables.values()) / max(seats * (seats - 1), 1)
+        for names in tables.values():
+            ordered = sorted(names)
+            for x, a in enumerate(ordered):
+                for b in ordered[x + 1 :]:
+                    observed[(a, b)] = observed.get((a, b), 0.0) + 1
+        for x, a in enumerate(present):
+            for b in present[x + 1 :]:
+                expected[(a, b)] = expected.get((a, b), 0.0) + share
+                variance[(a, b)] = variance.get((a, b), 0.0) + share * (1 - share)
+    return {
+        key: (observed.get(key, 0.0) - e) / math.sqrt(variance[key] + 1e-9)
+        for key, e in expected.items()
+        if key in counters.pairs
+    }

@@ -1,0 +1,58 @@
+"""The seeded field: reproducible, every hand legal under the rules engine and readable back from its PHH,
+the seating and the rings as the truth says, and the colluders' changed decisions counted."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from domain.rulebooks import get_rulebook
+from ingest.phh_integrity import read_records
+from ingest.phh_validate import HandReport, validate_file
+from ingest.simulator.field import Field, field_files, generate_field, write_field
+
+
+@pytest.fixture(scope="module")
+def field() -> Field:
+    return generate_field(11, players=60, hands=720, hands_per_session=40)
+
+
+def test_the_same_seed_gives_the_same_field(field: Field) -> None:
+    again = generate_field(11, players=60, hands=720, hands_per_session=40)
+    assert again.truth() == field.truth()
+    assert next(field_files(again)) == next(field_files(field))
+
+
+def test_every_hand_written_is_legal_and_ends_with_the_stacks_it_records(field: Field, tmp_path: Path) -> None:
+    write_field(field, tmp_path)
+    files = sorted(tmp_path.glob("*.phhs"))
+    assert files
+    reports = [r for f in files[:6] for r in validate_file(f, get_rulebook("bfsp"))]
+    assert reports and all(isinstance(r, HandReport) and r.ok and r.matches is not False for r in reports), reports[:1]
+
+
+def test_hands_name_their_players_session_and_table(field: Field, tmp_path: Path) -> None:
+    write_field(field, tmp_path)
+    records = list(read_records([tmp_path]))
+    assert len(records) == len(field.hands)
+    truth = json.loads((tmp_path / "truth.json").read_text())
+    assert {p for r in records for p in r.players} <= set(truth["players"])
+    assert all(r.session.startswith("S") and r.table.startswith(r.session) for r in records)
+    # every hand's chips are conserved
+    assert all(sum(r.net) == 0 for r in records)
+
+
+def test_rings_and_clubs_are_disjoint_and_changed_decisions_are_ring_pairs(field: Field) -> None:
+    ring_members = [m for ring in field.rings for m in ring.members]
+    club_members = [m for club in field.clubs for m in club]
+    assert len(set(ring_members)) == len(ring_members)
+    assert not set(ring_members) & set(club_members)
+    partners = {tuple(sorted((a, b))) for ring in field.rings for a in ring.members for b in ring.members if a != b}
+    assert field.changed and set(field.changed) <= partners
+
+
+def test_a_field_too_small_for_its_rings_is_refused() -> None:
+    with pytest.raises(ValueError, match="players"):
+        generate_field(1, players=20, hands=10)
