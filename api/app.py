@@ -17,6 +17,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException
 
+from api import outages
 from api.bootstrap import Pipeline, bootstrap
 from api.errors import ApiError, ErrorBody, ErrorDetail
 from api.routes import federation, health, protocol, reads, submit
@@ -89,6 +90,7 @@ def create_app(
     app.state.sealing = SealingPolicy.from_settings(settings)
     app.state.workers = Workers(settings, lambda: Projector.from_settings(settings)) if workers else None
     _install_error_shape(app)
+    outages.install(app)
     for router in _routers():
         app.include_router(router)
     return app
