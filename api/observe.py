@@ -59,4 +59,4 @@ def _masked(url: str) -> str:
 
 
 def log_settings(process: str, settings: Settings) -> None:
-    log.info(f"{process} starting", extra={"process": process, "mode": settings.mode, "settings": loggable(settings)})
+    log.info(f"{process} starting", extra={"component": process, "mode": settings.mode, "settings": loggable(settings)})

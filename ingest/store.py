@@ -176,9 +176,12 @@ class PostgresStoreRecorder(PostgresProcessRecorder):
             conn.execute("SELECT pg_advisory_lock(hashtext(%s))", (_CREATE_LOCK,))
             try:
                 if self._types_exist(conn):
-                    with self.datastore.transaction(commit=True) as curs:
-                        self._create_table(curs)
-                    self.datastore.register_type_adapters()
+                    every = self.sql_create_statements
+                    self.sql_create_statements = [s for s in every if "CREATE TYPE" not in s.as_string()]
+                    try:
+                        super().create_table()
+                    finally:
+                        self.sql_create_statements = every
                 else:
                     super().create_table()
             finally:

@@ -41,6 +41,8 @@ MAX_WAIT_SECONDS = 30.0
 REPORTERS = frozenset({Role.DEALER, Role.JUDGE, Role.CHIEF_JUDGE, Role.SECRETARY, Role.FEDERATION})
 #: longest a submission without ``wait`` waits for the log to take its records
 APPEND_SECONDS = 10.0
+#: how long a waiting submission pauses after the store failed to answer
+STORE_RETRY_SECONDS = 0.2
 #: ids named in a 503 or 504's message (the rest counted)
 LISTED_IDS = 20
 #: threads that do a submission's waiting, so that the request answers at its deadline whatever they wait on
@@ -121,8 +123,9 @@ def _submit(
     except FutureTimeout as exc:
         raise ApiError(
             503, "log_unavailable",
-            f"the log of record did not take the records within {deadline_seconds(timeout, wait):g} s; submit them "
-            f"again (each id is judged once): {_listed(ids)}",
+            f"the log of record did not confirm the records within {deadline_seconds(timeout, wait):g} s (its client "
+            f"may still deliver them once the broker is back): submit them again (each id is judged once): "
+            f"{_listed(ids)}",
         ) from exc
     except LOG_ERRORS as exc:
         raise ApiError(503, "log_unavailable", f"the log of record did not take the records: {exc}") from exc
@@ -131,26 +134,32 @@ def _submit(
     if not wait:
         return SubmissionResult(event_ids=ids)
 
-    def judged() -> tuple[set[UUID], list[EventVerdict]]:
-        seen = await_seen(pipeline.store, ids, max(0.0, deadline - time.monotonic()))
-        if len(seen) < len(set(ids)):
-            return seen, []
-        return seen, verdicts(pipeline.store, envelopes, readable)
+    def judged() -> tuple[set[UUID], list[EventVerdict], BaseException | None]:
+        # the store unreachable is waited out like a slow referee: the records are on the log either way
+        while True:
+            try:
+                seen = await_seen(pipeline.store, ids, max(0.0, deadline - time.monotonic()))
+                if len(seen) < len(set(ids)):
+                    return seen, [], None
+                return seen, verdicts(pipeline.store, envelopes, readable), None
+            except INFRASTRUCTURE_ERRORS as exc:
+                if time.monotonic() + STORE_RETRY_SECONDS >= deadline:
+                    return set(), [], exc
+                time.sleep(STORE_RETRY_SECONDS)
 
     readable = _readable(caller, request)
     try:
-        seen, found = _within(deadline, judged)
+        seen, found, failure = _within(deadline, judged)
     except FutureTimeout:
-        seen, found = set(), []
-    except INFRASTRUCTURE_ERRORS as exc:
-        raise ApiError(503, "store_unavailable", f"the records are on the log; the store cannot be read: {exc}") from exc
+        seen, found, failure = set(), [], None
     if not found:
+        unreachable = f" (the store could not be read: {failure})" if failure is not None else ""
         raise ApiError(
             504,
             "verdict_timeout",
-            f"the referee judged {len(seen)} of {len(set(ids))} records within {timeout:g} s; they are on the "
-            "log and will be judged: submit them again with wait=true to read the verdict (each id is judged once): "
-            + _listed(ids),
+            f"the referee judged {len(seen)} of {len(set(ids))} records within {timeout:g} s{unreachable}; they are "
+            "on the log and will be judged: submit them again with wait=true to read the verdict (each id is judged "
+            "once): " + _listed(ids),
         )
     response.status_code = 200
     return SubmissionResult(event_ids=ids, verdicts=found)
