@@ -16,8 +16,9 @@ import subprocess
 import sys
 import time
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 from uuid import UUID
 
 import httpx
@@ -42,6 +43,9 @@ from api.app import create_app
 from api.auth import issue_token
 from api.settings import Settings
 from projections import schema
+
+if TYPE_CHECKING:
+    from conftest import PgDatabase
 
 pytestmark = [pytest.mark.integration, pytest.mark.slow]
 
@@ -232,3 +236,65 @@ def test_the_service_rides_out_a_postgres_restart_and_a_broker_restart(
     # the schema was created once: the processes opening the store after it left no ERROR in the server's log
     server_log = (postgres.folder / "postgres.log").read_text()
     assert "already exists" not in server_log, [line for line in server_log.splitlines() if "ERROR" in line]
+
+
+def test_a_log_behind_the_store_is_refused_by_the_referee_and_said_by_status_and_ready(
+    kafka_bootstrap: str, pg_database: PgDatabase, tmp_path: Path
+) -> None:
+    from kafka.admin import KafkaAdminClient
+
+    topic = f"outages.behind.{uuid.uuid4().hex[:8]}"
+    env = {
+        **os.environ, "KAFKA_BOOTSTRAP_SERVERS": kafka_bootstrap, "DATABASE_URL": pg_database.url,
+        "POKERAUDIT_PARTITIONS": "3", "POKERAUDIT_TOPIC": topic, "POKERAUDIT_REJECTIONS_TOPIC": f"{topic}.rejections",
+        "POKERAUDIT_JWT_SECRET": SECRET,
+    }
+    chunk = Chunk(pluribus(0, 2))
+    chunk.publish(env)
+    judged = pokeraudit(env, "referee", "--idle-exit", "2")
+    assert judged.returncode == 0, judged.stderr
+    # the broker's data lost: the topic of record is empty again, the store remembers what it judged
+    admin = KafkaAdminClient(bootstrap_servers=kafka_bootstrap, client_id="pokeraudit-tests")
+    try:
+        admin.delete_topics([topic])
+        wait_until(lambda: topic not in admin.list_topics(), 60, "the topic to be deleted")
+    finally:
+        admin.close()
+    wait_until(lambda: _recreated(kafka_bootstrap, topic), 60, "the topic to be made again")
+
+    refused = pokeraudit(env, "referee", "--idle-exit", "2")
+    assert refused.returncode == 3, refused.stderr
+    assert "behind the event store" in refused.stderr and "docs/OPERATIONS.md" in refused.stderr
+    status = pokeraudit(env, "status")
+    assert status.returncode == 4 and "BEHIND THE STORE" in status.stdout, status.stdout
+    settings = Settings(**{k: v for k, v in env.items() if k.startswith(("KAFKA_", "DATABASE_", "POKERAUDIT_"))})
+    with serving(create_app(settings)) as base, httpx.Client(base_url=base, timeout=60) as api:
+        ready = api.get("/ready")
+    assert ready.status_code == 503 and ready.json()["error"]["code"] == "log_behind_store", ready.text
+
+
+def _recreated(bootstrap: str, topic: str) -> bool:
+    from kafka.errors import KafkaError
+
+    from ingest.kafka_log import ensure_topic
+
+    try:
+        ensure_topic(bootstrap, topic, 3)
+    except KafkaError:
+        return False
+    return True
+
+
+def test_more_partitions_configured_than_the_topic_has_is_warned(
+    kafka_bootstrap: str, topic_factory: Callable[..., str], caplog: pytest.LogCaptureFixture
+) -> None:
+    from ingest.kafka_log import ensure_topic
+
+    topic = topic_factory(partitions=3)
+    with caplog.at_level("WARNING", logger="pokeraudit.log"):
+        ensure_topic(kafka_bootstrap, topic, 12)
+    warned = [r for r in caplog.records if r.name == "pokeraudit.log"]
+    assert len(warned) == 1 and "has 3 partitions, not the 12 configured" in warned[0].getMessage()
+    caplog.clear()
+    ensure_topic(kafka_bootstrap, topic, 3)
+    assert not [r for r in caplog.records if r.name == "pokeraudit.log"]
