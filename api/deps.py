@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from contextlib import ExitStack
+from datetime import timedelta
 from typing import Annotated, Generic, TypeVar
 
 from fastapi import Depends, Header, Query, Request
@@ -36,7 +37,7 @@ def principal(request: Request, authorization: Annotated[str | None, Header()] =
     s = settings(request)
     secret = s.jwt_secret.get_secret_value() if s.jwt_secret else None
     try:
-        return principal_from_header(authorization, secret, s.public_read)
+        return principal_from_header(authorization, secret, s.public_read, timedelta(hours=s.token_max_hours))
     except AuthError as exc:
         raise ApiError(exc.status, exc.code, exc.message, field="Authorization") from exc
 
