@@ -6,11 +6,13 @@ status; their latency is a histogram by route. Names: docs/OPERATIONS.md, "Metri
 
 from __future__ import annotations
 
+import os
 import time
 from typing import Any
 
 from fastapi import APIRouter, Response
-from prometheus_client import CONTENT_TYPE_LATEST, Counter, Histogram, generate_latest
+from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, Counter, Histogram, generate_latest
+from prometheus_client.multiprocess import MultiProcessCollector
 
 REQUESTS = Counter("pokeraudit_api_requests", "HTTP requests answered, by route, method and status",
                    ["route", "method", "status"])
@@ -25,6 +27,11 @@ router = APIRouter(tags=["health"])
 @router.get("/metrics", include_in_schema=False)
 def metrics() -> Response:
     """Prometheus' text format: the API's metrics, and the referee's and the projector's where they run here."""
+    if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
+        # `serve --processes N`: every process's counts, summed from the files prometheus-client keeps there
+        registry = CollectorRegistry()
+        MultiProcessCollector(registry)  # type: ignore[no-untyped-call]
+        return Response(generate_latest(registry), media_type=CONTENT_TYPE_LATEST)
     return Response(generate_latest(), media_type=CONTENT_TYPE_LATEST)
 
 
