@@ -23,6 +23,7 @@ from api.bootstrap import Pipeline, bootstrap
 from api.errors import ApiError, ErrorBody, ErrorDetail
 from api.metrics import Measured
 from api.metrics import router as metrics_router
+from api.revocations import RevokedTokens
 from api.routes import federation, health, protocol, reads, submit
 from api.sealing import SealingPolicy
 from api.settings import Settings
@@ -103,6 +104,7 @@ def create_app(
             allow_headers=["Authorization", "Content-Type"],
         )
     limits.install(app.state, settings)
+    app.state.revoked_tokens = RevokedTokens(lambda: pipeline.store)
     limited = {id(submit.router): limits.limit_submits, id(protocol.router): limits.limit_heavy_reads,
                id(federation.router): limits.limit_heavy_reads}
     for router in _routers():

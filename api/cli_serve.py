@@ -129,6 +129,8 @@ def _add_token(subparsers: Subparsers) -> None:
 
 
 def _token(args: argparse.Namespace) -> int:
+    import jwt
+
     from api.auth import issue_token
     from api.settings import Settings
 
@@ -146,4 +148,6 @@ def _token(args: argparse.Namespace) -> int:
         print(f"token: {exc}", file=sys.stderr)
         return 2
     print(token)
+    # what a revocation names (docs/OPERATIONS.md, "Security"); on stderr, so stdout stays the token alone
+    print(f"token id (jti): {jwt.decode(token, options={'verify_signature': False})['jti']}", file=sys.stderr)
     return 0

@@ -99,3 +99,42 @@ def test_serve_refuses_a_short_secret_in_production(tmp_path: Path) -> None:
     refused = _cli("serve", KAFKA_BOOTSTRAP_SERVERS="127.0.0.1:1", DATABASE_URL="postgresql://x@127.0.0.1:1/x",
                    POKERAUDIT_JWT_SECRET="k3y!!", POKERAUDIT_DATA_DIR=str(tmp_path))
     assert refused.returncode == 2 and "at least 32 bytes" in refused.stderr
+
+
+def revocation(token_id: str, reason: str = "the laptop it was on was stolen") -> dict[str, Any]:
+    from datetime import UTC, datetime
+    from uuid import uuid4
+
+    from domain.officials.revocations import SERVICE
+
+    return {
+        "event_id": str(uuid4()), "competition_id": SERVICE, "seq": 0, "type": "TokenRevoked",
+        "payload": {"token_id": token_id, "reason": reason}, "occurred_at": datetime.now(UTC).isoformat(),
+    }
+
+
+def test_a_token_revoked_by_the_federation_is_refused_once_the_referee_has_judged_the_revocation(
+    tmp_path: Path,
+) -> None:
+    import time
+
+    import jwt
+
+    with TestClient(create_app(settings_for(tmp_path), workers=True)) as c:
+        viewer = bearer("viewer")
+        token_id = jwt.decode(viewer["Authorization"].split()[1], options={"verify_signature": False})["jti"]
+        assert c.get("/v1/competitions", headers=viewer).status_code == 200
+        # a judge may not revoke: the referee stores the refusal with the service's rule
+        refused = c.post("/v1/events", params={"wait": "true"}, json=revocation(token_id), headers=bearer("judge"))
+        verdict = refused.json()["verdicts"][0]
+        assert (verdict["outcome"], verdict["rule"]) == ("rejected", "pokeraudit security.revocation")
+        assert c.get("/v1/competitions", headers=viewer).status_code == 200
+        accepted = c.post("/v1/events", params={"wait": "true"}, json=revocation(token_id),
+                          headers=bearer("federation"))
+        assert accepted.json()["verdicts"][0]["outcome"] == "accepted", accepted.text
+        deadline = time.monotonic() + 15
+        while (answer := c.get("/v1/competitions", headers=viewer)).status_code == 200:
+            assert time.monotonic() < deadline, "the revocation is not in force within its refresh time"
+            time.sleep(0.5)
+        assert (answer.status_code, answer.json()["error"]["code"]) == (401, "token_revoked")
+        assert c.get("/v1/competitions", headers=bearer("viewer")).status_code == 200  # another token still reads
