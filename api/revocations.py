@@ -22,6 +22,8 @@ log = logging.getLogger("pokeraudit.api")
 
 #: how stale the list may be: a revocation is in force on every API process within this many seconds
 REFRESH_SECONDS = 5.0
+#: how long the first request of a process waits for the first list
+FIRST_READ_SECONDS = 2.0
 
 
 class RevokedTokens:
@@ -30,28 +32,36 @@ class RevokedTokens:
         self.refresh_seconds = refresh_seconds
         self._ids: frozenset[str] = frozenset()
         self._read_at = float("-inf")
+        self._reading: threading.Thread | None = None
+        self._first = threading.Event()
         self._lock = threading.Lock()
 
     def __contains__(self, token_id: str) -> bool:
         if self._store is None:
             return False
         if time.monotonic() - self._read_at >= self.refresh_seconds:
-            self._refresh(self._store)
+            self._refresh_in_background(self._store)
+        # the first list is waited for a moment (a revoked token must not slip in as the process starts); later
+        # ones are read beside the requests, which never wait on a slow or unreachable store for it
+        self._first.wait(FIRST_READ_SECONDS)
         return token_id in self._ids
 
-    def _refresh(self, store: Callable[[], Store]) -> None:
+    def _refresh_in_background(self, store: Callable[[], Store]) -> None:
         with self._lock:
-            if time.monotonic() - self._read_at < self.refresh_seconds:
-                return  # another request read it meanwhile
-            found: object
+            if self._reading is not None and self._reading.is_alive():
+                return
+            self._read_at = time.monotonic()
+            self._reading = threading.Thread(target=self._read, args=(store,), name="pokeraudit-revoked", daemon=True)
+            self._reading.start()
+
+    def _read(self, store: Callable[[], Store]) -> None:
+        try:
             try:
-                found = store().repository.get(DENY_LIST_ID)
+                found: object = store().repository.get(DENY_LIST_ID)
             except AggregateNotFoundError:
                 found = None
-            except INFRASTRUCTURE_ERRORS as err:
-                log.warning("the revoked tokens cannot be read; the last list read stays in force: %s", err)
-                self._read_at = time.monotonic()
-                return
-            if isinstance(found, TokenDenyList):
-                self._ids = frozenset(found.revoked)
-            self._read_at = time.monotonic()
+            self._ids = frozenset(found.revoked) if isinstance(found, TokenDenyList) else frozenset()
+        except INFRASTRUCTURE_ERRORS as err:
+            log.warning("the revoked tokens cannot be read; the last list read stays in force: %s", err)
+        finally:
+            self._first.set()

@@ -136,6 +136,10 @@ def _chained_class(cls: type) -> tuple[str, bool]:
     return found
 
 
+#: how a read of the store is retried (eventsourcing's own decorator, fewer attempts: PostgresStoreRecorder)
+_READS_RETRIED = retry((InterfaceError, OperationalError), max_attempts=2, wait=0.2)
+
+
 class PostgresStoreRecorder(PostgresProcessRecorder):
     def __init__(self, datastore: Any, **kwargs: Any) -> None:
         super().__init__(datastore, **kwargs)
@@ -166,6 +170,18 @@ class PostgresStoreRecorder(PostgresProcessRecorder):
             "INSERT INTO {t} (competition_id, stream_id) SELECT * FROM unnest(%b::text[], %b::uuid[])"
             " ON CONFLICT DO NOTHING"
         ).format(t=self.index_table)
+
+    # Reads give up after two attempts, not eventsourcing's ten (each waiting out the pool's connect timeout while
+    # the server is down: half a minute): the referee and the projector retry in their own loops, and the API
+    # answers 503 while PostgreSQL is down instead of holding the request.
+    select_events = _READS_RETRIED(PostgresProcessRecorder.select_events.__wrapped__)
+    select_notifications = _READS_RETRIED(
+        PostgresProcessRecorder.select_notifications.__wrapped__
+    )
+    max_notification_id = _READS_RETRIED(
+        PostgresProcessRecorder.max_notification_id.__wrapped__
+    )
+    max_tracking_id = _READS_RETRIED(PostgresProcessRecorder.max_tracking_id.__wrapped__)
 
     def create_table(self) -> None:
         # Referees starting together on an empty database would race on eventsourcing's CREATE TYPE and

@@ -24,7 +24,7 @@ from uuid import UUID
 import httpx
 import psycopg
 import pytest
-from api_server import SECRET, serving
+from api_server import SECRET, free_port, serving
 from shared_hands import WSOP_HAND, as_reported
 from test_faults import (
     KAFKA_SCRIPT,
@@ -88,6 +88,15 @@ def services() -> Iterator[tuple[PersistentService, PersistentService]]:
         shutil.rmtree(folder, ignore_errors=True)
 
 
+def metric(port: int, name: str) -> float:
+    """The value of one sample on a follower's /metrics."""
+    text = httpx.get(f"http://127.0.0.1:{port}/metrics", timeout=10).text
+    for line in text.splitlines():
+        if line.startswith(name + " "):
+            return float(line.rsplit(" ", 1)[1])
+    raise AssertionError(f"{name} is not among the metrics on port {port}")
+
+
 def bearer(role: str) -> dict[str, str]:
     return {"Authorization": f"Bearer {issue_token(SECRET, 'outage', role)}"}
 
@@ -142,8 +151,10 @@ def test_the_service_rides_out_a_postgres_restart_and_a_broker_restart(
     settings = Settings(**{k: v for k, v in env.items() if k.startswith(("KAFKA_", "DATABASE_", "POKERAUDIT_"))})
     first, during_pg, during_kafka = Chunk([WSOP], repeat=2), Chunk(pluribus(0, 3)), Chunk(pluribus(3, 3))
     first.publish(env)
-    referee = follow(env, tmp_path / "referee.log", "referee", "--log-level", "info")
-    projector = follow(env, tmp_path / "projector.log", "projections", "run", "--follow", "--log-level", "info")
+    referee_port, projector_port = free_port(), free_port()
+    referee = follow(env, tmp_path / "referee.log", "referee", "--log-level", "info", "--metrics-port", str(referee_port))
+    projector = follow(env, tmp_path / "projector.log", "projections", "run", "--follow", "--log-level", "info",
+                       "--metrics-port", str(projector_port))
     submitted: set[UUID] = set()
     try:
         with serving(create_app(settings)) as base, httpx.Client(base_url=base, timeout=60) as api:
@@ -212,6 +223,12 @@ def test_the_service_rides_out_a_postgres_restart_and_a_broker_restart(
             wait_until(lambda: (stored_outcomes(url) or 0) >= len(expected), 180, "every record to be judged")
             wait_until(lambda: projected(url) == stored_head(url), 120, "the projector to catch up")
             assert api.get("/ready").status_code == 200
+            # what the outages left in the followers' metrics
+            judged = metric(referee_port, "pokeraudit_referee_records_judged_total")
+            assert judged >= len(expected) - len(first.ids) and metric(referee_port, "pokeraudit_referee_records_accepted_total") > 0
+            assert metric(projector_port, 'pokeraudit_projector_retries_total{service="postgresql"}') >= 1
+            assert metric(projector_port, "pokeraudit_projector_lag_events") == 0
+            assert metric(projector_port, "pokeraudit_projector_events_projected_total") > 0
     finally:
         for process in (referee, projector):
             process.terminate()
