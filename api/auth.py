@@ -108,8 +108,6 @@ def decode_token(secret: str, token: str, max_lifetime: timedelta | None = None)
         raise AuthError(401, "token_expired", "the token has expired; ask for a new one") from exc
     except jwt.InvalidTokenError as exc:
         raise AuthError(401, "invalid_token", f"the token is not valid: {exc}") from exc
-    if max_lifetime is not None:
-        _verify_lifetime(claims, max_lifetime)
     try:
         role = Role(claims["role"])
     except ValueError as exc:
@@ -123,6 +121,9 @@ def decode_token(secret: str, token: str, max_lifetime: timedelta | None = None)
         raise AuthError(
             401, "invalid_token", "a dealer's token must name its competition and its table (claims 'competition', 'table')"
         )
+    # after what the claims say, so that a malformed token is told what is wrong with it first
+    if max_lifetime is not None:
+        _verify_lifetime(claims, max_lifetime)
     return Principal(
         person=str(claims["sub"]),
         role=role,
