@@ -220,7 +220,8 @@ def test_the_service_rides_out_a_postgres_restart_and_a_broker_restart(
             submitted |= {UUID(e["event_id"]) for e in as_reported([WSOP_HAND], "outage-after")}
 
             expected = first.ids | during_pg.ids | during_kafka.ids | submitted
-            wait_until(lambda: (stored_outcomes(url) or 0) >= len(expected), 180, "every record to be judged")
+            wait_until(lambda: (stored_outcomes(url) or 0) >= len(expected), 180,
+                       f"every record to be judged ({len(expected)})")
             wait_until(lambda: projected(url) == stored_head(url), 120, "the projector to catch up")
             assert api.get("/ready").status_code == 200
             # what the outages left in the followers' metrics
