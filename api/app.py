@@ -12,13 +12,18 @@ from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from typing import Any
 
-from fastapi import FastAPI, Request
+from fastapi import Depends, FastAPI, Request
 from fastapi.exceptions import RequestValidationError
+from fastapi.middleware.cors import CORSMiddleware
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException
 
+from api import limits, outages
 from api.bootstrap import Pipeline, bootstrap
 from api.errors import ApiError, ErrorBody, ErrorDetail
+from api.metrics import Measured
+from api.metrics import router as metrics_router
+from api.revocations import RevokedTokens
 from api.routes import federation, health, integrity, ofc, protocol, reads, status, submit
 from api.sealing import SealingPolicy
 from api.settings import Settings
@@ -90,8 +95,23 @@ def create_app(
     app.state.sealing = SealingPolicy.from_settings(settings)
     app.state.workers = Workers(settings, lambda: Projector.from_settings(settings)) if workers else None
     _install_error_shape(app)
+    outages.install(app)
+    app.add_middleware(Measured)
+    if settings.cors_origins.strip():
+        app.add_middleware(
+            CORSMiddleware,
+            allow_origins=[o.strip() for o in settings.cors_origins.split(",") if o.strip()],
+            allow_methods=["GET", "POST"],
+            allow_headers=["Authorization", "Content-Type"],
+        )
+    limits.install(app.state, settings)
+    app.state.revoked_tokens = RevokedTokens(lambda: pipeline.store)
+    limited = {id(submit.router): limits.limit_submits, id(protocol.router): limits.limit_heavy_reads,
+               id(federation.router): limits.limit_heavy_reads}
     for router in _routers():
-        app.include_router(router)
+        limit = limited.get(id(router))
+        app.include_router(router, dependencies=[Depends(limit)] if limit is not None else None)
+    app.include_router(metrics_router)
     install_web(app)
     return app
 

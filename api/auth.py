@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
+from uuid import uuid4
 
 import jwt
 
@@ -54,6 +55,8 @@ class Principal:
     table: str | None = None
     competition: str | None = None
     anonymous: bool = False
+    #: the token's own id (claim 'jti'), what rate limits count by; None for tokens issued without one
+    token_id: str | None = None
 
 ANONYMOUS = Principal(person="anonymous", role=Role.VIEWER, anonymous=True)
 
@@ -67,6 +70,7 @@ def issue_token(
     competition: str | None = None,
     lifetime: timedelta = timedelta(hours=12),
     now: datetime | None = None,
+    max_lifetime: timedelta | None = None,
 ) -> str:
     """A signed token (for operators' tooling, the demo and tests: the federation's identity provider issues
     the real ones with the same claims)."""
@@ -78,8 +82,16 @@ def issue_token(
             "a dealer's token names the competition and the table the dealer deals at (claims 'competition' and "
             "'table'): a table's name means nothing outside its competition"
         )
+    if max_lifetime is not None and lifetime > max_lifetime:
+        raise ValueError(
+            f"a token may live at most {max_lifetime.total_seconds() / 3600:g} hours (POKERAUDIT_TOKEN_MAX_HOURS); "
+            f"asked for {lifetime.total_seconds() / 3600:g}"
+        )
     issued = now or datetime.now(UTC)
-    claims: dict[str, object] = {"sub": person, "role": role.value, "iat": issued, "exp": issued + lifetime}
+    # jti: the token's own id, what a revocation names
+    claims: dict[str, object] = {
+        "sub": person, "role": role.value, "iat": issued, "exp": issued + lifetime, "jti": str(uuid4()),
+    }
     if table:
         claims["table"] = table
     if competition:
@@ -87,8 +99,9 @@ def issue_token(
     return jwt.encode(claims, secret, algorithm=ALGORITHM)
 
 
-def decode_token(secret: str, token: str) -> Principal:
-    """The principal a token names; :class:`AuthError` (401) when it is not a valid, current token of ours."""
+def decode_token(secret: str, token: str, max_lifetime: timedelta | None = None) -> Principal:
+    """The principal a token names; :class:`AuthError` (401) when it is not a valid, current token of ours, or
+    (with ``max_lifetime``) one issued to live longer than the service allows."""
     try:
         claims = jwt.decode(token, secret, algorithms=[ALGORITHM], options={"require": ["sub", "role", "exp"]})
     except jwt.ExpiredSignatureError as exc:
@@ -108,15 +121,35 @@ def decode_token(secret: str, token: str) -> Principal:
         raise AuthError(
             401, "invalid_token", "a dealer's token must name its competition and its table (claims 'competition', 'table')"
         )
+    # after what the claims say, so that a malformed token is told what is wrong with it first
+    if max_lifetime is not None:
+        _verify_lifetime(claims, max_lifetime)
     return Principal(
         person=str(claims["sub"]),
         role=role,
         table=str(table) if table else None,
         competition=str(claims["competition"]) if claims.get("competition") else None,
+        token_id=str(claims["jti"]) if claims.get("jti") else None,
     )
 
 
-def principal_from_header(authorization: str | None, secret: str | None, public_read: bool) -> Principal:
+def _verify_lifetime(claims: dict[str, object], max_lifetime: timedelta) -> None:
+    """A token living longer than the service allows is refused, however validly signed (an old key's
+    ten-year token must not outlive the rule)."""
+    expires = float(claims["exp"])  # type: ignore[arg-type]
+    issued = claims.get("iat")
+    start = float(issued) if isinstance(issued, int | float) else datetime.now(UTC).timestamp()
+    if expires - start > max_lifetime.total_seconds() + 1:
+        raise AuthError(
+            401, "invalid_token",
+            f"the token lives {(expires - start) / 3600:g} hours; this service accepts at most "
+            f"{max_lifetime.total_seconds() / 3600:g} (POKERAUDIT_TOKEN_MAX_HOURS): ask for a new one",
+        )
+
+
+def principal_from_header(
+    authorization: str | None, secret: str | None, public_read: bool, max_lifetime: timedelta | None = None
+) -> Principal:
     """The principal of an ``Authorization: Bearer …`` header, or the anonymous viewer where allowed."""
     if not authorization:
         if public_read:
@@ -127,7 +160,7 @@ def principal_from_header(authorization: str | None, secret: str | None, public_
         raise AuthError(401, "not_authenticated", "the Authorization header must be 'Bearer <token>'")
     if secret is None:
         raise AuthError(401, "not_authenticated", "this server has no token key (POKERAUDIT_JWT_SECRET) set")
-    return decode_token(secret, token.strip())
+    return decode_token(secret, token.strip(), max_lifetime)
 
 
 def require(principal: Principal, roles: Iterable[Role], what: str) -> None:

@@ -42,6 +42,11 @@ class Pipeline:
             self._referee = Referee(self.store, settings.topic, publisher)
         return self._referee
 
+    def check_connections(self) -> None:
+        """Drop the store's idle connections a database restart broke (nothing if the store is not open)."""
+        if self._store is not None:
+            self._store.check_connections()
+
     def close(self) -> None:
         self.log.close()
         if self._store is not None:

@@ -16,8 +16,13 @@ import threading
 from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING
 
+from api.logs import add_log_level
+from api.logs import configure as configure_logs
+from api.observe import add_metrics_address, log_settings, serve_metrics
+from api.signals import stopped_by_signals
 from api.validate_view import Tally, summary_line, unreadable_line
 from domain.rulebooks import DEFAULT_RULEBOOK, RULEBOOKS, get_rulebook
+from ingest.behind import LogBehindStore
 from ingest.phh import phh_files
 from ingest.phh_validate import HandReport, UnreadableReport, validate_file
 
@@ -102,6 +107,8 @@ def _add_referee(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]
     command.add_argument("--processes", type=int, default=1, metavar="N",
                          help="Kafka mode: N referee processes in one consumer group, sharing the partitions "
                          "(one core each; docs/BENCHMARKS.md measured two on two cores)")
+    add_log_level(command)
+    add_metrics_address(command)
     command.set_defaults(run=_referee)
 
 
@@ -114,18 +121,25 @@ def _referee(args: argparse.Namespace) -> int:
         return 2
     if args.processes > 1:
         return _referees(args)
+    configure_logs(args.log_level)
+    serve_metrics(args.metrics_port, args.metrics_host)
     with _pipeline(publish_rejections=True) as pipeline:
         settings = pipeline.settings
         if settings.kafka_bootstrap_servers is None:
             print(json.dumps(referee_once(pipeline)))
             return 0
+        log_settings("referee", settings)
         runner = KafkaRefereeRunner(
             settings.kafka_bootstrap_servers, settings.topic, pipeline.referee,
             settings.referee_batch_max, settings.referee_batch_ms,
         )
         stop = threading.Event()
-        with _stopped_by_signals(lambda: stop.set()):
-            judged = runner.run(stop, idle_exit_s=args.idle_exit)
+        try:
+            with stopped_by_signals(lambda: stop.set()):
+                judged = runner.run(stop, idle_exit_s=args.idle_exit)
+        except LogBehindStore as exc:
+            print(f"referee: refusing to judge: {exc}", file=sys.stderr)
+            return 3
     print(json.dumps({"judged": judged}))
     return 0
 
@@ -138,35 +152,31 @@ def _referees(args: argparse.Namespace) -> int:
         print("referee: --processes needs Kafka (KAFKA_BOOTSTRAP_SERVERS); the embedded log is judged by one "
               "process", file=sys.stderr)
         return 2
-    argv = [sys.executable, "-m", "api.cli", "referee"]
+    argv = [sys.executable, "-m", "api.cli", "referee", "--log-level", args.log_level]
     if args.idle_exit is not None:
         argv += ["--idle-exit", str(args.idle_exit)]
-    children = [subprocess.Popen(argv, stdout=subprocess.PIPE, text=True) for _ in range(args.processes)]
+    # each child serves its own metrics, on the ports after the one given
+    children = [
+        subprocess.Popen(argv + _metrics_argv(args, n), stdout=subprocess.PIPE, text=True)
+        for n in range(args.processes)
+    ]
 
     def stop_children() -> None:
         for child in children:
             if child.poll() is None:
                 child.send_signal(signal.SIGTERM)
 
-    with _stopped_by_signals(stop_children):
+    with stopped_by_signals(stop_children):
         outputs = [child.communicate()[0] for child in children]
     judged = [json.loads(out)["judged"] if child.returncode == 0 else None for child, out in zip(children, outputs, strict=True)]
     print(json.dumps({"judged": sum(n or 0 for n in judged), "by_process": judged}))
     return max(child.returncode for child in children)
 
 
-@contextlib.contextmanager
-def _stopped_by_signals(stop: Callable[[], None]) -> Iterator[None]:
-    """SIGTERM and SIGINT call ``stop`` instead of ending the process at once (the handlers are restored)."""
-    def handler(signum: int, frame: object) -> None:
-        stop()
-
-    before = {sig: signal.signal(sig, handler) for sig in (signal.SIGTERM, signal.SIGINT)}
-    try:
-        yield
-    finally:
-        for sig, previous in before.items():
-            signal.signal(sig, previous)
+def _metrics_argv(args: argparse.Namespace, n: int) -> list[str]:
+    if args.metrics_port is None:
+        return []
+    return ["--metrics-port", str(args.metrics_port + n), "--metrics-host", args.metrics_host]
 
 
 def _add_status(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -179,16 +189,29 @@ def _add_status(subparsers: argparse._SubParsersAction[argparse.ArgumentParser])
 
 def _status(args: argparse.Namespace) -> int:
     from api.operations import status
+    from api.probes import Unreachable, services_reachable
+    from api.settings import Settings
 
+    try:
+        services_reachable(Settings())
+    except Unreachable as exc:
+        # promptly, instead of after the clients' own timeouts
+        if args.json:
+            print(json.dumps({"error": str(exc)}))
+        print(f"status: {exc}", file=sys.stderr)
+        return 3
     with _pipeline() as pipeline:
         report = status(pipeline)
     if args.json:
         print(json.dumps(report))
     else:
         for p in report["partitions"]:
-            print(f"partition {p['partition']}: log end {p['log_end_offset']}, tracked {p['tracked_offset']}, lag {p['lag']}")
+            behind = "  BEHIND THE STORE" if p["behind_store"] else ""
+            print(f"partition {p['partition']}: log end {p['log_end_offset']}, tracked {p['tracked_offset']}, lag {p['lag']}{behind}")
         print(f"accepted {report['accepted']}, rejected {report['rejected']}, lag {report['lag']}")
-    return 0
+        if report["log_behind_store"]:
+            print(report["log_behind_store"])
+    return 4 if report["log_behind_store"] else 0
 
 
 def _add_verify(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

@@ -4,8 +4,14 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
+import threading
 import time
 from typing import TYPE_CHECKING
+
+from api.logs import add_log_level
+from api.logs import configure as configure_logs
+from api.observe import add_metrics_address
 
 if TYPE_CHECKING:
     from projections.runner import Projector
@@ -23,7 +29,11 @@ def add_projections(subparsers: argparse._SubParsersAction[argparse.ArgumentPars
     )
     actions = command.add_subparsers(dest="action", required=True, metavar="ACTION")
     run = actions.add_parser("run", help="project what is stored and not yet projected")
-    run.add_argument("--follow", action="store_true", help="keep following the store until interrupted")
+    run.add_argument("--follow", action="store_true",
+                     help="keep following the store until interrupted (SIGTERM or SIGINT), waiting out outages of "
+                     "PostgreSQL")
+    add_log_level(run)
+    add_metrics_address(run)
     run.set_defaults(run=_run)
     rebuild = actions.add_parser("rebuild", help="project the whole store again into fresh tables and swap them in for the read models in use")
     rebuild.add_argument("--workers", type=int, default=None, metavar="N",
@@ -44,21 +54,49 @@ def _projector() -> Projector:
 
 
 def _run(args: argparse.Namespace) -> int:
-    projector = _projector()
-    total = 0
-    try:
-        total += projector.catch_up()
-        while args.follow:
-            applied = projector.catch_up()
-            total += applied
-            if not applied:
-                time.sleep(IDLE_SECONDS)
-    except KeyboardInterrupt:
-        pass
-    finally:
-        projector.close()
+    configure_logs(args.log_level)
+    if not args.follow:
+        unreachable = _unreachable_database()
+        if unreachable:
+            print(f"projections: {unreachable}", file=sys.stderr)
+            return 3
+        projector = _projector()
+        try:
+            total = projector.catch_up()
+        finally:
+            projector.close()
+        print(json.dumps({"projected": total}))
+        return 0
+    import threading
+
+    from api.follow import follow
+    from api.observe import log_settings, serve_metrics
+    from api.settings import Settings
+    from api.signals import stopped_by_signals
+
+    serve_metrics(args.metrics_port, args.metrics_host)
+    log_settings("projector", Settings())
+    stop = threading.Event()
+    with stopped_by_signals(stop.set):
+        total = follow(_projector, stop, lambda: _sleep(stop))
     print(json.dumps({"projected": total}))
     return 0
+
+
+def _sleep(stop: threading.Event) -> None:
+    stop.wait(IDLE_SECONDS)
+
+
+def _unreachable_database() -> str | None:
+    """Why the store's database cannot be reached now (asked with a short timeout), or None."""
+    from api.probes import Unreachable, store_reachable
+    from api.settings import Settings
+
+    try:
+        store_reachable(Settings())
+    except Unreachable as exc:
+        return str(exc)
+    return None
 
 
 def rebuild_workers(asked: int | None, database_url: str | None, cores: int | None) -> int:
@@ -87,6 +125,12 @@ def _rebuild(args: argparse.Namespace) -> int:
 
 
 def _lag(args: argparse.Namespace) -> int:
+    unreachable = _unreachable_database()
+    if unreachable:
+        if args.json:
+            print(json.dumps({"error": unreachable}))
+        print(f"projections lag: {unreachable}", file=sys.stderr)
+        return 3
     projector = _projector()
     try:
         position, lag = projector.position(), projector.lag()

@@ -8,11 +8,18 @@ so a submitted event becomes readable. In the kafka+postgres mode they run as th
 from __future__ import annotations
 
 import argparse
+import logging
 import sys
 from datetime import timedelta
 from typing import TYPE_CHECKING
 
 from api.auth import API_ROLES
+from api.logs import add_log_level
+from api.logs import configure as configure_logs
+from api.observe import log_settings
+from api.settings import MIN_SECRET_BYTES, Settings
+
+log = logging.getLogger("pokeraudit.api")
 
 if TYPE_CHECKING:
     Subparsers = argparse._SubParsersAction[argparse.ArgumentParser]
@@ -41,7 +48,7 @@ def add_serve(subparsers: Subparsers) -> None:
         default=1,
         help="serve from N processes (reads spread over the cores); the in-process workers need one process",
     )
-    command.add_argument("--log-level", default="info", choices=["critical", "error", "warning", "info", "debug"])
+    add_log_level(command)
     command.set_defaults(run=_serve)
     _add_token(subparsers)
 
@@ -50,13 +57,16 @@ def _serve(args: argparse.Namespace) -> int:
     import uvicorn
 
     from api.app import create_app
-    from api.settings import Settings
 
     settings = Settings()
-    if settings.mode == "kafka+postgres" and settings.jwt_secret is None:
-        print("serve: POKERAUDIT_JWT_SECRET must be set in the kafka+postgres mode (it signs the API's tokens)",
-              file=sys.stderr)
+    configure_logs(args.log_level)
+    refusal = production_refusal(settings)
+    if refusal:
+        print(f"serve: {refusal}", file=sys.stderr)
         return 2
+    log_settings("api", settings)
+    for warning in start_warnings(settings):
+        log.warning(warning, extra={"setting": "POKERAUDIT_PUBLIC_READ"})
     workers = args.workers if args.workers is not None else settings.mode == "embedded"
     host = args.host or settings.api_host
     port = args.port or settings.api_port
@@ -72,10 +82,32 @@ def _serve(args: argparse.Namespace) -> int:
     if args.processes > 1:
         # uvicorn starts each process from an import string; each builds its app from the same environment
         uvicorn.run("api.app:app_from_environment", factory=True, host=host, port=port, workers=args.processes,
-                    log_level=args.log_level)
+                    log_level=args.log_level, log_config=None)
         return 0
-    uvicorn.run(create_app(settings, workers=workers), host=host, port=port, log_level=args.log_level)
+    # log_config=None: uvicorn's lines go through the JSON-lines handler configured above
+    uvicorn.run(create_app(settings, workers=workers), host=host, port=port, log_level=args.log_level,
+                log_config=None)
     return 0
+
+
+def production_refusal(settings: Settings) -> str:
+    """Why the API must not serve with these settings ("" when it may): the kafka+postgres mode is production."""
+    if settings.mode != "kafka+postgres":
+        return ""
+    if settings.jwt_secret is None:
+        return "POKERAUDIT_JWT_SECRET must be set in the kafka+postgres mode (it signs the API's tokens)"
+    if len(settings.jwt_secret.get_secret_value().encode()) < MIN_SECRET_BYTES:
+        return (f"POKERAUDIT_JWT_SECRET must be at least {MIN_SECRET_BYTES} bytes in the kafka+postgres mode "
+                "(e.g. openssl rand -hex 32)")
+    return ""
+
+
+def start_warnings(settings: Settings) -> list[str]:
+    """What an operator must hear at start, served as it is."""
+    if settings.mode == "kafka+postgres" and settings.public_read:
+        return ["POKERAUDIT_PUBLIC_READ is on in the kafka+postgres mode: anyone who reaches the API reads as a "
+                "viewer without a token (hole cards stay sealed)"]
+    return []
 
 
 def _add_token(subparsers: Subparsers) -> None:
@@ -91,11 +123,14 @@ def _add_token(subparsers: Subparsers) -> None:
     command.add_argument(
         "--competition", default=None, help="limit the token to one competition (required for a dealer)"
     )
-    command.add_argument("--hours", type=float, default=12.0, help="how long the token is valid")
+    command.add_argument("--hours", type=float, default=12.0,
+                         help="how long the token is valid (at most POKERAUDIT_TOKEN_MAX_HOURS, 24 by default)")
     command.set_defaults(run=_token)
 
 
 def _token(args: argparse.Namespace) -> int:
+    import jwt
+
     from api.auth import issue_token
     from api.settings import Settings
 
@@ -107,9 +142,12 @@ def _token(args: argparse.Namespace) -> int:
         token = issue_token(
             settings.jwt_secret.get_secret_value(), args.person, args.role, table=args.table,
             competition=args.competition, lifetime=timedelta(hours=args.hours),
+            max_lifetime=timedelta(hours=settings.token_max_hours),
         )
     except ValueError as exc:
         print(f"token: {exc}", file=sys.stderr)
         return 2
     print(token)
+    # what a revocation names (docs/OPERATIONS.md, "Security"); on stderr, so stdout stays the token alone
+    print(f"token id (jti): {jwt.decode(token, options={'verify_signature': False})['jti']}", file=sys.stderr)
     return 0

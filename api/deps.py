@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from contextlib import ExitStack
+from datetime import timedelta
 from typing import Annotated, Generic, TypeVar
 
 from fastapi import Depends, Header, Query, Request
@@ -36,9 +37,14 @@ def principal(request: Request, authorization: Annotated[str | None, Header()] =
     s = settings(request)
     secret = s.jwt_secret.get_secret_value() if s.jwt_secret else None
     try:
-        return principal_from_header(authorization, secret, s.public_read)
+        found = principal_from_header(authorization, secret, s.public_read, timedelta(hours=s.token_max_hours))
     except AuthError as exc:
         raise ApiError(exc.status, exc.code, exc.message, field="Authorization") from exc
+    revoked = getattr(request.app.state, "revoked_tokens", None)
+    if found.token_id is not None and revoked is not None and found.token_id in revoked:
+        raise ApiError(401, "token_revoked", "this token was revoked by the federation; ask for a new one",
+                       field="Authorization")
+    return found
 
 
 def sealing(request: Request) -> SealingPolicy:

@@ -15,6 +15,7 @@ from api.bootstrap import Pipeline
 from domain.errors import HandError
 from domain.hand.events import ReportedEvent
 from domain.roles import Role
+from ingest.behind import LogBehindStore, PartitionBehind
 from ingest.envelope import RecordedBy
 from ingest.log import EmbeddedLog
 from ingest.phh import load_hands
@@ -78,15 +79,27 @@ def referee_once(pipeline: Pipeline) -> dict[str, int]:
 
 def status(pipeline: Pipeline) -> dict[str, Any]:
     ends = pipeline.log.end_offsets()
-    partitions = []
+    partitions: list[dict[str, Any]] = []
     for partition, end in sorted(ends.items()):
         tracked = pipeline.store.tracked_offset(pipeline.settings.topic, partition)
         next_offset = 0 if tracked is None else tracked + 1
         partitions.append(
-            {"partition": partition, "log_end_offset": end, "tracked_offset": tracked, "lag": end - next_offset}
+            {
+                "partition": partition, "log_end_offset": end, "tracked_offset": tracked,
+                "lag": max(0, end - next_offset),
+                # the store has judged offsets this partition no longer reaches (ingest/behind.py)
+                "behind_store": tracked is not None and tracked >= end,
+            }
         )
     counts = pipeline.store.outcome_counts()
+    behind = [p for p in partitions if p["behind_store"]]
     return {
+        "log_behind_store": (
+            str(LogBehindStore(
+                pipeline.settings.topic,
+                [PartitionBehind(p["partition"], p["log_end_offset"], p["tracked_offset"]) for p in behind],
+            )) if behind else ""
+        ),
         "mode": pipeline.settings.mode,
         "topic": pipeline.settings.topic,
         "partitions": partitions,

@@ -117,6 +117,32 @@ class Settings(BaseSettings):
         description="longest the referee waits to fill a batch before committing it",
     )
 
+    token_max_hours: float = Field(
+        default=24.0,
+        gt=0,
+        validation_alias="POKERAUDIT_TOKEN_MAX_HOURS",
+        description="the longest lifetime a token may have: `pokeraudit token` issues none longer, the API refuses one",
+    )
+    cors_origins: str = Field(
+        default="",
+        validation_alias="POKERAUDIT_CORS_ORIGINS",
+        description="comma-separated origins browsers may call the API from (e.g. https://floor.example.org); "
+        "empty: CORS off",
+    )
+    rate_submits_per_minute: int = Field(
+        default=600,
+        ge=0,
+        validation_alias="POKERAUDIT_RATE_SUBMITS_PER_MINUTE",
+        description="submissions a token may make a minute, per API process (0: no limit)",
+    )
+    rate_heavy_reads_per_minute: int = Field(
+        default=60,
+        ge=0,
+        validation_alias="POKERAUDIT_RATE_HEAVY_READS_PER_MINUTE",
+        description="heavy reads (the protocol, the federation's views) a token may make a minute, per API process "
+        "(0: no limit)",
+    )
+
     @field_validator("kafka_bootstrap_servers", "database_url", mode="before")
     @classmethod
     def _blank_is_unset(cls, value: object) -> object:
@@ -152,6 +178,9 @@ ENV_NAMES: dict[str, str] = {
     for name, field in Settings.model_fields.items()
     if isinstance(field.validation_alias, str)
 }
+
+#: the shortest signing key the API accepts in the kafka+postgres mode (HS256's own hash length)
+MIN_SECRET_BYTES = 32
 
 #: What a production (kafka+postgres) deployment must set; everything else has a working default.
 REQUIRED_IN_PRODUCTION: tuple[str, ...] = ("KAFKA_BOOTSTRAP_SERVERS", "DATABASE_URL", "POKERAUDIT_JWT_SECRET")

@@ -13,25 +13,17 @@ from __future__ import annotations
 import logging
 import threading
 from collections.abc import Callable
-from typing import Protocol
 
 from api.bootstrap import Pipeline, bootstrap
+from api.follow import Follower, follow
 from api.settings import Settings
 from ingest.log import EmbeddedLog
-from ingest.runners import INFRASTRUCTURE_ERRORS, KafkaRefereeRunner, drain_embedded
+from ingest.runners import KafkaRefereeRunner, drain_embedded
 
 log = logging.getLogger("pokeraudit.workers")
 
 #: how long an idle worker sleeps before looking again (a submission wakes the embedded referee at once)
 IDLE_SECONDS = 0.05
-
-
-class Follower(Protocol):
-    """What the workers need of a projector: apply what is new, and let go of its connections."""
-
-    def catch_up(self) -> int: ...
-
-    def close(self) -> None: ...
 
 
 class Workers:
@@ -55,8 +47,8 @@ class Workers:
         _ = pipeline.store
         targets: list[tuple[str, Callable[[], None]]] = [("referee", lambda: self._referee(pipeline))]
         if self._projector is not None:
-            projector = self._projector()
-            targets.append(("projector", lambda: self._project(projector)))
+            first = [self._projector()]
+            targets.append(("projector", lambda: self._project(first)))
         self.running = [name for name, _ in targets]
         for name, target in targets:
             thread = threading.Thread(target=self._guarded, args=(name, target), name=f"pokeraudit-{name}", daemon=True)
@@ -108,17 +100,16 @@ class Workers:
         )
         runner.run(stop=self._stop)
 
-    def _project(self, projector: Follower) -> None:
-        try:
-            while not self._stop.is_set():
-                try:
-                    applied = projector.catch_up()
-                except INFRASTRUCTURE_ERRORS as err:
-                    log.warning("projector: the store or the read models are unreachable, retrying: %s", err)
-                    self._stop.wait(1.0)
-                    continue
-                if not applied:
-                    self._judged.wait(IDLE_SECONDS)
-                    self._judged.clear()
-        finally:
-            projector.close()
+    def _project(self, opened: list[Follower]) -> None:
+        """Follow with the projector ``start`` opened, and fresh ones after an outage cut it off."""
+        make = self._projector
+        assert make is not None
+
+        def projector() -> Follower:
+            return opened.pop() if opened else make()
+
+        def idle() -> None:
+            self._judged.wait(IDLE_SECONDS)
+            self._judged.clear()
+
+        follow(projector, self._stop, idle)

@@ -93,6 +93,7 @@ dispatch() {
         stop) stop ;;
         status) status ;;
         stop-all) stop_all ;;
-        *) echo "usage: $0 start|stop|stop-all|status" >&2; exit 2 ;;
+        help | -h | --help) sed -n '2,/^set -euo pipefail/{/^set -euo/d;s/^# \{0,1\}//;p}' "$here/$service" ;;
+        *) echo "usage: $0 start|stop|stop-all|status|help (help: the two modes, throw-away and persistent)" >&2; exit 2 ;;
     esac
 }

@@ -13,6 +13,7 @@ from __future__ import annotations
 from domain.competition import events as competition
 from domain.competition import floor_events as floor
 from domain.discipline import events as discipline
+from domain.officials.revocations import CATALOG as REVOCATIONS
 from domain.protests import events as protests
 from domain.protocol import CATALOG as PROTOCOL
 from domain.rulings import events as rulings
@@ -71,4 +72,5 @@ FEDERATION_CATALOG: dict[str, type] = {
     **PROTEST_CATALOG,
     **RULING_CATALOG,
     **PROTOCOL,
+    **REVOCATIONS,
 }

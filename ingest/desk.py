@@ -113,6 +113,7 @@ from domain.officials.acts import act_of
 from domain.officials.appointments import NOT_APPOINTED, verify_appointed
 from domain.officials.codec import decode as decode_officials
 from domain.officials.permissions import PERMISSIONS, is_permitted
+from domain.officials.revocations import DENY_LIST_ID, TokenDenyList
 from domain.protests import ChallengeWindow, Protest, challenge, protest_id
 from domain.protests.events import ContestedKind, HandChallenged, ProtestDecision, ProtestFiled
 from domain.protocol import (
@@ -1118,6 +1119,16 @@ def _sign(desk: Desk, act: Reported) -> Aggregate:
     return signatures
 
 
+# --- the service's deny list of API tokens ---------------------------------------------------------------------
+
+
+def _revoke(desk: Desk, act: Reported) -> Aggregate:
+    found = desk.find(DENY_LIST_ID)
+    deny_list = found if isinstance(found, TokenDenyList) else TokenDenyList.open(act.at)
+    deny_list.revoke(act.event, act.by.person, act.role, act.at, act.meta)
+    return deny_list
+
+
 _HANDLERS: dict[str, Callable[[Desk, Reported], Aggregate]] = {
     "RegulationsAdopted": _adopt,
     **{name: _on_competition(do) for name, do in _COMPETITION.items()},
@@ -1135,6 +1146,7 @@ _HANDLERS: dict[str, Callable[[Desk, Reported], Aggregate]] = {
     "RulingIssued": _rule,
     "MuckedCardsInspected": _inspect,
     "ProtocolSigned": _sign,
+    "TokenRevoked": _revoke,
 }
 assert set(_HANDLERS) == set(FEDERATION_CATALOG), "every federation type has its handler at the desk"
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Sequence
 from typing import Any
 
@@ -10,6 +11,8 @@ from kafka.admin import KafkaAdminClient
 from kafka.errors import TopicAlreadyExistsError
 
 from ingest.log import LogRecord
+
+log = logging.getLogger("pokeraudit.log")
 
 #: Topic settings of the log of record: keep everything, forever (DESIGN: infinite retention).
 RECORD_TOPIC_CONFIG = {"retention.ms": "-1", "retention.bytes": "-1", "cleanup.policy": "delete"}
@@ -30,9 +33,23 @@ def ensure_topic(bootstrap: str, topic: str, partitions: int, replication_factor
             wait_for_metadata=True,
         )
     except TopicAlreadyExistsError:
-        pass
+        existing = partitions_of(admin, topic)
+        if existing is not None and existing != partitions:
+            log.warning(
+                "the topic %s has %d partitions, not the %d configured: a topic's partitions are fixed when it is "
+                "made (docs/OPERATIONS.md, 'Adding partitions')", topic, existing, partitions,
+                extra={"topic": topic, "partitions": existing, "configured": partitions},
+            )
     finally:
         admin.close()
+
+
+def partitions_of(admin: KafkaAdminClient, topic: str) -> int | None:
+    """How many partitions ``topic`` has (None if the broker does not say)."""
+    for described in admin.describe_topics([topic]):
+        if (described.get("name") or described.get("topic")) == topic and described.get("partitions") is not None:
+            return len(described["partitions"])
+    return None
 
 
 def producer(bootstrap: str, **overrides: Any) -> KafkaProducer:

@@ -21,8 +21,10 @@ from kafka import KafkaConsumer, TopicPartition
 from kafka.consumer.subscription_state import ConsumerRebalanceListener
 from kafka.structs import OffsetAndMetadata
 
+from ingest.behind import LogBehindStore, partitions_behind
 from ingest.kafka_log import ensure_topic, producer
 from ingest.log import BATCH_MAX, EmbeddedLog, LogRecord
+from ingest.metrics import RETRIES, BatchSummaries
 from ingest.outbox import Publish
 from ingest.referee import Referee, Verdict
 
@@ -31,7 +33,7 @@ log = logging.getLogger("pokeraudit.referee")
 #: failures that mean "the infrastructure is down", retried, never read as a verdict
 try:
     import psycopg
-    from eventsourcing.persistence import InterfaceError, OperationalError
+    from eventsourcing.persistence import IntegrityError, InterfaceError, OperationalError
     from kafka.errors import KafkaError
 
     INFRASTRUCTURE_ERRORS: tuple[type[BaseException], ...] = (
@@ -45,6 +47,11 @@ try:
     )
 except ImportError:  # pragma: no cover - psycopg is a dependency
     INFRASTRUCTURE_ERRORS = (ConnectionError, TimeoutError)
+
+
+def failed_service(err: BaseException) -> str:
+    """Which service an infrastructure failure came from: "kafka" or "postgresql"."""
+    return "kafka" if type(err).__module__.startswith("kafka") else "postgresql"
 
 
 #: how long the broker may hold a fetch for partitions with nothing new (ms)
@@ -99,9 +106,17 @@ class _SeekToTracked(ConsumerRebalanceListener):  # type: ignore[misc]
         self.runner = runner
 
     def on_partitions_revoked(self, revoked: Any) -> None:
+        log.info("partitions revoked", extra={"partitions": sorted(tp.partition for tp in revoked)})
         self.runner.referee.forget()
 
     def on_partitions_assigned(self, assigned: Any) -> None:
+        log.info("partitions assigned", extra={"partitions": sorted(tp.partition for tp in assigned)})
+        # kafka-python swallows a listener's exception: a log found behind the store is kept for the loop
+        try:
+            self.runner.refuse_a_log_behind_the_store(assigned)
+        except LogBehindStore as exc:
+            self.runner.refused = exc
+            return
         self.runner.seek_to_tracked(assigned)
 
 
@@ -137,6 +152,22 @@ class KafkaRefereeRunner:
             heartbeat_interval_ms=3_000,
         )
         self.judged = 0
+        #: set when the log was found behind the store: the runner stops and ``run`` raises it
+        self.refused: LogBehindStore | None = None
+
+    def refuse_a_log_behind_the_store(self, partitions: Any = None) -> None:
+        """:class:`LogBehindStore` if the store has judged offsets the log (``partitions``, else all of the
+        topic's) does not reach."""
+        if partitions is None:
+            numbers = self.consumer.partitions_for_topic(self.topic) or set()
+            partitions = [TopicPartition(self.topic, p) for p in numbers]
+        ends = self.consumer.end_offsets(list(partitions)) if partitions else {}
+        behind = partitions_behind(
+            {tp.partition: end for tp, end in ends.items()},
+            lambda p: self.referee.store.tracked_offset(self.topic, p),
+        )
+        if behind:
+            raise LogBehindStore(self.topic, behind)
 
     def seek_to_tracked(self, partitions: Any) -> None:
         for tp in partitions:
@@ -148,10 +179,20 @@ class KafkaRefereeRunner:
             return self._run(stop or threading.Event(), idle_exit_s)
 
     def _run(self, stop: threading.Event, idle_exit_s: float | None) -> int:
+        try:
+            self.refuse_a_log_behind_the_store()
+        except LogBehindStore:
+            self.consumer.close()
+            raise
         self.consumer.subscribe([self.topic], listener=_SeekToTracked(self))
+        log.info("referee started", extra={"topic": self.topic, "batch_max": self.batch_max, "batch_ms": self.batch_ms})
+        summaries = BatchSummaries()
         quiet_since = time.monotonic()
         backoff = 0.5
         while not stop.is_set():
+            if self.refused is not None:
+                self.consumer.close()
+                raise self.refused
             try:
                 polled = self.consumer.poll(timeout_ms=self.batch_ms, max_records=self.batch_max)
                 if not polled:
@@ -166,19 +207,38 @@ class KafkaRefereeRunner:
                     records = [
                         LogRecord(tp.topic, tp.partition, m.offset, m.key or b"", m.value or b"") for m in messages
                     ]
-                    self.judged += len(self.referee.judge(tp.partition, records))
+                    started = time.perf_counter()
+                    try:
+                        verdicts = self.referee.judge(tp.partition, records)
+                    except IntegrityError:
+                        # the tracking record refused an offset: the log under the referee was replaced
+                        self.refuse_a_log_behind_the_store([tp])
+                        raise
+                    self.judged += len(verdicts)
+                    summaries.observe(tp.partition, verdicts, time.perf_counter() - started, self._lag(tp))
                     # Asynchronous: the store's tracking record is what counts; this commit only shows lag to
                     # Kafka's tools, and waiting for it cost a broker round trip per batch.
                     self.consumer.commit_async({tp: _offset_and_metadata(records[-1].offset + 1)})
                 backoff = 0.5
             except INFRASTRUCTURE_ERRORS as err:
-                log.warning("infrastructure failure, retrying in %.1fs: %s", backoff, err)
+                service = failed_service(err)
+                RETRIES.labels(service).inc()
+                log.warning(
+                    "infrastructure failure, retrying in %.1fs: %s", backoff, err,
+                    extra={"service": service, "retry_in_s": backoff},
+                )
                 self.referee.forget()
                 time.sleep(backoff)
                 backoff = min(backoff * 2, 10.0)
                 self._seek_back()
         self.consumer.close()
+        log.info("referee stopped", extra={"judged": self.judged})
         return self.judged
+
+    def _lag(self, tp: Any) -> int | None:
+        """Records of ``tp`` on the log past the consumer's position, as of the last fetch."""
+        high = self.consumer.highwater(tp)
+        return None if high is None else max(0, high - self.consumer.position(tp))
 
     def _seek_back(self) -> None:
         try:

@@ -136,6 +136,10 @@ def _chained_class(cls: type) -> tuple[str, bool]:
     return found
 
 
+#: how a read of the store is retried (eventsourcing's own decorator, fewer attempts: PostgresStoreRecorder)
+_READS_RETRIED = retry((InterfaceError, OperationalError), max_attempts=2, wait=0.2)
+
+
 class PostgresStoreRecorder(PostgresProcessRecorder):
     def __init__(self, datastore: Any, **kwargs: Any) -> None:
         super().__init__(datastore, **kwargs)
@@ -167,15 +171,46 @@ class PostgresStoreRecorder(PostgresProcessRecorder):
             " ON CONFLICT DO NOTHING"
         ).format(t=self.index_table)
 
+    # Reads give up after two attempts, not eventsourcing's ten (each waiting out the pool's connect timeout while
+    # the server is down: half a minute): the referee and the projector retry in their own loops, and the API
+    # answers 503 while PostgreSQL is down instead of holding the request.
+    select_events = _READS_RETRIED(PostgresProcessRecorder.select_events.__wrapped__)
+    select_notifications = _READS_RETRIED(
+        PostgresProcessRecorder.select_notifications.__wrapped__
+    )
+    max_notification_id = _READS_RETRIED(
+        PostgresProcessRecorder.max_notification_id.__wrapped__
+    )
+    max_tracking_id = _READS_RETRIED(PostgresProcessRecorder.max_tracking_id.__wrapped__)
+
     def create_table(self) -> None:
         # Referees starting together on an empty database would race on eventsourcing's CREATE TYPE and
         # CREATE TABLE (a unique violation in the catalog): one creates while the others wait, then find it done.
+        # eventsourcing creates its composite type with a CREATE TYPE that fails when the type exists (no IF NOT
+        # EXISTS), an ERROR line in the server's log per process and start: skipped here when it exists.
         with self.datastore.get_connection() as conn:
             conn.execute("SELECT pg_advisory_lock(hashtext(%s))", (_CREATE_LOCK,))
             try:
-                super().create_table()
+                if self._types_exist(conn):
+                    every = self.sql_create_statements
+                    self.sql_create_statements = [s for s in every if "CREATE TYPE" not in s.as_string()]
+                    try:
+                        super().create_table()
+                    finally:
+                        self.sql_create_statements = every
+                else:
+                    super().create_table()
             finally:
                 conn.execute("SELECT pg_advisory_unlock(hashtext(%s))", (_CREATE_LOCK,))
+
+    def _types_exist(self, conn: Any) -> bool:
+        names = sorted(self.datastore.db_type_names)
+        found = conn.execute(
+            "SELECT count(*) AS n FROM pg_type t JOIN pg_namespace n ON n.oid = t.typnamespace"
+            " WHERE n.nspname = %s AND t.typname = ANY(%s)",
+            (self.datastore.schema, names),
+        ).fetchone()
+        return bool(names) and int(found["n"]) == len(names)
 
     def create_stream_index(self, competitions_in: CompetitionsIn) -> None:
         """Create the index of a competition's streams if it is not there, filled from the events already
@@ -414,6 +449,9 @@ def store_env(database_url: str | None, sqlite_path: str | None = None, schema: 
             "POSTGRES_PASSWORD": unquote(url.password or ""),
             "PROCESS_RECORDER_TOPIC": f"{__name__}:PostgresStoreRecorder",
             "POSTGRES_POOL_SIZE": "4",
+            # how long a statement waits for a connection while the server is down before it fails (and the
+            # referee or the projector retries, the API answers 503); eventsourcing's default is 30 s
+            "POSTGRES_CONNECT_TIMEOUT": "3",
         }
         if schema:
             env["POSTGRES_SCHEMA"] = schema
@@ -524,6 +562,13 @@ class Store(Application[UUID]):
         while batch := self.recorder.select_notifications(start, page, topics=topics):
             yield from batch
             start = batch[-1].id + 1
+
+    def check_connections(self) -> None:
+        """Drop the idle connections a PostgreSQL restart broke (SQLite has none to lose)."""
+        datastore = getattr(self.recorder, "datastore", None)
+        pool = getattr(datastore, "pool", None)
+        if pool is not None and hasattr(pool, "check"):
+            pool.check()
 
     def tracked_offset(self, topic: str, partition: int) -> int | None:
         """The last log offset of ``topic:partition`` whose outcome is stored, or None."""

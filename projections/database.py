@@ -146,6 +146,9 @@ class ReadDatabase(ABC):
         """Write only holding ``lock`` (a lock shared with other processes filling the same fresh tables),
         where the database lets one writer at a time in."""
 
+    def check_connections(self) -> None:  # noqa: B027 (a file has no connections to lose)
+        """Drop the idle connections a server restart broke, so the next reads open new ones."""
+
     @abstractmethod
     def filling(self, fresh: bool) -> None:
         """``True`` while a rebuild fills its fresh tables: their commits need not wait for the disk (a
@@ -336,6 +339,10 @@ def _writable(conn: Any) -> None:
     conn.autocommit = False
 
 
+#: how long a read or a write waits for a connection from the pool (the server down: then it fails)
+POOL_WAIT_SECONDS = 3.0
+
+
 class PostgresReadDatabase(ReadDatabase):
     dialect = "postgresql"
     served = True
@@ -344,12 +351,18 @@ class PostgresReadDatabase(ReadDatabase):
         from psycopg_pool import ConnectionPool
 
         super().__init__()
-        self._pool = ConnectionPool(url, min_size=1, max_size=pool_size, open=True, reset=_writable)
+        # a read waits this long for a connection while the server is down, then fails (the API answers 503)
+        self._pool = ConnectionPool(
+            url, min_size=1, max_size=pool_size, open=True, reset=_writable, timeout=POOL_WAIT_SECONDS
+        )
         self._fresh = False
         self.create()
 
     def filling(self, fresh: bool) -> None:
         self._fresh = fresh
+
+    def check_connections(self) -> None:
+        self._pool.check()
 
     @contextmanager
     def transaction(self) -> Iterator[Writer]:

@@ -7,7 +7,6 @@ projector still running; otherwise 503 naming what is missing.
 
 from __future__ import annotations
 
-import socket
 import sqlite3
 from typing import Literal
 
@@ -16,11 +15,11 @@ from pydantic import BaseModel
 
 from api.bootstrap import Pipeline
 from api.errors import ERROR_RESPONSES, ApiError
+from api.probes import Unreachable, log_reachable, store_reachable
 from api.settings import Mode, Settings
+from ingest.behind import LogBehindStore, partitions_behind
 from ingest.runners import INFRASTRUCTURE_ERRORS
 
-#: seconds a readiness probe waits for a service before calling it unreachable
-PROBE_SECONDS = 2.0
 #: an embedded store's file cannot be read (eventsourcing wraps sqlite3's errors in its own)
 EMBEDDED_ERRORS: tuple[type[BaseException], ...] = (*INFRASTRUCTURE_ERRORS, sqlite3.Error)
 
@@ -49,6 +48,7 @@ def ready(request: Request) -> Readiness:
     settings: Settings = request.app.state.settings
     pipeline: Pipeline = request.app.state.pipeline
     checked = [_log_reachable(settings, pipeline), _store_reachable(settings, pipeline)]
+    _refuse_a_log_behind_the_store(settings, pipeline)
     workers = request.app.state.workers
     if workers is not None:
         if workers.failures:
@@ -65,16 +65,10 @@ def _log_reachable(settings: Settings, pipeline: Pipeline) -> str:
         except sqlite3.Error as exc:
             raise _unreachable(f"the embedded log under {settings.data_dir}", exc) from exc
         return f"embedded log under {settings.data_dir}"
-    brokers = [b.strip() for b in settings.kafka_bootstrap_servers.split(",") if b.strip()]
-    failures = []
-    for broker in brokers:
-        host, _, port = broker.rpartition(":")
-        try:
-            socket.create_connection((host.strip("[]") or broker, int(port or 9092)), PROBE_SECONDS).close()
-            return f"Kafka at {broker}"
-        except (OSError, ValueError) as exc:
-            failures.append(exc)
-    raise _unreachable(f"Kafka at {', '.join(brokers)}", failures[-1] if failures else None)
+    try:
+        return log_reachable(settings)
+    except Unreachable as exc:
+        raise ApiError(503, "not_ready", str(exc)) from exc
 
 
 def _store_reachable(settings: Settings, pipeline: Pipeline) -> str:
@@ -84,17 +78,23 @@ def _store_reachable(settings: Settings, pipeline: Pipeline) -> str:
         except EMBEDDED_ERRORS as exc:
             raise _unreachable(f"the embedded store under {settings.data_dir}", exc) from exc
         return f"embedded store under {settings.data_dir}"
-    import psycopg
-    from psycopg.conninfo import conninfo_to_dict
-
-    server = conninfo_to_dict(settings.database_url)
-    where = f"PostgreSQL at {server.get('host', '127.0.0.1')}:{server.get('port', 5432)}"
     try:
-        with psycopg.connect(settings.database_url, connect_timeout=max(1, int(PROBE_SECONDS))) as conn:
-            conn.execute("SELECT 1")
-    except (psycopg.Error, OSError) as exc:
-        raise _unreachable(where, exc) from exc
-    return where
+        return store_reachable(settings)
+    except Unreachable as exc:
+        raise ApiError(503, "not_ready", str(exc)) from exc
+
+
+def _refuse_a_log_behind_the_store(settings: Settings, pipeline: Pipeline) -> None:
+    """503 when the store has judged offsets the log does not reach (the broker's data lost or replaced):
+    nothing submitted now would be judged."""
+    try:
+        behind = partitions_behind(
+            pipeline.log.end_offsets(), lambda p: pipeline.store.tracked_offset(settings.topic, p)
+        )
+    except EMBEDDED_ERRORS as exc:
+        raise _unreachable("the log or the store", exc) from exc
+    if behind:
+        raise ApiError(503, "log_behind_store", str(LogBehindStore(settings.topic, behind)))
 
 
 def _unreachable(what: str, exc: BaseException | None) -> ApiError:

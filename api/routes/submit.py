@@ -9,8 +9,11 @@ refused, one that names nobody is signed with the token's.
 from __future__ import annotations
 
 import sqlite3
+import time
 from collections.abc import Callable
-from typing import Annotated
+from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import TimeoutError as FutureTimeout
+from typing import Annotated, TypeVar
 from uuid import UUID
 
 from fastapi import APIRouter, Body, Query, Request, Response
@@ -36,6 +39,15 @@ MAX_WAIT_SECONDS = 30.0
 #: who may report at all (a dealer only at his own table). Which acts each may record is the roles table's, applied
 #: by the referee: an act refused for its recorder's role is stored as a rejection, so the attempt stays on record
 REPORTERS = frozenset({Role.DEALER, Role.JUDGE, Role.CHIEF_JUDGE, Role.SECRETARY, Role.FEDERATION})
+#: longest a submission without ``wait`` waits for the log to take its records
+APPEND_SECONDS = 10.0
+#: how long a waiting submission pauses after the store failed to answer
+STORE_RETRY_SECONDS = 0.2
+#: ids named in a 503 or 504's message (the rest counted)
+LISTED_IDS = 20
+#: threads that do a submission's waiting, so that the request answers at its deadline whatever they wait on
+_WAITING = ThreadPoolExecutor(max_workers=16, thread_name_prefix="pokeraudit-submit")
+T = TypeVar("T")
 #: failures of the log (the broker, the embedded log's file): the records were not taken
 LOG_ERRORS: tuple[type[BaseException], ...] = (*INFRASTRUCTURE_ERRORS, sqlite3.Error)
 
@@ -102,29 +114,70 @@ def _submit(
 ) -> SubmissionResult:
     envelopes = [envelope_for(caller, s, at) for s, at in submissions]
     pipeline: Pipeline = request.app.state.pipeline
+    ids = [e.event_id for e in envelopes]
+    # the whole answer within ``timeout`` whatever is down (a client's timeout must hold): the log's client and
+    # the store's wait for a down service far longer than a request may
+    deadline = time.monotonic() + (timeout if wait else APPEND_SECONDS)
     try:
-        pipeline.log.append([(e.key, encode(e)) for e in envelopes])
+        _within(deadline, lambda: pipeline.log.append([(e.key, encode(e)) for e in envelopes]))
+    except FutureTimeout as exc:
+        raise ApiError(
+            503, "log_unavailable",
+            f"the log of record did not confirm the records within {deadline_seconds(timeout, wait):g} s (its client "
+            f"may still deliver them once the broker is back): submit them again (each id is judged once): "
+            f"{_listed(ids)}",
+        ) from exc
     except LOG_ERRORS as exc:
         raise ApiError(503, "log_unavailable", f"the log of record did not take the records: {exc}") from exc
     if request.app.state.workers is not None:
         request.app.state.workers.wake()
-    ids = [e.event_id for e in envelopes]
     if not wait:
         return SubmissionResult(event_ids=ids)
+
+    def judged() -> tuple[set[UUID], list[EventVerdict], BaseException | None]:
+        # the store unreachable is waited out like a slow referee: the records are on the log either way
+        while True:
+            try:
+                seen = await_seen(pipeline.store, ids, max(0.0, deadline - time.monotonic()))
+                if len(seen) < len(set(ids)):
+                    return seen, [], None
+                return seen, verdicts(pipeline.store, envelopes, readable), None
+            except INFRASTRUCTURE_ERRORS as exc:
+                if time.monotonic() + STORE_RETRY_SECONDS >= deadline:
+                    return set(), [], exc
+                time.sleep(STORE_RETRY_SECONDS)
+
+    readable = _readable(caller, request)
     try:
-        seen = await_seen(pipeline.store, ids, timeout)
-        if len(seen) < len(set(ids)):
-            raise ApiError(
-                504,
-                "verdict_timeout",
-                f"the referee judged {len(seen)} of {len(set(ids))} records within {timeout:g} s; they are on the "
-                "log and will be judged: submit them again with wait=true to read the verdict (each id is judged once)",
-            )
-        judged = verdicts(pipeline.store, envelopes, _readable(caller, request))
-    except INFRASTRUCTURE_ERRORS as exc:
-        raise ApiError(503, "store_unavailable", f"the records are on the log; the store cannot be read: {exc}") from exc
+        seen, found, failure = _within(deadline, judged)
+    except FutureTimeout:
+        seen, found, failure = set(), [], None
+    if not found:
+        unreachable = f" (the store could not be read: {failure})" if failure is not None else ""
+        raise ApiError(
+            504,
+            "verdict_timeout",
+            f"the referee judged {len(seen)} of {len(set(ids))} records within {timeout:g} s{unreachable}; they are "
+            "on the log and will be judged: submit them again with wait=true to read the verdict (each id is judged "
+            "once): " + _listed(ids),
+        )
     response.status_code = 200
-    return SubmissionResult(event_ids=ids, verdicts=judged)
+    return SubmissionResult(event_ids=ids, verdicts=found)
+
+
+def deadline_seconds(timeout: float, wait: bool) -> float:
+    return timeout if wait else APPEND_SECONDS
+
+
+def _listed(ids: list[UUID]) -> str:
+    shown = ", ".join(str(i) for i in ids[:LISTED_IDS])
+    return shown + (f" and {len(ids) - LISTED_IDS} more" if len(ids) > LISTED_IDS else "")
+
+
+def _within(deadline: float, work: Callable[[], T]) -> T:
+    """``work()``'s answer, or :class:`concurrent.futures.TimeoutError` at ``deadline`` (the work goes on in
+    its thread and ends when its client's own timeout does: an append may still land, harmlessly)."""
+    return _WAITING.submit(work).result(timeout=max(0.0, deadline - time.monotonic()))
 
 
 def _readable(caller: Principal, request: Request) -> Callable[[Envelope, str], str]:

@@ -1,9 +1,14 @@
 #!/usr/bin/env bash
-# One throw-away Apache Kafka broker (KRaft, combined broker+controller) on 127.0.0.1.
+# One Apache Kafka broker (KRaft, combined broker+controller) on 127.0.0.1, in one of two modes:
 #
-#   deploy/kafka/kafka.sh start    fetch the jars (once), format fresh storage, start, wait for metadata;
-#                                  prints the bootstrap address on stdout
-#   deploy/kafka/kafka.sh stop     SIGTERM, wait, SIGKILL if it will not go; removes the data
+#   throw-away (default; development and tests): start formats fresh storage, stop deletes it.
+#   persistent (KAFKA_DATA_DIR set; an operator's): the broker's storage, config and ports live in that folder;
+#       the first start formats it, later starts reuse it (same cluster, same ports), stop keeps it.
+#
+#   deploy/kafka/kafka.sh start    fetch the jars (once), format storage (persistent mode: only the first time),
+#                                  start, wait for metadata; prints the bootstrap address on stdout
+#   deploy/kafka/kafka.sh stop     SIGTERM, wait, SIGKILL if it will not go; removes the data (persistent mode:
+#                                  keeps it)
 #   deploy/kafka/kafka.sh status   prints the bootstrap address and exits 0 when running, else exits 1
 #   deploy/kafka/kafka.sh stop-all stops the default instance and every one a test session left in deploy/.cache/sessions
 #
@@ -12,6 +17,9 @@
 #   KAFKA_CACHE_DIR    jar cache and default run folder (default: deploy/.cache/kafka)
 #   KAFKA_RUN_DIR      this instance's config, data, logs, pid and bootstrap files (default: $KAFKA_CACHE_DIR/run);
 #                      give each concurrent instance its own
+#   KAFKA_DATA_DIR     persistent mode: the folder the broker's storage, config, logs and ports are kept in (it
+#                      takes the place of KAFKA_RUN_DIR); KAFKA_PORT or a free port is chosen at the first start
+#                      and kept
 #   KAFKA_START_TIMEOUT  seconds to wait for metadata (default 90)
 #   KAFKA_JAVA_OPTS    extra JVM options for the broker (e.g. -XX:TieredStopAtLevel=1: faster start, slower peak)
 #   POKERAUDIT_PYTHON  interpreter with kafka-python (default: .venv/bin/python)
@@ -25,7 +33,8 @@ run_dir_var=KAFKA_RUN_DIR
 source "$here/../lib.sh"
 cache="${KAFKA_CACHE_DIR:-$root/deploy/.cache/kafka}"
 lib="$cache/lib"
-run="${KAFKA_RUN_DIR:-$cache/run}"
+persistent="${KAFKA_DATA_DIR:-}"
+run="${persistent:-${KAFKA_RUN_DIR:-$cache/run}}"
 pidfile="$run/kafka.pid"
 bootfile="$run/bootstrap"
 address_file="$bootfile"
@@ -234,15 +243,30 @@ start_new() {
 
 # One attempt: 0 = running, 2 = a port was in use, 1 = any other failure (broker stopped again).
 launch() {
-    local port cport pid
-    port="${KAFKA_PORT:-$(free_port)}"
-    cport="$(free_port)"
-    while [[ "$cport" == "$port" ]]; do cport="$(free_port)"; done
+    local port cport pid kept=0
+    if [[ -n "$persistent" && -f "$run/kept_ports" && -f "$run/data/meta.properties" ]]; then
+        # persistent mode, after the first start: the same cluster on the same ports
+        read -r port cport <"$run/kept_ports"
+        port_is_free "$port" && port_is_free "$cport" \
+            || die "a port kept in $run/kept_ports ($port, $cport) is in use; free it"
+        kept=1
+    else
+        port="${KAFKA_PORT:-$(free_port)}"
+        cport="$(free_port)"
+        while [[ "$cport" == "$port" ]]; do cport="$(free_port)"; done
+    fi
 
     mkdir -p "$run"
-    rm -rf "$run/data" "$run/logs" "$pidfile" "$bootfile"
+    rm -f "$pidfile" "$bootfile"
+    if [[ "$kept" == 0 ]]; then
+        rm -rf "$run/data" "$run/logs"
+    fi
     mkdir -p "$run/data" "$run/logs"
     write_config "$port" "$cport"
+    if [[ "$kept" == 1 ]]; then
+        start_broker "$port"
+        return
+    fi
 
     local cid
     cid="$(cluster_id)"
@@ -253,6 +277,13 @@ launch() {
         cat "$run/logs/format.log" >&2
         die "formatting the KRaft storage failed (see $run/logs/format.log)"
     fi
+    [[ -z "$persistent" ]] || echo "$port $cport" >"$run/kept_ports"
+    start_broker "$port"
+}
+
+# Start the broker on storage already formatted; 0 = running, 2 = a port was in use, 1 = any other failure.
+start_broker() {
+    local port="$1" pid
 
     # Class-data sharing: the first broker records the classes it loaded (written when it stops cleanly,
     # see stop), later ones map them instead of parsing some 7,000 classes again; start-up is ~2 s shorter.
@@ -301,7 +332,7 @@ stop() {
     local pid
     if ! pid="$(running_pid)"; then
         rm -f "$pidfile" "$bootfile"
-        rm -rf "$run/data"
+        forget_data
         say "not running"
         return 0
     fi
@@ -316,8 +347,13 @@ stop() {
     running_pid >/dev/null && die "could not stop pid $pid"
     keep_class_archive "$clean"
     rm -f "$pidfile" "$bootfile"
-    rm -rf "$run/data"
-    say "stopped (pid $pid)"
+    forget_data
+    say "stopped (pid $pid)${persistent:+; the data is kept in $run}"
+}
+
+# Throw-away mode: the storage goes; persistent mode: it stays for the next start.
+forget_data() {
+    [[ -n "$persistent" ]] || rm -rf "$run/data"
 }
 
 dispatch "$@"

@@ -1,10 +1,15 @@
 #!/usr/bin/env bash
-# One throw-away PostgreSQL cluster on 127.0.0.1, for development and tests.
+# One PostgreSQL cluster on 127.0.0.1, in one of two modes:
 #
-#   deploy/postgres/postgres.sh start    install the server from Debian's packages if absent, initdb a fresh
-#                                        cluster, start it, wait until it accepts connections; prints the
-#                                        DATABASE_URL on stdout
-#   deploy/postgres/postgres.sh stop     pg_ctl stop -m fast; removes the cluster
+#   throw-away (default; development and tests): start makes a fresh cluster tuned for speed (fsync off),
+#       stop deletes it.
+#   persistent (POSTGRES_DATA_DIR set; an operator's): the cluster lives in that folder, durable (fsync on);
+#       the first start creates it, later starts reuse it on the same port, stop keeps it.
+#
+#   deploy/postgres/postgres.sh start    install the server from Debian's packages if absent, initdb a cluster
+#                                        (persistent mode: only if the folder has none), start it, wait until it
+#                                        accepts connections; prints the DATABASE_URL on stdout
+#   deploy/postgres/postgres.sh stop     pg_ctl stop -m fast; removes the cluster (persistent mode: keeps it)
 #   deploy/postgres/postgres.sh status   prints the DATABASE_URL and exits 0 when running, else exits 1
 #   deploy/postgres/postgres.sh stop-all stops the default instance and every one a test session left in deploy/.cache/sessions
 #
@@ -12,6 +17,9 @@
 #   POSTGRES_LISTEN_PORT  port to listen on (default: a free port)
 #   POSTGRES_RUN_DIR      this instance's data, log and state files (default: deploy/.cache/postgres);
 #                         give each concurrent instance its own
+#   POSTGRES_DATA_DIR     persistent mode: the folder the cluster, its port and its log are kept in (it takes the
+#                         place of POSTGRES_RUN_DIR); the port of the first start (POSTGRES_LISTEN_PORT or a free
+#                         one) is kept for every later start
 #   POSTGRES_BINDIR       folder with initdb/pg_ctl/pg_isready (default: the newest /usr/lib/postgresql/*/bin)
 #
 # As root the server runs as the unprivileged `postgres` user (the Debian package creates it).
@@ -22,7 +30,8 @@ service=postgres.sh
 run_dir_var=POSTGRES_RUN_DIR
 # shellcheck source=../lib.sh
 source "$here/../lib.sh"
-run="${POSTGRES_RUN_DIR:-$root/deploy/.cache/postgres}"
+persistent="${POSTGRES_DATA_DIR:-}"
+run="${persistent:-${POSTGRES_RUN_DIR:-$root/deploy/.cache/postgres}}"
 data="$run/data"
 logfile="$run/postgres.log"
 urlfile="$run/database_url"
@@ -99,6 +108,10 @@ start_new() {
         id postgres >/dev/null 2>&1 \
             || die "running as root needs the 'postgres' system user (Debian: apt-get install -y postgresql)"
     fi
+    if [[ -n "$persistent" && -f "$data/PG_VERSION" && -f "$run/kept_port" ]]; then
+        restart_kept "$bindir"
+        return
+    fi
     check_fixed_port POSTGRES_LISTEN_PORT
 
     rm -rf "$data" "$urlfile" "$portfile" "$logfile"
@@ -111,7 +124,6 @@ start_new() {
         cat "$run/initdb.log" >&2
         die "initdb failed (see $run/initdb.log)"
     fi
-    # A throw-away cluster: durability is not wanted, speed is.
     cat >>"$data/postgresql.conf" <<EOF
 
 # deploy/postgres/postgres.sh
@@ -119,10 +131,11 @@ listen_addresses = '127.0.0.1'
 # TCP only: a socket path under a deep checkout can exceed the 107-byte limit of a Unix socket address.
 unix_socket_directories = ''
 max_connections = 200
-fsync = off
-synchronous_commit = off
-full_page_writes = off
 EOF
+    if [[ -z "$persistent" ]]; then
+        # A throw-away cluster: durability is not wanted, speed is.
+        printf 'fsync = off\nsynchronous_commit = off\nfull_page_writes = off\n' >>"$data/postgresql.conf"
+    fi
 
     # A free port can be taken by someone else between choosing it and the server binding it (parallel test
     # sessions do exactly that); then choose again.
@@ -147,16 +160,39 @@ EOF
     wait_until 100 "$bindir/pg_isready" -q -h 127.0.0.1 -p "$port" -U postgres \
         || { stop >/dev/null 2>&1 || true; die "the server does not accept connections on 127.0.0.1:$port (see $logfile)"; }
 
-    local url="postgresql://postgres@127.0.0.1:$port/postgres"
+    announce "$port"
+}
+
+announce() {
+    local port="$1" url="postgresql://postgres@127.0.0.1:$1/postgres"
     echo "$port" >"$portfile"
     echo "$url" >"$urlfile"
-    say "running at 127.0.0.1:$port"
+    [[ -z "$persistent" ]] || echo "$port" >"$run/kept_port"
+    say "running at 127.0.0.1:$port${persistent:+ (persistent: $run)}"
     echo "$url"
+}
+
+# Persistent mode: start the cluster the folder keeps, on the port it was first given.
+restart_kept() {
+    local bindir="$1" port
+    port="$(cat "$run/kept_port")"
+    port_is_free "$port" || die "port $port on 127.0.0.1 (kept in $run/kept_port) is in use; free it"
+    as_owner "$bindir/pg_ctl" start -D "$data" -l "$logfile" -o "-p $port" -w -t 120 >/dev/null 2>&1 \
+        || { tail -n 20 "$logfile" >&2 2>/dev/null || true; die "the kept cluster in $data did not start (see $logfile)"; }
+    wait_until 100 "$bindir/pg_isready" -q -h 127.0.0.1 -p "$port" -U postgres \
+        || die "the server does not accept connections on 127.0.0.1:$port (see $logfile)"
+    announce "$port"
+}
+
+# Throw-away mode: the cluster goes; persistent mode: it stays for the next start.
+forget() {
+    rm -f "$urlfile" "$portfile"
+    [[ -n "$persistent" ]] || rm -rf "$data"
 }
 
 stop() {
     if ! is_running; then
-        rm -rf "$data" "$urlfile" "$portfile"
+        forget
         say "not running"
         return 0
     fi
@@ -164,8 +200,8 @@ stop() {
     bindir="$(find_bindir)"
     as_owner "$bindir/pg_ctl" stop -D "$data" -m fast -w -t 60 >/dev/null \
         || die "pg_ctl stop failed; the postmaster pid is in $data/postmaster.pid"
-    rm -rf "$data" "$urlfile" "$portfile"
-    say "stopped"
+    forget
+    say "stopped${persistent:+ (the cluster is kept in $data)}"
 }
 
 dispatch "$@"

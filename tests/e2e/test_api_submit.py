@@ -319,6 +319,9 @@ class BrokenProjector:
     def catch_up(self) -> int:
         raise RuntimeError("read model table hands is missing")
 
+    def lag(self) -> int:
+        return 0
+
     def close(self) -> None:
         pass
 

@@ -52,7 +52,7 @@ def compose() -> dict[str, Any]:
 
 
 def test_compose_describes_the_whole_deployment(compose: dict[str, Any]) -> None:
-    assert set(compose["services"]) == {"kafka", "postgres", *APP_SERVICES}
+    assert set(compose["services"]) == {"kafka", "postgres", "proxy", *APP_SERVICES}
     kafka = _environment(compose["services"]["kafka"])
     assert compose["services"]["kafka"]["image"].startswith("apache/kafka:4.")
     assert set(kafka["KAFKA_PROCESS_ROLES"].split(",")) == {"broker", "controller"}  # KRaft, no ZooKeeper
@@ -123,3 +123,30 @@ def test_each_services_command_is_one_the_cli_accepts(compose: dict[str, Any], s
     assert program == "pokeraudit"
     args = build_parser().parse_args(argv)  # argparse exits (SystemExit) on a command it does not know
     assert callable(args.run)
+
+
+def test_every_service_has_a_healthcheck_and_restarts_by_itself(compose: dict[str, Any]) -> None:
+    for name, service in compose["services"].items():
+        merged = {**compose.get("x-pokeraudit-app", {}), **service}
+        assert merged.get("healthcheck", {}).get("test"), f"{name} has no healthcheck"
+        assert merged.get("restart") == "unless-stopped", f"{name} does not restart by itself"
+    api = compose["services"]["api"]
+    assert "/ready" in " ".join(api["healthcheck"]["test"]) and "ports" not in api  # reached through the proxy
+
+
+@pytest.mark.parametrize("service", ["referee", "projections"])
+def test_the_followers_serve_the_metrics_their_healthcheck_reads(compose: dict[str, Any], service: str) -> None:
+    from api.cli import build_parser
+
+    command = compose["services"][service]["command"]
+    args = build_parser().parse_args(command[1:])
+    assert args.metrics_port is not None and args.metrics_host == "0.0.0.0"
+    assert f":{args.metrics_port}/metrics" in " ".join(compose["services"][service]["healthcheck"]["test"])
+
+
+def test_the_proxy_terminates_tls_in_front_of_the_api_and_hides_the_metrics(compose: dict[str, Any]) -> None:
+    proxy = compose["services"]["proxy"]
+    assert "443:443" in proxy["ports"]
+    caddyfile = (COMPOSE.parent / "proxy" / "Caddyfile").read_text()
+    assert "reverse_proxy api:8000" in caddyfile and "respond @internal 404" in caddyfile
+    assert any(v.startswith("./proxy/Caddyfile:") for v in proxy["volumes"])

@@ -1,0 +1,79 @@
+"""Rate limits per token: submissions, and heavy reads (the protocol, the federation's views), each so many a
+minute (POKERAUDIT_RATE_SUBMITS_PER_MINUTE, POKERAUDIT_RATE_HEAVY_READS_PER_MINUTE; 0 turns one off).
+
+Counted in this process (a sliding minute per token): behind N API processes a token may make up to N times
+the limit, which the reverse proxy's own limit per client bounds (docs/OPERATIONS.md, "Security").
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections import deque
+from collections.abc import Callable
+
+from fastapi import Request
+
+from api.auth import Principal
+from api.deps import CurrentPrincipal
+from api.errors import ApiError
+from api.settings import Settings
+
+WINDOW_SECONDS = 60.0
+
+
+class SlidingMinute:
+    """How many times each key acted in the last minute; refuses the act past ``per_minute``."""
+
+    def __init__(self, per_minute: int, clock: Callable[[], float] = time.monotonic) -> None:
+        self.per_minute = per_minute
+        self._clock = clock
+        self._acts: dict[str, deque[float]] = {}
+        self._lock = threading.Lock()
+
+    def wait_for(self, key: str) -> float:
+        """0 when ``key`` may act now (the act is counted), else the seconds until it may."""
+        if self.per_minute <= 0:
+            return 0.0
+        now = self._clock()
+        with self._lock:
+            acts = self._acts.setdefault(key, deque())
+            while acts and acts[0] <= now - WINDOW_SECONDS:
+                acts.popleft()
+            if len(acts) >= self.per_minute:
+                return acts[0] + WINDOW_SECONDS - now
+            acts.append(now)
+            if len(self._acts) > 100_000:  # tokens long gone: forget the idle ones
+                self._acts = {k: v for k, v in self._acts.items() if v and v[-1] > now - WINDOW_SECONDS}
+            return 0.0
+
+
+def key_of(principal: Principal, request: Request) -> str:
+    if principal.anonymous:
+        return f"address:{request.client.host if request.client else '?'}"
+    return f"token:{principal.token_id}" if principal.token_id else f"person:{principal.person}:{principal.role.value}"
+
+
+def _limited(request: Request, caller: Principal, what: str, name: str) -> None:
+    limiter: SlidingMinute = getattr(request.app.state, name)
+    wait = limiter.wait_for(key_of(caller, request))
+    if wait > 0:
+        raise ApiError(
+            429, "rate_limited",
+            f"this token made {limiter.per_minute} {what} in the last minute, the most allowed; try again in "
+            f"{wait:.0f} s",
+        )
+
+
+def limit_submits(request: Request, caller: CurrentPrincipal) -> None:
+    if request.method == "POST":
+        _limited(request, caller, "submissions", "submit_limit")
+
+
+def limit_heavy_reads(request: Request, caller: CurrentPrincipal) -> None:
+    _limited(request, caller, "heavy reads", "heavy_read_limit")
+
+
+def install(app_state: object, settings: Settings) -> None:
+    app_state.submit_limit = SlidingMinute(settings.rate_submits_per_minute)  # type: ignore[attr-defined]
+    app_state.heavy_read_limit = SlidingMinute(settings.rate_heavy_reads_per_minute)  # type: ignore[attr-defined]

@@ -1,0 +1,103 @@
+"""The operator's side, without services: JSON-lines logs, the settings logged at start, rate limits, a log
+behind the store, the projector's follow loop through an outage, the start refusals and warnings of serve."""
+
+from __future__ import annotations
+
+import json
+import logging
+import threading
+
+import psycopg
+import pytest
+
+from api.cli_serve import production_refusal, start_warnings
+from api.follow import RETRIES, follow
+from api.limits import SlidingMinute
+from api.logs import JsonLines
+from api.observe import loggable
+from api.settings import Settings
+from ingest.behind import LogBehindStore, partitions_behind
+
+PRODUCTION = {"KAFKA_BOOTSTRAP_SERVERS": "kafka:9092", "DATABASE_URL": "postgresql://u:pw@db:5432/pokeraudit"}
+
+
+def test_a_log_line_is_one_json_object_with_the_extra_fields_as_keys() -> None:
+    record = logging.LogRecord("pokeraudit.referee", logging.INFO, "x.py", 1, "partitions %s", ("assigned",), None)
+    record.partitions = [0, 2]
+    line = json.loads(JsonLines().format(record))
+    assert line["level"] == "info" and line["logger"] == "pokeraudit.referee"
+    assert line["message"] == "partitions assigned" and line["partitions"] == [0, 2]
+    assert line["ts"].endswith("Z")
+
+
+def test_the_settings_logged_at_start_leave_the_secrets_out() -> None:
+    fields = loggable(Settings(**PRODUCTION, POKERAUDIT_JWT_SECRET="x" * 40))
+    assert fields["jwt_secret"] == "set" and "x" * 40 not in json.dumps(fields)
+    assert fields["database_url"] == "postgresql://u:***@db:5432/pokeraudit"
+
+
+def test_a_sliding_minute_lets_so_many_acts_in_and_tells_how_long_to_wait() -> None:
+    now = [0.0]
+    limit = SlidingMinute(2, clock=lambda: now[0])
+    assert limit.wait_for("a") == 0 and limit.wait_for("a") == 0
+    assert limit.wait_for("a") == pytest.approx(60.0)
+    assert limit.wait_for("b") == 0
+    now[0] = 60.5
+    assert limit.wait_for("a") == 0
+    assert SlidingMinute(0).wait_for("a") == 0  # 0: no limit
+
+
+def test_a_log_ending_before_what_the_store_judged_is_behind_it() -> None:
+    tracked = {0: 99, 1: 4, 2: None}
+    behind = partitions_behind({0: 100, 1: 3, 2: 0}, tracked.get)
+    assert [(b.partition, b.log_end_offset, b.tracked_offset) for b in behind] == [(1, 3, 4)]
+    message = str(LogBehindStore("pokeraudit.events", behind))
+    assert "partition 1" in message and "docs/OPERATIONS.md" in message
+    assert partitions_behind({0: 5}, lambda p: None) == []
+
+
+class Projector:
+    """Projects ``left`` events, after failing once as a PostgreSQL restart does."""
+
+    opened = 0
+
+    def __init__(self, stop: threading.Event, fail: bool) -> None:
+        Projector.opened += 1
+        self.stop, self.fail = stop, fail
+
+    def catch_up(self) -> int:
+        if self.fail:
+            raise psycopg.errors.AdminShutdown("terminating connection due to administrator command")
+        self.stop.set()
+        return 7
+
+    def lag(self) -> int:
+        return 0
+
+    def close(self) -> None:
+        pass
+
+
+def test_the_projector_is_opened_again_after_an_outage_and_goes_on() -> None:
+    stop = threading.Event()
+    before = RETRIES.labels("postgresql")._value.get()
+    first = [True]
+
+    def opened() -> Projector:
+        fail, first[0] = first[0], False
+        return Projector(stop, fail)
+
+    Projector.opened = 0
+    assert follow(opened, stop, lambda: None) == 7
+    assert Projector.opened == 2
+    assert RETRIES.labels("postgresql")._value.get() == before + 1
+
+
+def test_serve_refuses_a_short_secret_in_production_and_warns_of_public_reads() -> None:
+    assert "at least 32 bytes" in production_refusal(Settings(**PRODUCTION, POKERAUDIT_JWT_SECRET="k3y"))
+    assert "must be set" in production_refusal(Settings(**PRODUCTION))
+    assert production_refusal(Settings(**PRODUCTION, POKERAUDIT_JWT_SECRET="k" * 32)) == ""
+    assert production_refusal(Settings(POKERAUDIT_JWT_SECRET="k3y")) == ""  # the embedded mode is not production
+    public = Settings(**PRODUCTION, POKERAUDIT_JWT_SECRET="k" * 32, POKERAUDIT_PUBLIC_READ="true")
+    assert "POKERAUDIT_PUBLIC_READ" in start_warnings(public)[0]
+    assert start_warnings(Settings(POKERAUDIT_PUBLIC_READ="true")) == []
