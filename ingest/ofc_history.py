@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Iterator
 from pathlib import Path
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, cast
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
@@ -79,7 +79,7 @@ class RoundHistory(_Strict):
     acts: tuple[Act, ...]
 
 
-_FILE: TypeAdapter[Any] = TypeAdapter(RoundHistory | list[RoundHistory])  # type: ignore[arg-type]
+_FILE: TypeAdapter[Any] = TypeAdapter(cast(Any, RoundHistory | list[RoundHistory]))
 _ROUND = TypeAdapter(RoundHistory)
 _ROUNDS = TypeAdapter(list[RoundHistory])
 
