@@ -265,9 +265,12 @@ def _add_schemas(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]
         "schemas",
         help="write the JSON Schema of the envelope and of every event type",
         description="Write docs/schemas/events.schema.json (or --out): the envelope and every payload type the "
-        "log accepts, at the current schema version. A test checks the committed file is current.",
+        "log accepts, at the current schema version; and docs/ACTS.md (or --acts-out): every act, who may record "
+        "it, its fields and an example record. Tests check both committed files are current.",
     )
     command.add_argument("--out", default="docs/schemas/events.schema.json", help="where to write it")
+    command.add_argument("--acts-out", default="docs/ACTS.md", metavar="FILE",
+                         help="where to write the acts' reference (who records each, its fields, an example)")
     command.set_defaults(run=_schemas)
 
 
@@ -286,6 +289,12 @@ def _schemas(args: argparse.Namespace) -> int:
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(schemas_document(), encoding="utf-8")
     print(f"wrote {out}")
+    from api.acts_doc import acts_document
+
+    acts = Path(args.acts_out)
+    acts.parent.mkdir(parents=True, exist_ok=True)
+    acts.write_text(acts_document(), encoding="utf-8")
+    print(f"wrote {acts}")
     return 0
 
 
