@@ -8,8 +8,9 @@ A hand history names its table in one of three ways, tried in this order:
 3. **a folder**: the hands of one folder, two or more, are one table when each has its own ``hand`` number
    (a Pluribus session, ``data/pluribus/100``).
 
-At a table found so, a hand's number is its ``hand`` (when every hand has a distinct one) or else its place in
-file order, and the hands are published in that order. A hand none of these place is a table of its own,
+At a table found so, a hand's number is its ``hand`` (when every hand has a distinct one; all moved up so the
+first is at least 1, as ``data/pluribus/94`` counts from 0) or else its place in file order, and the hands are
+published in that order. A hand none of these place is a table of its own,
 named by its file's path below the folder all files share and its place in the file (``pluribus/100/11#1``),
 its number 1. Names and numbers depend on the files only, so the event ids derived from them
 (:func:`ingest.publish.event_id_for`) are the same each time: publishing twice stays harmless.
@@ -53,9 +54,11 @@ def seat_hands(hands: Sequence[PhhHand]) -> list[SeatedHand]:
         if key[0] == "table" or (numbered and (key[0] == "event" or len(members) > 1)):
             if numbered:
                 members = sorted(members, key=lambda n: hands[n].hand_number or 0)
+            # a hand is numbered from 1: a table whose records count from 0 (pluribus/94) has them all moved up one
+            shift = max(0, 1 - min(n or 0 for n in numbers)) if numbered else 0
             for place, n in enumerate(members, start=1):
-                number = hands[n].hand_number if numbered else place
-                seated.append(SeatedHand(hands[n], _table_name(key), number or place))
+                number = (hands[n].hand_number or 0) + shift if numbered else place
+                seated.append(SeatedHand(hands[n], _table_name(key), number))
         else:
             seated.extend(SeatedHand(hands[n], own_name(n), 1) for n in members)
     return seated

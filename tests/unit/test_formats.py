@@ -110,6 +110,14 @@ def test_a_folder_of_numbered_hands_is_one_table_and_a_phh_table_field_names_its
     }
 
 
+def test_a_table_whose_records_count_hands_from_0_is_numbered_from_1_and_every_shared_hand_is_its_own() -> None:
+    hands = [h for h in read_hands([PHH_DIR / "data" / "pluribus" / "94"], "phh") if isinstance(h, ImportedHand)]
+    numbers = {Path(h.file).name: h.hand_number for h in hands}
+    assert {h.table_id for h in hands} == {"94"} and numbers["0.phh"] == 1 and numbers["5.phh"] == 6
+    placed = [(h.table_id, h.hand_number) for h in read_hands([PHH_DIR], "phh") if isinstance(h, ImportedHand)]
+    assert len(placed) == len(set(placed)) == 2149, "no two shared hands at one table under one number"
+
+
 def test_a_refused_act_ends_the_hand_so_the_referee_records_the_rejection() -> None:
     razz = next(h for h in read_hands([WSOP_RAZZ_HAND]) if isinstance(h, ImportedHand))
     (phh_hand,) = load_file(WSOP_RAZZ_HAND)
