@@ -100,7 +100,8 @@ def _add_referee(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]
         description="Replay every record on the log through the rulebook; store accepted events and "
         "rejections with the log position in one transaction. Embedded mode: judge what is there and exit. "
         "Kafka mode: run until stopped (SIGTERM or SIGINT: the batch in hand is finished and the consumer "
-        "leaves its group), or until the log has been quiet --idle-exit seconds.",
+        "leaves its group), or until the log has been quiet --idle-exit seconds. Stdout: one JSON object, the "
+        "records judged this run; stderr: the same, labelled, and the store's totals over all runs (as status).",
     )
     command.add_argument("--idle-exit", type=float, default=None, metavar="SECONDS",
                          help="Kafka mode: stop after the log has been quiet this long")
@@ -109,6 +110,8 @@ def _add_referee(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]
                          "(one core each; docs/BENCHMARKS.md measured two on two cores)")
     add_log_level(command)
     add_metrics_address(command)
+    # the children of --processes leave the labelled summary to their parent, who prints it once
+    command.add_argument("--no-summary", action="store_true", help=argparse.SUPPRESS)
     command.set_defaults(run=_referee)
 
 
@@ -126,7 +129,9 @@ def _referee(args: argparse.Namespace) -> int:
     with _pipeline(publish_rejections=True) as pipeline:
         settings = pipeline.settings
         if settings.kafka_bootstrap_servers is None:
-            print(json.dumps(referee_once(pipeline)))
+            outcomes = referee_once(pipeline)
+            print(json.dumps(outcomes))
+            _referee_summary(pipeline, outcomes, sum(outcomes.values()))
             return 0
         log_settings("referee", settings)
         runner = KafkaRefereeRunner(
@@ -140,8 +145,24 @@ def _referee(args: argparse.Namespace) -> int:
         except LogBehindStore as exc:
             print(f"referee: refusing to judge: {exc}", file=sys.stderr)
             return 3
-    print(json.dumps({"judged": judged}))
+        print(json.dumps({"judged": judged}))
+        if not args.no_summary:
+            _referee_summary(pipeline, None, judged)
     return 0
+
+
+def _referee_summary(pipeline: Pipeline, outcomes: dict[str, int] | None, judged: int) -> None:
+    """Two labelled lines on stderr, so stdout stays one JSON object: what this run judged (the JSON's counts),
+    and what the store holds in all (``pokeraudit status``'s totals), which earlier runs contributed to."""
+    from api.operations import status
+
+    by_outcome = "" if not outcomes else " (" + ", ".join(f"{k} {v}" for k, v in sorted(outcomes.items())) + ")"
+    print(f"judged this run: {judged} records{by_outcome}", file=sys.stderr)
+    total = status(pipeline)
+    print(
+        f"in the store, all runs: accepted {total['accepted']}, rejected {total['rejected']}, lag {total['lag']}",
+        file=sys.stderr,
+    )
 
 
 def _referees(args: argparse.Namespace) -> int:
@@ -152,7 +173,7 @@ def _referees(args: argparse.Namespace) -> int:
         print("referee: --processes needs Kafka (KAFKA_BOOTSTRAP_SERVERS); the embedded log is judged by one "
               "process", file=sys.stderr)
         return 2
-    argv = [sys.executable, "-m", "api.cli", "referee", "--log-level", args.log_level]
+    argv = [sys.executable, "-m", "api.cli", "referee", "--no-summary", "--log-level", args.log_level]
     if args.idle_exit is not None:
         argv += ["--idle-exit", str(args.idle_exit)]
     # each child serves its own metrics, on the ports after the one given
@@ -170,6 +191,8 @@ def _referees(args: argparse.Namespace) -> int:
         outputs = [child.communicate()[0] for child in children]
     judged = [json.loads(out)["judged"] if child.returncode == 0 else None for child, out in zip(children, outputs, strict=True)]
     print(json.dumps({"judged": sum(n or 0 for n in judged), "by_process": judged}))
+    with _pipeline() as pipeline:
+        _referee_summary(pipeline, None, sum(n or 0 for n in judged))
     return max(child.returncode for child in children)
 
 
@@ -265,9 +288,12 @@ def _add_schemas(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]
         "schemas",
         help="write the JSON Schema of the envelope and of every event type",
         description="Write docs/schemas/events.schema.json (or --out): the envelope and every payload type the "
-        "log accepts, at the current schema version. A test checks the committed file is current.",
+        "log accepts, at the current schema version; and docs/ACTS.md (or --acts-out): every act, who may record "
+        "it, its fields and an example record. Tests check both committed files are current.",
     )
     command.add_argument("--out", default="docs/schemas/events.schema.json", help="where to write it")
+    command.add_argument("--acts-out", default="docs/ACTS.md", metavar="FILE",
+                         help="where to write the acts' reference (who records each, its fields, an example)")
     command.set_defaults(run=_schemas)
 
 
@@ -286,6 +312,12 @@ def _schemas(args: argparse.Namespace) -> int:
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(schemas_document(), encoding="utf-8")
     print(f"wrote {out}")
+    from api.acts_doc import acts_document
+
+    acts = Path(args.acts_out)
+    acts.parent.mkdir(parents=True, exist_ok=True)
+    acts.write_text(acts_document(), encoding="utf-8")
+    print(f"wrote {acts}")
     return 0
 
 
@@ -302,6 +334,7 @@ def _pipeline(publish_rejections: bool = False) -> Iterator[Pipeline]:
 
 
 from api.cli_integrity import add_integrity  # noqa: E402  (integrity statistics: their own module)
+from api.cli_draw import add_draw  # noqa: E402  (the Secretary's draws: their own module)
 from api.cli_io import add_export, add_import  # noqa: E402  (import and export: their own module)
 from api.cli_projections import add_projections  # noqa: E402  (the read models: their own module)
 from api.cli_protocol import add_protocol  # noqa: E402  (the competition protocol: its own module)
@@ -325,6 +358,7 @@ _SUBCOMMANDS: tuple[Callable[[argparse._SubParsersAction[argparse.ArgumentParser
     add_export,
     add_reporting,
     add_integrity,
+    add_draw,
 )
 
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import itertools
-import os
 from collections.abc import Iterable, Iterator, Sequence
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -19,6 +18,7 @@ from ingest.behind import LogBehindStore, PartitionBehind
 from ingest.envelope import RecordedBy
 from ingest.log import EmbeddedLog
 from ingest.phh import load_hands
+from ingest.phh_tables import seat_hands
 from ingest.publish import batched, hand_records
 from ingest.runners import drain_embedded
 from ingest.verify import ChainReport, verify_store
@@ -30,18 +30,14 @@ EPOCH = datetime(2026, 1, 1, tzinfo=UTC)
 def phh_records(
     paths: Sequence[str | Path], competition_id: str, repeat: int = 1
 ) -> Iterator[tuple[bytes, bytes]]:
-    """The hands under ``paths`` as log records; ``repeat`` plays them again at new tables (benchmarks)."""
-    hands = list(load_hands(paths))
-    # A table is named by its file's path below the folder all files share: files of the same name in
-    # different folders (pluribus/100/11.phh, pluribus/101/11.phh) are different tables.
-    files = [Path(hand.file).resolve() for hand in hands]
-    common = Path(os.path.commonpath([f.parent for f in files])) if files else Path()
-    for copy, (n, hand) in itertools.product(range(repeat), enumerate(hands)):
-        name = files[n].relative_to(common).with_suffix("").as_posix()
-        table = f"{name}#{hand.index}" + (f"@{copy}" if repeat > 1 else "")
+    """The hands under ``paths`` as log records, each at its table in hand order (:mod:`ingest.phh_tables`);
+    ``repeat`` plays them again at new tables (benchmarks)."""
+    seated = seat_hands(list(load_hands(paths)))
+    for copy, (n, at) in itertools.product(range(repeat), enumerate(seated)):
+        table = at.table_id + (f"@{copy}" if repeat > 1 else "")
         yield from hand_records(
-            _as_recorded(hand.events()), competition_id, IMPORTER, EPOCH + timedelta(minutes=n),
-            table_id=table, hand_number=1,
+            _as_recorded(at.hand.events()), competition_id, IMPORTER, EPOCH + timedelta(minutes=n),
+            table_id=table, hand_number=at.hand_number,
         )
 
 

@@ -15,7 +15,6 @@ rule (the acts after it cannot be read: a PHH ``cc`` is a check or a call only a
 from __future__ import annotations
 
 import contextlib
-import os
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -28,6 +27,7 @@ from domain.hand.state import HandState
 from domain.rulebooks import get_rulebook
 from ingest import ohh, pokerstars
 from ingest.phh import PHH_SUFFIXES, PhhError, PhhHand, load_file
+from ingest.phh_tables import SeatedHand, seat_hands
 from ingest.phh_validate import UnreadableReport, unreadable
 
 __all__ = [
@@ -115,7 +115,7 @@ def read_hands(
 ) -> Iterator[ImportedHand | UnreadableReport]:
     """Every hand under ``paths`` in order, or the report of what could not be read."""
     files = list(source_files(paths, format))
-    tables = _TableNames([f for f in files if f.suffix in PHH_SUFFIXES])
+    tables = _PhhTables([f for f in files if f.suffix in PHH_SUFFIXES and f.exists()])
     for file in files:
         if not file.exists():
             yield UnreadableReport(file=str(file), hand=None, field=None, line=None, error="no such file or folder")
@@ -161,26 +161,41 @@ def recorded(events: Iterable[ReportedEvent]) -> tuple[ReportedEvent, ...]:
     return tuple(kept)
 
 
-class _TableNames:
-    """PHH tables are named by the file's path below the folder all files share, and the hand's place in it
-    (``pluribus/100/11#1``), as ``pokeraudit publish`` names them."""
+class _PhhTables:
+    """The PHH files' hands, read once, each placed at its table (:mod:`ingest.phh_tables`: PHH ``table``, one
+    event's day, or one folder, in hand order), as ``pokeraudit publish`` places them."""
 
     def __init__(self, files: list[Path]) -> None:
-        resolved = [f.resolve() for f in files]
-        self.common = Path(os.path.commonpath([f.parent for f in resolved])) if resolved else Path()
+        self.loaded: dict[Path, list[PhhHand] | PhhError] = {}
+        for file in files:
+            try:
+                self.loaded[file] = load_file(file)
+            except PhhError as error:
+                self.loaded[file] = error
+        hands = [hand for loaded in self.loaded.values() if not isinstance(loaded, PhhError) for hand in loaded]
+        self.seats = {(at.hand.file, at.hand.index): at for at in seat_hands(hands)}
 
-    def name(self, hand: PhhHand) -> str:
-        return f"{Path(hand.file).resolve().relative_to(self.common).with_suffix('').as_posix()}#{hand.index}"
+    def hands(self, file: Path) -> list[SeatedHand] | PhhError:
+        loaded = self.loaded[file] if file in self.loaded else _loaded(file)
+        if isinstance(loaded, PhhError):
+            return loaded
+        return [self.seats.get((h.file, h.index)) or SeatedHand(h, f"{Path(h.file).stem}#{h.index}", 1) for h in loaded]
 
 
-def _phh(file: Path, tables: _TableNames) -> Iterator[ImportedHand | UnreadableReport]:
+def _loaded(file: Path) -> list[PhhHand] | PhhError:
     try:
-        hands = load_file(file)
+        return load_file(file)
     except PhhError as error:
-        yield unreadable(error)
+        return error
+
+
+def _phh(file: Path, tables: _PhhTables) -> Iterator[ImportedHand | UnreadableReport]:
+    hands = tables.hands(file)
+    if isinstance(hands, PhhError):
+        yield unreadable(hands)
         return
-    for hand in hands:
-        yield ImportedHand("phh", hand.file, hand.index, recorded(hand.events()), tables.name(hand), 1)
+    for at in hands:
+        yield ImportedHand("phh", at.hand.file, at.hand.index, recorded(at.hand.events()), at.table_id, at.hand_number)
 
 
 def _ohh(file: Path) -> Iterator[ImportedHand | UnreadableReport]:

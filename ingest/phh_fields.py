@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import date
 from decimal import Decimal
 
 from ingest.phh_actions import ActionSyntaxError, PhhAction, parse_action
@@ -136,6 +137,8 @@ def read_hand(table: dict[str, object], file: str, index: int, text: HandText) -
         winnings=_outcome(reader, "winnings", count),
         table=reader.string("table", required=False),
         hand_number=_hand_number(reader),
+        event=reader.string("event", required=False),
+        played_on=_played_on(reader),
     )
 
 
@@ -208,6 +211,17 @@ def _flag(reader: _Reader, field: str) -> bool:
 def _hand_number(reader: _Reader) -> int | None:
     value = reader.table.get("hand")
     return int(value) if isinstance(value, int) and not isinstance(value, bool) else None
+
+
+def _played_on(reader: _Reader) -> str | None:
+    """``year``, ``month`` and ``day`` as an ISO date, when all three are there and make one."""
+    parts = [reader.table.get(field) for field in ("year", "month", "day")]
+    if not all(isinstance(p, int) and not isinstance(p, bool) for p in parts):
+        return None
+    try:
+        return date(*parts).isoformat()  # type: ignore[arg-type]
+    except ValueError:
+        return None
 
 
 def _infinite(value: Number) -> bool:

@@ -66,6 +66,10 @@ class PhhHand:
     winnings: tuple[Decimal, ...] | None
     table: str | None
     hand_number: int | None
+    #: the PHH ``event`` and the date of ``year``/``month``/``day`` (ISO), which with ``hand`` place the hand at
+    #: its table when ``table`` is not given (:mod:`ingest.phh_tables`)
+    event: str | None = None
+    played_on: str | None = None
 
     @property
     def player_count(self) -> int:

@@ -221,6 +221,9 @@ PARAMETERS: dict[str, tuple[str, ...]] = {
     "competition": (MINSK, LIVE_COMPETITION, OPEN),
     "hand_id": (LIVE_HAND, OPEN_HAND, *MINSK_HANDS),
     "protest_id": ("protest-1", "protest-2"),
+    # a hand by the envelope's number at its table, and by the payloads' TABLE/NUMBER (issue 13)
+    "number": ("1", "2"),
+    "table_hand": (f"{table()}/1", f"{table()}/2", f"{OPEN_TABLE}/1"),
     "version": ("1",),
 }
 #: the tables of each competition, for a path that names both

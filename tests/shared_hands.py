@@ -20,6 +20,8 @@ ROOT = Path(__file__).resolve().parents[1]
 PHH_DIR = Path(os.environ.get("POKERAUDIT_PHH_DIR", ROOT / ".." / "shared" / "data" / "phh"))
 #: Day 5 of the 2023 WSOP $50,000 Poker Players Championship (event 43): 83 hands of mixed games, one a file
 WSOP_DAY_5 = PHH_DIR / "data" / "wsop" / "2023" / "43" / "5"
+#: their one table: the event and day every file names (ingest/phh_tables.py); each hand keeps its ``hand`` number
+WSOP_TABLE = "2023 World Series of Poker Event #43: $50,000 Poker Players Championship | Day 5 (2023-06-22)"
 #: its first hand, five-handed no-limit hold'em with a big-blind ante, shown down
 WSOP_HAND = WSOP_DAY_5 / "00-02-07.phh"
 #: a razz hand whose 6th-street raise breaks the fixed-limit size (bfsp 4.7.3): the rules refuse it

@@ -23,7 +23,9 @@ router = APIRouter(prefix="/v1", tags=["reads"], responses=ERROR_RESPONSES)
 
 CompetitionId = Annotated[str, Path(description="the competition, as the events name it")]
 TableId = Annotated[str, Path(description="the table within the competition; may contain '/' and '#' (%23)")]
-HandId = Annotated[str, Path(description="domain.hand.aggregate.hand_id(table, number, competition)")]
+HandId = Annotated[str, Path(description="the hand's UUID: domain.hand.aggregate.hand_id(table, number, competition)")]
+HandNumber = Annotated[int, Path(ge=1, description="the hand's number at its table: the envelope's hand_id")]
+TableHand = Annotated[str, Path(description="TABLE/NUMBER as payloads name a hand (T1/1); the table may contain '/'")]
 
 
 def _hand(models: ReadModels, principal: Principal, hand_id: str) -> views.Hand:
@@ -58,6 +60,35 @@ def tables(
     _known_competition(models, principal, competition_id)
     items, total = models.tables(competition_id, page.offset, page.limit)
     return Page[views.TableSummary].of(items, page, total)
+
+
+@router.get("/competitions/{competition_id}/tables/{table_id:path}/hands/{number}", response_model=views.Hand)
+def hand_at_table(
+    competition_id: CompetitionId, table_id: TableId, number: HandNumber, principal: CurrentPrincipal,
+    models: CurrentReadModels, sealing: CurrentSealing,
+) -> views.Hand:
+    """One hand by the envelope's names for it: its competition, its ``table_id`` and its ``hand_id`` (the hand's
+    number at the table, ``"1"``); the same answer as ``/v1/hands/{uuid}``."""
+    verify_scope(principal, competition_id)
+    return sealing.hand(_hand(models, principal, str(hand_stream(table_id, number, competition_id))), principal)
+
+
+@router.get("/competitions/{competition_id}/hands/{table_hand:path}", response_model=views.Hand)
+def hand_in_competition(
+    competition_id: CompetitionId, table_hand: TableHand, principal: CurrentPrincipal, models: CurrentReadModels,
+    sealing: CurrentSealing,
+) -> views.Hand:
+    """One hand by the payloads' name for it, ``TABLE/NUMBER`` (``"T1/1"``: a ruling's, a challenge's, an
+    elimination's ``hand``), within its competition; the same answer as ``/v1/hands/{uuid}``."""
+    verify_scope(principal, competition_id)
+    table_id, _, number = table_hand.rpartition("/")
+    if not table_id or not number.isdigit():
+        raise ApiError(
+            422, "invalid_hand",
+            f"hand {table_hand!r}: expected TABLE/NUMBER, the table's name and the hand's number at it (T1/1)",
+            field="table_hand",
+        )
+    return sealing.hand(_hand(models, principal, str(hand_stream(table_id, int(number), competition_id))), principal)
 
 
 @router.get("/competitions/{competition_id}/tables/{table_id:path}/hands", response_model=Page[views.Hand])

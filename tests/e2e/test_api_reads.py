@@ -269,3 +269,20 @@ def test_a_rebuild_uses_both_cores_with_sqlite_and_one_process_with_postgresql()
     assert rebuild_workers(None, None, None) == 1
     assert rebuild_workers(None, "postgresql://db/x", 8) == 1
     assert rebuild_workers(3, "postgresql://db/x", 2) == 3
+
+
+def test_a_hand_is_read_by_each_of_its_three_names(served: Any) -> None:
+    """Issue 13: the envelope's (table and number "1"), the payloads' ("TABLE/NUMBER") and the read models'
+    UUID name the same hand, sealed alike; a name that is not one is refused with the form expected."""
+    client, _, _ = served
+    by_uuid = client.get(f"/v1/hands/{LIVE}", headers=VIEWER).json()
+    by_envelope = client.get(f"{table_url(LIVE_TABLE)}/hands/1", headers=VIEWER)
+    by_payload = client.get(f"/v1/competitions/open/hands/{quote(LIVE_TABLE + '/1', safe='')}", headers=VIEWER)
+    assert by_envelope.status_code == 200 and by_payload.status_code == 200, (by_envelope.text, by_payload.text)
+    assert by_envelope.json() == by_uuid == by_payload.json() and by_uuid["hand_id"] == LIVE
+    error(client.get(f"{table_url(LIVE_TABLE)}/hands/2", headers=VIEWER), 404, "not_found")
+    detail = error(client.get("/v1/competitions/open/hands/t3", headers=VIEWER), 422, "invalid_hand")
+    assert detail["field"] == "table_hand" and "TABLE/NUMBER" in detail["message"]
+    # a token for another competition reads none of them
+    other = as_("viewer", competition="elsewhere")
+    assert client.get(f"{table_url(LIVE_TABLE)}/hands/1", headers=other).status_code == 403

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 from pokerstars_hands import SPLIT_POT
-from shared_hands import PHH_DIR, WSOP_HAND
+from shared_hands import PHH_DIR, WSOP_HAND, WSOP_TABLE
 
 from domain.hand.events import HandStarted
 from ingest.formats import ImportedHand, read_hands, recorded
@@ -63,13 +63,13 @@ def test_a_pokerstars_hand_exported_as_phh_reads_back_as_the_events_imported(
 
 
 def test_a_phh_hand_exported_as_ohh_reads_back_with_its_pots(tmp_path: Path, imported: dict[str, ImportedHand]) -> None:
-    out = pokeraudit(tmp_path / "var", "export", "--hand", "club/00-02-07#1/1", "--format", "ohh")
+    out = pokeraudit(tmp_path / "var", "export", "--hand", f"club/{WSOP_TABLE}/1", "--format", "ohh")
     assert out.returncode == 0, out.stderr
     (hand,) = list(loads(out.stdout, "exported.ohh"))
     phh = imported["phh"]
     start, *rest = phh.events
     assert isinstance(start, HandStarted)
-    assert hand.events == (dataclasses.replace(start, table_id="00-02-07#1", hand_number=1), *rest)
+    assert hand.events == (dataclasses.replace(start, table_id=WSOP_TABLE, hand_number=1), *rest)
     # Kristopher Tong (id 1) wins the one pot at showdown, as the record's finishing stacks say
     (pot,) = json.loads(out.stdout)["ohh"]["pots"]
     assert pot["player_wins"] == [{"player_id": 1, "win_amount": pot["amount"]}]
@@ -95,7 +95,7 @@ def test_a_hand_exported_for_a_role_shows_only_the_cards_the_role_sees(
     the hands shown and writes every other hole card unknown; the integrity team's is the operator's."""
     from domain.hand.events import HandShown, HoleCardsDealt
 
-    hand_arg = ("export", "--hand", "club/00-02-07#1/1", "--format", "phh")
+    hand_arg = ("export", "--hand", f"club/{WSOP_TABLE}/1", "--format", "phh")
     whole = pokeraudit(tmp_path / "var", *hand_arg)
     viewer = pokeraudit(tmp_path / "var", *hand_arg, "--as", "viewer")
     integrity = pokeraudit(tmp_path / "var", *hand_arg, "--as", "integrity")

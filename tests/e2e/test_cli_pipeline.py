@@ -29,8 +29,18 @@ def test_published_hands_are_judged_once_tracked_and_their_chains_verify(tmp_pat
     outcomes = json.loads(judged.stdout)
     # The razz hand's 6th-street raise breaks the fixed-limit size (bfsp 4.7.3): one rejection.
     assert outcomes["rejected"] == 1 and outcomes["accepted"] > 1500
+    accepted = outcomes["accepted"]
+    # stdout is this run's counts; stderr labels them and adds the store's totals over all runs (issue 13)
+    assert judged.stderr.splitlines()[-2:] == [
+        f"judged this run: {accepted + 1} records (accepted {accepted}, rejected 1)",
+        f"in the store, all runs: accepted {accepted}, rejected 1, lag 0",
+    ]
     again = pokeraudit(tmp_path, "referee")
     assert json.loads(again.stdout) == {}, "a second run finds nothing new to judge"
+    assert again.stderr.splitlines()[-2:] == [
+        "judged this run: 0 records",
+        f"in the store, all runs: accepted {accepted}, rejected 1, lag 0",
+    ]
     republished = pokeraudit(tmp_path, "publish", "--quiet", "--competition", "wsop-43", WSOP)
     assert republished.returncode == 0
     assert json.loads(pokeraudit(tmp_path, "referee").stdout) == {"duplicate": sum(outcomes.values())}

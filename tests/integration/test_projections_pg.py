@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 from read_model_checks import everything
+from shared_hands import WSOP_TABLE
 
 from api.operations import phh_records
 from domain.hand.aggregate import hand_id
@@ -88,7 +89,7 @@ def test_the_final_tables_pots_and_stacks_equal_validates(pipeline: Pipeline) ->
         rulebook = get_rulebook("bfsp")
         for hand in load_hands([WSOP]):
             report = validate_hand(hand, rulebook)
-            found = models.hand(str(hand_id(f"{Path(hand.file).stem}#{hand.index}", 1, COMPETITION)))
+            found = models.hand(str(hand_id(WSOP_TABLE, hand.hand_number, COMPETITION)))
             assert found is not None
             stacks = {s.seat: s.stack for s in found.seats}
             for player, (seat, expected) in enumerate(zip(hand.seats, report.finishing_stacks, strict=True), 1):
@@ -99,9 +100,9 @@ def test_the_final_tables_pots_and_stacks_equal_validates(pipeline: Pipeline) ->
                 (p.amount * hand.scale, [w.amount * hand.scale for w in p.winners]) for p in report.pots
             ], hand.file
         (refused,), total = models.rejections(COMPETITION, "illegal", 0, 10)
-        assert total == 1 and refused.rule == "bfsp 4.7.3" and refused.table_id == "03-50-24#1"
+        assert total == 1 and refused.rule == "bfsp 4.7.3" and refused.table_id == WSOP_TABLE
         (competition,) = models.competitions()
-        assert (competition.tables, competition.hands, competition.hands_in_progress) == (83, 83, 1)
+        assert (competition.tables, competition.hands, competition.hands_in_progress) == (1, 83, 1)
     finally:
         projector.close()
         projector.database.close()
@@ -189,11 +190,13 @@ def test_a_ruling_that_re_awards_a_pot_leaves_its_stacks_in_the_read_models_and_
     pipeline: Pipeline,
 ) -> None:
     files = sorted(WSOP.glob("0[0-2]-*.phh"))
-    pipeline.judge(list(phh_records(files, COMPETITION)))
-    # the first hand whose pot went to a showdown: the judge finds the dealer misread it for another seat in it
+    # the first hand whose pot went to a showdown: the judge finds the dealer misread it for another seat in it.
+    # The hands are judged one by one up to it, so it is its table's last hand and the table shows its stacks.
+    table = WSOP_TABLE
     for hand in load_hands(files):
-        table = f"{Path(hand.file).stem}#{hand.index}"
-        outcome = stored_outcome(pipeline.store.events.get(hand_id(table, 1, COMPETITION)))
+        pipeline.judge(list(phh_records([hand.file], COMPETITION)))
+        number = hand.hand_number
+        outcome = stored_outcome(pipeline.store.events.get(hand_id(table, number, COMPETITION)))
         contested = [p for p in (outcome.pots if outcome else ()) if len(p.eligible) > 1 and len(p.shares) == 1]
         if contested:
             break
@@ -202,17 +205,17 @@ def test_a_ruling_that_re_awards_a_pot_leaves_its_stacks_in_the_read_models_and_
     winner = pot.shares[0].seat
     other = next(seat for seat in pot.eligible if seat != winner)
     ruling = RulingIssued(
-        "r-1", f"{table}/1", RulingKind.FINDING_OF_FACT, "judge-1", Role.JUDGE, "bfsp 2.2.3",
+        "r-1", f"{table}/{number}", RulingKind.FINDING_OF_FACT, "judge-1", Role.JUDGE, "bfsp 2.2.3",
         "the dealer misread the hands", reawards=(PotReaward(pot.pot_index, (PotShare(other, pot.amount),), pot.half),),
     )
-    review = HandReview.open(COMPETITION, f"{table}/1", AT)
+    review = HandReview.open(COMPETITION, f"{table}/{number}", AT)
     review.issue(ruling, outcome, AT)
     pipeline.store.save(review)
     projector = pipeline.projector(page=300)
     try:
         projector.catch_up()
         models = ReadModels(projector.database)
-        found = models.hand(str(hand_id(table, 1, COMPETITION)))
+        found = models.hand(str(hand_id(table, number, COMPETITION)))
         assert found is not None
         engine = dict(outcome.ended.final_stacks)
         ruled = {s.seat: (s.stack, s.engine_stack, s.ruled_by) for s in models.final_stacks(found)}

@@ -3,13 +3,15 @@ event sequences the PHH path yields; an unreadable hand is reported and the othe
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
 from pokerstars_hands import EVERY_HAND, RAISE_WAR, SPLIT_POT
-from shared_hands import PHH_DIR, WSOP_DAY_5, WSOP_HAND, WSOP_RAZZ_HAND
+from shared_hands import PHH_DIR, WSOP_DAY_5, WSOP_HAND, WSOP_RAZZ_HAND, WSOP_TABLE
 from three_handed import three_handed
 
+from api.operations import phh_records
 from domain.hand.events import (
     ActionKind,
     ChipsPlaced,
@@ -70,13 +72,50 @@ def test_the_same_hand_from_phh_and_from_ohh_is_the_same_events(session: Path) -
     hands = read_hands([session / "export.ohh", WSOP_HAND])
     by_format = {h.format: h for h in hands if isinstance(h, ImportedHand)}
     assert by_format["ohh"].events == by_format["phh"].events
-    assert by_format["phh"].table_id == "00-02-07#1" and by_format["phh"].hand_number == 1
+    assert by_format["phh"].table_id == WSOP_TABLE and by_format["phh"].hand_number == 1
     assert by_format["ohh"].table_id is None
 
 
-def test_phh_tables_are_named_below_the_folder_all_files_share_as_publish_names_them() -> None:
-    names = [h.table_id for h in read_hands([WSOP_DAY_5], "phh") if isinstance(h, ImportedHand)]
-    assert len(names) == 83 and names[0] == "00-02-07#1" and len(set(names)) == 83
+def test_the_hands_of_one_event_day_are_one_table_in_hand_order_as_publish_places_them() -> None:
+    """Issue 13: the WSOP final table (83 files, one event and day, ``hand`` 1 … 85) is one table, not 83."""
+    hands = [h for h in read_hands([WSOP_DAY_5], "phh") if isinstance(h, ImportedHand)]
+    assert len(hands) == 83 and {h.table_id for h in hands} == {WSOP_TABLE}
+    numbers = {Path(h.file).name: h.hand_number for h in hands}
+    assert numbers["00-02-07.phh"] == 1 and numbers["03-50-24.phh"] == 85 and len(set(numbers.values())) == 83
+    assert {h.table_id: h.hand_number for h in hands} == {WSOP_TABLE: 85}
+    published = [(json.loads(value)["table_id"], json.loads(value)["hand_id"])
+                 for _, value in phh_records([WSOP_DAY_5], "wsop") if json.loads(value)["seq"] == 0]
+    assert [int(hand) for _, hand in published] == sorted(numbers.values()), "published in hand order"
+    assert {table for table, _ in published} == {WSOP_TABLE}
+    assert list(phh_records([WSOP_DAY_5], "wsop")) == list(phh_records([WSOP_DAY_5], "wsop")), "same ids again"
+
+
+def test_a_folder_of_numbered_hands_is_one_table_and_a_phh_table_field_names_its_table(tmp_path: Path) -> None:
+    text = WSOP_HAND.read_text()
+    plain = "\n".join(line for line in text.splitlines() if not line.startswith(("event", "year", "month", "day")))
+    session = tmp_path / "session-9"
+    session.mkdir()
+    for number in (12, 3, 7):
+        (session / f"h{number}.phh").write_text(plain.replace("hand = 1\n", f"hand = {number}\n"))
+    (tmp_path / "lone.phh").write_text(plain)
+    (tmp_path / "named-a.phh").write_text(plain + "\ntable = 'Ariadne'\n")
+    (tmp_path / "named-b.phh").write_text(plain + "\ntable = 'Ariadne'\n")
+    placed = {Path(h.file).name: (h.table_id, h.hand_number)
+              for h in read_hands([tmp_path], "phh") if isinstance(h, ImportedHand)}
+    assert placed == {
+        "h12.phh": ("session-9", 12), "h3.phh": ("session-9", 3), "h7.phh": ("session-9", 7),
+        "lone.phh": ("lone#1", 1),
+        # the same hand number twice at one table: numbered by their place in file order
+        "named-a.phh": ("Ariadne", 1), "named-b.phh": ("Ariadne", 2),
+    }
+
+
+def test_a_table_whose_records_count_hands_from_0_is_numbered_from_1_and_every_shared_hand_is_its_own() -> None:
+    hands = [h for h in read_hands([PHH_DIR / "data" / "pluribus" / "94"], "phh") if isinstance(h, ImportedHand)]
+    numbers = {Path(h.file).name: h.hand_number for h in hands}
+    assert {h.table_id for h in hands} == {"94"} and numbers["0.phh"] == 1 and numbers["5.phh"] == 6
+    placed = [(h.table_id, h.hand_number) for h in read_hands([PHH_DIR], "phh") if isinstance(h, ImportedHand)]
+    assert len(placed) == len(set(placed)) == 2149, "no two shared hands at one table under one number"
 
 
 def test_a_refused_act_ends_the_hand_so_the_referee_records_the_rejection() -> None:

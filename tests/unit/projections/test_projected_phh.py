@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 from projection_setup import WSOP, Pipeline
+from shared_hands import WSOP_TABLE
 
 from domain.hand.aggregate import hand_id
 from domain.rulebooks import get_rulebook
@@ -56,7 +57,7 @@ def hands_and_reports() -> list[tuple[str, object]]:
 @pytest.mark.parametrize(("table", "case"), hands_and_reports(), ids=lambda v: v if isinstance(v, str) else "")
 def test_final_stacks_and_pots_equal_the_validators(projected: ReadModels, table: str, case: object) -> None:
     hand, report = case  # type: ignore[misc]
-    found = projected.hand(str(hand_id(table, 1, COMPETITION)))
+    found = projected.hand(str(hand_id(WSOP_TABLE, hand.hand_number, COMPETITION)))
     assert found is not None, f"{table} was not projected"
     names = dict(zip(hand.seats, hand.players, strict=True))
     stacks = {s.seat: s.stack for s in found.seats}
@@ -82,23 +83,27 @@ def test_the_refused_razz_raise_is_a_rejection_with_its_rule(projected: ReadMode
     assert total == 1
     (refused,) = rejections
     assert (refused.kind, refused.rule, refused.event_type) == ("illegal", "bfsp 4.7.3", "PlayerActed")
-    assert refused.table_id == "03-50-24#1" and refused.hand == "1"
+    assert refused.table_id == WSOP_TABLE and refused.hand == "85"  # 03-50-24.phh: hand = 85
     assert projected.rejections(COMPETITION, "malformed", 0, 10) == ([], 0)
-    razz = projected.hand(str(hand_id("03-50-24#1", 1, COMPETITION)))
+    razz = projected.hand(str(hand_id(WSOP_TABLE, 85, COMPETITION)))
     assert razz is not None and razz.status == "in_progress"
 
 
 def test_competition_and_tables_are_derived_from_the_hands(projected: ReadModels) -> None:
     (competition,) = projected.competitions()
     assert competition.competition_id == COMPETITION
-    assert (competition.tables, competition.hands, competition.hands_in_progress) == (83, 83, 1)
+    # the 83 hands of one event's day are one table (issue 13), not 83 tables of one hand
+    assert (competition.tables, competition.hands, competition.hands_in_progress) == (1, 83, 1)
     assert competition.rejections == 1
-    first, total = projected.tables(COMPETITION, 0, 2)
-    by_name = sorted(f"{path.stem}#1" for path in WSOP.glob("*.phh"))
-    assert total == 83 and [t.table_id for t in first] == by_name[:2]
-    assert [t.table_id for t in projected.tables(COMPETITION, 81, 10)[0]] == by_name[81:]
-    table = projected.table(COMPETITION, "00-02-07#1")
-    assert table is not None and table.last_hand_status == "ended"
+    tables, total = projected.tables(COMPETITION, 0, 2)
+    assert total == 1 and [t.table_id for t in tables] == [WSOP_TABLE]
+    table = projected.table(COMPETITION, WSOP_TABLE)
+    # its last hand is the last one played, hand 85 (the razz hand, stopped at the refused raise)
+    assert table is not None and table.last_hand_status == "in_progress"
     hand = projected.hand(table.last_hand_id)
-    assert hand is not None
-    assert [(s.seat, s.stack) for s in table.seats] == [(s.seat, s.stack) for s in hand.seats]
+    assert hand is not None and table.last_hand_id == str(hand_id(WSOP_TABLE, 85, COMPETITION))
+    # a hand in play: the table shows the stacks it started with (03-50-24.phh's starting_stacks)
+    assert [(s.seat, s.player, s.stack) for s in table.seats] == [
+        (1, "Talal Shakerchi", 2_650_000), (2, "Brian Rast", 27_050_000)
+    ]
+    assert [s.seat for s in hand.seats] == [1, 2]
