@@ -333,8 +333,8 @@ def _pipeline(publish_rejections: bool = False) -> Iterator[Pipeline]:
         pipeline.close()
 
 
-from api.cli_integrity import add_integrity  # noqa: E402  (integrity statistics: their own module)
 from api.cli_draw import add_draw  # noqa: E402  (the Secretary's draws: their own module)
+from api.cli_integrity import add_integrity  # noqa: E402  (integrity statistics: their own module)
 from api.cli_io import add_export, add_import  # noqa: E402  (import and export: their own module)
 from api.cli_projections import add_projections  # noqa: E402  (the read models: their own module)
 from api.cli_protocol import add_protocol  # noqa: E402  (the competition protocol: its own module)
