@@ -22,6 +22,8 @@ from kafka.partitioner.default import murmur2
 #: (docs/BENCHMARKS.md). A batch fills only while records wait on the log: a quiet table's verdicts still
 #: come within the time bound.
 BATCH_MAX = 2000
+#: how long an append waits for another process's append to the embedded log before giving up (s)
+LOCK_WAIT_S = 30.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,14 +66,18 @@ class EmbeddedLog:
     """An append-only SQLite file with Kafka's semantics: partitions, dense offsets from 0, order per key.
 
     Used by the embedded default mode (``pokeraudit demo``). Appends are one transaction each batch, so a
-    crash leaves either the whole batch or none of it.
+    crash leaves either the whole batch or none of it. Several processes may append to the same file (``pokeraudit
+    publish`` while ``pokeraudit serve`` runs on the data folder): each append takes SQLite's write lock first and
+    reads the partitions' ends inside that transaction, so no offset is ever handed out twice; nothing is cached
+    between appends, since another process may have appended since.
     """
 
     def __init__(self, path: Path, topic: str, partitions: int = 6) -> None:
         self.topic = topic
         self._lock = threading.Lock()
         path.parent.mkdir(parents=True, exist_ok=True)
-        self._db = sqlite3.connect(path, check_same_thread=False, isolation_level=None)
+        # A writer in another process holds the lock for one append at most: wait for it rather than fail.
+        self._db = sqlite3.connect(path, check_same_thread=False, isolation_level=None, timeout=LOCK_WAIT_S)
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.execute("PRAGMA synchronous=NORMAL")
         self._db.execute(
@@ -86,15 +92,13 @@ class EmbeddedLog:
         (self._partitions,) = self._db.execute(
             "SELECT partitions FROM topics WHERE name = ?", (topic,)
         ).fetchone()
-        self._next = self._load_end_offsets()
 
-    def _load_end_offsets(self) -> dict[int, int]:
-        ends = dict.fromkeys(range(self._partitions), 0)
-        rows = self._db.execute(
-            "SELECT partition, MAX(offset) + 1 FROM records WHERE topic = ? GROUP BY partition", (self.topic,)
-        )
-        ends.update({p: o for p, o in rows})
-        return ends
+    def _end_of(self, partition: int) -> int:
+        # The primary key's order: one index seek per partition, not a scan of the log.
+        (last,) = self._db.execute(
+            "SELECT MAX(offset) FROM records WHERE topic = ? AND partition = ?", (self.topic, partition)
+        ).fetchone()
+        return 0 if last is None else int(last) + 1
 
     def partitions(self) -> int:
         return int(self._partitions)
@@ -103,21 +107,21 @@ class EmbeddedLog:
         with self._lock:
             placed: list[tuple[int, int]] = []
             rows = []
-            ends = dict(self._next)
-            for key, value in records:
-                partition = partition_for(key, self._partitions)
-                offset = ends[partition]
-                ends[partition] = offset + 1
-                placed.append((partition, offset))
-                rows.append((self.topic, partition, offset, key, value))
+            # The write lock before the ends are read: another process appending now waits, then reads ours.
             self._db.execute("BEGIN IMMEDIATE")
             try:
+                ends: dict[int, int] = {}
+                for key, value in records:
+                    partition = partition_for(key, self._partitions)
+                    offset = ends[partition] if partition in ends else self._end_of(partition)
+                    ends[partition] = offset + 1
+                    placed.append((partition, offset))
+                    rows.append((self.topic, partition, offset, key, value))
                 self._db.executemany("INSERT INTO records VALUES (?, ?, ?, ?, ?)", rows)
                 self._db.execute("COMMIT")
             except BaseException:
                 self._db.execute("ROLLBACK")
                 raise
-            self._next = ends
             return placed
 
     def read(self, partition: int, offset: int, max_records: int) -> list[LogRecord]:
@@ -130,7 +134,7 @@ class EmbeddedLog:
 
     def end_offsets(self) -> dict[int, int]:
         with self._lock:
-            return dict(self._next)
+            return {p: self._end_of(p) for p in range(self._partitions)}
 
     def close(self) -> None:
         self._db.close()
