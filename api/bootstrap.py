@@ -22,6 +22,7 @@ class Pipeline:
         self._publish_rejections = publish_rejections
         self._store: Store | None = None
         self._referee: Referee | None = None
+        self._checkpoints_log: Log | None = None
 
     @property
     def store(self) -> Store:
@@ -39,7 +40,7 @@ class Pipeline:
                 publisher = rejections_publisher(
                     settings.kafka_bootstrap_servers, settings.rejections_topic, settings.partitions
                 )
-            self._referee = Referee(self.store, settings.topic, publisher)
+            self._referee = Referee(self.store, settings.topic, publisher, publish_checkpoint=self.checkpoints_log.append)
         return self._referee
 
     def check_connections(self) -> None:
@@ -47,8 +48,18 @@ class Pipeline:
         if self._store is not None:
             self._store.check_connections()
 
+    @property
+    def checkpoints_log(self) -> Log:
+        """The checkpoints topic: where the referee publishes each transaction's checkpoint, and what
+        ``pokeraudit verify`` checks the store against."""
+        if self._checkpoints_log is None:
+            self._checkpoints_log = open_checkpoints_log(self.settings)
+        return self._checkpoints_log
+
     def close(self) -> None:
         self.log.close()
+        if self._checkpoints_log is not None:
+            self._checkpoints_log.close()
         if self._store is not None:
             self._store.close()
 
@@ -60,6 +71,16 @@ def open_log(settings: Settings) -> Log:
         return KafkaLog(settings.kafka_bootstrap_servers, settings.topic, settings.partitions)
     settings.data_dir.mkdir(parents=True, exist_ok=True)
     return EmbeddedLog(settings.data_dir / "log.sqlite", settings.topic, settings.partitions)
+
+
+def open_checkpoints_log(settings: Settings) -> Log:
+    """One partition: a checkpoint chain per partition of the topic of record, read whole by ``verify``."""
+    if settings.kafka_bootstrap_servers:
+        from ingest.kafka_log import KafkaLog
+
+        return KafkaLog(settings.kafka_bootstrap_servers, settings.checkpoints_topic, 1)
+    settings.data_dir.mkdir(parents=True, exist_ok=True)
+    return EmbeddedLog(settings.data_dir / "log.sqlite", settings.checkpoints_topic, 1)
 
 
 def open_store(settings: Settings) -> Store:

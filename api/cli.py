@@ -240,9 +240,12 @@ def _status(args: argparse.Namespace) -> int:
 def _add_verify(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     command = subparsers.add_parser(
         "verify",
-        help="recompute every stored event's hash chain",
-        description="Exit 0 when every chain verifies, 1 with the first broken link.",
+        help="recompute every stored event's hash chain and check every stream against the checkpoints",
+        description="Recompute every stored stream's hash chain, check every stream against the checkpoints that "
+        "anchor its head (in the store and on the log's checkpoints topic) and report every break, each with its "
+        "event id, type, competition, table and hand. Exit 0 when everything verifies, 1 when anything does not.",
     )
+    command.add_argument("--json", action="store_true", help="the report as JSON")
     command.set_defaults(run=_verify)
 
 
@@ -251,10 +254,17 @@ def _verify(args: argparse.Namespace) -> int:
 
     with _pipeline() as pipeline:
         report = verify(pipeline)
+    if args.json:
+        print(json.dumps(report.to_json(), indent=2))
+        return 0 if report.ok else 1
+    checked = (f"verified {report.events} events in {report.streams} streams against {report.checkpoints}"
+               f" checkpoints ({report.published} on the log)")
     if report.ok:
-        print(f"verified {report.events} events in {report.streams} streams: every chain holds")
+        print(f"{checked}: every chain holds")
         return 0
-    print(f"BROKEN after {report.events - 1} good events: {report.broken}")
+    print(f"{checked}: {len(report.breaks)} BROKEN")
+    for b in report.breaks:
+        print(f"  {b}")
     return 1
 
 

@@ -16,6 +16,7 @@ from domain.hand.events import ReportedEvent
 from domain.roles import Role
 from ingest.behind import LogBehindStore, PartitionBehind
 from ingest.envelope import RecordedBy
+from ingest.checkpoints import published_checkpoints
 from ingest.log import EmbeddedLog
 from ingest.phh import load_hands
 from ingest.phh_tables import seat_hands
@@ -106,4 +107,5 @@ def status(pipeline: Pipeline) -> dict[str, Any]:
 
 
 def verify(pipeline: Pipeline) -> ChainReport:
-    return verify_store(pipeline.store)
+    """Every stored chain, and the store against the checkpoints the log holds."""
+    return verify_store(pipeline.store, published=published_checkpoints(pipeline.checkpoints_log))

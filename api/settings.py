@@ -59,6 +59,13 @@ class Settings(BaseSettings):
         validation_alias="POKERAUDIT_REJECTIONS_TOPIC",
         description="where the referee publishes rejected events with their rule citations",
     )
+    checkpoints_topic: str = Field(
+        default="pokeraudit.checkpoints",
+        min_length=1,
+        validation_alias="POKERAUDIT_CHECKPOINTS_TOPIC",
+        description="where the referee publishes each transaction's checkpoint (the heads it moved), the anchor"
+        " `pokeraudit verify` checks the store against",
+    )
     partitions: int = Field(
         default=6,
         ge=1,

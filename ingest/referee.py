@@ -30,10 +30,12 @@ from uuid import NAMESPACE_URL, UUID, uuid5
 from eventsourcing.application import AggregateNotFoundError
 from eventsourcing.domain import Aggregate
 
+from domain.checkpoints import CheckpointChain
 from domain.errors import HandError, RuleError
 from domain.hand.aggregate import Hand, hand_id
 from domain.hand.events import HandStarted
 from domain.rejections import Rejection, RejectionKind, RejectionLog, rejection_log_id
+from ingest.checkpoints import PublishCheckpoint, publish_checkpoints
 from ingest.desk import hand_judged, route_at_desk
 from ingest.envelope import Envelope, MalformedRecord, parse_record
 from ingest.log import LogRecord
@@ -71,6 +73,7 @@ class Referee:
         topic: str,
         publish_rejections: Publish | None = None,
         hot_hands: int = 20_000,
+        publish_checkpoint: PublishCheckpoint | None = None,
     ) -> None:
         self.store = store
         self.topic = topic
@@ -80,6 +83,9 @@ class Referee:
         self.hot_hands = hot_hands
         self._hands: OrderedDict[UUID, Hand] = OrderedDict()
         self._rejection_logs: dict[UUID, RejectionLog] = {}
+        #: per partition, the chain of checkpoints this referee's transactions end with (domain/checkpoints.py)
+        self._checkpoints: dict[int, CheckpointChain] = {}
+        self.publish_checkpoint = publish_checkpoint
         self._absent: set[UUID] = set()  # streams the current batch may start; known not to be stored
 
     # --- positions ----------------------------------------------------------------------------------------
@@ -93,6 +99,8 @@ class Referee:
         """Drop every hot aggregate (after a failed commit their in-memory state is ahead of the store)."""
         self._hands.clear()
         self._rejection_logs.clear()
+        # Another referee may judge the partition meanwhile (a rebalance): its chain is read again when needed.
+        self._checkpoints.clear()
 
     # --- judging ------------------------------------------------------------------------------------------
 
@@ -115,11 +123,16 @@ class Referee:
                 continue
             assert envelope is not None
             self._route(batch, record, event_id, envelope, event)
+        checkpoint = self._checkpoint_chain(partition) if batch.touched else None
         try:
-            self.store.commit(batch.touched.values(), position(self.topic, partition, records[-1].offset), batch.seen)
+            anchored = self.store.commit(
+                batch.touched.values(), position(self.topic, partition, records[-1].offset), batch.seen, checkpoint
+            )
         except BaseException:
             self.forget()
             raise
+        if anchored and self.publish_checkpoint is not None:
+            publish_checkpoints(self.publish_checkpoint, anchored)
         # A finished hand takes no more events; kept hot it only costs memory and garbage-collector scans.
         # Dropped only now that its events are stored: a late event reloads it from the store.
         for stream, agg in batch.touched.items():
@@ -245,6 +258,12 @@ class Referee:
         assert isinstance(found, Hand)
         self._keep(found)
         return found
+
+    def _checkpoint_chain(self, partition: int) -> CheckpointChain:
+        chain = self._checkpoints.get(partition)
+        if chain is None:
+            chain = self._checkpoints[partition] = self.store.checkpoint_chain(f"{self.topic}:{partition}")
+        return chain
 
     def _keep(self, hand: Hand) -> None:
         self._hands[hand.id] = hand

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any
 from urllib.parse import unquote, urlparse
 from uuid import UUID
@@ -40,6 +40,7 @@ from eventsourcing.utils import get_topic, resolve_topic, retry
 from psycopg.sql import SQL, Identifier
 
 from domain.chained import ChainedAggregate
+from domain.checkpoints import CheckpointChain, Head, checkpoint_chain_id
 
 #: (event id, the stream it went to, what became of it: "accepted" / "rejected")
 SeenId = tuple[UUID, UUID, str]
@@ -496,12 +497,19 @@ class Store(Application[UUID]):
         return recorder
 
     def commit(
-        self, aggregates: Iterable[Aggregate], position: Tracking | None, seen_ids: Sequence[SeenId]
-    ) -> None:
-        """One transaction: every pending event of ``aggregates``, the log position, the answered ids."""
+        self,
+        aggregates: Iterable[Aggregate],
+        position: Tracking | None,
+        seen_ids: Sequence[SeenId],
+        checkpoint: CheckpointChain | None = None,
+    ) -> list[Any]:
+        """One transaction: every pending event of ``aggregates``, the log position, the answered ids, and
+        with ``checkpoint`` the heads this transaction moved, anchored last (:mod:`domain.checkpoints`). Answers the
+        checkpoint's events it stored (its opening and the checkpoint), for the log's copy."""
         mapper = self.chain_mapper
         stored: list[StoredEvent] = []
         named: set[tuple[str | None, UUID]] = set()
+        heads: list[Head] = []
         for agg in aggregates:
             if isinstance(agg, ChainedAggregate):
                 pending = agg.collect_chained()
@@ -511,13 +519,30 @@ class Store(Application[UUID]):
                 )
                 # One competition's string per record, hashed once: a set of them, then a pair per competition.
                 named.update((c, agg.id) for c in {e.meta.get("competition_id") for e, _ in pending})
+                if pending:
+                    last = pending[-1][0]
+                    heads.append((str(agg.id), last.originator_version, last.link, type(last).__name__,
+                                  str(last.meta.get("event_id") or last.meta.get("follows") or "")))
             else:
                 events = agg.collect_events()
                 stored += map(mapper.to_stored_event, events)
                 named.update((c, agg.id) for c in {_competition_of(e) for e in events})
+                if events:
+                    last = events[-1]
+                    heads.append((str(agg.id), last.originator_version, str(getattr(last, "link", "")),
+                                  type(last).__name__, ""))
+        anchored: list[Any] = []
+        if checkpoint is not None and heads:
+            # After the events it anchors: in the notification log, a checkpoint follows every head it names.
+            meta = {"log": {"position": position.application_name, "offset": position.notification_id}} if position else {}
+            checkpoint.anchor(heads, datetime.now(UTC), meta)
+            for e, body in checkpoint.collect_chained():
+                stored.append(mapper.stored_chained(e, body) if body is not None else mapper.to_stored_event(e))
+                anchored.append(e)
         index = self._unindexed(named)
         self.recorder.insert_events(stored, tracking=position, seen_ids=seen_ids, stream_index=index)
         self._remember(index)
+        return anchored
 
     def _record(self, processing_event: ProcessingEvent[UUID]) -> list[Recording[UUID]]:
         """What is saved through the application (a protocol snapshot) indexes its streams as a commit does."""
@@ -582,6 +607,19 @@ class Store(Application[UUID]):
         """For each of ``ids`` the store has answered: the stream its answer went to (the record's aggregate, or
         its competition's rejection log) and the outcome."""
         return self._store_recorder.answers(ids)
+
+    def last_event(self, stream: UUID) -> Any | None:
+        """The last stored event of ``stream`` (one indexed read, not a replay), or None."""
+        found = self.recorder.select_events(stream, desc=True, limit=1)
+        return self.mapper.to_domain_event(found[0]) if found else None
+
+    def checkpoint_chain(self, chain: str) -> CheckpointChain:
+        """The checkpoints of ``chain`` (``topic:partition``) as stored: resumed from its last one, or opened."""
+        now = datetime.now(UTC)
+        last = self.last_event(checkpoint_chain_id(chain))
+        if last is None:
+            return CheckpointChain.open(chain, now)
+        return CheckpointChain.resume(chain, last.originator_version, last.link, last.timestamp)
 
     def existing(self, streams: Iterable[UUID]) -> set[UUID]:
         """Which of ``streams`` have stored events (one query for a batch, not one per stream)."""

@@ -52,6 +52,7 @@ def kafka_pg_settings(
         DATABASE_URL=database_url,
         POKERAUDIT_TOPIC=topic_factory(partitions=3),
         POKERAUDIT_REJECTIONS_TOPIC=topic_factory(partitions=3),
+        POKERAUDIT_CHECKPOINTS_TOPIC=topic_factory(partitions=1),
         POKERAUDIT_PARTITIONS=3,
         POKERAUDIT_JWT_SECRET=SECRET,
         POKERAUDIT_REFEREE_BATCH_MS=50,

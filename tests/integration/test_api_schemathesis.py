@@ -54,6 +54,7 @@ def served(kafka_bootstrap: str, database_url: str) -> Iterator[str]:
         DATABASE_URL=database_url.rsplit("/", 1)[0] + f"/{dbname}",
         POKERAUDIT_TOPIC=topics[0],
         POKERAUDIT_REJECTIONS_TOPIC=topics[1],
+        POKERAUDIT_CHECKPOINTS_TOPIC=f"{topics[0]}.checkpoints",
         POKERAUDIT_PARTITIONS=3,
         POKERAUDIT_JWT_SECRET=SECRET,
         POKERAUDIT_REFEREE_BATCH_MS=50,

@@ -237,6 +237,7 @@ def base_env(bootstrap: str, database: str, topic: str, rejections: str) -> dict
         "DATABASE_URL": database,
         "POKERAUDIT_TOPIC": topic,
         "POKERAUDIT_REJECTIONS_TOPIC": rejections,
+        "POKERAUDIT_CHECKPOINTS_TOPIC": f"{topic}.checkpoints",  # one store, one copy of its checkpoints
         "POKERAUDIT_PARTITIONS": "3",
     }
 

@@ -47,6 +47,7 @@ def env(kafka_bootstrap: str, topic_factory: Callable[..., str], pg_database: Pg
         "DATABASE_URL": pg_database.url,
         "POKERAUDIT_TOPIC": topic_factory(partitions=3),
         "POKERAUDIT_REJECTIONS_TOPIC": topic_factory(partitions=3),
+        "POKERAUDIT_CHECKPOINTS_TOPIC": topic_factory(partitions=1),
         "POKERAUDIT_PARTITIONS": "3",
     }
 

@@ -1,0 +1,85 @@
+"""Checkpoints: the heads of the streams a transaction moved, anchored in a chain of their own (issue 11, §5).
+
+A hash chain shows that an event was changed, inserted or removed *inside* a stream, but not that the stream's
+last events were cut off: what is left still links up. So every transaction of the referee ends with one
+checkpoint naming each stream it moved and the head it left it at — ``[stream, version, link, type, event id]``
+— and how many it moved. The checkpoints of one partition of the log are themselves a hash-chained stream
+(:class:`CheckpointChain`, one per ``topic:partition``, since one referee at a time judges a partition), and
+each is also published on the log (the checkpoints topic), outside the store: a store cut back by a whole
+transaction, checkpoint included, is shorter than the log says it was.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+from typing import Any
+from uuid import NAMESPACE_URL, UUID, uuid5
+
+from eventsourcing.domain import event
+
+from domain.chained import JSON, ChainedAggregate
+
+CHECKPOINTS_NAMESPACE = uuid5(NAMESPACE_URL, "https://pokeraudit/checkpoints")
+#: the type of a checkpoint's event, as the chain's body and the store name it
+ANCHORED = "HeadsAnchored"
+
+#: a stream's head after a transaction: (stream, version, link, event type, event id of the record it stored
+#: or, for a consequence the engine derived, of the record it follows)
+Head = tuple[str, int, str, str, str]
+
+
+def checkpoint_chain_id(chain: str) -> UUID:
+    """The stream of the checkpoints of ``chain`` (``topic:partition``)."""
+    return uuid5(CHECKPOINTS_NAMESPACE, chain)
+
+
+class CheckpointChain(ChainedAggregate):
+    plain_json = True  # heads are strings and numbers
+
+    @staticmethod
+    def create_id(chain: str, **_: Any) -> UUID:
+        return checkpoint_chain_id(chain)
+
+    @event("Opened")
+    def __init__(self, chain: str, payload: JSON, meta: JSON, prev_link: str, link: str) -> None:
+        self.chain = chain
+        self.chain_head = link
+
+    @classmethod
+    def open(cls, chain: str, at: datetime) -> CheckpointChain:
+        opened: CheckpointChain = cls._create_chained("Opened", checkpoint_chain_id(chain), at, {"chain": chain}, {},
+                                                      chain=chain)
+        return opened
+
+    @classmethod
+    def resume(cls, chain: str, version: int, link: str, at: datetime) -> CheckpointChain:
+        """The chain as its last stored event left it, without replaying its every checkpoint (one per
+        transaction: a season holds thousands): its version and its last link are all a new one needs."""
+        resumed = object.__new__(cls)
+        resumed.__base_init__(checkpoint_chain_id(chain), version, at)
+        resumed.chain = chain
+        resumed.chain_head = link
+        return resumed
+
+    def anchor(self, heads: Sequence[Head], at: datetime, meta: JSON) -> None:
+        payload = {"heads": [list(h) for h in heads], "count": len(heads)}
+        self._trigger_chained(ANCHORED, payload, at, meta)
+
+    @event(ANCHORED)
+    def _heads_anchored(self, payload: JSON, meta: JSON, prev_link: str, link: str) -> None:
+        self.chain_head = link
+
+
+def anchored_heads(payload: JSON) -> list[Head]:
+    """The heads a checkpoint's payload anchors; ValueError when they are not what a checkpoint holds (their
+    count included, so a head cut out of a stored checkpoint is seen even if its link were recomputed)."""
+    heads = payload.get("heads")
+    if not isinstance(heads, list) or payload.get("count") != len(heads):
+        raise ValueError(f"the checkpoint names {payload.get('count')!r} heads and holds {len(heads or [])}")
+    out: list[Head] = []
+    for h in heads:
+        if not (isinstance(h, list) and len(h) == 5 and isinstance(h[1], int)):
+            raise ValueError(f"a head is [stream, version, link, type, event id], not {h!r}")
+        out.append((str(h[0]), h[1], str(h[2]), str(h[3]), str(h[4])))
+    return out
