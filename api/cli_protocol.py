@@ -22,8 +22,9 @@ def add_protocol(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]
         "protocol",
         help="the competition protocol as JSON, a printable HTML page or a PDF",
         description="Reads the competition's stored events (its draws, levels, hands, rulings, penalties, "
-        "protests, placings and signatures) into its protocol. Exit 0, 1 when no such competition is stored, "
-        "2 when a stored event no longer reads.",
+        "protests, placings and signatures) into its protocol, their hash chains verified first. Exit 0; 1 when "
+        "no such competition is stored, or when its stored events fail verification (the protocol is still "
+        "written, marked as failing, its signatures as no longer covering it; the breaks go to standard error).",
     )
     command.add_argument("competition", metavar="COMPETITION", help="the competition id the events name")
     command.add_argument("--format", choices=("json", "html", "pdf"), default="json")
@@ -41,8 +42,8 @@ def add_protocol(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]
 def _protocol(args: argparse.Namespace) -> int:
     from api.bootstrap import open_store
     from api.settings import Settings
-    from projections.protocol import UnreadableStream, protocol
-    from projections.protocol_render import to_html, to_pdf
+    from projections.protocol import UnreadableStream, checked_protocol
+    from projections.protocol_render import to_html, to_pdf, warning
 
     store = open_store(Settings())
     if args.verify is not None:
@@ -51,7 +52,7 @@ def _protocol(args: argparse.Namespace) -> int:
         finally:
             store.close()
     try:
-        document = protocol(store, args.competition)
+        document = checked_protocol(store, args.competition)
     except UnreadableStream as err:
         print(f"the protocol cannot be read: {err}", file=sys.stderr)
         return 2
@@ -73,6 +74,11 @@ def _protocol(args: argparse.Namespace) -> int:
     else:
         sys.stdout.buffer.write(data)
         sys.stdout.flush()
+    if warning(document):
+        print(warning(document), file=sys.stderr)
+        for b in document["verification"]["breaks"]:
+            print(f"  {b}", file=sys.stderr)
+        return 1
     return 0
 
 

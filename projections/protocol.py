@@ -82,13 +82,18 @@ class UnreadableStream(Exception):
     """A stored event that no longer decodes: a byte of it was changed."""
 
 
-def competition_streams(store: EventSource, competition_id: str) -> dict[UUID, list[Any]]:
+def competition_streams(
+    store: EventSource, competition_id: str, unreadable: list[str] | None = None
+) -> dict[UUID, list[Any]]:
     """Every stored stream of ``competition_id``, each as its domain events in version order.
 
     A stream is the competition's when one of its events names the competition in its meta (every event the
     referee stores does): the store's index of those streams is kept with the events, so only they are read,
     not a season's notification log. The competition's own streams are read too, indexed or not (a rejection
     log opened by a record too broken to name its competition in the meta).
+
+    A stored event that no longer decodes raises :class:`UnreadableStream`; given ``unreadable``, it is named
+    there instead and its stream is read as far as it reads (a state the stream was once in).
     """
     own = {
         competition_stream_id(competition_id),
@@ -100,10 +105,66 @@ def competition_streams(store: EventSource, competition_id: str) -> dict[UUID, l
     candidates.discard(archive_id(competition_id))
     streams: dict[UUID, list[Any]] = {}
     for stream in candidates:
-        events = [_decoded(store, stored) for stored in store.recorder.select_events(stream)]
+        events = []
+        for stored in store.recorder.select_events(stream):
+            try:
+                events.append(_decoded(store, stored))
+            except UnreadableStream as err:
+                if unreadable is None:
+                    raise
+                unreadable.append(str(err))
+                break
         if events:
             streams[stream] = events
     return streams
+
+
+def chain_breaks(streams: Mapping[UUID, list[Any]]) -> list[str]:
+    """Every stream's hash chain recomputed from its first event: each break in words (none when all hold).
+
+    Versions must run from 1 without a gap, each event must link to the one before it, and its link must be the
+    hash of what is stored of it (:mod:`domain.chained`). A stream whose last events were cut off still
+    chains: ``pokeraudit verify`` checks the streams against the referee's checkpoints for that.
+    """
+    breaks: list[str] = []
+    for stream, events in sorted(streams.items()):
+        previous, expected_version = GENESIS, 1
+        for event in events:
+            where = f"stream {stream} version {event.originator_version} ({type(event).__name__})"
+            if event.originator_version != expected_version:
+                breaks.append(f"{where}: version {expected_version} is missing")
+            elif event.prev_link != previous:
+                breaks.append(f"{where}: it links to {event.prev_link[:16]}…, the event before it is {previous[:16]}…")
+            body = chain_body(
+                stream, event.originator_version, type(event).__name__, event.timestamp, event.payload, event.meta
+            )
+            recomputed = link(event.prev_link, body)
+            if event.link != recomputed:
+                breaks.append(f"{where}: its content hashes to {recomputed[:16]}…, its stored link is {event.link[:16]}…")
+            previous, expected_version = event.link, event.originator_version + 1
+    return breaks
+
+
+def verified(document: JSON, streams: Mapping[UUID, list[Any]], breaks: list[str]) -> JSON:
+    """The protocol with what its streams' verification found: ``verification`` (ok, what was checked, every
+    break) and, when it fails, every signature marked as no longer covering it (a signature was given to the
+    record the store held; what the store holds now is not that record)."""
+    out = {
+        **document,
+        "verification": {
+            "ok": not breaks,
+            "streams": len(streams),
+            "events": sum(len(events) for events in streams.values()),
+            "breaks": breaks,
+        },
+    }
+    if breaks:
+        out["verification"]["note"] = (
+            "the stored events this protocol is read from fail verification: it is not the record, and no "
+            "signature covers it"
+        )
+        out["signatures"] = [{**s, "covers_this_document": False} for s in document.get("signatures", [])]
+    return out
 
 
 def _decoded(store: EventSource, stored: Any) -> Any:
@@ -120,7 +181,16 @@ def heads(streams: Mapping[UUID, list[Any]]) -> dict[str, tuple[int, str]]:
 
 
 def protocol(store: EventSource, competition_id: str) -> JSON:
+    """The protocol's content, as a snapshot keeps and hashes it (no verification section)."""
     return build(competition_id, competition_streams(store, competition_id))
+
+
+def checked_protocol(store: EventSource, competition_id: str) -> JSON:
+    """The protocol as it is served and printed: its streams' chains verified first (``verification``), a
+    stored event that no longer reads named as a break rather than refusing the whole document."""
+    unreadable: list[str] = []
+    streams = competition_streams(store, competition_id, unreadable)
+    return verified(build(competition_id, streams), streams, unreadable + chain_breaks(streams))
 
 
 def archive(store: EventSource, competition_id: str) -> ProtocolArchive | None:
@@ -598,10 +668,13 @@ __all__ = (
     "UnreadableStream",
     "Verification",
     "build",
+    "chain_breaks",
+    "checked_protocol",
     "competition_streams",
     "first_difference",
     "protocol",
     "snapshots",
     "take_snapshot",
+    "verified",
     "verify_snapshot",
 )

@@ -37,6 +37,27 @@ def _rows(items: list[JSON], columns: Sequence[tuple[str, Callable[[JSON], Any]]
     return tuple(c[0] for c in columns), [tuple(_text(get(item)) for _, get in columns) for item in items]
 
 
+def failing(protocol: JSON) -> list[str]:
+    """The breaks the protocol's verification found (none when its streams verify)."""
+    verification = protocol.get("verification") or {}
+    return [] if verification.get("ok", True) else list(verification.get("breaks") or ["verification failed"])
+
+
+def _covers(signature: JSON) -> str:
+    if signature.get("covers_this_document", True):
+        return "yes"
+    return "NO: the store fails verification"
+
+
+def warning(protocol: JSON) -> str:
+    """The line printed above a protocol whose streams fail verification ("" when they verify)."""
+    breaks = failing(protocol)
+    if not breaks:
+        return ""
+    return (f"FAILS VERIFICATION: {len(breaks)} break{'s' if len(breaks) > 1 else ''} in the stored events this "
+            "protocol is read from; it is not the record, and no signature covers it")
+
+
 def sections(protocol: JSON) -> list[tuple[str, Row, list[Row]]]:
     """(title, header, rows) of every section of the protocol, in the order they are printed."""
     c = protocol.get("competition", {})
@@ -118,7 +139,8 @@ def sections(protocol: JSON) -> list[tuple[str, Row, list[Row]]]:
                                       ("rule", lambda i: i["rule"]), ("reason", lambda i: i["reason"]))),
         ("Signatures", "signatures", (("snapshot", lambda i: i["version"]), ("person", lambda i: i["person"]),
                                       ("role", lambda i: i["role"]), ("SHA-256", lambda i: i["sha256"]),
-                                      ("at", lambda i: i["at"]))),
+                                      ("at", lambda i: i["at"]),
+                                      *((("covers this document", _covers),) if failing(protocol) else ()))),
     ]
     for title, key, columns in tables:
         header, rows = _rows(list(protocol.get(key, [])), columns)
@@ -159,6 +181,7 @@ th, td { border: 1px solid #999; padding: 0.2em 0.4em; text-align: left; vertica
          word-break: break-word; }
 th { background: #eee; }
 p.none { color: #666; font-style: italic; }
+div.failing { border: 3px solid #b00; color: #b00; padding: 0.3em 1em; margin: 1em 0; }
 @media print { body { margin: 0; } h2 { page-break-after: avoid; } tr { page-break-inside: avoid; } }
 """
 
@@ -174,6 +197,10 @@ def to_html(protocol: JSON) -> str:
         f"<p>As of {escape(_text(protocol.get('as_of')))}; rulebook {escape(_text(c.get('rulebook')))} "
         f"{escape(_text(c.get('rulebook_version')))}</p>",
     ]
+    if warning(protocol):
+        parts.append(f'<div class="failing" role="alert"><p><strong>{escape(warning(protocol))}</strong></p><ul>')
+        parts += [f"<li>{escape(b)}</li>" for b in failing(protocol)]
+        parts.append("</ul></div>")
     for heading, header, rows in sections(protocol):
         parts.append(f"<h2>{escape(heading)}</h2>")
         if not rows:
@@ -201,6 +228,14 @@ def to_pdf(protocol: JSON) -> bytes:
     pdf.set_font("Helvetica", "", 9)
     pdf.multi_cell(0, 5, _latin(f"As of {_text(protocol.get('as_of'))}; rulebook {_text(c.get('rulebook'))} "
                                 f"{_text(c.get('rulebook_version'))}"), new_x="LMARGIN", new_y="NEXT")
+    if warning(protocol):
+        pdf.set_text_color(176, 0, 0)
+        pdf.set_font("Helvetica", "B", 11)
+        pdf.multi_cell(0, 6, _latin(warning(protocol)), new_x="LMARGIN", new_y="NEXT")
+        pdf.set_font("Helvetica", "", 8)
+        for b in failing(protocol):
+            pdf.multi_cell(0, 4, _latin(f"- {b}"), new_x="LMARGIN", new_y="NEXT")
+        pdf.set_text_color(0, 0, 0)
     for heading, header, rows in sections(protocol):
         pdf.ln(2)
         pdf.set_font("Helvetica", "B", 11)

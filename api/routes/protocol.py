@@ -35,7 +35,7 @@ Version = Annotated[int, Path(ge=1, le=10**6, description="the snapshot's number
 
 def _document(request: Request, competition: str) -> dict[str, Any]:
     try:
-        document = protocols.protocol(event_store(request), competition)
+        document = protocols.checked_protocol(event_store(request), competition)
     except protocols.UnreadableStream as err:
         raise ApiError(409, "store_tampered", f"the protocol cannot be read: {err}") from err
     if "regulations" not in document:
@@ -86,8 +86,12 @@ def take_snapshot(request: Request, principal: CurrentPrincipal, competition: Co
     except AuthError as exc:
         raise ApiError(exc.status, exc.code, exc.message, rule="bfsp 2.3.3") from exc
     verify_scope(principal, competition)
-    _document(request, competition)
+    breaks = _document(request, competition)["verification"]["breaks"]
     _verify_keeper(event_store(request), principal, competition)
+    if breaks:
+        # A snapshot is the record a protest is forwarded with: never one of a store that fails verification.
+        raise ApiError(409, "store_tampered", f"the stored events fail verification ({len(breaks)} breaks), first:"
+                       f" {breaks[0]}")
     taken = protocols.take_snapshot(event_store(request), competition, principal.person, datetime.now(UTC))
     return _snapshot_json(taken)
 

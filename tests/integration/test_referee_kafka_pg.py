@@ -160,3 +160,41 @@ def test_a_referee_stopped_by_sigterm_finishes_its_batch_and_reports(env: dict[s
     finally:
         referee.kill()
     assert referee.returncode == 0 and json.loads(stdout) == {"judged": n}
+
+
+def test_two_referees_anchor_their_heads_and_verify_catches_a_hand_cut_short(
+    env: dict[str, str], pg_database: PgDatabase
+) -> None:
+    """Issue 11 §5 on Kafka and PostgreSQL: checkpoints written by two referee processes, a HandEnded deleted from
+    the store (caught against the stored checkpoints), then the last checkpoint deleted too (caught against the
+    log's copy on the checkpoints topic)."""
+    for competition in ("wsop-a", "wsop-b", "wsop-c"):
+        assert pokeraudit(env, "publish", "--quiet", "--competition", competition, *HANDS).returncode == 0
+    judged = pokeraudit(env, "referee", "--processes", "2", "--idle-exit", "4")
+    assert judged.returncode == 0, judged.stderr
+    clean = pokeraudit(env, "verify", "--json")
+    assert clean.returncode == 0, clean.stdout
+    report = json.loads(clean.stdout)
+    assert report["checkpoints"] >= 2 and report["published_checkpoints"] >= report["checkpoints"]
+
+    with psycopg.connect(pg_database.url, autocommit=True) as db:
+        ends = db.execute(
+            "SELECT notification_id, originator_id FROM pokeraudit_events WHERE topic LIKE '%Hand.HandEnded'"
+            " ORDER BY notification_id"
+        ).fetchall()
+        db.execute("DELETE FROM pokeraudit_events WHERE notification_id = %s", (ends[0][0],))
+        cut = pokeraudit(env, "verify", "--json")
+        assert cut.returncode == 1, cut.stdout
+        (found,) = json.loads(cut.stdout)["breaks"]
+        assert (found["kind"], found["event_type"], found["stream"]) == ("truncated", "HandEnded", str(ends[0][1]))
+        assert found["competition_id"].startswith("wsop-") and found["table_id"] and found["hand_id"] == "1"
+        text = pokeraudit(env, "verify")
+        assert text.returncode == 1 and "truncated: HandEnded" in text.stdout
+
+        last = db.execute(
+            "SELECT notification_id FROM pokeraudit_events WHERE topic LIKE '%HeadsAnchored'"
+            " ORDER BY notification_id DESC LIMIT 1"
+        ).fetchone()
+        db.execute("DELETE FROM pokeraudit_events WHERE notification_id = %s", (last[0],))
+        both = json.loads(pokeraudit(env, "verify", "--json").stdout)["breaks"]
+        assert "checkpoint" in {b["kind"] for b in both} and "truncated" in {b["kind"] for b in both}
