@@ -12,15 +12,18 @@ from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from typing import Any
 
+from eventsourcing.persistence import ConnectionUnavailableError
 from fastapi import Depends, FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.middleware.cors import CORSMiddleware
 from fastapi.responses import JSONResponse
+from psycopg_pool import PoolTimeout
 from starlette.exceptions import HTTPException
 
 from api import limits, outages
 from api.bootstrap import Pipeline, bootstrap
 from api.errors import ApiError, ErrorBody, ErrorDetail
+from api.heavy import HeavyReads
 from api.metrics import Measured
 from api.metrics import router as metrics_router
 from api.revocations import RevokedTokens
@@ -94,6 +97,7 @@ def create_app(
     app.state.read_models = read_models
     app.state.sealing = SealingPolicy.from_settings(settings)
     app.state.workers = Workers(settings, lambda: Projector.from_settings(settings)) if workers else None
+    app.state.heavy_reads = HeavyReads(settings.heavy_reads, settings.heavy_reads_wait_s)
     _install_error_shape(app)
     outages.install(app)
     app.add_middleware(Measured)
@@ -145,7 +149,18 @@ def _install_error_shape(app: FastAPI) -> None:
     @app.exception_handler(ApiError)
     async def api_error(request: Request, exc: ApiError) -> JSONResponse:
         headers = {"WWW-Authenticate": "Bearer"} if exc.detail.status == 401 else None
+        if exc.retry_after is not None:
+            headers = {**(headers or {}), "Retry-After": str(exc.retry_after)}
         return error_response(exc.detail, headers)
+
+    @app.exception_handler(PoolTimeout)
+    @app.exception_handler(ConnectionUnavailableError)
+    async def pool_exhausted(request: Request, exc: Exception) -> JSONResponse:
+        # Every connection of a pool in use for longer than its timeout: the request is refused for load
+        # (try again), not failed.
+        log.warning("no database connection free answering %s %s: %s", request.method, request.url.path, exc)
+        detail = ErrorDetail(status=503, code="busy", message="every database connection is in use; try again shortly")
+        return error_response(detail, {"Retry-After": "1"})
 
     @app.exception_handler(HTTPException)
     async def http_error(request: Request, exc: HTTPException) -> JSONResponse:

@@ -28,8 +28,12 @@ class ErrorBody(BaseModel):
 class ApiError(Exception):
     """Raised by a route; the app turns it into :class:`ErrorBody` with ``status``."""
 
-    def __init__(self, status: int, code: str, message: str, *, field: str = "", rule: str = "") -> None:
+    def __init__(
+        self, status: int, code: str, message: str, *, field: str = "", rule: str = "", retry_after: int | None = None
+    ) -> None:
         self.detail = ErrorDetail(status=status, code=code, message=message, field=field, rule=rule)
+        #: seconds after which a refused-for-load request may be tried again (the Retry-After header)
+        self.retry_after = retry_after
         super().__init__(message)
 
 

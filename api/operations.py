@@ -15,8 +15,8 @@ from domain.errors import HandError
 from domain.hand.events import ReportedEvent
 from domain.roles import Role
 from ingest.behind import LogBehindStore, PartitionBehind
-from ingest.envelope import RecordedBy
 from ingest.checkpoints import published_checkpoints
+from ingest.envelope import RecordedBy
 from ingest.log import EmbeddedLog
 from ingest.phh import load_hands
 from ingest.phh_tables import seat_hands

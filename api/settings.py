@@ -66,6 +66,21 @@ class Settings(BaseSettings):
         description="where the referee publishes each transaction's checkpoint (the heads it moved), the anchor"
         " `pokeraudit verify` checks the store against",
     )
+    heavy_reads: int = Field(
+        default=2,
+        ge=1,
+        le=64,
+        validation_alias="POKERAUDIT_HEAVY_READS",
+        description="protocol reads (JSON, HTML, PDF) and snapshot verifications answered at once per process;"
+        " more wait for a turn without holding a thread",
+    )
+    heavy_reads_wait_s: float = Field(
+        default=10.0,
+        ge=0,
+        le=120,
+        validation_alias="POKERAUDIT_HEAVY_READS_WAIT_S",
+        description="how long a heavy read waits for its turn before it is answered 503 with Retry-After",
+    )
     partitions: int = Field(
         default=6,
         ge=1,

@@ -13,6 +13,7 @@ from fastapi.responses import HTMLResponse, JSONResponse, Response
 from api.auth import AuthError, Principal, require
 from api.deps import CurrentPrincipal, CurrentSealing, event_store, verify_scope
 from api.errors import ERROR_RESPONSES, ApiError, not_found
+from api.heavy import HeavyReads
 from api.sealing import READS_REJECTIONS
 from domain.competition.aggregate import Competition, competition_stream_id
 from domain.errors import NotPermittedError, RuleRef
@@ -60,23 +61,33 @@ def _snapshot_json(snapshot: ProtocolSnapshotTaken, verification: protocols.Veri
     return out
 
 
+def _heavy(request: Request) -> HeavyReads:
+    heavy: HeavyReads = request.app.state.heavy_reads
+    return heavy
+
+
 @router.get("/competitions/{competition}/protocol", response_model=None)
-def read_protocol(
+async def read_protocol(
     request: Request,
     principal: CurrentPrincipal,
     competition: CompetitionId,
     sealing: CurrentSealing,
     format: Annotated[Literal["json", "html", "pdf"], Query(description="json, a printable html page, or pdf")] = "json",
 ) -> Response:
-    """The competition protocol as the caller may read it (api/sealing.py), in every format."""
+    """The competition protocol as the caller may read it (api/sealing.py), in every format. A heavy read
+    (api/heavy.py): a bounded number at once; 503 with Retry-After when they are all taken."""
     verify_scope(principal, competition)
-    document = sealing.protocol(protocols.as_at(_document(request, competition), datetime.now(UTC)), principal)
-    if format == "html":
-        return HTMLResponse(to_html(document))
-    if format == "pdf":
-        headers = {"Content-Disposition": f'inline; filename="protocol-{competition}.pdf"'}
-        return Response(to_pdf(document), media_type="application/pdf", headers=headers)
-    return JSONResponse(document)
+
+    def render() -> Response:
+        document = sealing.protocol(protocols.as_at(_document(request, competition), datetime.now(UTC)), principal)
+        if format == "html":
+            return HTMLResponse(to_html(document))
+        if format == "pdf":
+            headers = {"Content-Disposition": f'inline; filename="protocol-{competition}.pdf"'}
+            return Response(to_pdf(document), media_type="application/pdf", headers=headers)
+        return JSONResponse(document)
+
+    return await _heavy(request).run(f"the protocol of {competition}", render)
 
 
 @router.post("/competitions/{competition}/protocol/snapshots", status_code=201)
@@ -121,7 +132,7 @@ def list_snapshots(request: Request, principal: CurrentPrincipal, competition: C
 
 
 @router.get("/competitions/{competition}/protocol/snapshots/{version}")
-def read_snapshot(
+async def read_snapshot(
     request: Request, principal: CurrentPrincipal, competition: CompetitionId, version: Version,
     sealing: CurrentSealing,
 ) -> dict[str, Any]:
@@ -132,12 +143,16 @@ def read_snapshot(
     except AuthError as exc:
         raise ApiError(exc.status, exc.code, exc.message) from exc
     verify_scope(principal, competition)
-    archive = protocols.archive(event_store(request), competition)
-    snapshot = archive.snapshot(version) if archive is not None else None
-    if snapshot is None:
-        raise not_found("protocol snapshot", f"{competition} v{version}")
-    out = _snapshot_json(snapshot, protocols.verify_snapshot(event_store(request), snapshot))
-    readable = sealing.protocol(snapshot.protocol, principal)
-    out["sealed"] = readable != snapshot.protocol
-    out["protocol"] = readable
-    return out
+
+    def verified() -> dict[str, Any]:
+        archive = protocols.archive(event_store(request), competition)
+        snapshot = archive.snapshot(version) if archive is not None else None
+        if snapshot is None:
+            raise not_found("protocol snapshot", f"{competition} v{version}")
+        out = _snapshot_json(snapshot, protocols.verify_snapshot(event_store(request), snapshot))
+        readable = sealing.protocol(snapshot.protocol, principal)
+        out["sealed"] = readable != snapshot.protocol
+        out["protocol"] = readable
+        return out
+
+    return await _heavy(request).run(f"snapshot {version} of {competition}", verified)
