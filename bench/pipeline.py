@@ -42,6 +42,10 @@ DEFAULT_PATHS = [ROOT.parent / "shared" / "data" / "phh" / "data" / "wsop" / "20
 WINDOW_S = 10.0
 
 
+def checkpoints_topic(topic: str) -> str:
+    return f"{topic}.checkpoints"
+
+
 # ------------------------------------------------------------------------------------ the referee process
 
 
@@ -60,12 +64,15 @@ def referee_process(
     ``wait_for_offset_commits``: each courtesy offset commit to Kafka waits for the broker's answer, as the
     runner did before 29 November 2026, 19:00 UTC (the naive referee the earlier ratios were measured against).
     """
+    from ingest.kafka_log import KafkaLog
     from ingest.referee import Referee
     from ingest.runners import KafkaRefereeRunner
     from ingest.store import Store, store_env
 
     store = Store(env=store_env(database_url))
-    referee = Referee(store, topic)
+    # As `pokeraudit referee` runs: each transaction's checkpoint published to the checkpoints topic.
+    checkpoints = KafkaLog(bootstrap, checkpoints_topic(topic), 1)
+    referee = Referee(store, topic, publish_checkpoint=checkpoints.append)
     marks: list[tuple[float, float, int]] = []  # (start, end, records) of each judged batch
     judge = referee.judge
 
@@ -307,7 +314,7 @@ def main() -> None:
         from kafka.admin import KafkaAdminClient
 
         admin = KafkaAdminClient(bootstrap_servers=bootstrap)
-        admin.delete_topics([topic, naive_topic])
+        admin.delete_topics([topic, naive_topic, checkpoints_topic(topic), checkpoints_topic(naive_topic)])
         admin.close()
 
 

@@ -4,12 +4,12 @@ shape), never failed (500); the judge's reads are answered, and soon."""
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import socket
 import threading
 import time
 from collections.abc import Iterator
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 import httpx
@@ -45,32 +45,41 @@ class Storm:
     pdfs: list[httpx.Response]
     #: the judge's reads made while the PDFs were being asked for, and how long each took (s)
     reads: list[tuple[httpx.Response, float]]
+    #: from the first PDF asked for to the last answered (s)
+    took: float
 
 
 def storm(base: str, competition: str, headers: dict[str, str], light_path: str) -> Storm:
+    """The sixty PDFs and the judge's reads from one client thread (an event loop), so that the client's own
+    threads do not compete with the server's for the interpreter."""
     url = f"{base}/v1/competitions/{competition}/protocol"
-    started = threading.Event()
-    done = threading.Event()
+    # Once each first, alone: what a first use costs (connections opened, modules loaded) is not a wait.
+    assert httpx.get(f"{base}{light_path}", headers=headers, timeout=120).status_code == 200
+    assert httpx.get(url, params={"format": "pdf"}, headers=headers, timeout=120).status_code == 200
 
-    def pdf(_: int) -> httpx.Response:
-        started.set()
-        return httpx.get(url, params={"format": "pdf"}, headers=headers, timeout=120)
+    async def run() -> Storm:
+        limits = httpx.Limits(max_connections=STORM + 1, max_keepalive_connections=STORM + 1)
+        async with httpx.AsyncClient(limits=limits, timeout=120, headers=headers) as client:
+            done = asyncio.Event()
 
-    def judge_reads() -> list[tuple[httpx.Response, float]]:
-        started.wait(30)
-        out = []
-        while not done.is_set() or not out:
+            async def judge_reads() -> list[tuple[httpx.Response, float]]:
+                out = []
+                while not done.is_set() or not out:
+                    t0 = time.monotonic()
+                    answer = await client.get(f"{base}{light_path}")
+                    out.append((answer, time.monotonic() - t0))
+                    await asyncio.sleep(0.1)
+                return out
+
             t0 = time.monotonic()
-            answer = httpx.get(f"{base}{light_path}", headers=headers, timeout=120)
-            out.append((answer, time.monotonic() - t0))
-            time.sleep(0.1)
-        return out
+            pdfs = [asyncio.create_task(client.get(url, params={"format": "pdf"})) for _ in range(STORM)]
+            reads = asyncio.create_task(judge_reads())
+            answered = await asyncio.gather(*pdfs)
+            took = time.monotonic() - t0
+            done.set()
+            return Storm(list(answered), await reads, took)
 
-    with ThreadPoolExecutor(STORM + 1) as pool:
-        reads = pool.submit(judge_reads)
-        pdfs = list(pool.map(pdf, range(STORM)))
-        done.set()
-        return Storm(pdfs, reads.result())
+    return asyncio.run(run())
 
 
 def check(found: Storm) -> None:
@@ -83,5 +92,8 @@ def check(found: Storm) -> None:
     for served in (r for r in found.pdfs if r.status_code == 200):
         assert served.content.startswith(b"%PDF-")
     assert found.reads and all(r.status_code == 200 for r, _ in found.reads), [r.text for r, _ in found.reads]
-    slowest = max(took for _, took in found.reads)
-    assert slowest < 3.0, f"a judge's read waited {slowest:.1f} s behind the PDFs"
+    waits = sorted(took for _, took in found.reads)
+    # Without the bound the judge's read queued behind the PDFs for most of the storm (20 s in the report);
+    # with it, a read waits for none of them. The machine is shared, so the bound is generous.
+    assert waits[len(waits) // 2] < 1.5, f"the judge's reads took {waits} during {found.took:.1f} s of PDFs"
+    assert waits[-1] < max(3.0, found.took / 3), f"the judge's reads took {waits} during {found.took:.1f} s of PDFs"
