@@ -48,6 +48,11 @@ SeenId = tuple[UUID, UUID, str]
 _PG_SEEN_TABLE = "referee_event_ids"
 #: which competitions' events each stream holds (a season record's may come from several competitions)
 _STREAMS_TABLE = "referee_streams"
+#: each stream's head as the referee last left it (version, link): what a reader of a few streams (a protocol)
+#: checks them against, where ``pokeraudit verify`` reads the checkpoints of the whole store
+_HEADS_TABLE = "referee_heads"
+#: (stream, version, link): a stream's head after a transaction
+HeadRow = tuple[UUID, int, str]
 #: how many (competition, stream) pairs a Store remembers as indexed before it starts afresh: a table's hand
 #: in play is met again batch after batch, an old one seldom; forgetting costs a row the database ignores
 _INDEX_MEMORY = 50_000
@@ -164,6 +169,15 @@ class PostgresStoreRecorder(PostgresProcessRecorder):
         self.streams_statement = SQL(
             "SELECT originator_id FROM {t} WHERE originator_id = ANY(%b) AND originator_version = 1"
         ).format(t=events)
+        self.heads_table = Identifier(datastore.schema or "public", _HEADS_TABLE)
+        self.sql_create_statements.append(
+            SQL("CREATE TABLE IF NOT EXISTS {t} (stream_id uuid PRIMARY KEY, version bigint NOT NULL,"
+                " link text NOT NULL)").format(t=self.heads_table)
+        )
+        self.upsert_heads_statement = SQL(
+            "INSERT INTO {t} (stream_id, version, link) SELECT * FROM unnest(%b::uuid[], %b::int8[], %b::text[])"
+            " ON CONFLICT (stream_id) DO UPDATE SET version = EXCLUDED.version, link = EXCLUDED.link"
+        ).format(t=self.heads_table)
         self.events_table = events
         self.index_schema = datastore.schema or "public"
         self.index_table = Identifier(self.index_schema, _STREAMS_TABLE)
@@ -279,6 +293,7 @@ class PostgresStoreRecorder(PostgresProcessRecorder):
         tracking: Tracking | None = kwargs.get("tracking")
         seen: Sequence[SeenId] = kwargs.get("seen_ids") or ()
         index: Sequence[StreamRow] = kwargs.get("stream_index") or ()
+        heads: Sequence[HeadRow] = kwargs.get("heads") or ()
         with self.datastore.get_connection() as conn, conn.transaction(), conn.cursor() as curs:
             if tracking is not None:
                 self._insert_tracking(curs, tracking=tracking)
@@ -294,6 +309,9 @@ class PostgresStoreRecorder(PostgresProcessRecorder):
                     # After the table lock: two referees indexing the same stream would otherwise each hold
                     # the other's row and wait for the other's lock.
                     curs.execute(self.insert_index_statement, ([c for c, _ in index], [s for _, s in index]))
+                if heads:
+                    curs.execute(self.upsert_heads_statement,
+                                 ([h[0] for h in heads], [h[1] for h in heads], [h[2] for h in heads]))
                 with curs.copy(self.copy_events_statement) as copy:
                     copy.set_types(["uuid", "int8", "text", "bytea"])
                     for e in stored_events:
@@ -307,6 +325,15 @@ class PostgresStoreRecorder(PostgresProcessRecorder):
         with self.datastore.get_connection() as conn, conn.cursor() as curs:
             curs.execute(self.streams_statement, (wanted,))
             return {row["originator_id"] for row in curs.fetchall()}
+
+    def heads_of(self, streams: Iterable[UUID]) -> dict[UUID, tuple[int, str]]:
+        wanted = list(streams)
+        if not wanted:
+            return {}
+        with self.datastore.get_connection() as conn, conn.cursor() as curs:
+            curs.execute(SQL("SELECT stream_id, version, link FROM {t} WHERE stream_id = ANY(%b)").format(
+                t=self.heads_table), (wanted,))
+            return {row["stream_id"]: (int(row["version"]), row["link"]) for row in curs.fetchall()}
 
     def seen(self, ids: Iterable[UUID]) -> set[UUID]:
         wanted = list(ids)
@@ -341,6 +368,8 @@ class SQLiteStoreRecorder(SQLiteProcessRecorder):
             *super().construct_create_table_statements(),
             f"CREATE TABLE IF NOT EXISTS {_PG_SEEN_TABLE} (event_id TEXT PRIMARY KEY, stream_id TEXT NOT NULL,"
             " outcome TEXT NOT NULL) WITHOUT ROWID",
+            f"CREATE TABLE IF NOT EXISTS {_HEADS_TABLE} (stream_id TEXT PRIMARY KEY, version INTEGER NOT NULL,"
+            " link TEXT NOT NULL) WITHOUT ROWID",
         ]
 
     def create_stream_index(self, competitions_in: CompetitionsIn) -> None:
@@ -395,7 +424,23 @@ class SQLiteStoreRecorder(SQLiteProcessRecorder):
         index: Sequence[StreamRow] = kwargs.get("stream_index") or ()
         if index:
             c.executemany(f"INSERT OR IGNORE INTO {_STREAMS_TABLE} VALUES (?, ?)", [(k, s.hex) for k, s in index])
+        heads: Sequence[HeadRow] = kwargs.get("heads") or ()
+        if heads:
+            c.executemany(
+                f"INSERT INTO {_HEADS_TABLE} VALUES (?, ?, ?) ON CONFLICT (stream_id) DO UPDATE"
+                " SET version = excluded.version, link = excluded.link",
+                [(stream.hex, version, link) for stream, version, link in heads],
+            )
         return super()._insert_events(c, stored_events, **kwargs)
+
+    def heads_of(self, streams: Iterable[UUID]) -> dict[UUID, tuple[int, str]]:
+        wanted = [i.hex for i in streams]
+        if not wanted:
+            return {}
+        marks = ",".join("?" * len(wanted))
+        with self.datastore.transaction(commit=False) as c:
+            c.execute(f"SELECT stream_id, version, link FROM {_HEADS_TABLE} WHERE stream_id IN ({marks})", wanted)
+            return {UUID(row[0]): (int(row[1]), row[2]) for row in c.fetchall()}
 
     def existing(self, streams: Iterable[UUID]) -> set[UUID]:
         wanted = [i.hex for i in streams]
@@ -540,7 +585,8 @@ class Store(Application[UUID]):
                 stored.append(mapper.stored_chained(e, body) if body is not None else mapper.to_stored_event(e))
                 anchored.append(e)
         index = self._unindexed(named)
-        self.recorder.insert_events(stored, tracking=position, seen_ids=seen_ids, stream_index=index)
+        rows = [(UUID(h[0]), h[1], h[2]) for h in heads if h[2]]
+        self.recorder.insert_events(stored, tracking=position, seen_ids=seen_ids, stream_index=index, heads=rows)
         self._remember(index)
         return anchored
 
@@ -620,6 +666,11 @@ class Store(Application[UUID]):
         if last is None:
             return CheckpointChain.open(chain, now)
         return CheckpointChain.resume(chain, last.originator_version, last.link, last.timestamp)
+
+    def heads_of(self, streams: Iterable[UUID]) -> dict[UUID, tuple[int, str]]:
+        """The (version, link) the referee last left each of ``streams`` at (one query): a stream shorter than
+        that was cut short."""
+        return self._store_recorder.heads_of(streams)
 
     def existing(self, streams: Iterable[UUID]) -> set[UUID]:
         """Which of ``streams`` have stored events (one query for a batch, not one per stream)."""

@@ -95,16 +95,8 @@ def competition_streams(
     A stored event that no longer decodes raises :class:`UnreadableStream`; given ``unreadable``, it is named
     there instead and its stream is read as far as it reads (a state the stream was once in).
     """
-    own = {
-        competition_stream_id(competition_id),
-        rejection_log_id(competition_id),
-        signatures_id(competition_id),
-        challenges_id(competition_id),
-    }
-    candidates = store.streams_of(competition_id) | own
-    candidates.discard(archive_id(competition_id))
     streams: dict[UUID, list[Any]] = {}
-    for stream in candidates:
+    for stream in _candidates(store, competition_id):
         events = []
         for stored in store.recorder.select_events(stream):
             try:
@@ -119,12 +111,44 @@ def competition_streams(
     return streams
 
 
+def _candidates(store: EventSource, competition_id: str) -> set[UUID]:
+    own = {
+        competition_stream_id(competition_id),
+        rejection_log_id(competition_id),
+        signatures_id(competition_id),
+        challenges_id(competition_id),
+    }
+    candidates = store.streams_of(competition_id) | own
+    candidates.discard(archive_id(competition_id))
+    return candidates
+
+
+def cut_short(store: EventSource, competition_id: str, streams: Mapping[UUID, list[Any]]) -> list[str]:
+    """The competition's streams that end before the head the referee last left them at (their last events
+    deleted), or are gone though the index names them: each in words."""
+    candidates = _candidates(store, competition_id)
+    breaks = []
+    for stream, (version, head) in sorted(store.heads_of(candidates).items()):
+        events = streams.get(stream, [])
+        if not events:
+            breaks.append(f"stream {stream}: the referee stored it up to version {version}; the store holds none of it")
+            continue
+        last = events[-1]
+        where = f"stream {stream} version {version}"
+        if last.originator_version < version:
+            breaks.append(f"{where}: the stream ends at version {last.originator_version} ({type(last).__name__}); "
+                          f"the referee stored it up to version {version}")
+        elif last.originator_version == version and last.link != head:
+            breaks.append(f"{where} ({type(last).__name__}): not the event the referee stored there")
+    return breaks
+
+
 def chain_breaks(streams: Mapping[UUID, list[Any]]) -> list[str]:
     """Every stream's hash chain recomputed from its first event: each break in words (none when all hold).
 
     Versions must run from 1 without a gap, each event must link to the one before it, and its link must be the
     hash of what is stored of it (:mod:`domain.chained`). A stream whose last events were cut off still
-    chains: ``pokeraudit verify`` checks the streams against the referee's checkpoints for that.
+    chains: :func:`cut_short` checks the streams against the heads the referee recorded for that.
     """
     breaks: list[str] = []
     for stream, events in sorted(streams.items()):
@@ -190,7 +214,8 @@ def checked_protocol(store: EventSource, competition_id: str) -> JSON:
     stored event that no longer reads named as a break rather than refusing the whole document."""
     unreadable: list[str] = []
     streams = competition_streams(store, competition_id, unreadable)
-    return verified(build(competition_id, streams), streams, unreadable + chain_breaks(streams))
+    breaks = unreadable + chain_breaks(streams) + cut_short(store, competition_id, streams)
+    return verified(build(competition_id, streams), streams, breaks)
 
 
 def archive(store: EventSource, competition_id: str) -> ProtocolArchive | None:
@@ -670,6 +695,7 @@ __all__ = (
     "build",
     "chain_breaks",
     "checked_protocol",
+    "cut_short",
     "competition_streams",
     "first_difference",
     "protocol",

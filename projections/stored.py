@@ -41,6 +41,10 @@ class EventSource(Protocol):
         stored event; with ``opened_by`` (an event topic), only those whose first event is of that type."""
         ...
 
+    def heads_of(self, streams: Iterable[UUID]) -> dict[UUID, tuple[int, str]]:
+        """The (version, link) the referee last left each of ``streams`` at."""
+        ...
+
 
 class ArchivingSource(EventSource, Protocol):
     """An event source the protocol's snapshots are saved to: a snapshot is itself a stored, chained event."""

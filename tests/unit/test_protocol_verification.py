@@ -137,3 +137,24 @@ def test_the_cli_writes_a_tampered_protocol_marked_and_exits_1(
     assert json.loads(out.read_text())["verification"]["ok"] is False
     err = capsys.readouterr().err
     assert "FAILS VERIFICATION: 1 break" in err and "(PlayerEliminated)" in err
+
+
+def test_a_hand_cut_short_of_its_end_fails_the_protocols_verification(signed: Pipeline) -> None:
+    # The chain of what is left holds: only the heads the referee recorded show the hand was longer.
+    with sqlite3.connect(signed.path) as db:
+        rowid, version = db.execute(
+            "SELECT rowid, originator_version FROM stored_events WHERE topic LIKE '%Hand.HandEnded' LIMIT 1"
+        ).fetchone()
+        db.execute("DELETE FROM stored_events WHERE rowid = ?", (rowid,))
+    document = checked_protocol(signed.store, COMPETITION)
+    [broken] = document["verification"]["breaks"]
+    assert f"the stream ends at version {version - 1}" in broken and f"up to version {version}" in broken
+    assert "FAILS VERIFICATION: 1 break" in to_html(document)
+
+
+def test_a_stream_deleted_whole_fails_the_protocols_verification(signed: Pipeline) -> None:
+    with sqlite3.connect(signed.path) as db:
+        (stream,) = db.execute("SELECT originator_id FROM stored_events WHERE topic LIKE '%Hand.HandEnded' LIMIT 1").fetchone()
+        db.execute("DELETE FROM stored_events WHERE originator_id = ?", (stream,))
+    breaks = checked_protocol(signed.store, COMPETITION)["verification"]["breaks"]
+    assert len(breaks) == 1 and "the store holds none of it" in breaks[0]
