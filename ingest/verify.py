@@ -241,7 +241,7 @@ def _anchor(walk: _Walk, head: Head, where: str) -> None:
         if gap:
             walk.report("truncated", f"the stream ends at version {s.version}; {where} anchors version {version}",
                         stream, version, **named)
-    elif s.version == version and s.link is not None and s.link != anchored_link:
+    elif s.version == version and s.link is not None and anchored_link and s.link != anchored_link:
         walk.report("diverged", f"{where} anchors link {anchored_link[:16]}… at this version; the store's is"
                     f" {s.link[:16]}…", stream, version, **named)
 
