@@ -67,3 +67,6 @@ def test_publish_and_simulate_beside_serve_leave_the_api_submitting(tmp_path: Pa
     finally:
         server.terminate()
         server.communicate(timeout=30)
+    # What the server's referee judged of all three processes' records, checkpoints included, verifies.
+    verified = subprocess.run([str(POKERAUDIT), "verify"], env=env, capture_output=True, text=True, timeout=300)
+    assert verified.returncode == 0 and "every chain holds" in verified.stdout, verified.stdout
