@@ -13,7 +13,8 @@ Per record, in log order (ingest/ owns the I/O; the judging is the domain's):
    and takes no seq: ``hand.reported`` counts reported events only.
 
 A batch of records of one partition is committed in one transaction with its last offset
-(:meth:`ingest.store.Store.commit`). Rejections are stored in the competition's :class:`RejectionLog` and,
+(:meth:`ingest.store.Store.commit`), ending with a checkpoint of the heads it moved (:mod:`domain.checkpoints`),
+which is published to the checkpoints topic after the commit. Rejections are stored in the competition's :class:`RejectionLog` and,
 after the commit, published to the rejections topic. Nothing is dropped.
 """
 
