@@ -7,6 +7,7 @@ SQLite under POKERAUDIT_DATA_DIR) or the production ones (Kafka and PostgreSQL).
 from __future__ import annotations
 
 from api.settings import Settings
+from ingest.checkpoints import KafkaCheckpoints, PublishCheckpoint
 from ingest.log import EmbeddedLog, Log
 from ingest.referee import Referee
 from ingest.store import Store, store_env
@@ -23,6 +24,7 @@ class Pipeline:
         self._store: Store | None = None
         self._referee: Referee | None = None
         self._checkpoints_log: Log | None = None
+        self._kafka_checkpoints: KafkaCheckpoints | None = None
 
     @property
     def store(self) -> Store:
@@ -40,13 +42,23 @@ class Pipeline:
                 publisher = rejections_publisher(
                     settings.kafka_bootstrap_servers, settings.rejections_topic, settings.partitions
                 )
-            self._referee = Referee(self.store, settings.topic, publisher, publish_checkpoint=self.checkpoints_log.append)
+            self._referee = Referee(self.store, settings.topic, publisher, publish_checkpoint=self._checkpoint_publisher())
         return self._referee
 
     def check_connections(self) -> None:
         """Drop the store's idle connections a database restart broke (nothing if the store is not open)."""
         if self._store is not None:
             self._store.check_connections()
+
+    def _checkpoint_publisher(self) -> PublishCheckpoint:
+        if self.settings.kafka_bootstrap_servers:
+            from ingest.checkpoints import KafkaCheckpoints
+
+            # Without waiting for the broker after each commit: the referee's next batch does not wait on it.
+            self._kafka_checkpoints = KafkaCheckpoints(self.settings.kafka_bootstrap_servers,
+                                                       self.settings.checkpoints_topic)
+            return self._kafka_checkpoints
+        return self.checkpoints_log.append
 
     @property
     def checkpoints_log(self) -> Log:
@@ -58,6 +70,8 @@ class Pipeline:
 
     def close(self) -> None:
         self.log.close()
+        if self._kafka_checkpoints is not None:
+            self._kafka_checkpoints.close()
         if self._checkpoints_log is not None:
             self._checkpoints_log.close()
         if self._store is not None:

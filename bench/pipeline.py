@@ -64,15 +64,15 @@ def referee_process(
     ``wait_for_offset_commits``: each courtesy offset commit to Kafka waits for the broker's answer, as the
     runner did before 29 November 2026, 19:00 UTC (the naive referee the earlier ratios were measured against).
     """
-    from ingest.kafka_log import KafkaLog
+    from ingest.checkpoints import KafkaCheckpoints
     from ingest.referee import Referee
     from ingest.runners import KafkaRefereeRunner
     from ingest.store import Store, store_env
 
     store = Store(env=store_env(database_url))
     # As `pokeraudit referee` runs: each transaction's checkpoint published to the checkpoints topic.
-    checkpoints = KafkaLog(bootstrap, checkpoints_topic(topic), 1)
-    referee = Referee(store, topic, publish_checkpoint=checkpoints.append)
+    checkpoints = KafkaCheckpoints(bootstrap, checkpoints_topic(topic))
+    referee = Referee(store, topic, publish_checkpoint=checkpoints)
     marks: list[tuple[float, float, int]] = []  # (start, end, records) of each judged batch
     judge = referee.judge
 
@@ -87,6 +87,7 @@ def referee_process(
     if wait_for_offset_commits:
         runner.consumer.commit_async = runner.consumer.commit
     runner.run(idle_exit_s=idle)
+    checkpoints.close()
     store.close()
     usage = resource.getrusage(resource.RUSAGE_SELF)
     cpu_s = usage.ru_utime + usage.ru_stime

@@ -55,6 +55,30 @@ def publish_checkpoints(publish: PublishCheckpoint, events: Sequence[Any]) -> No
                     events[-1].originator_version, events[-1].originator_id, type(err).__name__, err)
 
 
+class KafkaCheckpoints:
+    """Publishes checkpoints to a Kafka topic without waiting for the broker: the referee's next batch does not
+    wait on a round trip (the producer sends within ``linger_ms``), and a send that fails is logged — the log's
+    copy may skip a checkpoint, as above. :meth:`close` sends what is pending."""
+
+    def __init__(self, bootstrap: str, topic: str) -> None:
+        from ingest.kafka_log import ensure_topic, producer
+
+        ensure_topic(bootstrap, topic, 1)
+        self.topic = topic
+        self._producer = producer(bootstrap, client_id="pokeraudit-checkpoints")
+
+    def __call__(self, records: Sequence[tuple[bytes, bytes]]) -> None:
+        for key, value in records:
+            self._producer.send(self.topic, key=key, value=value).add_errback(self._failed)
+
+    def _failed(self, err: Exception) -> None:
+        log.warning("a checkpoint was not published to %s (%s: %s); the next one will be",
+                    self.topic, type(err).__name__, err)
+
+    def close(self) -> None:
+        self._producer.close()
+
+
 @dataclass(frozen=True, slots=True)
 class PublishedCheckpoint:
     """A checkpoint as the log holds it; ``problem`` says why it cannot be trusted ("" when its link holds)."""
