@@ -29,6 +29,8 @@ log = logging.getLogger("pokeraudit.referee")
 PublishCheckpoint = Callable[[Sequence[tuple[bytes, bytes]]], Any]
 #: how many records a read of the checkpoints topic takes at once
 PAGE = 500
+#: how long a stopping referee waits for its last checkpoints to reach the broker (s)
+CLOSE_TIMEOUT_S = 10
 
 
 def checkpoint_message(event: Any) -> bytes:
@@ -76,7 +78,8 @@ class KafkaCheckpoints:
                     self.topic, type(err).__name__, err)
 
     def close(self) -> None:
-        self._producer.close()
+        # Bounded: a referee stopping while the broker is down must still stop (what is not sent is skipped).
+        self._producer.close(timeout=CLOSE_TIMEOUT_S)
 
 
 @dataclass(frozen=True, slots=True)
