@@ -49,12 +49,12 @@ class Storm:
     took: float
 
 
-def storm(base: str, competition: str, headers: dict[str, str], light_path: str) -> Storm:
+def storm(base: str, competition: str, headers: dict[str, str], light_path: str, judge: dict[str, str]) -> Storm:
     """The sixty PDFs and the judge's reads from one client thread (an event loop), so that the client's own
     threads do not compete with the server's for the interpreter."""
     url = f"{base}/v1/competitions/{competition}/protocol"
     # Once each first, alone: what a first use costs (connections opened, modules loaded) is not a wait.
-    assert httpx.get(f"{base}{light_path}", headers=headers, timeout=120).status_code == 200
+    assert httpx.get(f"{base}{light_path}", headers=judge, timeout=120).status_code == 200
     assert httpx.get(url, params={"format": "pdf"}, headers=headers, timeout=120).status_code == 200
 
     async def run() -> Storm:
@@ -66,7 +66,7 @@ def storm(base: str, competition: str, headers: dict[str, str], light_path: str)
                 out = []
                 while not done.is_set() or not out:
                     t0 = time.monotonic()
-                    answer = await client.get(f"{base}{light_path}")
+                    answer = await client.get(f"{base}{light_path}", headers=judge)
                     out.append((answer, time.monotonic() - t0))
                     await asyncio.sleep(0.1)
                 return out
@@ -84,7 +84,8 @@ def storm(base: str, competition: str, headers: dict[str, str], light_path: str)
 
 def check(found: Storm) -> None:
     statuses = [r.status_code for r in found.pdfs]
-    assert set(statuses) <= {200, 503}, statuses
+    # 429: the API's rate limit per caller refused it first, for load too
+    assert set(statuses) <= {200, 429, 503}, statuses
     assert statuses.count(200) >= 2, statuses
     for refused in (r for r in found.pdfs if r.status_code == 503):
         assert int(refused.headers["Retry-After"]) >= 1

