@@ -20,6 +20,7 @@ after the commit, published to the rejections topic. Nothing is dropped.
 from __future__ import annotations
 
 import json
+import sqlite3
 from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -27,8 +28,10 @@ from datetime import UTC, datetime
 from typing import Any
 from uuid import NAMESPACE_URL, UUID, uuid5
 
+import psycopg
 from eventsourcing.application import AggregateNotFoundError
 from eventsourcing.domain import Aggregate
+from eventsourcing.persistence import PersistenceError
 
 from domain.errors import HandError, RuleError
 from domain.hand.aggregate import Hand, hand_id
@@ -44,6 +47,34 @@ from ingest.store import SeenId, Store, position
 #: the verbatim record kept with a rejection, at most this many characters
 RECORD_EXCERPT = 4000
 OFFSET_NAMESPACE = uuid5(NAMESPACE_URL, "https://pokeraudit/log-offset")
+#: failures of the store or the machine, not of the record being judged: they stop the batch (it is judged again
+#: once the store answers), never become a verdict
+NOT_THE_RECORDS_FAULT: tuple[type[BaseException], ...] = (
+    PersistenceError,
+    psycopg.Error,
+    sqlite3.Error,
+    OSError,
+    MemoryError,
+)
+#: how much of an unexpected failure's message a rejection keeps
+FAILURE_EXCERPT = 300
+
+
+class _Uncommittable(Exception):
+    """The batch's outcomes could not be stored for a reason that is not the store's (a value it cannot encode)."""
+
+    def __init__(self, why: str) -> None:
+        self.why = why
+        super().__init__(why)
+
+
+class _Unjudgeable(Exception):
+    """Judging the record at ``offset`` failed in a way no rule foresaw (DESIGN decision 10: it becomes a rejection)."""
+
+    def __init__(self, offset: int, why: str) -> None:
+        self.offset = offset
+        self.why = why
+        super().__init__(why)
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,16 +121,41 @@ class Referee:
         return 0 if tracked is None else tracked + 1
 
     def forget(self) -> None:
-        """Drop every hot aggregate (after a failed commit their in-memory state is ahead of the store)."""
+        """Drop every hot aggregate and the desk's memory (after a failed commit, or a record whose judging
+        failed, their in-memory state is ahead of the store); the desk is made again from the store."""
         self._hands.clear()
         self._rejection_logs.clear()
+        self.__dict__.pop("_desk", None)
 
     # --- judging ------------------------------------------------------------------------------------------
 
     def judge(self, partition: int, records: Sequence[LogRecord]) -> list[Verdict]:
-        """Judge records of one partition in log order and commit their outcomes in one transaction."""
+        """Judge records of one partition in log order and commit their outcomes in one transaction.
+
+        A record whose judging fails unexpectedly (an exception no rule raised: a bug, a value the engine cannot
+        hold) is no reason to stop: the aggregates it may have left half-changed are forgotten, and the batch is
+        judged again from the store with that record stored as a malformed rejection naming the failure, in the
+        same transaction as the others (DESIGN decision 10). A failure of the store itself is not the record's and
+        propagates (:data:`NOT_THE_RECORDS_FAULT`).
+        """
         if not records:
             return []
+        unjudgeable: dict[int, str] = {}
+        while True:
+            try:
+                return self._judge(partition, records, unjudgeable)
+            except _Unjudgeable as failed:
+                self.forget()
+                unjudgeable[failed.offset] = failed.why
+            except _Uncommittable as failed:
+                # Something the batch made cannot be stored: each record in a transaction of its own finds which.
+                if len(records) > 1:
+                    return [v for record in records for v in self.judge(partition, [record])]
+                if records[0].offset in unjudgeable:
+                    raise  # not even its rejection can be stored: that is the store's fault, not the record's
+                unjudgeable[records[0].offset] = f"the store cannot keep what this record makes: {failed.why}"
+
+    def _judge(self, partition: int, records: Sequence[LogRecord], unjudgeable: dict[int, str]) -> list[Verdict]:
         parsed = [self._read(r) for r in records]
         ids = [p[0] for p in parsed]
         already = self.store.seen(ids)
@@ -114,9 +170,24 @@ class Referee:
                 self._reject(batch, record, event_id, None, self._malformed(record, envelope, malformed))
                 continue
             assert envelope is not None
-            self._route(batch, record, event_id, envelope, event)
+            if record.offset in unjudgeable:
+                failure = MalformedRecord(unjudgeable[record.offset], "payload")
+                self._reject(batch, record, event_id, envelope, self._malformed(record, envelope, failure))
+                continue
+            try:
+                self._route(batch, record, event_id, envelope, event)
+            except NOT_THE_RECORDS_FAULT:
+                raise
+            except Exception as err:
+                raise _Unjudgeable(record.offset, _failure(envelope, err)) from err
         try:
             self.store.commit(batch.touched.values(), position(self.topic, partition, records[-1].offset), batch.seen)
+        except NOT_THE_RECORDS_FAULT:
+            self.forget()
+            raise
+        except Exception as err:
+            self.forget()
+            raise _Uncommittable(_describe(err)) from err
         except BaseException:
             self.forget()
             raise
@@ -151,6 +222,9 @@ class Referee:
             envelope, event = parse_record(record.value)
         except MalformedRecord as err:
             return _fallback_id(record), _envelope_or_none(record.value), None, err
+        except Exception as err:  # e.g. JSON nested past the parser's depth: still the record's, never a stop
+            failure = MalformedRecord(f"the record cannot be read: {_describe(err)}")
+            return _fallback_id(record), _envelope_or_none(record.value), None, failure
         return envelope.event_id, envelope, event, None
 
     def _route(self, batch: _Batch, record: LogRecord, event_id: UUID, envelope: Envelope, event: Any) -> None:
@@ -334,15 +408,26 @@ def _fallback_id(record: LogRecord) -> UUID:
     try:
         data = json.loads(record.value)
         return UUID(str(data["event_id"]))
-    except (ValueError, KeyError, TypeError):
+    except (ValueError, KeyError, TypeError, RecursionError):
         return uuid5(OFFSET_NAMESPACE, f"{record.topic}:{record.partition}:{record.offset}")
 
 
 def _envelope_or_none(raw: bytes) -> Envelope | None:
     try:
         return Envelope.model_validate_json(raw)
-    except ValueError:
+    except (ValueError, RecursionError):
         return None
+
+
+def _describe(err: BaseException) -> str:
+    text = str(err)
+    if len(text) > FAILURE_EXCERPT:
+        text = text[:FAILURE_EXCERPT] + "…"
+    return f"{type(err).__name__}: {text}" if text else type(err).__name__
+
+
+def _failure(envelope: Envelope, err: BaseException) -> str:
+    return f"the referee could not judge this {envelope.type}: {_describe(err)}"
 
 
 def _excerpt(raw: bytes) -> str:
