@@ -25,6 +25,7 @@ from api.metrics import Measured
 from api.metrics import router as metrics_router
 from api.revocations import RevokedTokens
 from api.routes import federation, health, integrity, ofc, protocol, reads, status, submit
+from api.body_limit import BodyLimit
 from api.sealing import SealingPolicy
 from api.settings import Settings
 from api.web import install as install_web
@@ -89,6 +90,7 @@ def create_app(
         "Errors always have the shape {\"error\": {status, code, message, field, rule}}.",
         lifespan=lifespan,
     )
+    app.add_middleware(BodyLimit, limit=settings.max_body_bytes)
     app.state.settings = settings
     app.state.pipeline = pipeline
     app.state.read_models = read_models

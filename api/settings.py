@@ -116,6 +116,12 @@ class Settings(BaseSettings):
         validation_alias="POKERAUDIT_REFEREE_BATCH_MS",
         description="longest the referee waits to fill a batch before committing it",
     )
+    max_body_bytes: int = Field(
+        default=4 * 1024 * 1024,
+        ge=1024,
+        validation_alias="POKERAUDIT_MAX_BODY_BYTES",
+        description="largest request body the API reads (413 beyond): a full batch of 1,000 records fits",
+    )
 
     token_max_hours: float = Field(
         default=24.0,
