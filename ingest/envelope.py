@@ -18,7 +18,15 @@ from typing import Any
 from uuid import UUID
 
 import orjson
-from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, field_validator
+from pydantic import (
+    AwareDatetime,
+    BaseModel,
+    ConfigDict,
+    Field,
+    TypeAdapter,
+    ValidationError,
+    field_validator,
+)
 
 from domain.hand.codec import REPORTED
 from domain.ofc.events import OFC_REPORTED

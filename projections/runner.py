@@ -216,7 +216,9 @@ class Projector:
         through it, so they are passed over too if it cannot be replayed."""
         try:
             self._project(rows, writes, after)
-        except (_Overtaken, *NOT_THE_EVENTS_FAULT):
+        except _Overtaken:
+            raise
+        except NOT_THE_EVENTS_FAULT:
             raise
         except Exception as err:
             if len(rows) > 1:
