@@ -19,6 +19,7 @@ after the commit, published to the rejections topic. Nothing is dropped.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import sqlite3
 from collections import OrderedDict
@@ -87,11 +88,18 @@ class Verdict:
     competition_id: str = ""
 
 
+def record_digest(raw: bytes) -> str:
+    """What tells two records with one event id apart: a digest of the record as the log holds it (the API and
+    the CLI write each envelope one way, :func:`ingest.envelope.encode`, so a retry is the same bytes)."""
+    return hashlib.blake2b(raw, digest_size=16).hexdigest()
+
+
 @dataclass
 class _Batch:
     touched: dict[UUID, Aggregate] = field(default_factory=dict)
-    seen: list[SeenId] = field(default_factory=list)
-    ids: set[UUID] = field(default_factory=set)
+    seen: list[tuple[UUID, UUID, str]] = field(default_factory=list)
+    #: the batch's answered ids → the digest of the record answered
+    ids: dict[UUID, str] = field(default_factory=dict)
     verdicts: list[Verdict] = field(default_factory=list)
 
 
@@ -158,14 +166,19 @@ class Referee:
     def _judge(self, partition: int, records: Sequence[LogRecord], unjudgeable: dict[int, str]) -> list[Verdict]:
         parsed = [self._read(r) for r in records]
         ids = [p[0] for p in parsed]
-        already = self.store.seen(ids)
+        already = self.store.seen_digests(ids)
         self._absent = self._new_streams(parsed)
         batch = _Batch()
         for record, (event_id, envelope, event, malformed) in zip(records, parsed, strict=True):
+            digest = record_digest(record.value)
             if event_id in already or event_id in batch.ids:
-                batch.verdicts.append(Verdict(partition, record.offset, event_id, "duplicate"))
+                first = already[event_id] if event_id in already else batch.ids[event_id]
+                if first is None or first == digest:  # the same record again (or one answered before digests)
+                    batch.verdicts.append(Verdict(partition, record.offset, event_id, "duplicate"))
+                else:
+                    self._reject(batch, record, event_id, envelope, _conflict(record, event_id, envelope), answered=False)
                 continue
-            batch.ids.add(event_id)
+            batch.ids[event_id] = digest
             if malformed is not None:
                 self._reject(batch, record, event_id, None, self._malformed(record, envelope, malformed))
                 continue
@@ -180,8 +193,9 @@ class Referee:
                 raise
             except Exception as err:
                 raise _Unjudgeable(record.offset, _failure(envelope, err)) from err
+        seen: list[SeenId] = [(e, stream, outcome, batch.ids[e]) for e, stream, outcome in batch.seen]
         try:
-            self.store.commit(batch.touched.values(), position(self.topic, partition, records[-1].offset), batch.seen)
+            self.store.commit(batch.touched.values(), position(self.topic, partition, records[-1].offset), seen)
         except NOT_THE_RECORDS_FAULT:
             self.forget()
             raise
@@ -277,15 +291,24 @@ class Referee:
         batch.verdicts.append(Verdict(record.partition, record.offset, event_id, "accepted", None, envelope.competition_id))
 
     def _reject(
-        self, batch: _Batch, record: LogRecord, event_id: UUID, envelope: Envelope | None, rejection: Rejection
+        self,
+        batch: _Batch,
+        record: LogRecord,
+        event_id: UUID,
+        envelope: Envelope | None,
+        rejection: Rejection,
+        answered: bool = True,
     ) -> None:
+        """Store ``rejection`` in the competition's rejection log; ``answered`` False for a record whose id is
+        already answered (a conflicting duplicate): its rejection is kept, the id keeps its first answer."""
         competition = envelope.competition_id if envelope is not None else record.key.decode("utf-8", "replace")
         at = envelope.occurred_at if envelope is not None else datetime.now(UTC)
         log = self._rejection_log(competition or "(no competition)", at)
         meta = _meta(envelope, record) if envelope is not None else {"log": _log_position(record)}
         log.reject(rejection, at, meta)
         batch.touched[log.id] = log
-        batch.seen.append((event_id, log.id, "rejected"))
+        if answered:
+            batch.seen.append((event_id, log.id, "rejected"))
         batch.verdicts.append(
             Verdict(record.partition, record.offset, event_id, "rejected", rejection, competition)
         )
@@ -385,6 +408,21 @@ def _illegal(record: LogRecord, envelope: Envelope, err: RuleError) -> Rejection
         table_id=envelope.table_id or "",
         hand_id=envelope.hand_id or "",
         seq=envelope.seq,
+        record=_excerpt(record.value),
+    )
+
+
+def _conflict(record: LogRecord, event_id: UUID, envelope: Envelope | None) -> Rejection:
+    return Rejection(
+        RejectionKind.CONFLICTING_DUPLICATE,
+        f"event id {event_id} was already answered for a record with other content: this one is not judged, and "
+        "the first one's verdict stands (a new record needs a new event id)",
+        field="event_id",
+        event_id=str(event_id),
+        event_type=envelope.type if envelope else "",
+        table_id=(envelope.table_id or "") if envelope else "",
+        hand_id=(envelope.hand_id or "") if envelope else "",
+        seq=envelope.seq if envelope else None,
         record=_excerpt(record.value),
     )
 

@@ -28,6 +28,7 @@ from api.verdicts import EventVerdict, await_seen, verdicts
 from domain.hand.aggregate import hand_id
 from domain.roles import Role
 from ingest.envelope import Envelope, MalformedRecord, RecordedBy, decode_event, encode
+from ingest.referee import record_digest
 from ingest.runners import INFRASTRUCTURE_ERRORS
 from projections import views
 from projections.read_models import ReadModels
@@ -115,11 +116,12 @@ def _submit(
     envelopes = [envelope_for(caller, s, at) for s, at in submissions]
     pipeline: Pipeline = request.app.state.pipeline
     ids = [e.event_id for e in envelopes]
+    written = [encode(e) for e in envelopes]
     # the whole answer within ``timeout`` whatever is down (a client's timeout must hold): the log's client and
     # the store's wait for a down service far longer than a request may
     deadline = time.monotonic() + (timeout if wait else APPEND_SECONDS)
     try:
-        _within(deadline, lambda: pipeline.log.append([(e.key, encode(e)) for e in envelopes]))
+        _within(deadline, lambda: pipeline.log.append([(e.key, raw) for e, raw in zip(envelopes, written, strict=True)]))
     except FutureTimeout as exc:
         raise ApiError(
             503, "log_unavailable",
@@ -141,7 +143,8 @@ def _submit(
                 seen = await_seen(pipeline.store, ids, max(0.0, deadline - time.monotonic()))
                 if len(seen) < len(set(ids)):
                     return seen, [], None
-                return seen, verdicts(pipeline.store, envelopes, readable), None
+                digests = [record_digest(raw) for raw in written]
+                return seen, verdicts(pipeline.store, envelopes, readable, digests), None
             except INFRASTRUCTURE_ERRORS as exc:
                 if time.monotonic() + STORE_RETRY_SECONDS >= deadline:
                     return set(), [], exc

@@ -115,3 +115,40 @@ def test_a_token_naming_nobody_is_a_401(client: TestClient, sub: Any) -> None:
     headers = {**JUDGE, "Authorization": f"Bearer {token}"}
     assert error(client.post("/v1/events", json=record(), headers=headers), 401)["code"] == "invalid_token"
     assert error(client.get("/v1/competitions", headers=headers), 401)["code"] == "invalid_token"
+
+
+@pytest.fixture
+def judging(tmp_path: Path) -> Iterator[TestClient]:
+    settings = Settings(POKERAUDIT_DATA_DIR=tmp_path, POKERAUDIT_JWT_SECRET=SECRET)
+    with TestClient(create_app(settings, workers=True)) as c:
+        yield c
+
+
+def outcomes(response: Any) -> list[tuple[str, str]]:
+    assert response.status_code == 200, response.text
+    return [(v["outcome"], v["kind"]) for v in response.json()["verdicts"]]
+
+
+def test_an_answered_id_with_other_content_is_a_conflicting_duplicate_not_accepted(judging: TestClient) -> None:
+    first = record()
+    url = "/v1/events?wait=true&timeout=20"
+    assert outcomes(judging.post(url, json=first, headers=JUDGE)) == [("accepted", "")]
+    assert outcomes(judging.post(url, json=first, headers=JUDGE)) == [("accepted", "")]  # a retry: harmless
+    other = {**first, "payload": {**START, "button": 1}}
+    assert outcomes(judging.post(url, json=other, headers=JUDGE)) == [("rejected", "conflicting_duplicate")]
+    deadline = time.monotonic() + 20
+    while True:  # the projector works beside the API: the stored rejection is read once it is projected
+        stored = judging.get("/v1/competitions/c1/rejections?kind=conflicting_duplicate", headers=JUDGE)
+        assert stored.status_code == 200, stored.text
+        if stored.json()["total"] == 1 or time.monotonic() > deadline:
+            break
+        time.sleep(0.1)
+    [rejection] = stored.json()["items"]
+    assert rejection["event_id"] == first["event_id"] and rejection["field"] == "event_id"
+
+
+def test_a_batch_with_one_id_twice_is_answered_accepted_then_conflicting(judging: TestClient) -> None:
+    first = record(table_id="t2", payload={**START, "table_id": "t2"})
+    twice = [first, {**first, "payload": {**first["payload"], "button": 1}}]
+    answered = outcomes(judging.post("/v1/events/batch?wait=true&timeout=20", json=twice, headers=JUDGE))
+    assert answered == [("accepted", ""), ("rejected", "conflicting_duplicate")]
