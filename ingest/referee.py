@@ -25,7 +25,7 @@ import sqlite3
 from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
 from uuid import NAMESPACE_URL, UUID, uuid5
 
@@ -38,6 +38,8 @@ from domain.errors import HandError, RuleError
 from domain.hand.aggregate import Hand, hand_id
 from domain.hand.events import HandStarted
 from domain.rejections import Rejection, RejectionKind, RejectionLog, rejection_log_id
+from ingest.clock import RULE as CLOCK_RULE
+from ingest.clock import refusal_of_time
 from ingest.desk import hand_judged, route_at_desk
 from ingest.envelope import Envelope, MalformedRecord, parse_record
 from ingest.log import LogRecord
@@ -110,9 +112,12 @@ class Referee:
         topic: str,
         publish_rejections: Publish | None = None,
         hot_hands: int = 20_000,
+        clock_skew: timedelta | None = None,
     ) -> None:
         self.store = store
         self.topic = topic
+        #: how far a reported time may stray from the log's (None: only the future is refused; ingest/clock.py)
+        self.clock_skew = clock_skew
         self.publish_rejections = publish_rejections
         #: until the first publish succeeds, rejections stored by an earlier run may still be unpublished
         self._outbox_behind = True
@@ -183,6 +188,12 @@ class Referee:
                 self._reject(batch, record, event_id, None, self._malformed(record, envelope, malformed))
                 continue
             assert envelope is not None
+            late_or_early = refusal_of_time(
+                envelope.occurred_at, record.received_at, envelope.recorded_by.role, self.clock_skew
+            )
+            if late_or_early is not None:
+                self._reject(batch, record, event_id, envelope, _untimely(record, envelope, late_or_early))
+                continue
             if record.offset in unjudgeable:
                 failure = MalformedRecord(unjudgeable[record.offset], "payload")
                 self._reject(batch, record, event_id, envelope, self._malformed(record, envelope, failure))
@@ -383,6 +394,8 @@ def _hand_stream(envelope: Envelope, event: Any) -> UUID:
 
 def _meta(envelope: Envelope | None, record: LogRecord) -> dict[str, Any]:
     meta: dict[str, Any] = {"log": _log_position(record)}
+    if record.received_at is not None:
+        meta["received_at"] = record.received_at.isoformat()  # the service's time, beside the table's claim
     if envelope is not None:
         meta.update(
             event_id=str(envelope.event_id),
@@ -403,6 +416,21 @@ def _illegal(record: LogRecord, envelope: Envelope, err: RuleError) -> Rejection
         RejectionKind.ILLEGAL,
         err.reason,
         rule=str(err.rule),
+        event_id=str(envelope.event_id),
+        event_type=envelope.type,
+        table_id=envelope.table_id or "",
+        hand_id=envelope.hand_id or "",
+        seq=envelope.seq,
+        record=_excerpt(record.value),
+    )
+
+
+def _untimely(record: LogRecord, envelope: Envelope, why: str) -> Rejection:
+    return Rejection(
+        RejectionKind.MALFORMED,
+        why,
+        rule=CLOCK_RULE,
+        field="occurred_at",
         event_id=str(envelope.event_id),
         event_type=envelope.type,
         table_id=envelope.table_id or "",

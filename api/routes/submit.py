@@ -14,6 +14,7 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeout
 from typing import Annotated, TypeVar
+from datetime import UTC, datetime, timedelta
 from uuid import UUID
 
 from fastapi import APIRouter, Body, Query, Request, Response
@@ -27,6 +28,8 @@ from api.sealing import SealingPolicy
 from api.verdicts import EventVerdict, await_seen, verdicts
 from domain.hand.aggregate import hand_id
 from domain.roles import Role
+from ingest.clock import RULE as CLOCK_RULE
+from ingest.clock import refusal_of_time
 from ingest.envelope import Envelope, MalformedRecord, RecordedBy, decode_event, encode
 from ingest.referee import record_digest
 from ingest.runners import INFRASTRUCTURE_ERRORS
@@ -113,7 +116,9 @@ def _submit(
     wait: bool,
     timeout: float,
 ) -> SubmissionResult:
-    envelopes = [envelope_for(caller, s, at) for s, at in submissions]
+    settings = request.app.state.settings
+    skew = timedelta(seconds=settings.clock_skew_s) if settings.clock_skew_s is not None else None
+    envelopes = [envelope_for(caller, s, at, skew) for s, at in submissions]
     pipeline: Pipeline = request.app.state.pipeline
     ids = [e.event_id for e in envelopes]
     written = [encode(e) for e in envelopes]
@@ -203,14 +208,20 @@ def _readable(caller: Principal, request: Request) -> Callable[[Envelope, str], 
     return readable
 
 
-def envelope_for(caller: Principal, submission: EventSubmission, at: str = "") -> Envelope:
-    """The log's envelope for ``submission``, signed by ``caller``; 401/403/422 if it may not go on the log."""
+def envelope_for(
+    caller: Principal, submission: EventSubmission, at: str = "", skew: timedelta | None = None
+) -> Envelope:
+    """The log's envelope for ``submission``, signed by ``caller``; 401/403/422 if it may not go on the log
+    (a time the referee would refuse by the service's clock included: ingest/clock.py)."""
     recorded_by = _reporter(caller, submission, at)
     envelope = Envelope(**{**dict(submission), "recorded_by": recorded_by})
     try:
         decode_event(envelope)
     except MalformedRecord as err:
         raise ApiError(422, "validation_error", f"{at}{err.field}: {err.reason}", field=at + err.field) from err
+    untimely = refusal_of_time(envelope.occurred_at, datetime.now(UTC), recorded_by.role, skew)
+    if untimely is not None:
+        raise ApiError(422, "validation_error", f"{at}occurred_at: {untimely}", field=f"{at}occurred_at", rule=CLOCK_RULE)
     return envelope
 
 

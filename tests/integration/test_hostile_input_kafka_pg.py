@@ -57,6 +57,7 @@ def test_no_record_stops_the_referee_or_the_projector_on_kafka_and_postgres(
         while len(verdicts) < len(records):
             batch = log.read(0, referee.resume_offset(0), 1000)
             assert batch, "the records appended are on the topic"
+            assert all(r.received_at is not None for r in batch)  # the broker's append time (LogAppendTime)
             verdicts += referee.judge(0, batch)
         return verdicts
 
