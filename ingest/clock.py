@@ -11,6 +11,7 @@ judged against the time the log received it.
 from __future__ import annotations
 
 from datetime import datetime, timedelta
+from typing import Any
 
 from domain.roles import Role
 
@@ -42,6 +43,34 @@ def refusal_of_time(
             f"({received_at.isoformat()}), more than the clock skew allowed (POKERAUDIT_CLOCK_SKEW_S = "
             f"{_seconds(skew)}): deadlines are judged by the service's clock, so a record is reported when it happens"
         )
+    return None
+
+
+#: the times a payload reports of an act (a level's start, a protest filed, a decision, a notification): like
+#: ``occurred_at``, none may lie in the future of the log's clock. (A deadline is a time to come, and is not one.)
+PAYLOAD_TIMES = ("at", "filed_at", "forwarded_at", "decided_at", "notified_at", "raised_at")
+
+
+def refusal_of_payload_times(
+    payload: dict[str, Any], received_at: datetime | None, skew: timedelta | None
+) -> tuple[str, str] | None:
+    """(field, why) for a time ``payload`` reports that lies in the future of the log's clock; None if none does."""
+    if received_at is None:
+        return None
+    tolerance = skew if skew is not None else FUTURE_TOLERANCE
+    for name in PAYLOAD_TIMES:
+        value = payload.get(name)
+        if not isinstance(value, str):
+            continue
+        try:
+            reported = datetime.fromisoformat(value)
+        except ValueError:
+            continue  # the schema's to refuse
+        if reported.tzinfo is not None and reported - received_at > tolerance:
+            return f"payload.{name}", (
+                f"{name} {reported.isoformat()} is {_seconds(reported - received_at)} after the service received the "
+                f"record ({received_at.isoformat()}): a time in the future is refused from any source"
+            )
     return None
 
 

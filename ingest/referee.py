@@ -39,7 +39,7 @@ from domain.hand.aggregate import Hand, hand_id
 from domain.hand.events import HandStarted
 from domain.rejections import Rejection, RejectionKind, RejectionLog, rejection_log_id
 from ingest.clock import RULE as CLOCK_RULE
-from ingest.clock import refusal_of_time
+from ingest.clock import refusal_of_payload_times, refusal_of_time
 from ingest.desk import hand_judged, route_at_desk
 from ingest.envelope import Envelope, MalformedRecord, parse_record
 from ingest.log import LogRecord
@@ -193,6 +193,10 @@ class Referee:
             )
             if late_or_early is not None:
                 self._reject(batch, record, event_id, envelope, _untimely(record, envelope, late_or_early))
+                continue
+            ahead = refusal_of_payload_times(envelope.payload, record.received_at, self.clock_skew)
+            if ahead is not None:
+                self._reject(batch, record, event_id, envelope, _untimely(record, envelope, ahead[1], ahead[0]))
                 continue
             if record.offset in unjudgeable:
                 failure = MalformedRecord(unjudgeable[record.offset], "payload")
@@ -425,12 +429,12 @@ def _illegal(record: LogRecord, envelope: Envelope, err: RuleError) -> Rejection
     )
 
 
-def _untimely(record: LogRecord, envelope: Envelope, why: str) -> Rejection:
+def _untimely(record: LogRecord, envelope: Envelope, why: str, field: str = "occurred_at") -> Rejection:
     return Rejection(
         RejectionKind.MALFORMED,
         why,
         rule=CLOCK_RULE,
-        field="occurred_at",
+        field=field,
         event_id=str(envelope.event_id),
         event_type=envelope.type,
         table_id=envelope.table_id or "",

@@ -29,7 +29,7 @@ from api.verdicts import EventVerdict, await_seen, verdicts
 from domain.hand.aggregate import hand_id
 from domain.roles import Role
 from ingest.clock import RULE as CLOCK_RULE
-from ingest.clock import refusal_of_time
+from ingest.clock import refusal_of_payload_times, refusal_of_time
 from ingest.envelope import Envelope, MalformedRecord, RecordedBy, decode_event, encode
 from ingest.referee import record_digest
 from ingest.runners import INFRASTRUCTURE_ERRORS
@@ -219,9 +219,13 @@ def envelope_for(
         decode_event(envelope)
     except MalformedRecord as err:
         raise ApiError(422, "validation_error", f"{at}{err.field}: {err.reason}", field=at + err.field) from err
-    untimely = refusal_of_time(envelope.occurred_at, datetime.now(UTC), recorded_by.role, skew)
+    now = datetime.now(UTC)
+    untimely = refusal_of_time(envelope.occurred_at, now, recorded_by.role, skew)
     if untimely is not None:
         raise ApiError(422, "validation_error", f"{at}occurred_at: {untimely}", field=f"{at}occurred_at", rule=CLOCK_RULE)
+    ahead = refusal_of_payload_times(envelope.payload, now, skew)
+    if ahead is not None:
+        raise ApiError(422, "validation_error", f"{at}{ahead[0]}: {ahead[1]}", field=at + ahead[0], rule=CLOCK_RULE)
     return envelope
 
 

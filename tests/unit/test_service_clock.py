@@ -96,3 +96,12 @@ def test_the_api_refuses_an_untimely_record_before_the_log(tmp_path: Path) -> No
         fresh = record(datetime.now(UTC))
         del fresh["recorded_by"]
         assert client.post("/v1/events", json=fresh, headers=judge).status_code == 202
+
+
+def test_a_time_an_act_reports_in_its_payload_is_not_in_the_future_either(tmp_path: Path) -> None:
+    level = {"level": {"number": 1, "minutes": 30, "small_blind": 25, "big_blind": 50}, "at": "9999-01-01T00:00:00Z"}
+    started = {**record(datetime.now(UTC), "judge"), "type": "LevelStarted", "payload": level, "table_id": None,
+               "hand_id": None}
+    [verdict], _ = judged(tmp_path, [started])
+    assert verdict.rejection is not None and verdict.rejection.field == "payload.at"
+    assert "a time in the future is refused" in verdict.rejection.reason
