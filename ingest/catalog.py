@@ -87,7 +87,8 @@ NUMBER_BOUNDS: dict[str, tuple[int, int]] = {
     **dict.fromkeys(("seat", "button", "from_seat", "to_seat", "empty_big_blind_seat", "max_seats"), (0, 999)),
     **dict.fromkeys(("table", "from_table", "to_table", "fullest_table", "final_table"), (0, 100_000)),
     **dict.fromkeys(("level", "after_level", "until_level", "number"), (0, 100_000)),
-    "hand_number": (0, 1_000_000_000),
+    # an imported hand keeps its site's number: PokerStars' run past 2 * 10^11
+    "hand_number": (0, CHIPS_BOUND),
     "place": (0, 10_000_000),
     "pot_index": (0, 999),
     "version": (0, 1_000_000_000),

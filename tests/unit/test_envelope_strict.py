@@ -54,6 +54,7 @@ def test_a_plain_start_is_read() -> None:
         ({**START, "seats": seats(stack=-(2**70))}, "payload.seats.0.stack"),
         ({**START, "level": 2**70}, "payload.level"),
         ({**START, "hand_number": 2**70}, "payload.hand_number"),
+        ({**START, "hand_number": 10**15 + 1}, "payload.hand_number"),
         ({**START, "seats": seats(seat=10**6)}, "payload.seats.0.seat"),
         ({**START, "button": 2**40}, "payload.button"),
         ({**START, "stakes": {"antes": [[1, 10**16]], "blinds": [[2, 50], [1, 100]]}}, "payload.stakes.antes.0.1"),
@@ -68,6 +69,11 @@ def test_a_number_no_competition_reaches_is_refused_naming_the_field(payload: di
 def test_the_largest_chips_a_record_may_carry_are_read() -> None:
     _, event = parse_record(raw(payload={**START, "seats": seats(stack=10**15)}))
     assert event.seats[0].stack == 10**15
+
+
+def test_an_imported_hand_keeps_its_sites_hand_number() -> None:
+    _, event = parse_record(raw(payload={**START, "hand_number": 208_912_340_003}, hand_id="208912340003"))
+    assert event.hand_number == 208_912_340_003
 
 
 @pytest.mark.parametrize(("envelope", "field"), [({"seq": 2**70}, "seq"), ({"schema_version": 2**70}, "schema_version")])
