@@ -75,16 +75,16 @@ def verdicts(
         answer = answers.get(envelope.event_id)
         if answer is None:
             raise LookupError(f"the store has not answered event {envelope.event_id}")
-        first = answered_digests.get(envelope.event_id)
-        if digests is not None and first is not None and first != digests[n]:
-            out.append(_conflicting(envelope.event_id))
-            continue
         stream, outcome = answer
         if stream not in streams:
             streams[stream] = list(store.events.get(stream))
         stored = next((e for e in streams[stream] if _event_id(e) == str(envelope.event_id)), None)
         if stored is None or not _same_record(envelope, stream, outcome, stored):
             out.append(_another_record(envelope.event_id))
+            continue
+        first = answered_digests.get(envelope.event_id)
+        if digests is not None and first is not None and first != digests[n]:
+            out.append(_conflicting(envelope.event_id))  # the same place and recorder, other content
             continue
         if outcome != Outcome.REJECTED:
             out.append(EventVerdict(event_id=envelope.event_id, outcome=Outcome.ACCEPTED))
