@@ -19,13 +19,13 @@ from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException
 
 from api import limits, outages
+from api.body_limit import BodyLimit
 from api.bootstrap import Pipeline, bootstrap
 from api.errors import ApiError, ErrorBody, ErrorDetail
 from api.metrics import Measured
 from api.metrics import router as metrics_router
 from api.revocations import RevokedTokens
 from api.routes import federation, health, integrity, ofc, protocol, reads, status, submit
-from api.body_limit import BodyLimit
 from api.sealing import SealingPolicy
 from api.settings import Settings
 from api.web import install as install_web

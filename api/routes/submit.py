@@ -13,8 +13,8 @@ import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeout
-from typing import Annotated, TypeVar
 from datetime import UTC, datetime, timedelta
+from typing import Annotated, TypeVar
 from uuid import UUID
 
 from fastapi import APIRouter, Body, Query, Request, Response
