@@ -29,7 +29,7 @@ from pydantic import (
 )
 
 from domain.hand.codec import REPORTED
-from domain.ofc.events import OFC_REPORTED
+from domain.ofc.events import OFC, OFC_REPORTED
 from domain.officials.permissions import Delegation
 from domain.roles import Role
 from domain.rulebooks import RULEBOOKS
@@ -51,7 +51,7 @@ DEPTH_BOUND = 12
 #: the names a value of these fields may take, wherever they appear in a payload: checked before the log
 KNOWN_NAMES: dict[str, frozenset[str]] = {
     "rulebook": frozenset(RULEBOOKS),
-    "variant": frozenset(VARIANTS),
+    "variant": frozenset({*VARIANTS, OFC}),
     "delegations": frozenset(d.value for d in Delegation),
 }
 
