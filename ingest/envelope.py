@@ -209,7 +209,8 @@ def _within(value: Any, path: str, name: str, depth: int) -> None:
                 raise MalformedRecord("not text: a lone UTF-16 surrogate (\\ud800–\\udfff) is no character", path) from None
         known = KNOWN_NAMES.get(name)
         if known is not None and value not in known:
-            raise MalformedRecord(f"{value[:40]!r} is no {name.rstrip('s')} of the catalog; known: {', '.join(sorted(known))}", path)
+            what = name.rstrip("s")
+            raise MalformedRecord(f"no {what} is called {value[:40]!r}; the known {name.rstrip('s')}s are {', '.join(sorted(known))}", path)
     elif isinstance(value, list | tuple):
         if len(value) > ITEMS_BOUND:
             raise MalformedRecord(f"{len(value)} items; a list has at most {ITEMS_BOUND}", path)
