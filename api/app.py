@@ -21,6 +21,7 @@ from psycopg_pool import PoolTimeout
 from starlette.exceptions import HTTPException
 
 from api import limits, outages
+from api.body_limit import BodyLimit
 from api.bootstrap import Pipeline, bootstrap
 from api.errors import ApiError, ErrorBody, ErrorDetail
 from api.heavy import HeavyReads
@@ -92,6 +93,7 @@ def create_app(
         "Errors always have the shape {\"error\": {status, code, message, field, rule}}.",
         lifespan=lifespan,
     )
+    app.add_middleware(BodyLimit, limit=settings.max_body_bytes)
     app.state.settings = settings
     app.state.pipeline = pipeline
     app.state.read_models = read_models

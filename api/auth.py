@@ -21,6 +21,7 @@ from uuid import uuid4
 import jwt
 
 from domain.roles import Role
+from ingest.catalog import NAME_BOUND
 
 ALGORITHM = "HS256"
 
@@ -108,10 +109,12 @@ def decode_token(secret: str, token: str, max_lifetime: timedelta | None = None)
         raise AuthError(401, "token_expired", "the token has expired; ask for a new one") from exc
     except jwt.InvalidTokenError as exc:
         raise AuthError(401, "invalid_token", f"the token is not valid: {exc}") from exc
+    for claim in ("sub", "table", "competition"):
+        _verify_name(claims, claim)
     try:
         role = Role(claims["role"])
-    except ValueError as exc:
-        raise AuthError(401, "invalid_token", f"the token's role {claims['role']!r} is not a known role") from exc
+    except (ValueError, TypeError) as exc:
+        raise AuthError(401, "invalid_token", f"the token's role {claims['role']!r:.40} is not a known role") from exc
     if role not in API_ROLES:
         raise AuthError(401, "invalid_token", f"the role {role.value!r} cannot hold an API token")
     table = claims.get("table")
@@ -131,6 +134,26 @@ def decode_token(secret: str, token: str, max_lifetime: timedelta | None = None)
         competition=str(claims["competition"]) if claims.get("competition") else None,
         token_id=str(claims["jti"]) if claims.get("jti") else None,
     )
+
+
+def _verify_name(claims: dict[str, object], claim: str) -> None:
+    """A claim naming a person, a table or a competition is a non-blank string of at most NAME_BOUND characters
+    (it signs records: an empty or outsized name would be refused at the envelope after the token was taken)."""
+    if claim not in claims:
+        return
+    value = claims[claim]
+    if not isinstance(value, str) or not value.strip() or len(value) > NAME_BOUND or not _utf8(value):
+        raise AuthError(
+            401, "invalid_token", f"the token's claim {claim!r} must name someone: 1 to {NAME_BOUND} characters"
+        )
+
+
+def _utf8(text: str) -> bool:
+    try:
+        text.encode()
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def _verify_lifetime(claims: dict[str, object], max_lifetime: timedelta) -> None:

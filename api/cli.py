@@ -232,6 +232,10 @@ def _status(args: argparse.Namespace) -> int:
             behind = "  BEHIND THE STORE" if p["behind_store"] else ""
             print(f"partition {p['partition']}: log end {p['log_end_offset']}, tracked {p['tracked_offset']}, lag {p['lag']}{behind}")
         print(f"accepted {report['accepted']}, rejected {report['rejected']}, lag {report['lag']}")
+        if report["degraded"]:
+            print(f"degraded: the projector passed over {report['poison_events']} event(s) it could not project")
+            for e in report["poison"]:
+                print(f"  poison event {e['notification_id']} (stream {e['stream']} v{e['version']}): {e['error']}")
         if report["log_behind_store"]:
             print(report["log_behind_store"])
     return 4 if report["log_behind_store"] else 0

@@ -23,9 +23,13 @@ from ingest.phh_tables import seat_hands
 from ingest.publish import batched, hand_records
 from ingest.runners import drain_embedded
 from ingest.verify import ChainReport, verify_store
+from projections.bootstrap import open_read_database
+from projections.runner import poison_count, poison_events
 
 IMPORTER = RecordedBy(person="pokeraudit-import", role=Role.IMPORTER)
 EPOCH = datetime(2026, 1, 1, tzinfo=UTC)
+#: poison events `status` lists (their count is always given)
+POISON_SHOWN = 20
 
 
 def phh_records(
@@ -90,6 +94,12 @@ def status(pipeline: Pipeline) -> dict[str, Any]:
         )
     counts = pipeline.store.outcome_counts()
     behind = [p for p in partitions if p["behind_store"]]
+    read = open_read_database(pipeline.settings)
+    try:
+        poison = poison_events(read, POISON_SHOWN)
+        passed_over = poison_count(read)
+    finally:
+        read.close()
     return {
         "log_behind_store": (
             str(LogBehindStore(
@@ -103,6 +113,10 @@ def status(pipeline: Pipeline) -> dict[str, Any]:
         "lag": sum(p["lag"] for p in partitions),
         "accepted": counts.get("accepted", 0),
         "rejected": counts.get("rejected", 0),
+        # events the projector could not project and passed over (DESIGN decision 10): the service is degraded
+        "degraded": passed_over > 0,
+        "poison_events": passed_over,
+        "poison": poison,
     }
 
 

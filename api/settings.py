@@ -138,6 +138,19 @@ class Settings(BaseSettings):
         validation_alias="POKERAUDIT_REFEREE_BATCH_MS",
         description="longest the referee waits to fill a batch before committing it",
     )
+    clock_skew_s: float | None = Field(
+        default=None,
+        gt=0,
+        validation_alias="POKERAUDIT_CLOCK_SKEW_S",
+        description="how far a record's occurred_at may be from the time the log received it (unset: only a time "
+        "in the future is refused); imports of past hand histories keep their own times",
+    )
+    max_body_bytes: int = Field(
+        default=4 * 1024 * 1024,
+        ge=1024,
+        validation_alias="POKERAUDIT_MAX_BODY_BYTES",
+        description="largest request body the API reads (413 beyond): a full batch of 1,000 records fits",
+    )
 
     token_max_hours: float = Field(
         default=24.0,

@@ -17,7 +17,7 @@ from uuid import UUID
 from pydantic import BaseModel, Field
 
 from domain.hand.aggregate import hand_id
-from domain.rejections import rejection_log_id
+from domain.rejections import RejectionKind, rejection_log_id
 from ingest.catalog import FEDERATION_CATALOG
 from ingest.envelope import Envelope
 from ingest.store import Store
@@ -34,7 +34,9 @@ class Outcome(StrEnum):
 class EventVerdict(BaseModel):
     event_id: UUID
     outcome: Outcome
-    kind: str = Field(default="", description="for a rejection: illegal, malformed or out_of_sequence")
+    kind: str = Field(
+        default="", description="for a rejection: illegal, malformed, out_of_sequence or conflicting_duplicate"
+    )
     rule: str = Field(default="", description="for an illegal act: the rulebook and rule it broke")
     reason: str = Field(default="", description="for a rejection: why, as a floor official would say it")
     field: str = Field(default="", description="for a malformed or out-of-sequence record: the field at fault")
@@ -52,7 +54,10 @@ def await_seen(store: Store, ids: Sequence[UUID], timeout: float) -> set[UUID]:
 
 
 def verdicts(
-    store: Store, envelopes: Sequence[Envelope], readable: Callable[[Envelope, str], str] = lambda _, reason: reason
+    store: Store,
+    envelopes: Sequence[Envelope],
+    readable: Callable[[Envelope, str], str] = lambda _, reason: reason,
+    digests: Sequence[str] | None = None,
 ) -> list[EventVerdict]:
     """The verdict on each answered record, in the order given, with each reason as ``readable`` lets the caller
     read it (api/sealing.py).
@@ -61,9 +66,12 @@ def verdicts(
     — another competition's, table's or hand's, another recorder's, another sequence number — the answer says so
     and nothing of that record (an event id is no key to somebody else's verdict, reason or cards)."""
     answers = store.answers({e.event_id for e in envelopes})
+    # ``digests``: of the records as submitted (ingest.referee.record_digest); an id answered for a record of other
+    # content is a conflicting duplicate, whatever its metadata shares with the one submitted
+    answered_digests = store.seen_digests(answers) if digests is not None else {}
     streams: dict[UUID, list[Any]] = {}
     out = []
-    for envelope in envelopes:
+    for n, envelope in enumerate(envelopes):
         answer = answers.get(envelope.event_id)
         if answer is None:
             raise LookupError(f"the store has not answered event {envelope.event_id}")
@@ -73,6 +81,10 @@ def verdicts(
         stored = next((e for e in streams[stream] if _event_id(e) == str(envelope.event_id)), None)
         if stored is None or not _same_record(envelope, stream, outcome, stored):
             out.append(_another_record(envelope.event_id))
+            continue
+        first = answered_digests.get(envelope.event_id)
+        if digests is not None and first is not None and first != digests[n]:
+            out.append(_conflicting(envelope.event_id))  # the same place and recorder, other content
             continue
         if outcome != Outcome.REJECTED:
             out.append(EventVerdict(event_id=envelope.event_id, outcome=Outcome.ACCEPTED))
@@ -122,6 +134,17 @@ def _same_record(envelope: Envelope, stream: UUID, outcome: str, stored: Any) ->
     number = envelope.hand_id or ""
     return bool(
         envelope.table_id and number.isdigit() and stream == hand_id(envelope.table_id, int(number), envelope.competition_id)
+    )
+
+
+def _conflicting(event_id: UUID) -> EventVerdict:
+    return EventVerdict(
+        event_id=event_id,
+        outcome=Outcome.REJECTED,
+        kind=RejectionKind.CONFLICTING_DUPLICATE.value,
+        field="event_id",
+        reason=f"event id {event_id} was already answered for a record with other content: this one is not judged "
+        "(a new record needs a new event id)",
     )
 
 

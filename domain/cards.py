@@ -56,15 +56,21 @@ class Card:
         """On the wire a card is its two-character name (``"As"``), the way hand histories write it."""
 
         def validate(value: object) -> Card:
+            # Strict: a record writes a card one way only; "10h" or "as" is refused, not read as "Th" or "As"
+            # (hand histories written at a table are read by the importers, which say how they read them).
             if isinstance(value, Card):
                 return value
-            if isinstance(value, str):
-                return _parse_known(value)
-            raise CardParseError(f"{value!r} is not a card")
+            card = _CANONICAL.get(value) if isinstance(value, str) else None
+            if card is None:
+                raise CardParseError(
+                    f"{value!r} is not a card as a record writes it: rank 2-9, T, J, Q, K or A, then suit s, h, d "
+                    "or c (e.g. 'Th', 'As')"
+                )
+            return card
 
         return core_schema.no_info_plain_validator_function(
             validate,
-            json_schema_input_schema=core_schema.str_schema(pattern=r"^(10|[2-9TJQKAtjqka])[shdc]$"),
+            json_schema_input_schema=core_schema.str_schema(pattern=r"^[2-9TJQKA][shdc]$"),
             serialization=core_schema.plain_serializer_function_ser_schema(str),
         )
 
@@ -86,6 +92,8 @@ def _build_cache() -> dict[str, Card]:
 
 
 _CARDS = _build_cache()
+#: each card by the one name a record writes it with
+_CANONICAL = {str(card): card for card in _CARDS.values()}
 
 
 def _parse_known(text: str) -> Card:

@@ -31,6 +31,9 @@ class RejectionKind(StrEnum):
     MALFORMED = "malformed"
     #: the record does not fit the hand's sequence (a gap, a second start, an unknown hand)
     OUT_OF_SEQUENCE = "out_of_sequence"
+    #: the record reuses an event id already answered for a record of other content: not judged, the first
+    #: record's verdict stands (the same record again is a harmless duplicate, not this)
+    CONFLICTING_DUPLICATE = "conflicting_duplicate"
 
 
 @dataclass(frozen=True, slots=True)

@@ -74,3 +74,33 @@ FEDERATION_CATALOG: dict[str, type] = {
     **PROTOCOL,
     **REVOCATIONS,
 }
+
+
+# --- what a record's values may be (checked at the envelope, before the log: ingest/envelope.py) -------------
+
+#: chips, stacks, antes, blinds, prizes and every other number a payload carries lie between minus and plus this
+#: (the PHH importer's "unknown stack" is this many chips): no competition comes near it, and every sum of them the
+#: read models keep, over a thousand seats, stays within a BIGINT
+CHIPS_BOUND = 10**15
+#: numbers that count something smaller than chips: (least, most) by the field's name, wherever it appears
+NUMBER_BOUNDS: dict[str, tuple[int, int]] = {
+    **dict.fromkeys(("seat", "button", "from_seat", "to_seat", "empty_big_blind_seat", "max_seats"), (0, 999)),
+    **dict.fromkeys(("table", "from_table", "to_table", "fullest_table", "final_table"), (0, 100_000)),
+    **dict.fromkeys(("level", "after_level", "until_level", "number"), (0, 100_000)),
+    # an imported hand keeps its site's number: PokerStars' run past 2 * 10^11
+    "hand_number": (0, CHIPS_BOUND),
+    "place": (0, 10_000_000),
+    "pot_index": (0, 999),
+    "version": (0, 1_000_000_000),
+}
+#: the envelope's sequence number: a hand's records are counted in it, and no hand has a million of them
+SEQ_BOUND = 1_000_000
+#: free texts an official writes (grounds, findings, reasons): at most this many characters
+TEXT_BOUND = 10_000
+TEXT_FIELDS = frozenset(
+    {"reason", "reasons", "description", "grounds", "finding", "justification", "suspicion", "title"}
+)
+#: every other string (names, ids, codes, rules, seeds, hashes): at most this many characters
+NAME_BOUND = 200
+#: items in one list of a payload (seats, motions, denominations, placings …)
+ITEMS_BOUND = 10_000

@@ -7,27 +7,59 @@ upcast to the current one (never refused for its age).
 
 from __future__ import annotations
 
+import dataclasses
 import json
+import math
+import typing
 from collections.abc import Callable
 from datetime import datetime
 from functools import cache
 from typing import Any
 from uuid import UUID
 
-from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+import orjson
+from pydantic import (
+    AwareDatetime,
+    BaseModel,
+    ConfigDict,
+    Field,
+    TypeAdapter,
+    ValidationError,
+    field_validator,
+)
 
 from domain.hand.codec import REPORTED
-from domain.ofc.events import OFC_REPORTED
+from domain.ofc.events import OFC, OFC_REPORTED
+from domain.officials.permissions import Delegation
 from domain.roles import Role
-from ingest.catalog import FEDERATION_CATALOG
+from domain.rulebooks import RULEBOOKS
+from domain.variants import VARIANTS
+from ingest.catalog import (
+    CHIPS_BOUND,
+    FEDERATION_CATALOG,
+    ITEMS_BOUND,
+    NAME_BOUND,
+    NUMBER_BOUNDS,
+    SEQ_BOUND,
+    TEXT_BOUND,
+    TEXT_FIELDS,
+)
 
 SCHEMA_VERSION = 1
+#: how deep a payload's values may nest (the deepest event type nests five levels)
+DEPTH_BOUND = 12
+#: the names a value of these fields may take, wherever they appear in a payload: checked before the log
+KNOWN_NAMES: dict[str, frozenset[str]] = {
+    "rulebook": frozenset(RULEBOOKS),
+    "variant": frozenset({*VARIANTS, OFC}),
+    "delegations": frozenset(d.value for d in Delegation),
+}
 
 
 class RecordedBy(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
-    person: str = Field(min_length=1)
+    person: str = Field(min_length=1, max_length=NAME_BOUND)
     role: Role
 
 
@@ -41,19 +73,36 @@ UPCASTERS: dict[tuple[str, int], Upcaster] = {}
 
 
 class Envelope(BaseModel):
+    """Strict: an unknown field, or a value of the wrong type, is refused naming the field — nothing is coerced
+    (``"3"`` is no seq, ``true`` no number, a number no time)."""
+
     model_config = ConfigDict(frozen=True, extra="forbid")
 
-    schema_version: int = Field(default=SCHEMA_VERSION, ge=1)
+    schema_version: int = Field(default=SCHEMA_VERSION, ge=1, le=1000, strict=True)
     event_id: UUID
-    competition_id: str = Field(min_length=1)
-    table_id: str | None = None
-    hand_id: str | None = None
-    seq: int = Field(ge=0)
-    type: str
+    competition_id: str = Field(min_length=1, max_length=NAME_BOUND)
+    table_id: str | None = Field(default=None, max_length=NAME_BOUND)
+    hand_id: str | None = Field(default=None, max_length=NAME_BOUND)
+    seq: int = Field(ge=0, le=SEQ_BOUND, strict=True)
+    type: str = Field(max_length=NAME_BOUND)
     payload: dict[str, Any]
     recorded_by: RecordedBy
     occurred_at: AwareDatetime
-    rulebook: str = "bfsp"
+    rulebook: str = Field(default="bfsp", max_length=NAME_BOUND)
+
+    @field_validator("occurred_at", mode="before")
+    @classmethod
+    def _a_written_time(cls, value: Any) -> Any:
+        if isinstance(value, int | float):
+            raise ValueError("a time is written in ISO 8601 with its offset (2026-11-29T12:00:00Z), not as a number")
+        return value
+
+    @field_validator("rulebook")
+    @classmethod
+    def _a_known_rulebook(cls, value: str) -> str:
+        if value not in RULEBOOKS:
+            raise ValueError(f"no rulebook is called {value!r}; the known rulebooks are {', '.join(sorted(RULEBOOKS))}")
+        return value
 
     @property
     def key(self) -> bytes:
@@ -75,6 +124,30 @@ def _adapter(type_name: str) -> TypeAdapter[Any]:
     return TypeAdapter(CATALOG[type_name])
 
 
+def _forbid_unknown_fields(catalog: dict[str, type]) -> None:
+    """Every dataclass a catalog event is made of refuses a field it does not have, at any depth, when read
+    from a record (``extra="forbid"``): a field the store would drop is never kept on the log. Only the
+    envelope reads these classes through pydantic, so this is the log's reading of them, nothing else's."""
+    seen: set[type] = set()
+
+    def visit(tp: Any) -> None:
+        for arg in typing.get_args(tp):
+            visit(arg)
+        if not (isinstance(tp, type) and dataclasses.is_dataclass(tp)) or tp in seen:
+            return
+        seen.add(tp)
+        if "__pydantic_config__" not in vars(tp):
+            tp.__pydantic_config__ = ConfigDict(extra="forbid")  # type: ignore[attr-defined]
+        for hint in typing.get_type_hints(tp).values():
+            visit(hint)
+
+    for event_type in catalog.values():
+        visit(event_type)
+
+
+_forbid_unknown_fields(CATALOG)
+
+
 def upcast(type_name: str, version: int, payload: dict[str, Any]) -> dict[str, Any]:
     while version < SCHEMA_VERSION:
         lift = UPCASTERS.get((type_name, version))
@@ -94,10 +167,61 @@ def decode_event(envelope: Envelope) -> Any:
             "schema_version",
         )
     payload = upcast(envelope.type, envelope.schema_version, envelope.payload)
+    verify_bounds(payload)
     try:
-        return _adapter(envelope.type).validate_python(payload)
+        written = orjson.dumps(payload)
+    except orjson.JSONEncodeError as err:  # what the bounds did not foresee: still the record's fault, named
+        raise MalformedRecord(f"the payload cannot be written as JSON: {err}", "payload") from None
+    try:
+        # strict, read as JSON: a list stands for a tuple and a string for an enum, but nothing is coerced
+        return _adapter(envelope.type).validate_json(written, strict=True)
     except ValidationError as err:
         raise _malformed(err, prefix="payload.") from None
+
+
+def verify_bounds(payload: dict[str, Any]) -> None:
+    """Refuse a payload with a value no competition has (``ingest.catalog``'s bounds) or a name no catalog
+    knows (rulebook, variant, delegation), naming the field; before the log, so neither the referee nor the read
+    models ever meet one."""
+    _within(payload, "payload", "", 0)
+
+
+def _within(value: Any, path: str, name: str, depth: int) -> None:
+    if depth > DEPTH_BOUND:
+        raise MalformedRecord(f"values nest deeper than {DEPTH_BOUND} levels", path)
+    if isinstance(value, bool) or value is None:
+        return
+    if isinstance(value, int):
+        least, most = NUMBER_BOUNDS.get(name, (-CHIPS_BOUND, CHIPS_BOUND))
+        if not least <= value <= most:
+            raise MalformedRecord(f"{value} is out of bounds: {name or 'a number'} runs from {least} to {most}", path)
+    elif isinstance(value, float):
+        if not math.isfinite(value) or abs(value) > CHIPS_BOUND:
+            raise MalformedRecord(f"{value} is out of bounds: a number runs from {-CHIPS_BOUND} to {CHIPS_BOUND}", path)
+    elif isinstance(value, str):
+        most = TEXT_BOUND if name in TEXT_FIELDS else NAME_BOUND
+        if len(value) > most:
+            raise MalformedRecord(f"{len(value)} characters; {name or 'a string'} has at most {most}", path)
+        if not value.isascii():
+            try:
+                value.encode()
+            except UnicodeEncodeError:
+                raise MalformedRecord("not text: a lone UTF-16 surrogate (\\ud800–\\udfff) is no character", path) from None
+        known = KNOWN_NAMES.get(name)
+        if known is not None and value not in known:
+            what = name.rstrip("s")
+            raise MalformedRecord(f"no {what} is called {value[:40]!r}; the known {name.rstrip('s')}s are {', '.join(sorted(known))}", path)
+    elif isinstance(value, list | tuple):
+        if len(value) > ITEMS_BOUND:
+            raise MalformedRecord(f"{len(value)} items; a list has at most {ITEMS_BOUND}", path)
+        for n, item in enumerate(value):
+            _within(item, f"{path}.{n}", name, depth + 1)
+    elif isinstance(value, dict):
+        if len(value) > ITEMS_BOUND:
+            raise MalformedRecord(f"{len(value)} fields; an object has at most {ITEMS_BOUND}", path)
+        for key, item in value.items():
+            _within(str(key), f"{path}.{key}", "", depth + 1)  # a field's name is bounded text too
+            _within(item, f"{path}.{key}", str(key), depth + 1)
 
 
 def parse_record(raw: bytes) -> tuple[Envelope, Any]:
@@ -115,11 +239,13 @@ def parse_record(raw: bytes) -> tuple[Envelope, Any]:
 
 def _read_envelope(raw: bytes) -> Envelope:
     try:
-        data = json.loads(raw)
+        json.loads(raw)
     except (UnicodeDecodeError, json.JSONDecodeError) as err:
         raise MalformedRecord(f"not JSON: {err}") from None
+    except RecursionError:
+        raise MalformedRecord(f"not JSON this service reads: values nest deeper than {DEPTH_BOUND} levels") from None
     try:
-        return Envelope.model_validate(data)
+        return Envelope.model_validate_json(raw)
     except ValidationError as err:
         raise _malformed(err) from None
 
@@ -170,4 +296,10 @@ def json_schemas() -> dict[str, Any]:
 def _malformed(err: ValidationError, prefix: str = "") -> MalformedRecord:
     first = err.errors()[0]
     field = prefix + ".".join(str(p) for p in first["loc"])
-    return MalformedRecord(first["msg"], field.rstrip("."))
+    reason = first["msg"]
+    if first["type"] in ("extra_forbidden", "unexpected_keyword_argument"):
+        reason = "unknown field: there is no such field here (see `pokeraudit schemas`)"
+    elif first["type"] not in ("missing", "json_invalid") and "input" in first and not isinstance(first["input"], dict | list):
+        shown = repr(first["input"])
+        reason = f"{reason}; got {type(first['input']).__name__} {shown[:40]}{'…' if len(shown) > 40 else ''}"
+    return MalformedRecord(reason, field.rstrip("."))

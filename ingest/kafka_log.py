@@ -10,12 +10,19 @@ from kafka import KafkaConsumer, KafkaProducer, TopicPartition
 from kafka.admin import KafkaAdminClient
 from kafka.errors import TopicAlreadyExistsError
 
-from ingest.log import LogRecord
+from ingest.log import LogRecord, from_millis
 
 log = logging.getLogger("pokeraudit.log")
 
 #: Topic settings of the log of record: keep everything, forever (DESIGN: infinite retention).
-RECORD_TOPIC_CONFIG = {"retention.ms": "-1", "retention.bytes": "-1", "cleanup.policy": "delete"}
+#: the log of record keeps everything, and stamps each record with the broker's clock as it appends it: the time
+#: the service received it, which deadlines are judged against (DESIGN decision 9), not the producer's
+RECORD_TOPIC_CONFIG = {
+    "retention.ms": "-1",
+    "retention.bytes": "-1",
+    "cleanup.policy": "delete",
+    "message.timestamp.type": "LogAppendTime",
+}
 
 
 def ensure_topic(bootstrap: str, topic: str, partitions: int, replication_factor: int = 1) -> None:
@@ -106,7 +113,11 @@ class KafkaLog:
         while len(out) < max_records and offset + len(out) < end:
             batch = self._reader.poll(timeout_ms=1000, max_records=max_records - len(out))
             for msg in batch.get(tp, []):
-                out.append(LogRecord(self.topic, partition, msg.offset, msg.key or b"", msg.value or b""))
+                out.append(
+                    LogRecord(
+                        self.topic, partition, msg.offset, msg.key or b"", msg.value or b"", from_millis(msg.timestamp)
+                    )
+                )
         return out
 
     def end_offsets(self) -> dict[int, int]:

@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import sqlite3
 import threading
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Protocol
 
@@ -33,6 +35,9 @@ class LogRecord:
     offset: int
     key: bytes
     value: bytes
+    #: when the log received the record, by the service's clock (DESIGN decision 9): the embedded log's clock at
+    #: append, Kafka's append time (or the producing service's clock); None where the log kept no time
+    received_at: datetime | None = None
 
 
 def partition_for(key: bytes, partitions: int) -> int:
@@ -88,6 +93,10 @@ class EmbeddedLog:
             " offset INTEGER NOT NULL, key BLOB NOT NULL, value BLOB NOT NULL,"
             " PRIMARY KEY (topic, partition, offset)) WITHOUT ROWID"
         )
+        columns = {row[1] for row in self._db.execute("PRAGMA table_info(records)")}
+        if "received_at" not in columns:
+            # microseconds since the epoch by this log's clock at append (a log made before kept none: NULL)
+            self._db.execute("ALTER TABLE records ADD COLUMN received_at INTEGER")
         self._db.execute("INSERT OR IGNORE INTO topics VALUES (?, ?)", (topic, partitions))
         (self._partitions,) = self._db.execute(
             "SELECT partitions FROM topics WHERE name = ?", (topic,)
@@ -111,13 +120,17 @@ class EmbeddedLog:
             self._db.execute("BEGIN IMMEDIATE")
             try:
                 ends: dict[int, int] = {}
+                received = time.time_ns() // 1000
                 for key, value in records:
                     partition = partition_for(key, self._partitions)
                     offset = ends[partition] if partition in ends else self._end_of(partition)
                     ends[partition] = offset + 1
                     placed.append((partition, offset))
-                    rows.append((self.topic, partition, offset, key, value))
-                self._db.executemany("INSERT INTO records VALUES (?, ?, ?, ?, ?)", rows)
+                    rows.append((self.topic, partition, offset, key, value, received))
+                self._db.executemany(
+                    "INSERT INTO records (topic, partition, offset, key, value, received_at) VALUES (?, ?, ?, ?, ?, ?)",
+                    rows,
+                )
                 self._db.execute("COMMIT")
             except BaseException:
                 self._db.execute("ROLLBACK")
@@ -126,11 +139,11 @@ class EmbeddedLog:
 
     def read(self, partition: int, offset: int, max_records: int) -> list[LogRecord]:
         rows = self._db.execute(
-            "SELECT offset, key, value FROM records WHERE topic = ? AND partition = ? AND offset >= ?"
+            "SELECT offset, key, value, received_at FROM records WHERE topic = ? AND partition = ? AND offset >= ?"
             " ORDER BY offset LIMIT ?",
             (self.topic, partition, offset, max_records),
         ).fetchall()
-        return [LogRecord(self.topic, partition, o, bytes(k), bytes(v)) for o, k, v in rows]
+        return [LogRecord(self.topic, partition, o, bytes(k), bytes(v), _micros(r)) for o, k, v, r in rows]
 
     def end_offsets(self) -> dict[int, int]:
         with self._lock:
@@ -138,3 +151,12 @@ class EmbeddedLog:
 
     def close(self) -> None:
         self._db.close()
+
+
+def _micros(value: int | None) -> datetime | None:
+    return None if value is None else datetime.fromtimestamp(value / 1_000_000, UTC)
+
+
+def from_millis(value: int | None) -> datetime | None:
+    """A Kafka record's timestamp (ms since the epoch; -1 or None: none) as a time."""
+    return None if value is None or value < 0 else datetime.fromtimestamp(value / 1000, UTC)

@@ -20,16 +20,20 @@ after the commit, published to the rejections topic. Nothing is dropped.
 
 from __future__ import annotations
 
+import hashlib
 import json
+import sqlite3
 from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
 from uuid import NAMESPACE_URL, UUID, uuid5
 
+import psycopg
 from eventsourcing.application import AggregateNotFoundError
 from eventsourcing.domain import Aggregate
+from eventsourcing.persistence import PersistenceError
 
 from domain.checkpoints import CheckpointChain
 from domain.errors import HandError, RuleError
@@ -37,6 +41,8 @@ from domain.hand.aggregate import Hand, hand_id
 from domain.hand.events import HandStarted
 from domain.rejections import Rejection, RejectionKind, RejectionLog, rejection_log_id
 from ingest.checkpoints import PublishCheckpoint, publish_checkpoints
+from ingest.clock import RULE as CLOCK_RULE
+from ingest.clock import refusal_of_payload_times, refusal_of_time
 from ingest.desk import hand_judged, route_at_desk
 from ingest.envelope import Envelope, MalformedRecord, parse_record
 from ingest.log import LogRecord
@@ -47,6 +53,34 @@ from ingest.store import SeenId, Store, position
 #: the verbatim record kept with a rejection, at most this many characters
 RECORD_EXCERPT = 4000
 OFFSET_NAMESPACE = uuid5(NAMESPACE_URL, "https://pokeraudit/log-offset")
+#: failures of the store or the machine, not of the record being judged: they stop the batch (it is judged again
+#: once the store answers), never become a verdict
+NOT_THE_RECORDS_FAULT: tuple[type[BaseException], ...] = (
+    PersistenceError,
+    psycopg.Error,
+    sqlite3.Error,
+    OSError,
+    MemoryError,
+)
+#: how much of an unexpected failure's message a rejection keeps
+FAILURE_EXCERPT = 300
+
+
+class _Uncommittable(Exception):
+    """The batch's outcomes could not be stored for a reason that is not the store's (a value it cannot encode)."""
+
+    def __init__(self, why: str) -> None:
+        self.why = why
+        super().__init__(why)
+
+
+class _Unjudgeable(Exception):
+    """Judging the record at ``offset`` failed in a way no rule foresaw (DESIGN decision 10: it becomes a rejection)."""
+
+    def __init__(self, offset: int, why: str) -> None:
+        self.offset = offset
+        self.why = why
+        super().__init__(why)
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,11 +93,18 @@ class Verdict:
     competition_id: str = ""
 
 
+def record_digest(raw: bytes) -> str:
+    """What tells two records with one event id apart: a digest of the record as the log holds it (the API and
+    the CLI write each envelope one way, :func:`ingest.envelope.encode`, so a retry is the same bytes)."""
+    return hashlib.blake2b(raw, digest_size=16).hexdigest()
+
+
 @dataclass
 class _Batch:
     touched: dict[UUID, Aggregate] = field(default_factory=dict)
-    seen: list[SeenId] = field(default_factory=list)
-    ids: set[UUID] = field(default_factory=set)
+    seen: list[tuple[UUID, UUID, str]] = field(default_factory=list)
+    #: the batch's answered ids → the digest of the record answered
+    ids: dict[UUID, str] = field(default_factory=dict)
     verdicts: list[Verdict] = field(default_factory=list)
 
 
@@ -75,9 +116,12 @@ class Referee:
         publish_rejections: Publish | None = None,
         hot_hands: int = 20_000,
         publish_checkpoint: PublishCheckpoint | None = None,
+        clock_skew: timedelta | None = None,
     ) -> None:
         self.store = store
         self.topic = topic
+        #: how far a reported time may stray from the log's (None: only the future is refused; ingest/clock.py)
+        self.clock_skew = clock_skew
         self.publish_rejections = publish_rejections
         #: until the first publish succeeds, rejections stored by an earlier run may still be unpublished
         self._outbox_behind = True
@@ -97,38 +141,94 @@ class Referee:
         return 0 if tracked is None else tracked + 1
 
     def forget(self) -> None:
-        """Drop every hot aggregate (after a failed commit their in-memory state is ahead of the store)."""
+        """Drop every hot aggregate and the desk's memory (after a failed commit, or a record whose judging
+        failed, their in-memory state is ahead of the store); the desk is made again from the store."""
         self._hands.clear()
         self._rejection_logs.clear()
         # Another referee may judge the partition meanwhile (a rebalance): its chain is read again when needed.
         self._checkpoints.clear()
+        self.__dict__.pop("_desk", None)
 
     # --- judging ------------------------------------------------------------------------------------------
 
     def judge(self, partition: int, records: Sequence[LogRecord]) -> list[Verdict]:
-        """Judge records of one partition in log order and commit their outcomes in one transaction."""
+        """Judge records of one partition in log order and commit their outcomes in one transaction.
+
+        A record whose judging fails unexpectedly (an exception no rule raised: a bug, a value the engine cannot
+        hold) is no reason to stop: the aggregates it may have left half-changed are forgotten, and the batch is
+        judged again from the store with that record stored as a malformed rejection naming the failure, in the
+        same transaction as the others (DESIGN decision 10). A failure of the store itself is not the record's and
+        propagates (:data:`NOT_THE_RECORDS_FAULT`).
+        """
         if not records:
             return []
+        unjudgeable: dict[int, str] = {}
+        while True:
+            try:
+                return self._judge(partition, records, unjudgeable)
+            except _Unjudgeable as failed:
+                self.forget()
+                unjudgeable[failed.offset] = failed.why
+            except _Uncommittable as failed:
+                # Something the batch made cannot be stored: each record in a transaction of its own finds which.
+                if len(records) > 1:
+                    return [v for record in records for v in self.judge(partition, [record])]
+                if records[0].offset in unjudgeable:
+                    raise  # not even its rejection can be stored: that is the store's fault, not the record's
+                unjudgeable[records[0].offset] = f"the store cannot keep what this record makes: {failed.why}"
+
+    def _judge(self, partition: int, records: Sequence[LogRecord], unjudgeable: dict[int, str]) -> list[Verdict]:
         parsed = [self._read(r) for r in records]
         ids = [p[0] for p in parsed]
-        already = self.store.seen(ids)
+        already = self.store.seen_digests(ids)
         self._absent = self._new_streams(parsed)
         batch = _Batch()
         for record, (event_id, envelope, event, malformed) in zip(records, parsed, strict=True):
+            digest = record_digest(record.value)
             if event_id in already or event_id in batch.ids:
-                batch.verdicts.append(Verdict(partition, record.offset, event_id, "duplicate"))
+                first = already[event_id] if event_id in already else batch.ids[event_id]
+                if first is None or first == digest:  # the same record again (or one answered before digests)
+                    batch.verdicts.append(Verdict(partition, record.offset, event_id, "duplicate"))
+                else:
+                    self._reject(batch, record, event_id, envelope, _conflict(record, event_id, envelope), answered=False)
                 continue
-            batch.ids.add(event_id)
+            batch.ids[event_id] = digest
             if malformed is not None:
                 self._reject(batch, record, event_id, None, self._malformed(record, envelope, malformed))
                 continue
             assert envelope is not None
-            self._route(batch, record, event_id, envelope, event)
+            late_or_early = refusal_of_time(
+                envelope.occurred_at, record.received_at, envelope.recorded_by.role, self.clock_skew
+            )
+            if late_or_early is not None:
+                self._reject(batch, record, event_id, envelope, _untimely(record, envelope, late_or_early))
+                continue
+            ahead = refusal_of_payload_times(envelope.payload, record.received_at, self.clock_skew)
+            if ahead is not None:
+                self._reject(batch, record, event_id, envelope, _untimely(record, envelope, ahead[1], ahead[0]))
+                continue
+            if record.offset in unjudgeable:
+                failure = MalformedRecord(unjudgeable[record.offset], "payload")
+                self._reject(batch, record, event_id, envelope, self._malformed(record, envelope, failure))
+                continue
+            try:
+                self._route(batch, record, event_id, envelope, event)
+            except NOT_THE_RECORDS_FAULT:
+                raise
+            except Exception as err:
+                raise _Unjudgeable(record.offset, _failure(envelope, err)) from err
+        seen: list[SeenId] = [(e, stream, outcome, batch.ids[e]) for e, stream, outcome in batch.seen]
         checkpoint = self._checkpoint_chain(partition) if batch.touched else None
         try:
             anchored = self.store.commit(
-                batch.touched.values(), position(self.topic, partition, records[-1].offset), batch.seen, checkpoint
+                batch.touched.values(), position(self.topic, partition, records[-1].offset), seen, checkpoint
             )
+        except NOT_THE_RECORDS_FAULT:
+            self.forget()
+            raise
+        except Exception as err:
+            self.forget()
+            raise _Uncommittable(_describe(err)) from err
         except BaseException:
             self.forget()
             raise
@@ -165,6 +265,9 @@ class Referee:
             envelope, event = parse_record(record.value)
         except MalformedRecord as err:
             return _fallback_id(record), _envelope_or_none(record.value), None, err
+        except Exception as err:  # e.g. JSON nested past the parser's depth: still the record's, never a stop
+            failure = MalformedRecord(f"the record cannot be read: {_describe(err)}")
+            return _fallback_id(record), _envelope_or_none(record.value), None, failure
         return envelope.event_id, envelope, event, None
 
     def _route(self, batch: _Batch, record: LogRecord, event_id: UUID, envelope: Envelope, event: Any) -> None:
@@ -217,15 +320,24 @@ class Referee:
         batch.verdicts.append(Verdict(record.partition, record.offset, event_id, "accepted", None, envelope.competition_id))
 
     def _reject(
-        self, batch: _Batch, record: LogRecord, event_id: UUID, envelope: Envelope | None, rejection: Rejection
+        self,
+        batch: _Batch,
+        record: LogRecord,
+        event_id: UUID,
+        envelope: Envelope | None,
+        rejection: Rejection,
+        answered: bool = True,
     ) -> None:
+        """Store ``rejection`` in the competition's rejection log; ``answered`` False for a record whose id is
+        already answered (a conflicting duplicate): its rejection is kept, the id keeps its first answer."""
         competition = envelope.competition_id if envelope is not None else record.key.decode("utf-8", "replace")
         at = envelope.occurred_at if envelope is not None else datetime.now(UTC)
         log = self._rejection_log(competition or "(no competition)", at)
         meta = _meta(envelope, record) if envelope is not None else {"log": _log_position(record)}
         log.reject(rejection, at, meta)
         batch.touched[log.id] = log
-        batch.seen.append((event_id, log.id, "rejected"))
+        if answered:
+            batch.seen.append((event_id, log.id, "rejected"))
         batch.verdicts.append(
             Verdict(record.partition, record.offset, event_id, "rejected", rejection, competition)
         )
@@ -306,6 +418,8 @@ def _hand_stream(envelope: Envelope, event: Any) -> UUID:
 
 def _meta(envelope: Envelope | None, record: LogRecord) -> dict[str, Any]:
     meta: dict[str, Any] = {"log": _log_position(record)}
+    if record.received_at is not None:
+        meta["received_at"] = record.received_at.isoformat()  # the service's time, beside the table's claim
     if envelope is not None:
         meta.update(
             event_id=str(envelope.event_id),
@@ -335,6 +449,36 @@ def _illegal(record: LogRecord, envelope: Envelope, err: RuleError) -> Rejection
     )
 
 
+def _untimely(record: LogRecord, envelope: Envelope, why: str, field: str = "occurred_at") -> Rejection:
+    return Rejection(
+        RejectionKind.MALFORMED,
+        why,
+        rule=CLOCK_RULE,
+        field=field,
+        event_id=str(envelope.event_id),
+        event_type=envelope.type,
+        table_id=envelope.table_id or "",
+        hand_id=envelope.hand_id or "",
+        seq=envelope.seq,
+        record=_excerpt(record.value),
+    )
+
+
+def _conflict(record: LogRecord, event_id: UUID, envelope: Envelope | None) -> Rejection:
+    return Rejection(
+        RejectionKind.CONFLICTING_DUPLICATE,
+        f"event id {event_id} was already answered for a record with other content: this one is not judged, and "
+        "the first one's verdict stands (a new record needs a new event id)",
+        field="event_id",
+        event_id=str(event_id),
+        event_type=envelope.type if envelope else "",
+        table_id=(envelope.table_id or "") if envelope else "",
+        hand_id=(envelope.hand_id or "") if envelope else "",
+        seq=envelope.seq if envelope else None,
+        record=_excerpt(record.value),
+    )
+
+
 def _sequence(record: LogRecord, envelope: Envelope, why: str) -> Rejection:
     return Rejection(
         RejectionKind.OUT_OF_SEQUENCE,
@@ -354,15 +498,26 @@ def _fallback_id(record: LogRecord) -> UUID:
     try:
         data = json.loads(record.value)
         return UUID(str(data["event_id"]))
-    except (ValueError, KeyError, TypeError):
+    except (ValueError, KeyError, TypeError, RecursionError):
         return uuid5(OFFSET_NAMESPACE, f"{record.topic}:{record.partition}:{record.offset}")
 
 
 def _envelope_or_none(raw: bytes) -> Envelope | None:
     try:
         return Envelope.model_validate_json(raw)
-    except ValueError:
+    except (ValueError, RecursionError):
         return None
+
+
+def _describe(err: BaseException) -> str:
+    text = str(err)
+    if len(text) > FAILURE_EXCERPT:
+        text = text[:FAILURE_EXCERPT] + "…"
+    return f"{type(err).__name__}: {text}" if text else type(err).__name__
+
+
+def _failure(envelope: Envelope, err: BaseException) -> str:
+    return f"the referee could not judge this {envelope.type}: {_describe(err)}"
 
 
 def _excerpt(raw: bytes) -> str:

@@ -23,7 +23,7 @@ from kafka.structs import OffsetAndMetadata
 
 from ingest.behind import LogBehindStore, partitions_behind
 from ingest.kafka_log import ensure_topic, producer
-from ingest.log import BATCH_MAX, EmbeddedLog, LogRecord
+from ingest.log import BATCH_MAX, EmbeddedLog, LogRecord, from_millis
 from ingest.metrics import RETRIES, BatchSummaries
 from ingest.outbox import Publish
 from ingest.referee import Referee, Verdict
@@ -205,7 +205,10 @@ class KafkaRefereeRunner:
                 quiet_since = time.monotonic()
                 for tp, messages in polled.items():
                     records = [
-                        LogRecord(tp.topic, tp.partition, m.offset, m.key or b"", m.value or b"") for m in messages
+                        LogRecord(
+                            tp.topic, tp.partition, m.offset, m.key or b"", m.value or b"", from_millis(m.timestamp)
+                        )
+                        for m in messages
                     ]
                     started = time.perf_counter()
                     try:

@@ -42,8 +42,9 @@ from psycopg.sql import SQL, Identifier
 from domain.chained import ChainedAggregate
 from domain.checkpoints import CheckpointChain, Head, checkpoint_chain_id
 
-#: (event id, the stream it went to, what became of it: "accepted" / "rejected")
-SeenId = tuple[UUID, UUID, str]
+#: (event id, the stream it went to, what became of it: "accepted" / "rejected"), and optionally the digest of the
+#: record answered (:func:`ingest.referee.record_digest`): a later record with the id and another digest conflicts
+SeenId = tuple[UUID, UUID, str] | tuple[UUID, UUID, str, str]
 
 _PG_SEEN_TABLE = "referee_event_ids"
 #: which competitions' events each stream holds (a season record's may come from several competitions)
@@ -153,8 +154,12 @@ class PostgresStoreRecorder(PostgresProcessRecorder):
         self.sql_create_statements.append(
             SQL(
                 "CREATE TABLE IF NOT EXISTS {t} (event_id uuid PRIMARY KEY, stream_id uuid NOT NULL,"
-                " outcome text NOT NULL)"
+                " outcome text NOT NULL, digest text)"
             ).format(t=self.seen_table)
+        )
+        # a store made before answered ids kept the record's digest: its ids have none (never a conflict)
+        self.sql_create_statements.append(
+            SQL("ALTER TABLE {t} ADD COLUMN IF NOT EXISTS digest text").format(t=self.seen_table)
         )
         events = Identifier(datastore.schema or "public", self.events_table_name)
         # COPY in binary, not INSERT: psycopg's C extension writes each row, where an INSERT of one array per
@@ -164,7 +169,7 @@ class PostgresStoreRecorder(PostgresProcessRecorder):
             "COPY {t} (originator_id, originator_version, topic, state) FROM STDIN (FORMAT BINARY)"
         ).format(t=events)
         self.copy_seen_statement = SQL(
-            "COPY {t} (event_id, stream_id, outcome) FROM STDIN (FORMAT BINARY)"
+            "COPY {t} (event_id, stream_id, outcome, digest) FROM STDIN (FORMAT BINARY)"
         ).format(t=self.seen_table)
         self.streams_statement = SQL(
             "SELECT originator_id FROM {t} WHERE originator_id = ANY(%b) AND originator_version = 1"
@@ -299,9 +304,9 @@ class PostgresStoreRecorder(PostgresProcessRecorder):
                 self._insert_tracking(curs, tracking=tracking)
             if seen:
                 with curs.copy(self.copy_seen_statement) as copy:
-                    copy.set_types(["uuid", "uuid", "text"])
+                    copy.set_types(["uuid", "uuid", "text", "text"])
                     for row in seen:
-                        copy.write_row(row)
+                        copy.write_row(row if len(row) == 4 else (*row, None))
             if stored_events:
                 self._lock_table(curs)
                 self._notify_channel(curs)
@@ -356,6 +361,16 @@ class PostgresStoreRecorder(PostgresProcessRecorder):
             )
             return {row["event_id"]: (row["stream_id"], row["outcome"]) for row in curs.fetchall()}
 
+    def seen_digests(self, ids: Iterable[UUID]) -> dict[UUID, str | None]:
+        wanted = list(ids)
+        if not wanted:
+            return {}
+        with self.datastore.get_connection() as conn, conn.cursor() as curs:
+            curs.execute(
+                SQL("SELECT event_id, digest FROM {t} WHERE event_id = ANY(%b)").format(t=self.seen_table), (wanted,)
+            )
+            return {row["event_id"]: row["digest"] for row in curs.fetchall()}
+
     def count_seen(self) -> dict[str, int]:
         with self.datastore.get_connection() as conn, conn.cursor() as curs:
             curs.execute(SQL("SELECT outcome, count(*) AS n FROM {t} GROUP BY outcome").format(t=self.seen_table))
@@ -367,10 +382,18 @@ class SQLiteStoreRecorder(SQLiteProcessRecorder):
         return [
             *super().construct_create_table_statements(),
             f"CREATE TABLE IF NOT EXISTS {_PG_SEEN_TABLE} (event_id TEXT PRIMARY KEY, stream_id TEXT NOT NULL,"
-            " outcome TEXT NOT NULL) WITHOUT ROWID",
+            " outcome TEXT NOT NULL, digest TEXT) WITHOUT ROWID",
             f"CREATE TABLE IF NOT EXISTS {_HEADS_TABLE} (stream_id TEXT PRIMARY KEY, version INTEGER NOT NULL,"
             " link TEXT NOT NULL) WITHOUT ROWID",
         ]
+
+    def create_table(self) -> None:
+        super().create_table()
+        with self.datastore.transaction(commit=True) as c:
+            c.execute(f"PRAGMA table_info({_PG_SEEN_TABLE})")
+            if "digest" not in {row[1] for row in c.fetchall()}:
+                # a store made before answered ids kept the record's digest: its ids have none (never a conflict)
+                c.execute(f"ALTER TABLE {_PG_SEEN_TABLE} ADD COLUMN digest TEXT")
 
     def create_stream_index(self, competitions_in: CompetitionsIn) -> None:
         """Create the index of a competition's streams if it is not there, filled from the events already
@@ -419,7 +442,8 @@ class SQLiteStoreRecorder(SQLiteProcessRecorder):
         seen: Sequence[SeenId] = kwargs.get("seen_ids") or ()
         if seen:
             c.executemany(
-                f"INSERT INTO {_PG_SEEN_TABLE} VALUES (?, ?, ?)", [(e.hex, s.hex, o) for e, s, o in seen]
+                f"INSERT INTO {_PG_SEEN_TABLE} (event_id, stream_id, outcome, digest) VALUES (?, ?, ?, ?)",
+                [(row[0].hex, row[1].hex, row[2], row[3] if len(row) == 4 else None) for row in seen],
             )
         index: Sequence[StreamRow] = kwargs.get("stream_index") or ()
         if index:
@@ -472,6 +496,15 @@ class SQLiteStoreRecorder(SQLiteProcessRecorder):
         with self.datastore.transaction(commit=False) as c:
             c.execute(f"SELECT event_id, stream_id, outcome FROM {_PG_SEEN_TABLE} WHERE event_id IN ({marks})", wanted)
             return {UUID(row[0]): (UUID(row[1]), row[2]) for row in c.fetchall()}
+
+    def seen_digests(self, ids: Iterable[UUID]) -> dict[UUID, str | None]:
+        wanted = [i.hex for i in ids]
+        if not wanted:
+            return {}
+        marks = ",".join("?" * len(wanted))
+        with self.datastore.transaction(commit=False) as c:
+            c.execute(f"SELECT event_id, digest FROM {_PG_SEEN_TABLE} WHERE event_id IN ({marks})", wanted)
+            return {UUID(row[0]): row[1] for row in c.fetchall()}
 
     def count_seen(self) -> dict[str, int]:
         with self.datastore.transaction(commit=False) as c:
@@ -671,6 +704,10 @@ class Store(Application[UUID]):
         """The (version, link) the referee last left each of ``streams`` at (one query): a stream shorter than
         that was cut short."""
         return self._store_recorder.heads_of(streams)
+
+    def seen_digests(self, ids: Iterable[UUID]) -> dict[UUID, str | None]:
+        """Each answered id of ``ids`` → the digest of the record answered (None: answered before digests)."""
+        return self._store_recorder.seen_digests(ids)
 
     def existing(self, streams: Iterable[UUID]) -> set[UUID]:
         """Which of ``streams`` have stored events (one query for a batch, not one per stream)."""

@@ -11,6 +11,8 @@ store (its events before the one at hand, replayed without writing) before it go
 
 from __future__ import annotations
 
+import logging
+import sqlite3
 from collections import OrderedDict
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -18,8 +20,9 @@ from functools import partial
 from typing import Any
 from uuid import UUID
 
+import psycopg
 from eventsourcing.application import Application
-from eventsourcing.persistence import StoredEvent
+from eventsourcing.persistence import InterfaceError, OperationalError, StoredEvent
 from eventsourcing.utils import get_topic
 
 from domain.hand.aggregate import Hand, hand_id
@@ -41,6 +44,23 @@ from projections.stored import StoredRow, served, stored_rows
 _HANDS = f"{get_topic(Hand)}."
 _REJECTIONS = f"{get_topic(RejectionLog)}."
 _REVIEWS = f"{get_topic(HandReview)}."
+
+
+#: failures of the databases or the machine, not of the events being projected: they stop the projector (it
+#: resumes from its position), never make an event poison
+NOT_THE_EVENTS_FAULT: tuple[type[BaseException], ...] = (
+    OperationalError,
+    InterfaceError,
+    psycopg.OperationalError,
+    psycopg.InterfaceError,
+    sqlite3.OperationalError,
+    OSError,
+    MemoryError,
+)
+#: how much of a failure's message a poison-event entry keeps
+POISON_EXCERPT = 500
+
+log = logging.getLogger(__name__)
 
 
 @dataclass
@@ -128,7 +148,7 @@ class Projector:
         position = self.position()
         while batch := stored_rows(self.store.recorder, position + 1, self.page):
             try:
-                self._project(batch, schema.IN_USE, after=position)
+                self._project_or_pass(batch, schema.IN_USE, after=position)
             except _Overtaken:
                 return done
             done += len(batch)
@@ -176,7 +196,7 @@ class Projector:
             while batch:
                 start = batch[-1][0] + 1
                 following = ahead.submit(read, start) if ahead is not None else None
-                self._project(batch, schema.FRESH, after=None)
+                self._project_or_pass(batch, schema.FRESH, after=None)
                 done += len(batch)
                 batch = following.result() if following is not None else read(start)
         finally:
@@ -188,6 +208,41 @@ class Projector:
         if self._owns:
             self.database.close()
             self.store.close()
+
+    def _project_or_pass(self, rows: list[StoredRow], writes: schema.Writes, after: int | None) -> None:
+        """Project a page; if it fails for something in it (not for the databases), project its events one at
+        a time, and record each event that still fails as a poison event for operators and pass over it
+        (DESIGN decision 10: no event stops the projector). A hand's events after one passed over are warmed up
+        through it, so they are passed over too if it cannot be replayed."""
+        try:
+            self._project(rows, writes, after)
+        except _Overtaken:
+            raise
+        except NOT_THE_EVENTS_FAULT:
+            raise
+        except Exception as err:
+            if len(rows) > 1:
+                for i, row in enumerate(rows):
+                    self._project_or_pass([row], writes, after if after is None or i == 0 else rows[i - 1][0])
+                return
+            self._pass_over(rows[0], err, after)
+
+    def _pass_over(self, row: StoredRow, err: Exception, after: int | None) -> None:
+        notification_id, stream, version, topic, _ = row
+        why = f"{type(err).__name__}: {err}"[:POISON_EXCERPT]
+        log.error("event %s (stream %s, version %s, %s) cannot be projected: %s", notification_id, stream, version, topic, why)
+        with self.database.transaction() as w:
+            if after is not None:
+                held = w.one(schema.LOCK_POSITION[self.database.dialect], (schema.POSITION_NAME,))
+                if (0 if held is None else int(held[0])) != after:
+                    raise _Overtaken
+            w.execute(schema.SAVE_POISON, (notification_id, str(stream), version, topic, why))
+            if after is not None:
+                w.execute(schema.SAVE_POSITION, (schema.POSITION_NAME, notification_id))
+
+    def poison_events(self, limit: int = 100) -> list[dict[str, Any]]:
+        """The events passed over because they could not be projected, oldest first."""
+        return poison_events(self.database, limit)
 
     def _project(self, rows: list[StoredRow], writes: schema.Writes, after: int | None) -> None:
         """Project one page and write it; ``after`` is the position the page follows (None: write no
@@ -368,3 +423,17 @@ def reviewed_hand(opened: dict[str, Any]) -> str:
     table, _, number = str(opened["hand"]).rpartition("/")
     return str(hand_id(table, int(number), str(opened["competition"])))
 
+
+
+def poison_events(database: ReadDatabase, limit: int = 100) -> list[dict[str, Any]]:
+    """What the projector passed over (``rm_poison_events``): the operators' list, oldest first."""
+    rows = database.query(schema.POISON_EVENTS, (limit,))
+    return [
+        {"notification_id": int(r[0]), "stream": str(r[1]), "version": int(r[2]), "topic": str(r[3]), "error": str(r[4])}
+        for r in rows
+    ]
+
+
+def poison_count(database: ReadDatabase) -> int:
+    row = database.one(schema.POISON_COUNT)
+    return 0 if row is None else int(row[0])

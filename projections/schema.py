@@ -24,6 +24,8 @@ RULINGS = "rm_rulings"
 REVIEWS = "rm_reviews"
 RULED_STACKS = "rm_ruled_stacks"
 POSITION = "rm_position"
+#: events the projector could not project, for operators (not a read model: a rebuild keeps it, and adds to it)
+POISON = "rm_poison_events"
 #: the projector's row in the position table
 POSITION_NAME = "read-models"
 
@@ -86,7 +88,12 @@ def create_models(suffix: str = "", keyed: bool = True) -> tuple[str, ...]:
     )
 
 
-CREATE = (*create_models(), *INDEXES, _POSITION_TABLE)
+_POISON_TABLE = (
+    f"CREATE TABLE IF NOT EXISTS {POISON} (notification_id BIGINT PRIMARY KEY, stream TEXT NOT NULL,"
+    " version BIGINT NOT NULL, topic TEXT NOT NULL, error TEXT NOT NULL)"
+)
+
+CREATE = (*create_models(), *INDEXES, _POSITION_TABLE, _POISON_TABLE)
 #: a rebuild's fresh tables, made empty (what an interrupted rebuild left of them dropped first)
 REBUILD = (*(f"DROP TABLE IF EXISTS {table}{REBUILT}" for table in MODELS), *create_models(REBUILT, keyed=False))
 
@@ -203,6 +210,13 @@ SAVE_POSITION = (
 # --- reads (the projector's own, and the API's) ------------------------------------------------------------
 
 POSITION_OF = f"SELECT notification_id FROM {POSITION} WHERE name = ?"
+#: an event the projector passed over because projecting it failed (found again by a rebuild: kept once)
+SAVE_POISON = (
+    f"INSERT INTO {POISON} (notification_id, stream, version, topic, error) VALUES (?, ?, ?, ?, ?)"
+    " ON CONFLICT (notification_id) DO NOTHING"
+)
+POISON_COUNT = f"SELECT COUNT(*) FROM {POISON}"
+POISON_EVENTS = f"SELECT notification_id, stream, version, topic, error FROM {POISON} ORDER BY notification_id LIMIT ?"
 #: the position read at the start of a page's transaction, held until it commits: a second projector on the
 #: same read models waits for it there, then finds the page done (SQLite's BEGIN IMMEDIATE already holds it)
 LOCK_POSITION = {"sqlite": POSITION_OF, "postgresql": f"{POSITION_OF} FOR UPDATE"}

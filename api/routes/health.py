@@ -11,7 +11,7 @@ import sqlite3
 from typing import Literal
 
 from fastapi import APIRouter, Request
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
 
 from api.bootstrap import Pipeline
 from api.errors import ERROR_RESPONSES, ApiError
@@ -19,6 +19,7 @@ from api.probes import Unreachable, log_reachable, store_reachable
 from api.settings import Mode, Settings
 from ingest.behind import LogBehindStore, partitions_behind
 from ingest.runners import INFRASTRUCTURE_ERRORS
+from projections.runner import poison_count
 
 #: an embedded store's file cannot be read (eventsourcing wraps sqlite3's errors in its own)
 EMBEDDED_ERRORS: tuple[type[BaseException], ...] = (*INFRASTRUCTURE_ERRORS, sqlite3.Error)
@@ -34,6 +35,8 @@ class Readiness(BaseModel):
     status: Literal["ready"] = "ready"
     mode: Mode
     checked: list[str]
+    #: what works but not wholly: e.g. events the projector passed over as poison (see `pokeraudit status`)
+    degraded: list[str] = Field(default_factory=list)
 
 
 @router.get("/health", response_model=Health, responses=ERROR_RESPONSES)
@@ -55,7 +58,21 @@ def ready(request: Request) -> Readiness:
             name, why = sorted(workers.failures.items())[0]
             raise ApiError(503, "not_ready", f"the {name} running in this process has stopped: {why}")
         checked.append(" and ".join(workers.running) + " running in this process")
-    return Readiness(mode=settings.mode, checked=checked)
+    return Readiness(mode=settings.mode, checked=checked, degraded=_degraded(request))
+
+
+def _degraded(request: Request) -> list[str]:
+    """Degraded, not down: the projector went on past events it could not project (DESIGN decision 10)."""
+    read_models = getattr(request.app.state, "read_models", None)
+    if read_models is None:
+        return []
+    try:
+        passed_over = poison_count(read_models.database)
+    except EMBEDDED_ERRORS:
+        return []
+    if not passed_over:
+        return []
+    return [f"the projector passed over {passed_over} event(s) it could not project: see `pokeraudit status`"]
 
 
 def _log_reachable(settings: Settings, pipeline: Pipeline) -> str:

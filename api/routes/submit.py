@@ -13,6 +13,7 @@ import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeout
+from datetime import UTC, datetime, timedelta
 from typing import Annotated, TypeVar
 from uuid import UUID
 
@@ -27,7 +28,10 @@ from api.sealing import SealingPolicy
 from api.verdicts import EventVerdict, await_seen, verdicts
 from domain.hand.aggregate import hand_id
 from domain.roles import Role
+from ingest.clock import RULE as CLOCK_RULE
+from ingest.clock import refusal_of_payload_times, refusal_of_time
 from ingest.envelope import Envelope, MalformedRecord, RecordedBy, decode_event, encode
+from ingest.referee import record_digest
 from ingest.runners import INFRASTRUCTURE_ERRORS
 from projections import views
 from projections.read_models import ReadModels
@@ -112,14 +116,17 @@ def _submit(
     wait: bool,
     timeout: float,
 ) -> SubmissionResult:
-    envelopes = [envelope_for(caller, s, at) for s, at in submissions]
+    settings = request.app.state.settings
+    skew = timedelta(seconds=settings.clock_skew_s) if settings.clock_skew_s is not None else None
+    envelopes = [envelope_for(caller, s, at, skew) for s, at in submissions]
     pipeline: Pipeline = request.app.state.pipeline
     ids = [e.event_id for e in envelopes]
+    written = [encode(e) for e in envelopes]
     # the whole answer within ``timeout`` whatever is down (a client's timeout must hold): the log's client and
     # the store's wait for a down service far longer than a request may
     deadline = time.monotonic() + (timeout if wait else APPEND_SECONDS)
     try:
-        _within(deadline, lambda: pipeline.log.append([(e.key, encode(e)) for e in envelopes]))
+        _within(deadline, lambda: pipeline.log.append([(e.key, raw) for e, raw in zip(envelopes, written, strict=True)]))
     except FutureTimeout as exc:
         raise ApiError(
             503, "log_unavailable",
@@ -141,7 +148,8 @@ def _submit(
                 seen = await_seen(pipeline.store, ids, max(0.0, deadline - time.monotonic()))
                 if len(seen) < len(set(ids)):
                     return seen, [], None
-                return seen, verdicts(pipeline.store, envelopes, readable), None
+                digests = [record_digest(raw) for raw in written]
+                return seen, verdicts(pipeline.store, envelopes, readable, digests), None
             except INFRASTRUCTURE_ERRORS as exc:
                 if time.monotonic() + STORE_RETRY_SECONDS >= deadline:
                     return set(), [], exc
@@ -200,14 +208,24 @@ def _readable(caller: Principal, request: Request) -> Callable[[Envelope, str], 
     return readable
 
 
-def envelope_for(caller: Principal, submission: EventSubmission, at: str = "") -> Envelope:
-    """The log's envelope for ``submission``, signed by ``caller``; 401/403/422 if it may not go on the log."""
+def envelope_for(
+    caller: Principal, submission: EventSubmission, at: str = "", skew: timedelta | None = None
+) -> Envelope:
+    """The log's envelope for ``submission``, signed by ``caller``; 401/403/422 if it may not go on the log
+    (a time the referee would refuse by the service's clock included: ingest/clock.py)."""
     recorded_by = _reporter(caller, submission, at)
     envelope = Envelope(**{**dict(submission), "recorded_by": recorded_by})
     try:
         decode_event(envelope)
     except MalformedRecord as err:
         raise ApiError(422, "validation_error", f"{at}{err.field}: {err.reason}", field=at + err.field) from err
+    now = datetime.now(UTC)
+    untimely = refusal_of_time(envelope.occurred_at, now, recorded_by.role, skew)
+    if untimely is not None:
+        raise ApiError(422, "validation_error", f"{at}occurred_at: {untimely}", field=f"{at}occurred_at", rule=CLOCK_RULE)
+    ahead = refusal_of_payload_times(envelope.payload, now, skew)
+    if ahead is not None:
+        raise ApiError(422, "validation_error", f"{at}{ahead[0]}: {ahead[1]}", field=at + ahead[0], rule=CLOCK_RULE)
     return envelope
 
 

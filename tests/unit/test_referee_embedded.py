@@ -119,9 +119,10 @@ def test_malformed_and_out_of_sequence_records_are_rejections_not_crashes(
     gap = list(hand_records(HAND[:5], "open", DEALER, AT))[4]
     log.append([*good, (b"open", b"{not json"), (b"open", good[1][1].replace(b'"seat":2', b'"seat":"two"')), gap])
     outcomes = run(log, referee)
-    assert outcomes == ["accepted"] * 3 + ["rejected", "duplicate", "rejected"]
+    # the second record with good[1]'s id and other content is a conflicting duplicate, stored as a rejection
+    assert outcomes == ["accepted"] * 3 + ["rejected", "rejected", "rejected"]
     kinds = [e.payload["kind"] for e in store.events.get(rejection_log_id("open")) if hasattr(e, "payload") and "kind" in e.payload]
-    assert kinds == ["malformed", "out_of_sequence"]
+    assert kinds == ["malformed", "conflicting_duplicate", "out_of_sequence"]
 
 
 def test_the_referee_resumes_after_the_last_stored_offset(setup: tuple[EmbeddedLog, Referee, Store]) -> None:

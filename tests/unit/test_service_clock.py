@@ -1,0 +1,107 @@
+"""The service's clock is the authority (DESIGN decision 9, issue 11 §3): every record carries the time the log
+received it; a reported time in the future is refused from any source; with a skew configured, a time too far
+before the log's is refused too, except for imports of past hand histories, which keep their own times."""
+
+from __future__ import annotations
+
+import json
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+from uuid import uuid4
+
+import pytest
+from fastapi.testclient import TestClient
+
+from api.app import create_app
+from api.auth import issue_token
+from api.settings import Settings
+from domain.hand.aggregate import hand_id
+from domain.rejections import rejection_log_id
+from ingest.log import EmbeddedLog
+from ingest.referee import Referee, Verdict
+from ingest.store import Store, store_env
+
+SECRET = "test-secret-of-at-least-thirty-two-bytes"
+START: dict[str, Any] = {
+    "table_id": "t1", "hand_number": 1, "variant": "NT", "button": 2,
+    "seats": [{"seat": 1, "player": "Ann", "stack": 1000}, {"seat": 2, "player": "Bob", "stack": 1000}],
+    "stakes": {"blinds": [[2, 50], [1, 100]], "min_bet": 100},
+}
+
+
+def record(occurred_at: datetime, role: str = "dealer", table: str = "t1", **envelope: Any) -> dict[str, Any]:
+    return {
+        "event_id": str(uuid4()), "competition_id": "c1", "table_id": table, "hand_id": "1", "seq": 0,
+        "type": "HandStarted", "payload": {**START, "table_id": table}, "occurred_at": occurred_at.isoformat(),
+        "recorded_by": {"person": "p", "role": role}, **envelope,
+    }
+
+
+def judged(tmp_path: Path, records: list[dict[str, Any]], skew: timedelta | None = None) -> tuple[list[Verdict], Store]:
+    log = EmbeddedLog(tmp_path / "log.sqlite", "events", partitions=1)
+    store = Store(env=store_env(None, str(tmp_path / "store.sqlite")))
+    log.append([(b"c1", json.dumps(r).encode()) for r in records])
+    return Referee(store, "events", clock_skew=skew).judge(0, log.read(0, 0, 100)), store
+
+
+def test_every_record_carries_the_time_the_log_received_it(tmp_path: Path) -> None:
+    before = datetime.now(UTC)
+    [verdict], store = judged(tmp_path, [record(before - timedelta(minutes=1))])
+    assert verdict.outcome == "accepted"
+    [started] = list(store.events.get(hand_id("t1", 1, "c1")))[:1]
+    received = datetime.fromisoformat(started.meta["received_at"])
+    assert before <= received <= datetime.now(UTC)
+
+
+@pytest.mark.parametrize("role", ["dealer", "importer"])
+def test_a_time_in_the_future_is_refused_from_any_source(tmp_path: Path, role: str) -> None:
+    [verdict], store = judged(tmp_path, [record(datetime(9999, 12, 31, tzinfo=UTC), role)])
+    assert verdict.outcome == "rejected" and verdict.rejection is not None
+    assert verdict.rejection.field == "occurred_at" and "a time in the future is refused" in verdict.rejection.reason
+    assert verdict.rejection.rule.startswith("DESIGN 9")
+    assert [e.payload["field"] for e in store.events.get(rejection_log_id("c1")) if "kind" in e.payload] == ["occurred_at"]
+
+
+def test_with_a_skew_configured_a_live_record_dated_long_ago_is_refused_but_an_import_keeps_its_time(
+    tmp_path: Path,
+) -> None:
+    now = datetime.now(UTC)
+    records = [
+        record(datetime(1970, 1, 1, tzinfo=UTC), "dealer", "t1"),
+        record(datetime(2023, 7, 1, tzinfo=UTC), "importer", "t2"),
+        record(now - timedelta(seconds=30), "dealer", "t3"),
+    ]
+    verdicts, _ = judged(tmp_path, records, skew=timedelta(seconds=120))
+    assert [v.outcome for v in verdicts] == ["rejected", "accepted", "accepted"]
+    assert verdicts[0].rejection is not None and "POKERAUDIT_CLOCK_SKEW_S = 120 s" in verdicts[0].rejection.reason
+
+
+def test_without_a_skew_a_past_time_is_the_tables_claim(tmp_path: Path) -> None:
+    [verdict], _ = judged(tmp_path, [record(datetime(2026, 5, 9, 12, tzinfo=UTC))])
+    assert verdict.outcome == "accepted"
+
+
+def test_the_api_refuses_an_untimely_record_before_the_log(tmp_path: Path) -> None:
+    settings = Settings(POKERAUDIT_DATA_DIR=tmp_path, POKERAUDIT_JWT_SECRET=SECRET, POKERAUDIT_CLOCK_SKEW_S=60)
+    judge = {"Authorization": f"Bearer {issue_token(SECRET, 'j1', 'judge')}"}
+    with TestClient(create_app(settings, workers=False)) as client:
+        for when, says in ((datetime(9999, 1, 1, tzinfo=UTC), "in the future"), (datetime(1970, 1, 1, tzinfo=UTC), "skew")):
+            body = record(when)
+            del body["recorded_by"]
+            response = client.post("/v1/events", json=body, headers=judge)
+            assert response.status_code == 422, response.text
+            error = response.json()["error"]
+            assert error["field"] == "occurred_at" and says in error["message"] and error["rule"].startswith("DESIGN 9")
+        fresh = record(datetime.now(UTC))
+        del fresh["recorded_by"]
+        assert client.post("/v1/events", json=fresh, headers=judge).status_code == 202
+
+
+def test_a_time_an_act_reports_in_its_payload_is_not_in_the_future_either(tmp_path: Path) -> None:
+    level = {"level": {"number": 1, "minutes": 30, "small_blind": 25, "big_blind": 50}, "at": "9999-01-01T00:00:00Z"}
+    started = {**record(datetime.now(UTC), "judge"), "type": "LevelStarted", "payload": level, "table_id": None,
+               "hand_id": None}
+    [verdict], _ = judged(tmp_path, [started])
+    assert verdict.rejection is not None and verdict.rejection.field == "payload.at"
+    assert "a time in the future is refused" in verdict.rejection.reason
