@@ -15,7 +15,7 @@ import types
 import typing
 from enum import Enum
 from typing import Any
-from uuid import NAMESPACE_URL, uuid5
+from uuid import NAMESPACE_URL, UUID, uuid5
 
 from domain.hand.codec import REPORTED
 from domain.officials.permissions import PERMISSIONS, Act, Permission
@@ -222,6 +222,8 @@ def _example(hint: Any, name: str) -> Any:
             return 1
         if hint is float:
             return 1.0
+        if hint is UUID:  # an id the act names (a token's jti): any UUID of the right form
+            return "6f1c2a9e-5b3d-4c8e-9a7f-0d2e4b6c8a10"
         if hint.__name__ == "datetime":
             return _AT
         if hint.__name__ == "date":
