@@ -27,6 +27,10 @@ CATCH_UP_SECONDS = Histogram(
     buckets=(0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0),
 )
 LAG = Gauge("pokeraudit_projector_lag_events", "stored events not yet projected into the read models")
+POISON = Gauge(
+    "pokeraudit_projector_poison_events",
+    "stored events the projector passed over because they cannot be projected (rm_poison_events; issue 11)",
+)
 RETRIES = Counter(
     "pokeraudit_projector_retries", "outages the projector waited out and retried, by service", ["service"]
 )
@@ -43,6 +47,8 @@ class Follower(Protocol):
     def catch_up(self) -> int: ...
 
     def lag(self) -> int: ...
+
+    def poison_count(self) -> int: ...
 
     def close(self) -> None: ...
 
@@ -74,6 +80,7 @@ def follow(
                     CATCH_UP_SECONDS.observe(time.perf_counter() - started)
                 if applied or time.monotonic() - measured > LAG_EVERY:
                     LAG.set(projector.lag())
+                    POISON.set(projector.poison_count())
                     measured = time.monotonic()
                 if not applied:
                     idle()

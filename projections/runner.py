@@ -244,6 +244,10 @@ class Projector:
         """The events passed over because they could not be projected, oldest first."""
         return poison_events(self.database, limit)
 
+    def poison_count(self) -> int:
+        """How many events were passed over (the operators' gauge ``pokeraudit_projector_poison_events``)."""
+        return poison_count(self.database)
+
     def _project(self, rows: list[StoredRow], writes: schema.Writes, after: int | None) -> None:
         """Project one page and write it; ``after`` is the position the page follows (None: write no
         position, for a rebuild's fresh tables), checked under the transaction's hold on it."""

@@ -322,6 +322,9 @@ class BrokenProjector:
     def lag(self) -> int:
         return 0
 
+    def poison_count(self) -> int:
+        return 0
+
     def close(self) -> None:
         pass
 

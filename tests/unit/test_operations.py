@@ -74,6 +74,9 @@ class Projector:
     def lag(self) -> int:
         return 0
 
+    def poison_count(self) -> int:
+        return 0
+
     def close(self) -> None:
         pass
 

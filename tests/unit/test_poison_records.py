@@ -9,6 +9,7 @@ recorded for operators (``pokeraudit status``, ``/ready`` degraded), and the pro
 from __future__ import annotations
 
 import json
+import threading
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -19,6 +20,7 @@ from fastapi.testclient import TestClient
 
 from api.app import create_app
 from api.bootstrap import bootstrap
+from api.follow import POISON, follow
 from api.operations import status
 from api.settings import Settings
 from domain.cards import parse_cards
@@ -184,8 +186,14 @@ def test_an_event_the_projector_cannot_project_is_passed_over_and_reported(tmp_p
         # a rebuild meets it again: it is passed over again and listed once
         projector.rebuild()
         assert len(poison_events(projector.database)) == 1
-    finally:
+        assert projector.poison_count() == 1
+    except BaseException:
         projector.close()
+        raise
+    # what the operators' metrics say of it: the follower's gauge (it closes the projector when it stops)
+    stop = threading.Event()
+    follow(lambda: projector, stop, stop.set)
+    assert POISON._value.get() == 1
     report = status(pipeline)
     assert report["degraded"] is True and report["poison_events"] == 1
     pipeline.close()
