@@ -1,6 +1,7 @@
 """The web app as officials, viewers and dealers use it, in Debian's Chromium (headless): signing in as each
 role, a live table changing while hands are submitted, the replayer against the API, a viewer's page holding no
-sealed card, a ruling recorded from a protest's page with its verdict, and a screenshot of every page."""
+sealed card, a ruling recorded from a protest's page with its verdict, an evidence hand followed from the integrity pages into
+the replayer, and a screenshot of every page."""
 
 from __future__ import annotations
 
@@ -333,3 +334,33 @@ def test_every_page_renders_for_an_official_at_desktop_and_tablet_width(
         ids = set(re.findall(r'<(?:input|select|textarea)[^>]*\bid="([^"]+)"', protest))
         labelled = set(re.findall(r'<label for="([^"]+)"', protest))
         assert ids and ids <= labelled, ids - labelled
+
+
+def test_the_integrity_role_opens_the_alert_queue_and_follows_an_evidence_hand_into_the_replayer(
+    web_server: WebServer, browser: Any
+) -> None:
+    By = _by()
+    api = web_server.api("integrity")
+    alerts = api.get(f"/v1/integrity/competitions/{TABLES}/alerts", params={"min_hands": 10}).json()
+    pairs = api.get(f"/v1/integrity/competitions/{TABLES}/pairs", params={"min_hands": 10}).json()
+    sign_in(browser, web_server.base, "integrity")
+    browser.get(f"{web_server.base}/web/competitions/{TABLES}/integrity")
+    rows = browser.find_elements(By.CSS_SELECTOR, "table[data-grid=alerts] tbody tr td:nth-child(2)")
+    assert [r.text for r in rows] == [" & ".join(a["players"]) for a in alerts] or (not alerts and len(rows) == 1)
+    if alerts:
+        # the queue lists each alert's evidence hands, each a link into the replayer
+        expected = alerts[0]["evidence"][0]["hand_id"]
+    else:
+        # the demo's bots play honestly, so the queue may be empty: the top pair's page holds its evidence hands
+        assert pairs and pairs[0]["evidence"]
+        top = pairs[0]
+        browser.get(f"{web_server.base}/web/competitions/{TABLES}/integrity/chip-flow")
+        assert browser.find_elements(By.CSS_SELECTOR, "svg.flow-graph line")
+        browser.get(f"{web_server.base}/web/competitions/{TABLES}/integrity/pair?a={top['player_a']}&b={top['player_b']}")
+        expected = top["evidence"][0]["hand_id"]
+    browser.find_element(By.CSS_SELECTOR, f'a[href="/web/hands/{expected}"]').click()
+    wait_for(lambda: f"/web/hands/{expected}" in browser.current_url, "the evidence hand's replayer")
+    hand = api.get(f"/v1/hands/{expected}").json()
+    assert browser.find_element(By.ID, "replayer")
+    assert f"Hand #{hand['number']} at table {hand['table_id']}" in browser.find_element(By.TAG_NAME, "h1").text
+    screenshot(browser, "integrity-evidence-replayer")
