@@ -4,6 +4,8 @@ The Kafka runner seeks every assigned partition to the offset after the last one
 Kafka's committed offset (DESIGN decision 2), and commits to Kafka only as a courtesy for lag monitoring.
 An infrastructure failure (the database or the broker unreachable) stops the batch, drops the hot
 aggregates, waits, seeks back to the tracked offsets and tries again: it is never judged as a rule breach.
+It polls nothing until that seek has succeeded: while the store cannot say its offsets, a poll would read on
+past the failed batch, and the next commit's tracked offset would skip those records for good.
 """
 
 from __future__ import annotations
@@ -189,12 +191,24 @@ class KafkaRefereeRunner:
         summaries = BatchSummaries()
         quiet_since = time.monotonic()
         backoff = 0.5
+        #: set by a failure: no poll until every partition is back at the store's tracked offset (a poll would
+        #: move past the records of the batch that failed, and the next commit's offset would skip them for good)
+        behind_the_store = False
         while not stop.is_set():
             if self.refused is not None:
                 self.consumer.close()
                 raise self.refused
+            if behind_the_store:
+                if not self._seek_back():
+                    time.sleep(backoff)
+                    backoff = min(backoff * 2, 10.0)
+                    continue
+                behind_the_store = False
             try:
                 polled = self.consumer.poll(timeout_ms=self.batch_ms, max_records=self.batch_max)
+                # the broker answered: the next failure waits from the start again (an empty poll too, or a
+                # backoff grown while the store was down would delay the first batch after the broker's restart)
+                backoff = 0.5
                 if not polled:
                     if not self.consumer.assignment():
                         # Still joining the group (e.g. waiting out a crashed member's session): not quiet.
@@ -222,7 +236,6 @@ class KafkaRefereeRunner:
                     # Asynchronous: the store's tracking record is what counts; this commit only shows lag to
                     # Kafka's tools, and waiting for it cost a broker round trip per batch.
                     self.consumer.commit_async({tp: _offset_and_metadata(records[-1].offset + 1)})
-                backoff = 0.5
             except INFRASTRUCTURE_ERRORS as err:
                 service = failed_service(err)
                 RETRIES.labels(service).inc()
@@ -233,7 +246,7 @@ class KafkaRefereeRunner:
                 self.referee.forget()
                 time.sleep(backoff)
                 backoff = min(backoff * 2, 10.0)
-                self._seek_back()
+                behind_the_store = True
         self.consumer.close()
         log.info("referee stopped", extra={"judged": self.judged})
         return self.judged
@@ -243,11 +256,14 @@ class KafkaRefereeRunner:
         high = self.consumer.highwater(tp)
         return None if high is None else max(0, high - self.consumer.position(tp))
 
-    def _seek_back(self) -> None:
+    def _seek_back(self) -> bool:
+        """Every assigned partition back at the store's tracked offset; False while the store cannot say."""
         try:
             self.seek_to_tracked(self.consumer.assignment())
         except INFRASTRUCTURE_ERRORS as err:
             log.warning("cannot read tracked offsets yet: %s", err)
+            return False
+        return True
 
 
 def _offset_and_metadata(offset: int) -> OffsetAndMetadata:
