@@ -220,7 +220,8 @@ def test_the_lag_counts_stored_events_not_yet_projected(served: Any) -> None:
     publish(pipeline, hand_records(heads_up("t4"), "open", DEALER, AT), progress=False)
     referee_once(pipeline)
     lag = client.get("/v1/projections/lag", headers=VIEWER).json()
-    assert lag["lag"] == 5 and lag["head"] == lag["position"] + 5
+    # the hand's 5 events and the checkpoint that anchored them (one per referee transaction; its chain is open)
+    assert lag["lag"] == 6 and lag["head"] == lag["position"] + 6
     projector.catch_up()
     assert client.get("/v1/projections/lag", headers=VIEWER).json()["lag"] == 0
     assert client.get(table_url("t4"), headers=VIEWER).status_code == 200
@@ -247,12 +248,13 @@ def test_the_projections_commands_run_rebuild_and_report_the_lag(
         out: dict[str, int] = json.loads(capsys.readouterr().out)
         return out
 
-    assert run("projections", "lag", "--json") == {"position": 0, "lag": 20}
-    assert run("projections", "run") == {"projected": 20}
-    assert run("projections", "lag", "--json") == {"position": 20, "lag": 0}
+    # 20 stored hand events, and the referee's checkpoint chain: its opening and the transaction's checkpoint
+    assert run("projections", "lag", "--json") == {"position": 0, "lag": 22}
+    assert run("projections", "run") == {"projected": 22}
+    assert run("projections", "lag", "--json") == {"position": 22, "lag": 0}
     rebuilt = run("projections", "rebuild", "--workers", "2")
-    assert rebuilt["projected"] == 20 and rebuilt["events_per_second"] > 0
-    assert run("projections", "rebuild")["projected"] == 20  # the default: one process per core with SQLite
+    assert rebuilt["projected"] == 22 and rebuilt["events_per_second"] > 0
+    assert run("projections", "rebuild")["projected"] == 22  # the default: one process per core with SQLite
     models = open_read_models(settings)
     try:
         hand = models.hand(ENDED)
