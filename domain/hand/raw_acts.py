@@ -11,7 +11,11 @@ when the action it amounts to is illegal. :func:`do_raw` then applies the readin
 * out of turn (the seat is not the actor): nothing moves yet. The act waits for the seat's turn, noting what
   the skipped seats do; when the turn comes it binds if the action to him did not change and is released
   into an obligation if it did (:func:`domain.hand.interpretation.resolve_out_of_turn`; TDA 2022 53,
-  bfsp 4.10). If the round ends before his turn comes, it lapses.
+  bfsp 4.10). If the round ends before his turn comes, it lapses;
+* premature (the previous player declared a bet or raise and has not stated its amount, and the next player
+  acts): his turn has come under the rules, but not yet the engine's, whose actor still owes the amount. A fold
+  binds, and anything else is the director's (TDA 2022 50-B, 59-B); either waits for the amount and is ruled
+  when his turn comes, the ruling then asked knowing what he faces.
 
 Each reading is put in :attr:`HandState.readings` for the aggregate to store; replaying the raw act reads it
 again, to the same result.
@@ -70,10 +74,14 @@ class InterpretedAct:
 
 @dataclass(slots=True)
 class PendingOutOfTurn:
-    """An out-of-turn act waiting for the seat's turn, and the actions of the seats it skipped since."""
+    """An out-of-turn act waiting for the seat's turn, and the actions of the seats it skipped since.
 
-    reading: Reading
+    ``premature``: the act came before the previous player stated his amount (TDA 2022 50-B); it is not out of
+    turn, and ``reading`` is what it binds him to, or the director's question (TDA 2022 59-B)."""
+
+    reading: Reading | RulingRequired
     skipped: list[ActionKind] = field(default_factory=list)
+    premature: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,7 +91,8 @@ class RawPlan:
     reading: InterpretedAct | ActionObliged | RulingRequested | None
     rule: RuleRef | None = None
     total: int = 0
-    pending: Reading | None = None
+    pending: Reading | RulingRequired | None = None
+    premature: bool = False
 
 
 HandReading = InterpretedAct | ActionObliged | RulingRequested
@@ -131,18 +140,24 @@ def check_raw(hand: HandState, e: RawActReported) -> RawPlan:
         )
     _check_shape(hand, e)
     in_turn = seat == rnd.actor
+    premature = not in_turn and seat == amount_awaited_by(hand)
     act = e.act
-    if act.out_of_turn == in_turn:
+    if act.out_of_turn != (not in_turn and not premature):
         # the engine sees whose turn it is; the record's flag is only what the terminal believed
-        act = replace(act, out_of_turn=not in_turn)
+        act = replace(act, out_of_turn=not in_turn and not premature)
+    context = betting_context(hand, seat)
+    if premature:
+        context = replace(context, amount_pending=True)
     try:
-        reading = interpret(act, betting_context(hand, seat), hand.rulebook)
+        reading = interpret(act, context, hand.rulebook)
     except RulingRequired as err:
+        if premature:
+            return RawPlan(None, pending=err, premature=True)
         return RawPlan(RulingRequested(seat, str(err.rule), err.reason), err.rule)
     except ValueError as err:
         raise IllegalActionError(f"seat {seat}: {err}", cite("verbal")) from None
     if not in_turn:
-        return RawPlan(None, pending=reading)
+        return RawPlan(None, pending=reading, premature=premature)
     if isinstance(reading, Obligation):
         held = hand.obligation
         if held is not None and held[0].seat == seat and not set(reading.options) <= set(held[0].options):
@@ -155,6 +170,27 @@ def check_raw(hand: HandState, e: RawActReported) -> RawPlan:
     action = reading.as_event(seat)
     total = hand._check_act(action)
     return RawPlan(InterpretedAct(action, reading.rule, reading.reason, reading.returned), reading.rule, total)
+
+
+def amount_awaited_by(hand: HandState) -> int | None:
+    """The seat whose turn comes once the player to act states the amount of the bet or raise he declared
+    (TDA 2022 50-B: he must wait for it), or None when nobody owes an amount.
+
+    The player to act owes an amount when a raw act bound him to bet or raise without saying how much
+    ("raise", "pot" in no-limit: TV-22, TV-24, TV-25, TV-28); the next seat clockwise still in the hand with
+    chips must then act on whatever he states."""
+    rnd = hand.round
+    held = hand.obligation
+    if rnd is None or rnd.actor is None or held is None or held[0].seat != rnd.actor:
+        return None
+    if not held[0].options or not set(held[0].options) <= _AGGRESSIVE:
+        return None
+    seat = rnd.actor
+    for _ in range(len(hand.seats) - 1):
+        seat = hand.next_seat[seat]
+        if seat not in hand.folded and hand.stacks[seat] > 0:
+            return seat
+    return None
 
 
 def _check_shape(hand: HandState, e: RawActReported) -> None:
@@ -180,7 +216,7 @@ def do_raw(hand: HandState, e: RawActReported, plan: RawPlan) -> tuple[DerivedEv
     reading = plan.reading
     if reading is None:
         assert plan.pending is not None
-        hand.out_of_turn[e.seat] = PendingOutOfTurn(plan.pending)
+        hand.out_of_turn[e.seat] = PendingOutOfTurn(plan.pending, premature=plan.premature)
         _skipped_through_substantial_action(hand)
         return _NO_EVENTS
     hand.readings.append(reading)
@@ -201,8 +237,11 @@ def _skipped_through_substantial_action(hand: HandState) -> None:
     if hand.ruling is not None or rnd is None or rnd.actor is None:
         return
     # an act read as an obligation (a check facing a bet, 2017 TV-18) is still an action in turn, without chips
+    # an act before the amount was stated is the seat's own turn come early (TDA 2022 50-B), not a skip
     acts = [
-        p.reading.action if isinstance(p.reading, Interpreted) else ActionKind.CHECK for p in hand.out_of_turn.values()
+        p.reading.action if isinstance(p.reading, Interpreted) else ActionKind.CHECK
+        for p in hand.out_of_turn.values()
+        if not p.premature
     ]
     if not substantial_action(acts, hand.rulebook):
         return
@@ -298,6 +337,9 @@ def turn_comes(hand: HandState) -> tuple[DerivedEvent, ...]:
     pending = hand.out_of_turn.pop(seat)
     rulebook = hand.rulebook
     reading = pending.reading
+    if pending.premature:
+        return _premature_turn(hand, seat, reading)
+    assert not isinstance(reading, RulingRequired)
     resolved: Reading
     if isinstance(reading, Interpreted):
         resolved = resolve_out_of_turn(reading, pending.skipped, rulebook)
@@ -329,6 +371,24 @@ def turn_comes(hand: HandState) -> tuple[DerivedEvent, ...]:
         return _NO_EVENTS
     hand.readings.append(InterpretedAct(action, resolved.rule, resolved.reason, resolved.returned))
     return hand._do_act(action, total)
+
+
+def _premature_turn(hand: HandState, seat: int, reading: Reading | RulingRequired) -> tuple[DerivedEvent, ...]:
+    """The turn of a seat that acted before the amount he faces was stated (TDA 2022 50-B, 59-B): a fold binds
+    as made; anything else the director rules now, knowing the amount (he may hold him to call it)."""
+    rnd = hand.round
+    assert rnd is not None
+    if isinstance(reading, Interpreted):
+        action = reading.as_event(seat)
+        total = hand._check_act(action)
+        hand.readings.append(InterpretedAct(action, reading.rule, reading.reason, reading.returned))
+        return hand._do_act(action, total)
+    # an act before the amount is stated reads as a fold or as the director's question, never an obligation
+    assert isinstance(reading, RulingRequired)
+    asked = RulingRequested(seat, str(reading.rule), f"{reading.reason}; the bet stated is {chips(rnd.to_match())}")
+    hand.ruling = (asked, reading.rule)
+    hand.readings.append(asked)
+    return _NO_EVENTS
 
 
 def _obliged(hand: HandState, seat: int, ob: Obligation) -> ActionObliged:

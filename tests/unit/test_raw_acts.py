@@ -265,6 +265,22 @@ def test_tv_30_unclear_words_and_a_different_chip_ask_for_a_ruling() -> None:
     assert table.hand.engine.bets[2] == 42_000
 
 
+def test_tv_29_a_call_before_the_amount_is_stated_is_stored_then_ruled_by_the_director_once_it_is() -> None:
+    table = Table(50, 100)
+    table.raw(4, said("raise"))
+    before = table.hand.version
+    table.raw(1, said("call"))  # seat 4 has not said how much
+    assert [n for n, _, _ in stored_after(table.events(), before)] == ["RawActReported"]
+    table.raw(4, said("raise, six hundred"))
+    asked = table.events()[-1]
+    assert type(asked).__name__ == "RulingRequested" and asked.payload["seat"] == 1
+    assert asked.payload["rule"] == "tda-2022 59-B" and "600" in asked.payload["reason"]
+    with pytest.raises(HandStateError, match="only a judge or the chief judge"):
+        table.act(1, FOLD)
+    table.record(PlayerActed(1, CALL), JUDGE)  # the director holds him to his word
+    assert table.hand.engine.bets[1] == 600 and table.hand.engine.actor == 2
+
+
 # --- out of turn ---------------------------------------------------------------------------------------------
 
 

@@ -9,9 +9,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import pytest
-from hand_table import Table
+from hand_table import Table, start
 
-from domain.errors import RulingRequired
+from domain.errors import HandStateError, RuleRef, RulingRequired
 from domain.hand.events import (
     ActionKind,
     ActionObliged,
@@ -462,6 +462,34 @@ def test_the_engine_reads_the_raw_act_in_a_real_hand_as_the_worked_example_rules
 
 def test_most_worked_examples_of_raw_acts_are_driven_through_the_engine() -> None:
     assert len(ENGINE_CASES) >= 0.8 * len(CASES), [c.id for c in CASES if c not in ENGINE_CASES]
+
+
+@pytest.mark.parametrize("case", [c for c in CASES if c.id in ("TV-28-fold", "TV-29")], ids=["TV-28-fold", "TV-29"])
+def test_an_act_before_the_bets_amount_is_stated_waits_for_it_then_binds_or_goes_to_the_director(case: Case) -> None:
+    """TDA 2022 50-B, 59-B in a hand: NLHE 50-100, seat 3 first to act says "raise" and has not said how much
+    when seat 4 speaks. Seat 4's act waits for the amount; then a fold binds (50-A) and a "call" is the
+    director's, who knows by then what the call is and may hold him to it."""
+    rulebook = get_rulebook(case.rulebook)
+    table = start(stacks=(10_000,) * 4, rulebook=rulebook).post().deal()
+    table.apply(RawActReported(3, said("raise")))  # bound to raise, the amount still to come
+    assert table.state.obligation is not None and table.state.betting_context(4).current_bet == 100
+    assert table.apply(RawActReported(4, case.act)) == () and table.state.readings == []
+    assert (table.state.actor, table.state.bets[4], table.state.folded) == (3, 0, set())
+    table.apply(RawActReported(3, said("raise, six hundred")))  # the amount: now it is seat 4's turn
+    stated, reading = table.state.readings
+    assert isinstance(stated, InterpretedAct) and (stated.event.action, stated.event.amount) == (RAISE, 600)
+    if isinstance(case.expect, Reads):
+        assert isinstance(reading, InterpretedAct) and reading.event.action is FOLD
+        assert reading.rule == RuleRef("tda-2022", "50-A") and "before the bet's amount" in reading.reason
+        assert 4 in table.state.folded and table.state.actor == 1
+        return
+    assert isinstance(case.expect, AsksForRuling)
+    assert isinstance(reading, RulingRequested) and (reading.seat, reading.rule) == (4, "tda-2022 59-B")
+    assert "600" in reading.reason and table.state.ruling is not None
+    with pytest.raises(HandStateError, match="ruling"):
+        table.apply(RawActReported(1, said("fold")))  # the hand waits for the director
+    table.act(4, CALL)  # his ruling, entered: he is held to the call of 600
+    assert table.state.bets[4] == 600 and table.state.ruling is None and table.state.actor == 1
 
 
 # --- pot-limit pot size: TDA 2022 §4.2, TDA 2017 TV-02, bfsp 4.7.2 and 4.9.6 -----------------------------
