@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING
 
 from domain.errors import (
     HandError,
+    HandStateError,
     IllegalActionError,
     OutOfTurnError,
     RuleRef,
@@ -51,6 +52,7 @@ from domain.hand.interpretation import (
     resolve_out_of_turn,
     skipped_player_ruling,
     substantial_action,
+    undercalls_in_a_row,
 )
 from domain.hand.legal import LegalActions
 from domain.hand.phase import Phase
@@ -151,11 +153,15 @@ def check_raw(hand: HandState, e: RawActReported) -> RawPlan:
     try:
         reading = interpret(act, context, hand.rulebook)
     except RulingRequired as err:
+        if hand.ruling is not None:
+            return RawPlan(None, pending=_undercall_in_a_row(hand, seat, err))
         if premature:
             return RawPlan(None, pending=err, premature=True)
         return RawPlan(RulingRequested(seat, str(err.rule), err.reason), err.rule)
     except ValueError as err:
         raise IllegalActionError(f"seat {seat}: {err}", cite("verbal")) from None
+    if hand.ruling is not None:
+        raise _ruling_pending(hand, e)
     if not in_turn:
         return RawPlan(None, pending=reading, premature=premature)
     if isinstance(reading, Obligation):
@@ -172,6 +178,72 @@ def check_raw(hand: HandState, e: RawActReported) -> RawPlan:
     return RawPlan(InterpretedAct(action, reading.rule, reading.reason, reading.returned), reading.rule, total)
 
 
+def undercalls_unruled(hand: HandState) -> list[int]:
+    """Undercalls in sequence the director has yet to rule (TDA 2022 51-C): the first, whose ruling the hand
+    waits for (51-B), then the undercalls held after it, in order. Empty when the pending ruling (if any) is not
+    on an undercall."""
+    if hand.ruling is None:
+        return []
+    asked, rule = hand.ruling
+    cite = hand.rulebook.cite
+    if rule != cite("undercall"):
+        return []
+    row = [asked.seat]
+    while True:
+        following = _next_in_hand(hand, row[-1])
+        held = hand.out_of_turn.get(following) if following is not None else None
+        if following is None or held is None or not _is_in_a_row(held.reading, hand):
+            return row
+        row.append(following)
+
+
+def undercall_may_follow(hand: HandState, seat: int) -> bool:
+    """While the director is asked about an undercall, the next seat's raw act may still be recorded: the table
+    did not stop, and if it is an undercall too the two are in a row (TDA 2022 51-C)."""
+    row = undercalls_unruled(hand)
+    return bool(row) and seat == _next_in_hand(hand, row[-1]) and seat not in row
+
+
+def _is_in_a_row(reading: Reading | RulingRequired, hand: HandState) -> bool:
+    return isinstance(reading, RulingRequired) and reading.rule == hand.rulebook.cite("undercalls_in_a_row")
+
+
+def _undercall_in_a_row(hand: HandState, seat: int, asked: RulingRequired) -> RulingRequired:
+    """An act recorded while the director is asked about the undercall before it: it must be an undercall too
+    (anything else waits for the ruling). Action goes back to the first undercaller, whose ruling is already
+    asked; this one the director decides when his turn comes (TDA 2022 51-C)."""
+    row = undercalls_unruled(hand)
+    if not row or asked.rule != hand.rulebook.cite("undercall") or seat != _next_in_hand(hand, row[-1]):
+        assert hand.ruling is not None
+        raise HandStateError(
+            f"seat {seat}'s act cannot be read now: the director's ruling on seat {hand.ruling[0].seat}'s act is "
+            f"pending ({hand.ruling[0].reason}); only an undercall by the next seat can follow it",
+            hand.ruling[1],
+        )
+    first, ruling = undercalls_in_a_row([*row, seat], hand.rulebook)
+    assert first == row[0] and ruling is not None
+    return ruling
+
+
+def _ruling_pending(hand: HandState, e: RawActReported) -> HandStateError:
+    assert hand.ruling is not None
+    asked, rule = hand.ruling
+    return HandStateError(
+        f"seat {e.seat}'s act is not an undercall: it cannot follow while the director's ruling on seat "
+        f"{asked.seat}'s undercall is pending ({asked.reason})",
+        rule,
+    )
+
+
+def _next_in_hand(hand: HandState, seat: int) -> int | None:
+    """The next seat clockwise after ``seat`` still in the hand with chips to bet."""
+    for _ in range(len(hand.seats) - 1):
+        seat = hand.next_seat[seat]
+        if seat not in hand.folded and hand.stacks[seat] > 0:
+            return seat
+    return None
+
+
 def amount_awaited_by(hand: HandState) -> int | None:
     """The seat whose turn comes once the player to act states the amount of the bet or raise he declared
     (TDA 2022 50-B: he must wait for it), or None when nobody owes an amount.
@@ -185,12 +257,7 @@ def amount_awaited_by(hand: HandState) -> int | None:
         return None
     if not held[0].options or not set(held[0].options) <= _AGGRESSIVE:
         return None
-    seat = rnd.actor
-    for _ in range(len(hand.seats) - 1):
-        seat = hand.next_seat[seat]
-        if seat not in hand.folded and hand.stacks[seat] > 0:
-            return seat
-    return None
+    return _next_in_hand(hand, rnd.actor)
 
 
 def _check_shape(hand: HandState, e: RawActReported) -> None:
@@ -241,7 +308,7 @@ def _skipped_through_substantial_action(hand: HandState) -> None:
     acts = [
         p.reading.action if isinstance(p.reading, Interpreted) else ActionKind.CHECK
         for p in hand.out_of_turn.values()
-        if not p.premature
+        if not p.premature and not isinstance(p.reading, RulingRequired)
     ]
     if not substantial_action(acts, hand.rulebook):
         return
@@ -337,9 +404,8 @@ def turn_comes(hand: HandState) -> tuple[DerivedEvent, ...]:
     pending = hand.out_of_turn.pop(seat)
     rulebook = hand.rulebook
     reading = pending.reading
-    if pending.premature:
-        return _premature_turn(hand, seat, reading)
-    assert not isinstance(reading, RulingRequired)
+    if pending.premature or isinstance(reading, RulingRequired):
+        return _ruled_at_turn(hand, seat, reading)
     resolved: Reading
     if isinstance(reading, Interpreted):
         resolved = resolve_out_of_turn(reading, pending.skipped, rulebook)
@@ -373,9 +439,10 @@ def turn_comes(hand: HandState) -> tuple[DerivedEvent, ...]:
     return hand._do_act(action, total)
 
 
-def _premature_turn(hand: HandState, seat: int, reading: Reading | RulingRequired) -> tuple[DerivedEvent, ...]:
-    """The turn of a seat that acted before the amount he faces was stated (TDA 2022 50-B, 59-B): a fold binds
-    as made; anything else the director rules now, knowing the amount (he may hold him to call it)."""
+def _ruled_at_turn(hand: HandState, seat: int, reading: Reading | RulingRequired) -> tuple[DerivedEvent, ...]:
+    """The turn of a seat whose act waited for it: made before the amount he faces was stated (TDA 2022 50-B,
+    59-B), a fold binds as made; that, or an undercall in a row after another (51-C), is otherwise the
+    director's, ruled now that he knows the bet (he may hold him to call it)."""
     rnd = hand.round
     assert rnd is not None
     if isinstance(reading, Interpreted):
@@ -383,9 +450,9 @@ def _premature_turn(hand: HandState, seat: int, reading: Reading | RulingRequire
         total = hand._check_act(action)
         hand.readings.append(InterpretedAct(action, reading.rule, reading.reason, reading.returned))
         return hand._do_act(action, total)
-    # an act before the amount is stated reads as a fold or as the director's question, never an obligation
+    # an act held for its turn reads as a fold or as the director's question, never an obligation
     assert isinstance(reading, RulingRequired)
-    asked = RulingRequested(seat, str(reading.rule), f"{reading.reason}; the bet stated is {chips(rnd.to_match())}")
+    asked = RulingRequested(seat, str(reading.rule), f"{reading.reason}; the bet to him is {chips(rnd.to_match())}")
     hand.ruling = (asked, reading.rule)
     hand.readings.append(asked)
     return _NO_EVENTS

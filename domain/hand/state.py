@@ -132,6 +132,7 @@ from domain.hand.raw_acts import (
     forfeit,
     obliged_options,
     turn_comes,
+    undercall_may_follow,
 )
 from domain.hand.show_requests import check_request, do_request
 from domain.hand.showdown import showdown_order
@@ -416,8 +417,11 @@ class HandState:
             handler[0](self, event)
 
     def _check_ruling(self, event: ReportedEvent) -> None:
-        """While a ruling is pending, only the official's entry of an action, or a void, may follow."""
+        """While a ruling is pending, only the official's entry of an action, or a void, may follow; while it is
+        on an undercall, the next seat's raw act too: a second undercall in a row (TDA 2022 51-C)."""
         if self.ruling is None or isinstance(event, PlayerActed | HandVoided | MisdealDeclared):
+            return
+        if isinstance(event, RawActReported) and undercall_may_follow(self, event.seat):
             return
         asked, rule = self.ruling
         raise HandStateError(

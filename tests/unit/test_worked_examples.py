@@ -40,7 +40,6 @@ from domain.hand.interpretation import (
     resolve_out_of_turn,
     skipped_player_ruling,
     substantial_action,
-    undercalls_in_a_row,
 )
 from domain.hand.raw_acts import InterpretedAct
 from domain.hand.state import HandState
@@ -528,13 +527,6 @@ def test_the_federations_pot_limit_maximum_is_the_call_then_the_pot(
     pot: int, bet: int, committed: int, maximum: int
 ) -> None:
     assert pot_limit_maximum(pot, bet, committed) == maximum
-
-
-def test_tv_57_two_undercalls_in_a_row_go_back_to_the_first_and_leave_the_rest_to_the_director() -> None:
-    first, ruling = undercalls_in_a_row([5, 6], get_rulebook("tda-2022"))
-    assert first == 5
-    assert ruling is not None
-    assert str(ruling.rule) == "tda-2022 51-C"
 
 
 # --- out of turn: TDA 2022 §4.5, TDA 2017 TV-15 to TV-18, bfsp 4.10 and 4.13 -------------------------------

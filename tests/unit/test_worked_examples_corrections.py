@@ -988,10 +988,12 @@ def test_callers_who_kept_their_cards_may_see_the_last_aggressor_who_must_then_t
 
 
 @pytest.mark.parametrize("tv", ["TV-57"])
-def test_undercalls_in_a_row_are_each_corrected_as_they_come_or_wait_for_the_director(tv: str) -> None:
-    """TDA 2022 51-C backs up to the first of several undercalls nobody caught. The engine reads each raw act as it
-    is reported: the first undercaller is held to the full call (51-B) before the next acts, and where 51-B leaves
-    it to the director the hand waits for his ruling, so a second undercall cannot pass the first uncorrected."""
+def test_undercalls_in_a_row_go_back_to_the_first_undercaller_and_the_director_decides_the_rest(tv: str) -> None:
+    """TDA 2022 51-C: several undercalls in sequence. Facing the opening bet each is read at once as the
+    mandatory full call (51-B), so none follows another uncorrected. Facing a raise multi-way the first is the
+    director's; the table does not stop, and the next seat's undercall is recorded as the second in a row: action
+    goes back to the first undercaller, whose ruling comes first, and the director decides the second at his turn.
+    Anything else the next seat does waits for the ruling."""
     two_chips = RawAct(chips=ChipsPlaced.one_motion(1000, 1000))
     table = start(stacks=(100_000,) * 4, blinds=(1000, 2000), rulebook=TDA).post().deal()
     table.acts((3, C), (4, C), (1, C), (2, X))
@@ -1005,8 +1007,19 @@ def test_undercalls_in_a_row_are_each_corrected_as_they_come_or_wait_for_the_dir
     raised.board("QhJh4c")
     raised.acts((1, B, 2000), (2, R, 8000))  # facing a raise multi-way: the director's (51-B)
     raised.apply(RawActReported(3, two_chips))
-    assert isinstance(raised.state.readings[0], RulingRequested) and raised.state.ruling is not None
-    raised.refuse(RawActReported(4, two_chips), HandStateError, "undercall")  # the second waits for the ruling
+    (first,) = raised.state.readings
+    assert isinstance(first, RulingRequested) and (first.seat, first.rule) == (3, "tda-2022 51-B")
+    raised.refuse(RawActReported(4, RawAct(parse_declaration("call"))), HandStateError, "undercall")
+    raised.refuse(RawActReported(1, two_chips), HandStateError, "undercall")  # not the next seat: not in a row
+    assert raised.apply(RawActReported(4, two_chips)) == () and raised.state.readings == []  # the second, held
+    raised.refuse(RawActReported(2, RawAct(parse_declaration("fold"))), HandStateError, "undercall")
+    assert raised.state.ruling is not None and raised.state.ruling[0].seat == 3  # back to the first undercaller
+    raised.act(3, C)  # the director's ruling on the first: the full call of 8,000
+    (second,) = raised.state.readings
+    assert isinstance(second, RulingRequested) and (second.seat, second.rule) == (4, "tda-2022 51-C")
+    assert "seat 3, the first undercaller" in second.reason and "8,000" in second.reason
+    raised.act(4, F)  # the director's ruling on the second
+    assert raised.state.bets[3] == 8000 and 4 in raised.state.folded and raised.state.actor == 1
 
 
 # --- acts out of turn (TDA 2022 53-A, TV-58 to TV-62; TDA 2017 D-43, TV-15/16) through the engine --------------
