@@ -1,5 +1,6 @@
 """Misdeals the deal itself shows (TDA 2022 35-A; TDA 2017 D-34; tda-club 35-A; bfsp 6.3): the deal begun at the
-wrong seat, a seat dealt out, two cards boxed in the first deal, a card too many found before substantial action.
+wrong seat, a card dealt to a seat not entitled to a hand (an empty seat), a seat dealt out, two cards boxed in the
+first deal, a card too many found before substantial action.
 
 Each is recognised as the record shows it, before substantial action (bfsp: before the first action), and the
 hand ends as a declared misdeal does, every chip back, with ``MisdealRecognised`` saying why and under which rule.
@@ -15,7 +16,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from domain.errors import DealingError, HandStateError, RuleRef
-from domain.hand.deal_acts import do_hole
+from domain.hand.deal_acts import check_dealing, check_hole, do_hole
 from domain.hand.events import (
     BoxedCardFound,
     DealtShort,
@@ -66,7 +67,39 @@ def _first_card_elsewhere(hand: HandState, e: HoleCardsDealt) -> bool:
     )
 
 
+def _not_entitled(hand: HandState, e: HoleCardsDealt) -> bool:
+    """A card of the first deal went to a seat with nobody dealt in: an empty seat, or a player not entitled to
+    a hand (TDA 2022 35-A-3; bfsp 6.3.4). Only a live table's record shows it; in an imported history a seat
+    outside the hand is the import's error and is refused."""
+    return (
+        hand.started.burns_recorded
+        and e.seat not in hand.hole
+        and hand.street_index == 0
+        and hand.phase is Phase.DEALING
+        and 0 < e.seat <= _MOST_SEATS
+    )
+
+
+#: the most seats a table has (a ten-handed table; TDA 2017 D-11 never seats a final table above ten): a seat
+#: number beyond it is no seat at all and is refused as not in the hand
+_MOST_SEATS = 10
+
+
+def check_first_hole(hand: HandState, e: HoleCardsDealt) -> tuple[bool, ...]:
+    """The deal's checks; a card to a seat not entitled to a hand passes them, to be recognised a misdeal."""
+    if _not_entitled(hand, e):
+        check_dealing(hand, "seat {seat} was dealt hole cards", e.seat)
+        hand.deck.verify(e.cards, "the deal to seat {seat}", e.seat)
+        if not e.cards:
+            raise DealingError(f"seat {e.seat} was dealt no card", hand.rulebook.cite("deal_count"))
+        return ()
+    return check_hole(hand, e)
+
+
 def do_first_hole(hand: HandState, e: HoleCardsDealt, pattern: tuple[bool, ...]) -> tuple[DerivedEvent, ...]:
+    if _not_entitled(hand, e):
+        hand.deck.add(e.cards)
+        return recognise(hand, f"seat {e.seat}, with nobody entitled to a hand, was dealt a card", "not_entitled")
     if _first_card_elsewhere(hand, e):
         hand.deck.add(e.cards)
         first = hand.from_button[0]

@@ -60,7 +60,6 @@ from domain.hand.corrections import (
 )
 from domain.hand.deal_acts import (
     check_draw,
-    check_hole,
     do_draw,
 )
 from domain.hand.dealing import Deck
@@ -118,7 +117,14 @@ from domain.hand.incorrect_bets import (
 )
 from domain.hand.interpretation import BettingContext, Correction, substantial_action
 from domain.hand.legal import LegalActions, NextAct, NextActKind
-from domain.hand.misdeals import check_boxed, check_extra_card, do_boxed, do_extra_card, do_first_hole
+from domain.hand.misdeals import (
+    check_boxed,
+    check_extra_card,
+    check_first_hole,
+    do_boxed,
+    do_extra_card,
+    do_first_hole,
+)
 from domain.hand.phase import Phase
 from domain.hand.pots import Pot
 from domain.hand.raw_acts import (
@@ -818,7 +824,7 @@ _Do = Callable[[HandState, Any, Any], tuple[DerivedEvent, ...]]
 
 _HANDLERS: dict[type, tuple[_Check, _Do]] = {
     ForcedBetPosted: (HandState._check_forced, HandState._do_forced),
-    HoleCardsDealt: (check_hole, do_first_hole),
+    HoleCardsDealt: (check_first_hole, do_first_hole),
     BoardDealt: (check_board_corrected, do_board_corrected),
     CardBurned: (check_burn_corrected, do_burn_corrected),
     CardsDiscarded: (check_draw, do_draw),

@@ -57,6 +57,7 @@ ENGINE_TOPICS = [
     "boxed_card",
     "wrong_seat",
     "dealt_out",
+    "not_entitled",
 ]
 
 

@@ -854,6 +854,23 @@ def test_a_seat_dealt_out_is_recognised_as_a_misdeal(tv: str, rulebook: Rulebook
     assert isinstance(ended, HandEnded) and table.state.is_over
 
 
+@pytest.mark.parametrize(("tv", "rulebook"), [("TV-75", TDA), ("TV-75-bfsp", BFSP)])
+def test_a_card_dealt_to_an_empty_seat_is_recognised_as_a_misdeal(tv: str, rulebook: Rulebook) -> None:
+    """TDA 2022 35-A-3 (a seat not entitled to a hand), bfsp 6.3.4 (dealt to an empty seat): six players at a
+    ten-handed table, button on seat 6; after seat 1's cards the dealer gives seat 7, where nobody sits, a card."""
+    table = start(stacks=(10_000,) * 6, rulebook=rulebook, burns=True).post()
+    table.apply(HoleCardsDealt(1, parse_cards(HOLE[1])))
+    table.refuse(HoleCardsDealt(7, parse_cards(HOLE[1][:2])), DealingError, "duplicate_card")
+    table.refuse(HoleCardsDealt(11, parse_cards("Kd")), DealingError, "deal_count")  # no such seat at a table
+    said, ended = table.apply(HoleCardsDealt(7, parse_cards("Kd")))
+    assert said == MisdealRecognised(
+        "seat 7, with nobody entitled to a hand, was dealt a card", str(rulebook.cite("not_entitled"))
+    )
+    assert isinstance(ended, HandEnded) and dict(ended.final_stacks) == dict.fromkeys(range(1, 7), 10_000)
+    imported = start(stacks=(10_000,) * 6, rulebook=rulebook, burns=False).post()
+    imported.refuse(HoleCardsDealt(7, parse_cards("Kd")), DealingError, "deal_count")  # the import's own error
+
+
 @pytest.mark.parametrize("tv", ["TV-75"])
 def test_two_boxed_cards_in_the_first_deal_are_a_misdeal_under_the_tda_but_not_the_federation(tv: str) -> None:
     tda = start(stacks=(10_000,) * 6, rulebook=TDA).post()
