@@ -62,8 +62,9 @@ JSON = dict[str, Any]
 
 
 #: the protocol's shape: raised when a section is added or changed, so older snapshots are verified by their hash
-#: and chains rather than recomputed (format 2: hand summaries carry the engine's and the ruled final stacks)
-PROTOCOL_FORMAT = 2
+#: and chains rather than recomputed (format 2: hand summaries carry the engine's and the ruled final stacks;
+#: format 3: the incorrect bets the dealer accepted, and what became of each)
+PROTOCOL_FORMAT = 3
 
 
 @dataclass(frozen=True, slots=True)
@@ -359,6 +360,11 @@ def build(competition_id: str, streams: Mapping[UUID, list[Any]]) -> JSON:
     document["misdeals_and_voids"] = [
         act for h in document["hands"] for act in h["officials_acts"] if act["type"] in _MISDEAL_AND_VOID
     ]
+    document["incorrect_bets"] = [
+        error
+        for h in document["hands"]
+        for error in _incorrect_bets(h, streams[UUID(h["hand"])])
+    ]
     cases = [_case(events) for s, events in streams.items() if kinds.get(s) == "CaseOpened"]
     document["violations"] = sorted((v for c in cases for v in c[0]), key=lambda v: (v["at"], v["participant"]))
     document["penalties"] = sorted((p for c in cases for p in c[1]), key=lambda p: (p["at"], p["participant"]))
@@ -519,6 +525,42 @@ def _hand(stream: UUID, events: list[Any]) -> JSON:
     return {"hand": str(stream), "table": start["table_id"], "number": start["hand_number"],
             "started_at": iso(events[0].timestamp), "ended_at": ended_at, "players": sorted(seats.values()),
             "pots": pots, "officials_acts": acts}
+
+
+def _incorrect_bets(summary: JSON, events: list[Any]) -> list[JSON]:
+    """Each bet the dealer accepted against a rule of size (TDA 2022 52, domain/hand/incorrect_bets.py): the
+    act as made, the rule it broke and what it gave, and its outcome — corrected in time (every bet it moved),
+    stood once its window closed, or still open — each with its rule."""
+    seats = {s["seat"]: s["player"] for s in events[0].payload.get("seats", [])}
+    found: list[JSON] = []
+    pending: dict[int, JSON] = {}  # seat → his error whose window is open
+    correcting: JSON | None = None  # the error an IncorrectBetCorrected just took up: the BetCorrected follow it
+    for event in events[1:]:
+        name, payload = type(event).__name__, event.payload
+        if name != "BetCorrected":
+            correcting = None
+        if name == "IncorrectBetAccepted":
+            entry: JSON = {"hand": summary["hand"], "table": summary["table"], "number": summary["number"],
+                           "seat": payload["seat"], "player": seats.get(payload["seat"], ""),
+                           "action": payload["action"], "made": payload["amount"], "due": None, "rule": "",
+                           "reason": "", "closes": "", "outcome": "open", "outcome_rule": "", "outcome_reason": "",
+                           "outcome_at": None, "outcome_by": None, "moved": [], "at": iso(event.timestamp), "recorded_by": recorded_by(event)}
+            pending[payload["seat"]] = entry
+            found.append(entry)
+        elif name == "IncorrectBetNoted" and payload["seat"] in pending:
+            pending[payload["seat"]].update(due=payload["due"], rule=payload["rule"], reason=payload["reason"],
+                                            closes=payload["closes"])
+        elif name == "IncorrectBetCorrected" and payload["seat"] in pending:
+            correcting = pending.pop(payload["seat"])
+            correcting.update(outcome="corrected", outcome_at=iso(event.timestamp), outcome_by=recorded_by(event))
+        elif name == "BetCorrected" and correcting is not None:
+            correcting["outcome_rule"], correcting["outcome_reason"] = payload["rule"], payload["reason"]
+            correcting["moved"].append({"seat": payload["seat"], "player": seats.get(payload["seat"], ""),
+                                        "was": payload["was"], "to": payload["to"]})
+        elif name == "IncorrectBetStood" and payload["seat"] in pending:
+            pending.pop(payload["seat"]).update(outcome="stood", outcome_rule=payload["rule"],
+                                                outcome_reason=payload["reason"], outcome_at=iso(event.timestamp))
+    return found
 
 
 def _rulings_by_hand(reviews: Iterable[list[Any]]) -> dict[str, list[RulingIssued]]:

@@ -110,6 +110,13 @@ def sections(protocol: JSON) -> list[tuple[str, Row, list[Row]]]:
         ("Misdeals and voids", "misdeals_and_voids", (("type", lambda i: i["type"]), ("hand", lambda i: i["hand"]),
                                                        ("reason", lambda i: i["reason"]), ("rule", lambda i: i["rule"]),
                                                        ("by", lambda i: _who(i["recorded_by"])))),
+        ("Incorrect bets", "incorrect_bets", (("hand", lambda i: i["hand"]), ("seat", lambda i: i["seat"]),
+                                              ("made", lambda i: f"{i['action']} to {i['made']}"),
+                                              ("rule broken", lambda i: i["rule"]), ("due", lambda i: i["due"]),
+                                              ("outcome", lambda i: i["outcome"]),
+                                              ("outcome rule", lambda i: i["outcome_rule"]),
+                                              ("bets moved", lambda i: "; ".join(
+                                                  f"{m['seat']}: {m['was']} to {m['to']}" for m in i["moved"])))),
         ("Violations", "violations", (("participant", lambda i: i["participant"]), ("rule", lambda i: i["rule"]),
                                       ("what", lambda i: i["what"]), ("occurrence", lambda i: i["occurrence"]),
                                       ("hand", lambda i: i["hand"]), ("at", lambda i: i["at"]),

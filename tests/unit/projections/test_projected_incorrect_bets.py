@@ -137,3 +137,36 @@ def test_the_protocol_lists_a_misdeal_the_deal_showed_with_its_reason_and_rule()
     (misdeal,) = document["misdeals_and_voids"]
     assert misdeal["type"] == "MisdealRecognised" and misdeal["rule"] == "tda-2022 35-A"
     assert "the deal began at seat 3" in misdeal["reason"]
+
+
+def test_the_protocol_lists_each_incorrect_bet_with_the_rule_it_broke_and_what_became_of_it() -> None:
+    """The issue's "shows in the protocol": a section of its own, one row per accepted error — corrected in time
+    (with every bet it moved and the rule), or stood once the next card was out (with the rule that lets it)."""
+    from datetime import UTC, datetime, timedelta
+
+    from domain.hand.aggregate import Hand
+    from projections.protocol import build
+    from projections.protocol_render import sections
+
+    at = datetime(2026, 11, 29, 12, 0, tzinfo=UTC)
+    dealer = {"recorded_by": {"person": "dealer-3", "role": "dealer"}}
+    corrected = [*flop_under_raised(5), IncorrectBetCorrected(2), BoardDealt(parse_cards("Tc"))]
+    stood = [*flop_under_raised(6), BoardDealt(parse_cards("Tc"))]
+    streams = {}
+    for reported in (corrected, stood):
+        first = reported[0]
+        assert isinstance(first, HandStarted)
+        hand = Hand.start(first, at)
+        for n, event in enumerate(reported[1:], 1):
+            hand.record(event, at + timedelta(seconds=n), dealer)
+        streams[hand.id] = list(hand.collect_events())
+    document = build("open", streams)
+    fixed, kept = document["incorrect_bets"]
+    assert (fixed["number"], fixed["seat"], fixed["player"], fixed["action"], fixed["made"]) == (5, 2, "Bob", "raise", 500)
+    assert (fixed["rule"], fixed["due"], fixed["outcome"], fixed["outcome_rule"]) == ("tda-2022 43-A", 600, "corrected", "tda-2022 52-A")
+    assert [(m["seat"], m["was"], m["to"]) for m in fixed["moved"]] == [(1, 500, 600), (2, 500, 600), (3, 500, 600)]
+    assert fixed["outcome_by"]["role"] == "dealer"
+    assert (kept["number"], kept["outcome"], kept["outcome_rule"], kept["moved"]) == (6, "stood", "tda-2022 52-A", [])
+    assert "next card" in kept["closes"] and kept["outcome_at"] is not None
+    (printed,) = [rows for title, _, rows in sections(document) if title == "Incorrect bets"]
+    assert [row[5] for row in printed] == ["corrected", "stood"]
