@@ -491,6 +491,24 @@ def test_an_act_before_the_bets_amount_is_stated_waits_for_it_then_binds_or_goes
     assert table.state.bets[4] == 600 and table.state.ruling is None and table.state.actor == 1
 
 
+@pytest.mark.parametrize("example", ["bfsp-4.14.2-fixed-limit"])
+def test_in_fixed_limit_two_100s_silently_raise_to_120_then_call_it_and_each_takes_80_back(example: str) -> None:
+    """bfsp 4.14.2 in a fixed-limit hand (30-60 blinds, a 60 small bet): P1 bets 60; P2 puts in two 100s, a raise
+    to the limit's 120; P3 puts in two 100s too, with no raise gesture: a call of 120. Both take back 80."""
+    bfsp = get_rulebook("bfsp")
+    table = start("FT", stacks=(10_000,) * 3, blinds=(30, 60), small_bet=60, big_bet=120, rulebook=bfsp)
+    table.post().deal().acts((3, CALL), (1, CALL), (2, CHECK))
+    table.board("QhJh4c")
+    table.act(1, BET, 60)
+    for seat, action in ((2, RAISE), (3, CALL)):
+        table.apply(RawActReported(seat, pushed(100, 100)))
+        (reading,) = table.state.readings
+        assert isinstance(reading, InterpretedAct)
+        assert (reading.event.action, reading.event.amount, reading.returned) == (action, 120, 80)
+        assert table.state.stacks[seat] == 10_000 - 60 - 120
+    assert table.state.actor == 1
+
+
 # --- pot-limit pot size: TDA 2022 §4.2, TDA 2017 TV-02, bfsp 4.7.2 and 4.9.6 -----------------------------
 
 
