@@ -40,6 +40,7 @@ from domain.hand.events import (
     ActionObliged,
     DerivedEvent,
     PlayerActed,
+    RawAct,
     RawActReported,
     RulingRequested,
 )
@@ -95,6 +96,8 @@ class RawPlan:
     total: int = 0
     pending: Reading | RulingRequired | None = None
     premature: bool = False
+    #: the chips an undercall left to the director put in: forfeit if he rules a fold (TDA 2022 51-B)
+    forfeit: int = 0
 
 
 HandReading = InterpretedAct | ActionObliged | RulingRequested
@@ -157,7 +160,8 @@ def check_raw(hand: HandState, e: RawActReported) -> RawPlan:
             return RawPlan(None, pending=_undercall_in_a_row(hand, seat, err))
         if premature:
             return RawPlan(None, pending=err, premature=True)
-        return RawPlan(RulingRequested(seat, str(err.rule), err.reason), err.rule)
+        put_in = _chips_put_in(e.act) if err.rule == cite("undercall") else 0
+        return RawPlan(RulingRequested(seat, str(err.rule), err.reason), err.rule, forfeit=put_in)
     except ValueError as err:
         raise IllegalActionError(f"seat {seat}: {err}", cite("verbal")) from None
     if hand.ruling is not None:
@@ -260,6 +264,13 @@ def amount_awaited_by(hand: HandState) -> int | None:
     return _next_in_hand(hand, rnd.actor)
 
 
+def _chips_put_in(act: RawAct) -> int:
+    pushed = act.chips
+    if pushed is None:
+        return 0
+    return max(sum(sum(motion) for motion in pushed.motions) - pushed.pulled_back, 0)
+
+
 def _check_shape(hand: HandState, e: RawActReported) -> None:
     """A raw act must say or push something readable: words with an action or an amount, chips in motions."""
     cite = hand.rulebook.cite
@@ -290,6 +301,7 @@ def do_raw(hand: HandState, e: RawActReported, plan: RawPlan) -> tuple[DerivedEv
     assert plan.rule is not None
     if isinstance(reading, RulingRequested):
         hand.ruling = (reading, plan.rule)
+        hand.ruling_forfeit = plan.forfeit
         return _NO_EVENTS
     if isinstance(reading, ActionObliged):
         hand.obligation = (reading, plan.rule)
@@ -374,14 +386,19 @@ def obliged_options(hand: HandState, legal: LegalActions) -> LegalActions:
 
 def before_act(hand: HandState, e: PlayerActed) -> int:
     """Clear what an action settles (a ruling, the seat's obligation); note it for waiting out-of-turn acts.
-    Returns what a fold forfeits under the seat's obligation (bfsp 4.10, 4.13)."""
-    hand.ruling = None
+    Returns what a fold forfeits under the seat's obligation (bfsp 4.10, 4.13), or under the director's ruling on
+    his undercall (TDA 2022 51-B: "forfeit the chips put in and fold")."""
+    ruled = hand.ruling
     forfeit = 0
+    if ruled is not None and ruled[0].seat == e.seat and e.action is ActionKind.FOLD:
+        forfeit = min(hand.ruling_forfeit, hand.stacks[e.seat])
+    hand.ruling = None
+    hand.ruling_forfeit = 0
     held = hand.obligation
     if held is not None and held[0].seat == e.seat:
         hand.obligation = None
         if e.action is ActionKind.FOLD:
-            forfeit = min(held[0].forfeit_on_fold, hand.stacks[e.seat])
+            forfeit = max(forfeit, min(held[0].forfeit_on_fold, hand.stacks[e.seat]))
     for seat, pending in hand.out_of_turn.items():
         if seat != e.seat:
             pending.skipped.append(e.action)

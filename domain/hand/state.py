@@ -207,6 +207,7 @@ class HandState:
         "actions",
         "obligation",
         "ruling",
+        "ruling_forfeit",
         "out_of_turn",
         "readings",
         "corrections",
@@ -267,6 +268,8 @@ class HandState:
         self.obligation: tuple[ActionObliged, RuleRef] | None = None
         #: a raw act the director must read: the hand waits for an official's entry of the action
         self.ruling: tuple[RulingRequested, RuleRef] | None = None
+        #: what the ruled seat forfeits if the director's entry is a fold (an undercall's chips, TDA 2022 51-B)
+        self.ruling_forfeit = 0
         #: out-of-turn acts waiting for their seat's turn
         self.out_of_turn: dict[int, PendingOutOfTurn] = {}
         #: the readings of raw acts the last applied event produced (the aggregate stores them)

@@ -1004,6 +1004,29 @@ def test_callers_who_kept_their_cards_may_see_the_last_aggressor_who_must_then_t
     table.apply(HandShown(3, tuple(table.state.hole[3])))
 
 
+@pytest.mark.parametrize(("tv", "ruled"), [("TV-53", C), ("TV-53", F)], ids=["TV-53-full-call", "TV-53-forfeit-and-fold"])
+def test_an_undercall_of_a_raise_multi_way_is_the_directors_a_full_call_or_forfeit_and_fold(
+    tv: str, ruled: ActionKind
+) -> None:
+    """TDA 2022 51 Ex 1 (NLHE 1000-2000, flop): A opens 2000, B raises to 8000, C silently puts out 2000. The
+    director holds C to the full call of 8000, or C forfeits the 2000 he put in and folds."""
+    table = start(stacks=(100_000,) * 4, blinds=(1000, 2000), rulebook=TDA).post().deal()
+    table.acts((3, C), (4, C), (1, C), (2, X))
+    table.board("QhJh4c")
+    table.acts((1, B, 2000), (2, R, 8000))
+    table.apply(RawActReported(3, RawAct(chips=ChipsPlaced.one_motion(1000, 1000))))
+    (asked,) = table.state.readings
+    assert isinstance(asked, RulingRequested) and (asked.seat, asked.rule) == (3, "tda-2022 51-B")
+    pot_before = table.state.pot_total()
+    table.act(3, ruled)  # the director's entry (the aggregate takes it from an official only)
+    if ruled is C:
+        assert table.state.bets[3] == 8000 and table.state.stacks[3] == 100_000 - 2000 - 8000
+    else:
+        assert 3 in table.state.folded and table.state.stacks[3] == 100_000 - 2000 - 2000
+        assert table.state.pot_total() == pot_before + 2000  # his 2000 stay in the pot
+    assert table.state.ruling is None and table.state.actor == 4
+
+
 @pytest.mark.parametrize("tv", ["TV-57"])
 def test_undercalls_in_a_row_go_back_to_the_first_undercaller_and_the_director_decides_the_rest(tv: str) -> None:
     """TDA 2022 51-C: several undercalls in sequence. Facing the opening bet each is read at once as the
