@@ -10,7 +10,7 @@ import pytest
 from hand_table import C, X, start
 
 from domain.errors import HandStateError, NotPermittedError, RuleRef
-from domain.hand.events import ActionKind
+from domain.hand.events import ActionKind, PlayerActed
 from domain.officials.clock import CATALOG, call_clock, expire
 from domain.officials.codec import decode, encode
 from domain.roles import Role
@@ -67,6 +67,20 @@ def test_tv_55_2017_twenty_five_seconds_and_five_then_dead_facing_a_bet_or_check
     assert clock.expires_at - CALLED == timedelta(seconds=30)
     expired = expire(clock, CALLED + timedelta(seconds=31), facing_bet=facing_bet, rulebook=tda_2017)
     assert expired.action is action and expired.rule == "tda-2017 D-28"
+    # the expiry's action, entered for seat 6 of a six-handed hand on the flop, is judged by the engine
+    table = start(stacks=(10_000,) * 6, rulebook=tda_2017).post().deal()
+    table.acts((3, C), (4, C), (5, C), (6, C), (1, C), (2, X))
+    table.board("2c7d9h")
+    table.acts((1, X), (2, X), (3, X), (4, X))
+    if facing_bet:
+        table.apply(PlayerActed(5, ActionKind.BET, 200))
+    else:
+        table.acts((5, X))
+    table.apply(expired.act)
+    if facing_bet:  # his hand is dead; the action goes on to seat 1
+        assert 6 in table.state.folded and table.state.actor == 1
+    else:  # checked: the flop is checked through
+        assert 6 not in table.state.folded and table.state.street_index == 2
     # the house's own 60 s + 10 s, dead when it runs out, is a rulebook of its own shape
     house = replace(tda_2017, clock_seconds=60, clock_countdown_seconds=10, clock_expired_checks=False)
     clock = call_clock("hand-5", 6, Role.JUDGE, CALLED, house)
