@@ -464,9 +464,13 @@ def _ruled_at_turn(hand: HandState, seat: int, reading: Reading | RulingRequired
     assert rnd is not None
     if isinstance(reading, Interpreted):
         action = reading.as_event(seat)
-        total = hand._check_act(action)
-        hand.readings.append(InterpretedAct(action, reading.rule, reading.reason, reading.returned))
-        return hand._do_act(action, total)
+        try:
+            total = hand._check_act(action)
+        except HandError as err:
+            reading = RulingRequired(f"his act, made early, binds but cannot be made now: {err.reason}", reading.rule)
+        else:
+            hand.readings.append(InterpretedAct(action, reading.rule, reading.reason, reading.returned))
+            return hand._do_act(action, total)
     # an act held for its turn reads as a fold or as the director's question, never an obligation
     assert isinstance(reading, RulingRequired)
     asked = RulingRequested(seat, str(reading.rule), f"{reading.reason}; the bet to him is {chips(rnd.to_match())}")
