@@ -34,7 +34,7 @@ from uuid import NAMESPACE_URL, UUID, uuid5
 
 from eventsourcing.domain import event
 
-from domain.chained import JSON, ChainedAggregate
+from domain.chained import JSON
 from domain.errors import HandStateError
 from domain.hand.codec import decode, encode, encode_any
 from domain.hand.events import (
@@ -47,6 +47,7 @@ from domain.hand.events import (
 )
 from domain.hand.raw_acts import HandReading, InterpretedAct
 from domain.hand.state import HandState
+from domain.judged import JudgedAggregate
 from domain.rulebooks import get_rulebook
 
 HAND_NAMESPACE = uuid5(NAMESPACE_URL, "https://pokeraudit/hand")
@@ -60,13 +61,20 @@ def hand_id(table_id: str, hand_number: int, competition_id: str = "") -> UUID:
     return uuid5(HAND_NAMESPACE, f"{competition_id}/{table_id}/{hand_number}")
 
 
-class Hand(ChainedAggregate):
-    __slots__ = ("_engine", "_derived", "_readings", "_live")
-    plain_json = True  # payloads from the codec, metas from the envelope
+class Hand(JudgedAggregate[HandState]):
+    __slots__ = ("_readings",)
 
     @staticmethod
     def create_id(table_id: str, hand_number: int, **_: Any) -> UUID:
         return hand_id(table_id, hand_number)  # start() passes the id, with the competition, explicitly
+
+    @classmethod
+    def new_engine(cls, start: Any) -> HandState:
+        assert isinstance(start, HandStarted)
+        return HandState.start(start, get_rulebook(start.rulebook))
+
+    decode = staticmethod(decode)
+    encode = staticmethod(encode_any)
 
     @event("HandStarted")
     def __init__(
@@ -74,13 +82,7 @@ class Hand(ChainedAggregate):
     ) -> None:
         self.table_id = table_id
         self.hand_number = hand_number
-        self.started = payload
-        self.reported: list[JSON] = []
-        self.chain_head = link
-        start = decode(payload)
-        assert isinstance(start, HandStarted)
-        self._engine: HandState | None = HandState.start(start, get_rulebook(start.rulebook))
-        self._derived: tuple[DerivedEvent, ...] = ()
+        self._begin(payload, link)
         self._readings: tuple[HandReading, ...] = ()
         #: seat → the event id of its last raw act, which a later interpreted action names
         self.raw_acts: dict[str, Any] = {}
@@ -91,35 +93,10 @@ class Hand(ChainedAggregate):
         the creation event's body starts the engine, which refuses before the aggregate exists)."""
         meta = meta or {}
         stream = hand_id(started.table_id, started.hand_number, str(meta.get("competition_id", "")))
-        hand: Hand = cls._create_chained(
-            "HandStarted",
-            stream,
-            at,
-            encode(started),
-            meta,
-            table_id=started.table_id,
-            hand_number=started.hand_number,
+        hand: Hand = cls._start_judged(
+            "HandStarted", stream, at, started, meta, table_id=started.table_id, hand_number=started.hand_number
         )
         return hand
-
-    # --- the engine -------------------------------------------------------------------------------------
-
-    @property
-    def engine(self) -> HandState:
-        """The rules engine's view of this hand (rebuilt from the accepted acts after a snapshot)."""
-        engine: HandState | None = getattr(self, "_engine", None)
-        if engine is None:
-            start = decode(self.started)
-            assert isinstance(start, HandStarted)
-            engine = HandState.start(start, get_rulebook(start.rulebook))
-            for payload in self.reported:
-                engine.apply(decode(payload))
-            self._engine = engine
-        return engine
-
-    @property
-    def is_over(self) -> bool:
-        return self.engine.is_over
 
     def record(self, reported: ReportedEvent, at: datetime, meta: JSON | None = None) -> tuple[DerivedEvent, ...]:
         """Judge ``reported`` and, if legal, record it and what follows from it (uncalled bet, pots, end).
@@ -129,14 +106,7 @@ class Hand(ChainedAggregate):
         """
         meta = meta or {}
         self._check_official(reported, meta)
-        # The event body applies the act to the engine, which checks it before changing anything: a refused
-        # act raises out of the trigger before the event is kept, the version moves or the chain advances.
-        self._live: ReportedEvent | None = reported
-        try:
-            self._trigger_chained(type(reported).__name__, encode(reported), at, meta)
-        finally:
-            self._live = None
-        derived = self._derived
+        derived: tuple[DerivedEvent, ...] = self._judge(reported, at, meta)
         follows = {"follows": meta.get("event_id")}
         raw_ids = getattr(self, "raw_acts", {})
         for reading in self._readings:
@@ -152,8 +122,7 @@ class Hand(ChainedAggregate):
                 self._trigger_chained("PlayerActed", encode(reading.event), at, why)
             else:
                 self._trigger_chained(type(reading).__name__, encode_any(reading), at, follows)
-        for consequence in derived:
-            self._trigger_chained(type(consequence).__name__, encode_any(consequence), at, follows)
+        self._follow_with(derived, at, meta)
         return derived
 
     @property
@@ -177,15 +146,8 @@ class Hand(ChainedAggregate):
             )
 
     def _apply(self, payload: JSON, link: str) -> None:
-        engine = self.engine
-        live: ReportedEvent | None = getattr(self, "_live", None)  # recording live: no need to decode it back
-        self._derived = engine.apply(live if live is not None else decode(payload))
-        self._readings = tuple(engine.readings)
-        self.reported.append(payload)
-        self.chain_head = link
-
-    def _follow(self, link: str) -> None:
-        self.chain_head = link
+        super()._apply(payload, link)
+        self._readings = tuple(self.engine.readings)
 
     # --- one event per reported act -----------------------------------------------------------------------
 
