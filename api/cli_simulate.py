@@ -172,7 +172,10 @@ def _simulate_ofc(args: argparse.Namespace) -> int:
     seats = 3 if args.seats is None else args.seats
     try:
         if args.competition_format == "olympic":
-            raise ValueError("an OFC competition is played in rounds and placed by points: --competition-format american")
+            raise ValueError(
+                "the Olympic format plays each table down to one winner of all its chips (bfsp 3.2); OFC stakes no "
+                "chips and places by points (bfsp 8): --competition-format american"
+            )
         if args.competition_format == "american":
             players = 9 if args.players is None else args.players
             simulation = simulate_ofc_competition(

@@ -203,6 +203,16 @@ def _verify_ofc(regulations: Regulations, book: Rulebook) -> None:
             f"{regulations.rounds}",
             book.cite("ofc_scoring"),
         )
+    if regulations.format is Format.OLYMPIC:
+        # bfsp 3.2 is a knockout of stacks: each table plays down to the one player who wins all its chips, and
+        # the winners restart with equal stacks. An OFC round (bfsp 8) stakes no chips and eliminates nobody; its
+        # winner is the one with the most points, so no table of it ever plays down to one winner.
+        raise CompetitionError(
+            "format: the Olympic format plays each table down to the one player who wins all its chips (bfsp 3.2); "
+            "OFC stakes no chips and places by points (bfsp 8), so an OFC competition is played in the American "
+            "format",
+            cite(book, "olympic"),
+        )
 
 
 def _verify_table_size(regulations: Regulations, book: Rulebook) -> None:

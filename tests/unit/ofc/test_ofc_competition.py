@@ -65,6 +65,12 @@ def test_ofc_regulations_seat_two_or_three_and_name_their_rounds() -> None:
         verify_regulations(Regulations(**{**_fields(OFC_REGULATIONS), "rounds": 0}))
 
 
+def test_the_olympic_format_is_not_for_ofc_its_tables_play_down_to_one_winner_of_all_the_chips() -> None:
+    olympic = Regulations(**{**_fields(OFC_REGULATIONS), "format": Format.OLYMPIC})
+    with pytest.raises(CompetitionError, match=r"^format: the Olympic format .*American format \(bfsp 3\.2\)$"):
+        verify_regulations(olympic)
+
+
 def _fields(regulations: Regulations) -> dict[str, object]:
     return {name: getattr(regulations, name) for name in regulations.__dataclass_fields__}
 
