@@ -28,7 +28,6 @@ from ingest.simulator import simulate
 from ingest.simulator.ofc import simulate_ofc_competition
 
 if TYPE_CHECKING:
-    from ingest.store import Store
     from projections.read_models import ReadModels
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -116,7 +115,6 @@ def load_demo(settings: Settings, seed: int = 7, out: Out = print) -> str | None
         out(f"verify: {chain.events} events in {chain.streams} streams, {verdict}")
         if not chain.ok:
             return None
-        _ofc_standings(pipeline.store, ofc.competition_id, out)
     finally:
         pipeline.close()
     from projections.runner import Projector
@@ -135,10 +133,8 @@ def _ofc_of(competition: str) -> str:
     return f"{competition}-ofc"
 
 
-def _ofc_standings(store: Store, competition: str, out: Out) -> None:
-    from projections.ofc import ofc_event
-
-    event = ofc_event(store, competition)
+def _ofc_standings(models: ReadModels, competition: str, out: Out) -> None:
+    event = models.ofc_event(competition)
     if event is None:
         return
     fouls = sum(s.fouls for s in event.standings)
@@ -168,10 +164,9 @@ def _report(settings: Settings, competition: str, out: Out) -> bool:
     models = open_read_models(settings)
     try:
         for summary in models.competitions():
-            out(
-                f"  {summary.competition_id}: {summary.tables} tables, {summary.hands} hands, "
-                f"{summary.rejections} rejections"
-            )
+            played = f"{summary.ofc_rounds} OFC rounds" if summary.ofc_rounds else f"{summary.hands} hands"
+            out(f"  {summary.competition_id}: {summary.tables} tables, {played}, {summary.rejections} rejections")
+        _ofc_standings(models, _ofc_of(competition), out)
         _rejections(models, competition, out)
         _rejections(models, WSOP, out)
         _chip_counts(models, competition, out)

@@ -1,31 +1,32 @@
-"""OFC rounds and points as read (issue 16): each round of a competition's Open-Face Chinese tables, and each
-player's points per round and over the event.
+"""OFC rounds and points as read models (issue 16): each round of a competition's Open-Face Chinese tables, and
+each player's points per round and over the event.
 
-**Computed on read** from the store's OfcRound aggregates, as the federation's views are (projections/federation
-.py): a competition's rounds are found by one query of the store's index of its streams (those opened by an
-``OfcRoundStarted``) and each is the engine's own state of the round (:class:`domain.ofc.game.OfcGame`), so
-nothing here re-decides a foul, a royalty or a point.
+**Projected** exactly once by the projector (projections/runner.py), rebuilt like every read model: a round's
+stored events are replayed through the round's own engine (:class:`domain.ofc.game.OfcGame`) by
+:class:`ProjectedRound`, so nothing here re-decides a foul, a royalty or a point. ``rm_ofc_rounds`` holds each round
+as it stands (a row upserted at each of its events), ``rm_ofc_points`` each player's points in each scored round
+(written once, at the round's ``OfcRoundScored``); the standings over an event are summed from them.
 
-Cards come back as recorded — each player's rows, his discards, the cards he was dealt and has not set yet.
+Cards are kept as recorded — each player's rows, his discards, the cards he was dealt and has not set yet.
 Sealing them for the caller is the API's business (api/routes/ofc.py, through api/sealing.py): the discards and
 the unset cards are hidden until the round is over, and a player in fantasy's whole hand too.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import json
+from collections.abc import Iterable, Sequence
 from typing import Any
-from uuid import UUID
 
-from eventsourcing.utils import get_topic
 from pydantic import BaseModel
 
-from domain.ofc.aggregate import OfcRound
-from domain.ofc.events import OFC
+from domain.ofc.codec import decode
+from domain.ofc.events import OFC, OFC_REPORTED, OfcRoundStarted
+from domain.ofc.game import OfcGame
 from domain.ofc.rows import Row
-from projections.stored import EventSource, iso
-
-_ROUND_STARTED = get_topic(OfcRound.OfcRoundStarted)  # type: ignore[attr-defined]
+from domain.rulebooks import get_rulebook
+from projections.schema import OFC_ROUND_COLUMNS
+from projections.stored import iso
 
 
 class OfcRows(BaseModel):
@@ -69,6 +70,7 @@ class OfcRoundView(BaseModel):
     rulebook: str
     button: int
     status: str  # "in_progress" or "scored"
+    started_at: str = ""  # when the round's start was recorded (ISO)
     scored_at: str | None = None  # when the last setting was recorded (ISO)
     redeals: int
     seats: list[OfcSeatView]
@@ -96,8 +98,88 @@ class OfcEvent(BaseModel):
     standings: list[OfcStanding]
 
 
-def round_view(competition_id: str, found: OfcRound) -> OfcRoundView:
-    game = found.engine
+class OfcTableSeat(BaseModel):
+    seat: int
+    player: str
+    points: int  # over the table's scored rounds: an OFC table keeps points, not chips (bfsp 8)
+
+
+class OfcTableState(BaseModel):
+    """An OFC table as its last round leaves it: the players of that round and their points over the table's
+    scored rounds (no stacks: OFC is played for points)."""
+
+    competition_id: str
+    table_id: str
+    variant: str = OFC
+    rounds: int
+    last_round_number: int
+    last_round_status: str
+    button: int
+    seats: list[OfcTableSeat]
+
+
+class ProjectedRound:
+    """One round as the read models follow it: its stored events replayed through the round's engine in store
+    order, as the OfcRound aggregate drives it (a reported act applied, what the engine derived followed)."""
+
+    def __init__(self, stream: str, started: Any) -> None:
+        start = decode(started.payload)
+        assert isinstance(start, OfcRoundStarted)
+        self.round_id = stream
+        self.competition = str(started.meta.get("competition_id", ""))
+        self.game = OfcGame(start, get_rulebook(start.rulebook))
+        self.started_at: str = started.at
+        self.scored_at: str | None = None
+        self.version: int = started.version
+        self.chain_head: str = started.link
+
+    @property
+    def is_over(self) -> bool:
+        return self.game.is_over
+
+    def apply(self, event: Any) -> None:
+        """The next stored event (``projections.hand_projection.Stored``) of the round."""
+        if event.type in OFC_REPORTED:
+            self.game.apply(decode(event.payload))
+        elif event.type == "OfcRoundScored":
+            self.scored_at = event.at
+        self.version = event.version
+        self.chain_head = event.link
+
+    def view(self) -> OfcRoundView:
+        return round_view(
+            self.competition, self.game, self.started_at, self.scored_at, self.version, self.chain_head
+        )
+
+    def round_row(self) -> tuple[Any, ...]:
+        """The round's row of ``rm_ofc_rounds`` (projections/schema.py: OFC_ROUND_COLUMNS)."""
+        view = self.view()
+        return (
+            self.round_id, view.competition_id, view.table_id, view.round_number, view.variant, view.rulebook,
+            view.button, view.status, view.redeals, json.dumps([s.model_dump() for s in view.seats]),
+            json.dumps([p.model_dump() for p in view.pairs]), view.started_at, view.scored_at, view.version,
+            view.chain_head,
+        )
+
+    def points_rows(self) -> list[tuple[Any, ...]]:
+        """Each player's points in the round, once it is scored (``rm_ofc_points``)."""
+        scored = self.game.scored
+        if scored is None:
+            return []
+        started = self.game.started
+        return [
+            (
+                self.round_id, hand.seat, self.competition, started.table_id, started.round_number, hand.player,
+                hand.points, int(hand.fouled), sum(hand.royalties), int(hand.fantasy), int(hand.earns_fantasy),
+            )
+            for hand in scored.hands
+        ]
+
+
+def round_view(
+    competition_id: str, game: OfcGame, started_at: str, scored_at: str | None, version: int, chain_head: str
+) -> OfcRoundView:
+    """The round as the engine holds it: nothing here re-decides a foul, a royalty or a point."""
     scored = {h.seat: h for h in game.scored.hands} if game.scored else {}
     seats = []
     for seat in game.order:
@@ -132,66 +214,57 @@ def round_view(competition_id: str, found: OfcRound) -> OfcRoundView:
     ]
     return OfcRoundView(
         competition_id=competition_id,
-        table_id=found.table_id,
-        round_number=found.round_number,
+        table_id=game.started.table_id,
+        round_number=game.started.round_number,
         rulebook=game.rulebook.name,
         button=game.started.button,
         status="scored" if game.is_over else "in_progress",
-        scored_at=found.modified_on.isoformat() if game.is_over else None,
+        started_at=started_at,
+        scored_at=scored_at,
         redeals=game.redeals,
         seats=seats,
         pairs=pairs,
-        version=found.version,
-        chain_head=found.chain_head,
+        version=version,
+        chain_head=chain_head,
     )
 
 
-def ofc_rounds(store: EventSource, competition_id: str) -> list[OfcRoundView]:
-    """Every OFC round of the competition, by table then round number."""
-    views = []
-    for stream in _rounds_of(store, competition_id):
-        found: object = store.repository.get(stream)
-        if isinstance(found, OfcRound):
-            views.append(round_view(competition_id, found))
-    return sorted(views, key=lambda v: (v.table_id, v.round_number))
+def round_of_row(row: Sequence[Any]) -> OfcRoundView:
+    """A row of ``rm_ofc_rounds`` back as the view it was written from."""
+    r = dict(zip(OFC_ROUND_COLUMNS, row, strict=True))
+    return OfcRoundView(
+        competition_id=r["competition"], table_id=r["table_id"], round_number=int(r["number"]),
+        variant=r["variant"], rulebook=r["rulebook"], button=int(r["button"]), status=r["status"],
+        redeals=int(r["redeals"]), seats=[OfcSeatView(**s) for s in json.loads(r["seats"])],
+        pairs=[OfcPairView(**p) for p in json.loads(r["pairs"])], started_at=r["started_at"],
+        scored_at=r["scored_at"], version=int(r["version"]), chain_head=r["chain_head"],
+    )
 
 
-def _rounds_of(store: EventSource, competition_id: str) -> Iterable[UUID]:
-    return sorted(store.streams_of(competition_id, opened_by=_ROUND_STARTED))
+#: a player's result in one scored round, as ``rm_ofc_points`` keeps it:
+#: (player, table, round number, points, fouled, royalties, fantasy)
+PointsRow = tuple[str, str, int, int, bool, int, bool]
 
 
-def standings(rounds: Iterable[OfcRoundView]) -> list[OfcStanding]:
-    """Points per player over the scored rounds, most first; equal points share the place (bfsp 8: "the player
-    with the most points ... wins")."""
+def standings(results: Iterable[PointsRow]) -> list[OfcStanding]:
+    """Points per player over the scored rounds (given by table and round), most first; equal points share the
+    place (bfsp 8: "the player with the most points ... wins")."""
     totals: dict[str, dict[str, int]] = {}
     per_round: dict[str, list[int]] = {}
-    for view in rounds:
-        if view.status != "scored":
-            continue
-        for seat in view.seats:
-            t = totals.setdefault(
-                seat.player, {"rounds": 0, "points": 0, "fouls": 0, "royalties": 0, "fantasies": 0}
-            )
-            t["rounds"] += 1
-            t["points"] += seat.points or 0
-            t["fouls"] += bool(seat.fouled)
-            t["royalties"] += sum(seat.royalties)
-            t["fantasies"] += seat.fantasy
-            per_round.setdefault(seat.player, []).append(seat.points or 0)
+    for player, _table, _number, points, fouled, royalties, fantasy in results:
+        t = totals.setdefault(player, {"rounds": 0, "points": 0, "fouls": 0, "royalties": 0, "fantasies": 0})
+        t["rounds"] += 1
+        t["points"] += points
+        t["fouls"] += bool(fouled)
+        t["royalties"] += royalties
+        t["fantasies"] += bool(fantasy)
+        per_round.setdefault(player, []).append(points)
     ordered = sorted(totals, key=lambda p: (-totals[p]["points"], p))
     out: list[OfcStanding] = []
     for i, player in enumerate(ordered):
         place = out[-1].place if out and out[-1].points == totals[player]["points"] else i + 1
         out.append(OfcStanding(place=place, player=player, per_round=per_round[player], **totals[player]))
     return out
-
-
-def ofc_event(store: EventSource, competition_id: str) -> OfcEvent | None:
-    """The competition's OFC rounds and its standings by points; None when it has no OFC round."""
-    rounds = ofc_rounds(store, competition_id)
-    if not rounds:
-        return None
-    return OfcEvent(competition_id=competition_id, rounds=rounds, standings=standings(rounds))
 
 
 # --- the competition protocol's OFC section (projections/protocol.py) ----------------------------------------

@@ -13,6 +13,16 @@ from typing import Any
 from domain.hand.pots import pot_name
 from projections import schema, views
 from projections.database import ReadDatabase, Reader, Row
+from projections.ofc import (
+    OfcEvent,
+    OfcRoundView,
+    OfcStanding,
+    OfcTableSeat,
+    OfcTableState,
+    PointsRow,
+    round_of_row,
+    standings,
+)
 
 OFFICIAL_ROLES = frozenset({"judge", "chief_judge"})
 
@@ -59,16 +69,73 @@ class ReadModels:
                 competition,
                 views.Competition(competition_id=competition, tables=0, hands=0, hands_in_progress=0, rejections=n),
             )
+        for c, rounds, playing, tables in self._reader.query(schema.OFC_COMPETITIONS):
+            known = found.get(str(c))
+            if known is not None and known.tables:  # hands too: a table may have played both
+                total = self._reader.one(schema.TABLE_COUNT, (str(c), str(c)))
+                tables = int(total[0]) if total else tables
+            found[str(c)] = (
+                known or views.Competition(competition_id=str(c), tables=0, hands=0, hands_in_progress=0, rejections=0)
+            ).model_copy(update={"tables": int(tables), "ofc_rounds": int(rounds), "ofc_rounds_in_progress": int(playing or 0)})
         return [found[c] for c in sorted(found)]
 
     def competition_known(self, competition: str) -> bool:
-        return self._reader.one(schema.COMPETITION_KNOWN, (competition, competition)) is not None
+        return self._reader.one(schema.COMPETITION_KNOWN, (competition, competition, competition)) is not None
 
     def tables(self, competition: str, offset: int, limit: int) -> tuple[list[views.TableSummary], int]:
-        rows = self._reader.query(schema.TABLES_OF, (competition, limit, offset))
-        total = self._reader.one(schema.TABLE_COUNT, (competition,))
-        items = [views.TableSummary(table_id=t, hands=int(n), last_hand_number=int(last)) for t, n, last in rows]
+        rows = self._reader.query(schema.TABLES_OF, (competition, competition, limit, offset))
+        total = self._reader.one(schema.TABLE_COUNT, (competition, competition))
+        items = [
+            views.TableSummary(
+                table_id=t, hands=int(n), last_hand_number=None if last is None else int(last), ofc_rounds=int(r),
+                last_ofc_round=None if last_round is None else int(last_round),
+            )
+            for t, n, last, r, last_round in rows
+        ]
         return items, int(total[0]) if total else 0
+
+    # --- OFC rounds (bfsp 8: projections/ofc.py) -----------------------------------------------------------------
+
+    def ofc_event(self, competition: str) -> OfcEvent | None:
+        """The competition's OFC rounds by table and number, and its standings by points; None without a round."""
+        rounds = [round_of_row(r) for r in self._reader.query(schema.OFC_ROUNDS_OF, (competition,))]
+        if not rounds:
+            return None
+        return OfcEvent(competition_id=competition, rounds=rounds, standings=self.ofc_standings(competition))
+
+    def ofc_standings(self, competition: str) -> list[OfcStanding]:
+        """Points per player over the competition's scored rounds, most first."""
+        return standings(_points(self._reader.query(schema.OFC_POINTS_OF, (competition,))))
+
+    def ofc_rounds(self, competition: str, table_id: str, offset: int, limit: int) -> tuple[list[OfcRoundView], int]:
+        rows = self._reader.query(schema.OFC_ROUNDS_AT, (competition, table_id, limit, offset))
+        total = self._reader.one(schema.OFC_ROUND_COUNT_AT, (competition, table_id))
+        return [round_of_row(r) for r in rows], int(total[0]) if total else 0
+
+    def ofc_round(self, competition: str, table_id: str, number: int) -> OfcRoundView | None:
+        row = self._reader.one(schema.OFC_ROUND, (competition, table_id, number))
+        return None if row is None else round_of_row(row)
+
+    def ofc_table(self, competition: str, table_id: str) -> OfcTableState | None:
+        """An OFC table as its last round leaves it, each player with his points over the table's scored rounds."""
+        row = self._reader.one(schema.LAST_OFC_ROUND_AT, (competition, table_id))
+        if row is None:
+            return None
+        last = round_of_row(row)
+        count = self._reader.one(schema.OFC_ROUND_COUNT_AT, (competition, table_id))
+        points: dict[str, int] = {}
+        for player, _table, _number, gained, *_ in _points(
+            self._reader.query(schema.OFC_POINTS_AT, (competition, table_id))
+        ):
+            points[player] = points.get(player, 0) + gained
+        return OfcTableState(
+            competition_id=competition, table_id=table_id, rounds=int(count[0]) if count else 0,
+            last_round_number=last.round_number, last_round_status=last.status, button=last.button,
+            seats=[
+                OfcTableSeat(seat=s.seat, player=s.player, points=points.get(s.player, 0))
+                for s in sorted(last.seats, key=lambda s: s.seat)
+            ],
+        )
 
     def table(self, competition: str, table_id: str) -> views.TableState | None:
         row = self._reader.one(schema.LAST_HAND_AT, (competition, table_id))
@@ -221,3 +288,10 @@ def _hand(row: Row) -> views.Hand:
         board=json.loads(r["board"]), status=r["status"], undetermined=bool(r["undetermined"]),
         started_at=r["started_at"], ended_at=r["ended_at"], version=int(r["version"]), chain_head=r["chain_head"],
     )
+
+
+def _points(rows: list[Row]) -> list[PointsRow]:
+    return [
+        (str(p), str(t), int(n), int(points), bool(fouled), int(royalties), bool(fantasy))
+        for p, t, n, points, fouled, royalties, fantasy in rows
+    ]

@@ -26,6 +26,7 @@ from eventsourcing.persistence import InterfaceError, OperationalError, StoredEv
 from eventsourcing.utils import get_topic
 
 from domain.hand.aggregate import Hand, hand_id
+from domain.ofc.aggregate import OfcRound
 from domain.officials.codec import decode
 from domain.rejections import RejectionLog
 from domain.rulings.amend import chips_moved, stacks_in_force
@@ -37,6 +38,7 @@ from projections import schema
 from projections.chip_account import ProjectedHand
 from projections.database import ReadDatabase, ReadSettings, Writer
 from projections.hand_projection import Stored, history_row
+from projections.ofc import ProjectedRound
 from projections.stored import StoredRow, served, stored_rows
 
 #: the stored events these read models are made of; other aggregates' events (competitions, protests, …)
@@ -44,6 +46,7 @@ from projections.stored import StoredRow, served, stored_rows
 _HANDS = f"{get_topic(Hand)}."
 _REJECTIONS = f"{get_topic(RejectionLog)}."
 _REVIEWS = f"{get_topic(HandReview)}."
+_OFC_ROUNDS = f"{get_topic(OfcRound)}."
 
 
 #: failures of the databases or the machine, not of the events being projected: they stop the projector (it
@@ -75,6 +78,8 @@ class _Page:
     reviews: list[tuple[Any, ...]] = field(default_factory=list)
     ruled_stacks: list[tuple[Any, ...]] = field(default_factory=list)
     touched: dict[str, ProjectedHand] = field(default_factory=dict)
+    ofc_rounds: dict[str, ProjectedRound] = field(default_factory=dict)
+    ofc_points: list[tuple[Any, ...]] = field(default_factory=list)
 
 
 class _Overtaken(Exception):
@@ -111,6 +116,7 @@ class Projector:
         self._hands: OrderedDict[str, ProjectedHand] = OrderedDict()
         self._competitions: dict[str, str] = {}
         self._reviews: dict[str, str] = {}
+        self._rounds: dict[str, ProjectedRound] = {}
         #: what each topic of stored event is projected by (None: passed over)
         self._by_topic: dict[str, Any] = {}
 
@@ -285,6 +291,7 @@ class Projector:
             self._hand_event if topic.startswith(_HANDS)
             else self._rejection if topic.startswith(_REJECTIONS)
             else self._ruling if topic.startswith(_REVIEWS)
+            else self._ofc_event if topic.startswith(_OFC_ROUNDS)
             else None
         )
 
@@ -317,8 +324,34 @@ class Projector:
         # an ended hand rarely hears more (a hand shown again after the award); it is warmed up if it does
         for stream in [s for s, hand in self._hands.items() if hand.is_over]:
             del self._hands[stream]
+        for stream in [s for s, found in self._rounds.items() if found.is_over]:
+            del self._rounds[stream]
         while len(self._hands) > self.hot_hands:
             self._hands.popitem(last=False)
+
+    def _ofc_event(self, page: _Page, event: Stored) -> None:
+        """An OFC round's event: the round's row as it now stands, and its points once scored."""
+        stream = event.stream
+        if event.version == 1:
+            found = self._rounds[stream] = ProjectedRound(stream, event)
+        else:
+            found = self._round(stream, event.version)
+            found.apply(event)
+            if event.type == "OfcRoundScored":
+                page.ofc_points.extend(found.points_rows())
+        page.ofc_rounds[stream] = found
+
+    def _round(self, stream: str, version: int) -> ProjectedRound:
+        known = self._rounds.get(stream)
+        if known is not None and known.version == version - 1:
+            return known
+        # projected by another run (or passed over as poison): warmed up from the store, as a hand is
+        earlier = iter(self.store.events.get(UUID(stream), lte=version - 1))
+        found = ProjectedRound(stream, Stored.of_event(next(earlier)))
+        for event in earlier:
+            found.apply(Stored.of_event(event))
+        self._rounds[stream] = found
+        return found
 
     def _rejection(self, page: _Page, event: Stored) -> None:
         stream = event.stream
@@ -401,6 +434,7 @@ class Projector:
         self._hands.clear()
         self._competitions.clear()
         self._reviews.clear()
+        self._rounds.clear()
 
     def _write(self, w: Writer, page: _Page, sql: schema.Writes, last_id: int | None) -> None:
         hands = page.touched.values()
@@ -418,6 +452,8 @@ class Projector:
         w.insert(sql.reviews, page.reviews)
         w.insert(sql.rulings, page.rulings)
         w.insert(sql.ruled_stacks, page.ruled_stacks)
+        w.executemany(sql.upsert_ofc_round, [found.round_row() for found in page.ofc_rounds.values()])
+        w.insert(sql.ofc_points, page.ofc_points)
         if last_id is not None:
             w.execute(schema.SAVE_POSITION, (schema.POSITION_NAME, last_id))
 

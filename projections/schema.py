@@ -23,6 +23,9 @@ REJECTION_LOGS = "rm_rejection_logs"
 RULINGS = "rm_rulings"
 REVIEWS = "rm_reviews"
 RULED_STACKS = "rm_ruled_stacks"
+#: OFC rounds (bfsp 8) as they stand, and each player's points in each scored round (projections/ofc.py)
+OFC_ROUNDS = "rm_ofc_rounds"
+OFC_POINTS = "rm_ofc_points"
 POSITION = "rm_position"
 #: events the projector could not project, for operators (not a read model: a rebuild keeps it, and adds to it)
 POISON = "rm_poison_events"
@@ -30,7 +33,10 @@ POISON = "rm_poison_events"
 POSITION_NAME = "read-models"
 
 #: the read models a rebuild makes afresh (the position table stays: the swap moves the position in it)
-MODELS = (HANDS, STACKS, POTS, SHOWDOWNS, HISTORY, REJECTIONS, REJECTION_LOGS, RULINGS, REVIEWS, RULED_STACKS)
+MODELS = (
+    HANDS, STACKS, POTS, SHOWDOWNS, HISTORY, REJECTIONS, REJECTION_LOGS, RULINGS, REVIEWS, RULED_STACKS, OFC_ROUNDS,
+    OFC_POINTS,
+)
 #: the read models' tables
 TABLES = (*MODELS, POSITION)
 #: what a rebuild's fresh tables are called until they are swapped in
@@ -67,6 +73,15 @@ _COLUMNS = {
     RULED_STACKS: """hand_id TEXT NOT NULL, number BIGINT NOT NULL, ruling TEXT NOT NULL, kind TEXT NOT NULL,
         seat INTEGER NOT NULL, stack BIGINT NOT NULL, engine_stack BIGINT NOT NULL,
         PRIMARY KEY (hand_id, number, seat)""",
+    # seats and pairs as projections.ofc's OfcSeatView and OfcPairView, cards as recorded (sealed by the API)
+    OFC_ROUNDS: """round_id TEXT PRIMARY KEY, competition TEXT NOT NULL, table_id TEXT NOT NULL, number BIGINT NOT NULL,
+        variant TEXT NOT NULL, rulebook TEXT NOT NULL, button INTEGER NOT NULL, status TEXT NOT NULL,
+        redeals INTEGER NOT NULL, seats TEXT NOT NULL, pairs TEXT NOT NULL, started_at TEXT NOT NULL, scored_at TEXT,
+        version BIGINT NOT NULL, chain_head TEXT NOT NULL""",
+    OFC_POINTS: """round_id TEXT NOT NULL, seat INTEGER NOT NULL, competition TEXT NOT NULL, table_id TEXT NOT NULL,
+        number BIGINT NOT NULL, player TEXT NOT NULL, points BIGINT NOT NULL, fouled INTEGER NOT NULL,
+        royalties INTEGER NOT NULL, fantasy INTEGER NOT NULL, earns_fantasy INTEGER NOT NULL,
+        PRIMARY KEY (round_id, seat)""",
 }
 #: the keys of the append-only tables a rebuild fills most: their fresh tables are made without one and get it
 #: at the swap, an index made once by sorting being cheaper than one kept row by row (half their inserts' time)
@@ -75,6 +90,8 @@ KEYED_AT_SWAP = {STACKS: "hand_id, version, seat", HISTORY: "hand_id, version"}
 INDEXES = (
     f"CREATE INDEX IF NOT EXISTS {HANDS}_by_table ON {HANDS} (competition, table_id, number)",
     f"CREATE INDEX IF NOT EXISTS {REJECTIONS}_by_kind ON {REJECTIONS} (competition, kind, number)",
+    f"CREATE INDEX IF NOT EXISTS {OFC_ROUNDS}_by_table ON {OFC_ROUNDS} (competition, table_id, number)",
+    f"CREATE INDEX IF NOT EXISTS {OFC_POINTS}_by_competition ON {OFC_POINTS} (competition, table_id, number)",
 )
 _POSITION_TABLE = f"CREATE TABLE IF NOT EXISTS {POSITION} (name TEXT PRIMARY KEY, notification_id BIGINT NOT NULL)"
 
@@ -140,6 +157,11 @@ HAND_COLUMNS = (
     "seats", "board", "status", "undetermined", "started_at", "ended_at", "version", "chain_head",
 )
 _MUTABLE = ("seats", "board", "status", "undetermined", "ended_at", "version", "chain_head")
+OFC_ROUND_COLUMNS = (
+    "round_id", "competition", "table_id", "number", "variant", "rulebook", "button", "status", "redeals", "seats",
+    "pairs", "started_at", "scored_at", "version", "chain_head",
+)
+_OFC_MUTABLE = ("status", "redeals", "seats", "pairs", "scored_at", "version", "chain_head")
 
 
 class Writes(NamedTuple):
@@ -156,6 +178,8 @@ class Writes(NamedTuple):
     reviews: Insert
     rulings: Insert
     ruled_stacks: Insert
+    upsert_ofc_round: str
+    ofc_points: Insert
 
 
 def writes(suffix: str = "") -> Writes:
@@ -195,6 +219,16 @@ def writes(suffix: str = "") -> Writes:
         ),
         ruled_stacks=Insert(
             f"{RULED_STACKS}{suffix}", ("hand_id", "number", "ruling", "kind", "seat", "stack", "engine_stack")
+        ),
+        upsert_ofc_round=(
+            f"INSERT INTO {OFC_ROUNDS}{suffix} ({', '.join(OFC_ROUND_COLUMNS)})"
+            f" VALUES ({', '.join('?' * len(OFC_ROUND_COLUMNS))})"
+            f" ON CONFLICT (round_id) DO UPDATE SET {', '.join(f'{c} = excluded.{c}' for c in _OFC_MUTABLE)}"
+        ),
+        ofc_points=Insert(
+            f"{OFC_POINTS}{suffix}",
+            ("round_id", "seat", "competition", "table_id", "number", "player", "points", "fouled", "royalties",
+             "fantasy", "earns_fantasy"),
         ),
     )
 
@@ -240,12 +274,40 @@ COMPETITIONS = (
 REJECTION_COUNTS = f"SELECT competition, COUNT(*) FROM {REJECTIONS} GROUP BY competition"
 COMPETITION_KNOWN = (
     f"SELECT 1 FROM {HANDS} WHERE competition = ? UNION SELECT 1 FROM {REJECTION_LOGS} WHERE competition = ?"
+    f" UNION SELECT 1 FROM {OFC_ROUNDS} WHERE competition = ?"
 )
+#: each table's hands and OFC rounds: (table, hands, last hand number, rounds, last round number)
 TABLES_OF = (
-    f"SELECT table_id, COUNT(*), MAX(number) FROM {HANDS} WHERE competition = ? GROUP BY table_id"
-    " ORDER BY table_id LIMIT ? OFFSET ?"
+    "SELECT table_id, SUM(hands), MAX(last_hand), SUM(rounds), MAX(last_round) FROM ("
+    f"SELECT table_id, COUNT(*) AS hands, MAX(number) AS last_hand, 0 AS rounds, NULL AS last_round FROM {HANDS}"
+    " WHERE competition = ? GROUP BY table_id UNION ALL"
+    f" SELECT table_id, 0, NULL, COUNT(*), MAX(number) FROM {OFC_ROUNDS} WHERE competition = ? GROUP BY table_id"
+    ") AS played GROUP BY table_id ORDER BY table_id LIMIT ? OFFSET ?"
 )
-TABLE_COUNT = f"SELECT COUNT(DISTINCT table_id) FROM {HANDS} WHERE competition = ?"
+TABLE_COUNT = (
+    f"SELECT COUNT(*) FROM (SELECT table_id FROM {HANDS} WHERE competition = ?"
+    f" UNION SELECT table_id FROM {OFC_ROUNDS} WHERE competition = ?) AS played"
+)
+#: per competition: OFC rounds, rounds in progress, and the tables that played them
+OFC_COMPETITIONS = (
+    f"SELECT competition, COUNT(*), SUM(CASE WHEN status = 'in_progress' THEN 1 ELSE 0 END),"
+    f" COUNT(DISTINCT table_id) FROM {OFC_ROUNDS} GROUP BY competition"
+)
+_OFC_ROUND_SELECT = f"SELECT {', '.join(OFC_ROUND_COLUMNS)} FROM {OFC_ROUNDS}"
+OFC_ROUNDS_OF = f"{_OFC_ROUND_SELECT} WHERE competition = ? ORDER BY table_id, number"
+OFC_ROUNDS_AT = f"{_OFC_ROUND_SELECT} WHERE competition = ? AND table_id = ? ORDER BY number LIMIT ? OFFSET ?"
+OFC_ROUND_COUNT_AT = f"SELECT COUNT(*) FROM {OFC_ROUNDS} WHERE competition = ? AND table_id = ?"
+OFC_ROUND = f"{_OFC_ROUND_SELECT} WHERE competition = ? AND table_id = ? AND number = ?"
+LAST_OFC_ROUND_AT = f"{_OFC_ROUND_SELECT} WHERE competition = ? AND table_id = ? ORDER BY number DESC LIMIT 1"
+#: each player's result in each scored round, by table and round (the standings are summed from them)
+OFC_POINTS_OF = (
+    f"SELECT player, table_id, number, points, fouled, royalties, fantasy FROM {OFC_POINTS} WHERE competition = ?"
+    " ORDER BY table_id, number, seat"
+)
+OFC_POINTS_AT = (
+    f"SELECT player, table_id, number, points, fouled, royalties, fantasy FROM {OFC_POINTS}"
+    " WHERE competition = ? AND table_id = ? ORDER BY number, seat"
+)
 _HAND_SELECT = f"SELECT {', '.join(HAND_COLUMNS)} FROM {HANDS}"
 LAST_HAND_AT = f"{_HAND_SELECT} WHERE competition = ? AND table_id = ? ORDER BY number DESC LIMIT 1"
 HANDS_AT = f"{_HAND_SELECT} WHERE competition = ? AND table_id = ? ORDER BY number LIMIT ? OFFSET ?"
@@ -277,6 +339,7 @@ def dump_all() -> tuple[tuple[str, str], ...]:
         HANDS: "hand_id", STACKS: "hand_id, version, seat", POTS: "hand_id, position", SHOWDOWNS: "hand_id",
         HISTORY: "hand_id, version", REJECTIONS: "competition, number", REJECTION_LOGS: "stream",
         RULINGS: "hand_id, number", REVIEWS: "stream", RULED_STACKS: "hand_id, number, seat",
+        OFC_ROUNDS: "round_id", OFC_POINTS: "round_id, seat",
         POSITION: "name",
     }
     return tuple((table, f"SELECT * FROM {table} ORDER BY {order}") for table, order in keys.items())

@@ -53,16 +53,20 @@ class Hand(BaseModel):
 
 class Competition(BaseModel):
     competition_id: str
-    tables: int
+    tables: int = Field(description="the tables that played its hands or its OFC rounds")
     hands: int
     hands_in_progress: int
     rejections: int
+    ofc_rounds: int = Field(default=0, description="its Open-Face Chinese rounds (bfsp 8), played for points")
+    ofc_rounds_in_progress: int = 0
 
 
 class TableSummary(BaseModel):
     table_id: str
     hands: int
-    last_hand_number: int
+    last_hand_number: int | None = Field(description="None at a table that has played OFC rounds only")
+    ofc_rounds: int = Field(default=0, description="OFC rounds played at the table (bfsp 8)")
+    last_ofc_round: int | None = None
 
 
 class RulingRef(BaseModel):

@@ -17,6 +17,7 @@ from api.sealing import READS_REJECTIONS
 from domain.hand.aggregate import hand_id as hand_stream
 from domain.rejections import RejectionKind
 from projections import views
+from projections.ofc import OfcTableState
 from projections.read_models import ReadModels
 
 router = APIRouter(prefix="/v1", tags=["reads"], responses=ERROR_RESPONSES)
@@ -104,13 +105,16 @@ def hands(
     return Page[views.Hand].of([sealing.hand(h, principal) for h in items], page, total)
 
 
-@router.get("/competitions/{competition_id}/tables/{table_id:path}", response_model=views.TableState)
+@router.get(
+    "/competitions/{competition_id}/tables/{table_id:path}", response_model=views.TableState | OfcTableState
+)
 def table(
     competition_id: CompetitionId, table_id: TableId, principal: CurrentPrincipal, models: CurrentReadModels
-) -> views.TableState:
-    """The table as its last hand leaves it: seats, players, stacks, button and level."""
+) -> views.TableState | OfcTableState:
+    """The table as its last hand leaves it: seats, players, stacks, button and level; an OFC table (variant
+    ``OFC``) as its last round leaves it, with points instead of stacks."""
     verify_scope(principal, competition_id)
-    state = models.table(competition_id, table_id)
+    state = models.table(competition_id, table_id) or models.ofc_table(competition_id, table_id)
     if state is None:
         raise not_found("table", f"{table_id} in competition {competition_id}")
     return state

@@ -17,6 +17,7 @@ from api.operations import publish, referee_once
 from api.settings import Settings
 from ingest.simulator.ofc import OfcSimulation, simulate_ofc
 from projections.bootstrap import open_read_models
+from projections.runner import Projector
 
 pytestmark = pytest.mark.e2e
 
@@ -44,6 +45,7 @@ def client(tmp_path: Path, simulation: OfcSimulation) -> Iterator[TestClient]:
     publish(pipeline, records[:cut], progress=False)
     assert referee_once(pipeline) == {"accepted": cut}
     read_models = open_read_models(settings)
+    Projector(pipeline.store, read_models.database).catch_up()  # the OFC rounds are read models
     with TestClient(create_app(settings, pipeline, read_models)) as served:
         yield served
     read_models.close()
