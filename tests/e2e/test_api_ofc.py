@@ -116,3 +116,35 @@ def test_a_viewer_sees_no_discard_no_unset_card_and_no_fantasy_hand_until_the_ro
 def test_a_competition_without_ofc_rounds_is_not_found(client: TestClient) -> None:
     response = client.get("/v1/competitions/nothing/ofc", headers=as_("viewer"))
     assert response.status_code == 404
+
+
+def test_the_competitions_and_tables_reads_list_the_rounds_and_a_table_shows_points_not_chips(
+    client: TestClient, simulation: OfcSimulation
+) -> None:
+    viewer = as_("viewer")
+    (listed,) = [
+        c for c in client.get("/v1/competitions", headers=viewer).json()["items"] if c["competition_id"] == COMPETITION
+    ]
+    assert (listed["tables"], listed["hands"], listed["ofc_rounds"], listed["ofc_rounds_in_progress"]) == (1, 0, 3, 1)
+    tables = client.get(f"/v1/competitions/{COMPETITION}/tables", headers=viewer).json()["items"]
+    assert tables == [{"table_id": "T1", "hands": 0, "last_hand_number": None, "ofc_rounds": 3, "last_ofc_round": 3}]
+    table = client.get(f"/v1/competitions/{COMPETITION}/tables/T1", headers=viewer).json()
+    assert table["variant"] == "OFC" and table["last_round_number"] == 3 and "stack" not in table["seats"][0]
+    totals: dict[str, int] = {}
+    for played in simulation.rounds[:2]:
+        for hand in played.played.scored.hands:
+            totals[hand.player] = totals.get(hand.player, 0) + hand.points
+    assert {s["player"]: s["points"] for s in table["seats"]} == totals
+    assert client.get(f"/v1/competitions/{COMPETITION}/ofc/tables/T1", headers=viewer).json() == table
+    standings = client.get(f"/v1/competitions/{COMPETITION}/ofc/standings", headers=viewer).json()
+    assert standings == event(client, "viewer")["standings"]
+    rounds = client.get(f"/v1/competitions/{COMPETITION}/ofc/tables/T1/rounds?offset=1&limit=5", headers=viewer).json()
+    assert rounds["total"] == 3 and [r["round_number"] for r in rounds["items"]] == [2, 3]
+    assert rounds["items"] == event(client, "viewer")["rounds"][1:]
+    live = client.get(f"/v1/competitions/{COMPETITION}/ofc/tables/T1/rounds/3", headers=viewer).json()
+    fantasy = next(s for s in live["seats"] if s["fantasy"])
+    assert fantasy["rows"] == {"bottom": ["??"] * 5, "middle": ["??"] * 5, "top": ["??"] * 3}
+    judged = client.get(f"/v1/competitions/{COMPETITION}/ofc/tables/T1/rounds/3", headers=as_("judge")).json()
+    assert "??" not in sum(next(s for s in judged["seats"] if s["fantasy"])["rows"].values(), [])
+    missing = client.get(f"/v1/competitions/{COMPETITION}/ofc/tables/T1/rounds/4", headers=viewer)
+    assert missing.status_code == 404

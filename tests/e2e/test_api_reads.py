@@ -126,6 +126,7 @@ def test_competitions_tables_and_a_table_named_like_a_phh_path(served: Any) -> N
     (competition,) = client.get("/v1/competitions", headers=VIEWER).json()["items"]
     assert competition == {
         "competition_id": "open", "tables": 3, "hands": 3, "hands_in_progress": 2, "rejections": 1,
+        "ofc_rounds": 0, "ofc_rounds_in_progress": 0,
     }
     tables = client.get("/v1/competitions/open/tables", headers=VIEWER).json()
     assert [t["table_id"] for t in tables["items"]] == [LIVE_TABLE, "t2", "t3"] and tables["total"] == 3
