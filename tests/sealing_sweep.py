@@ -13,6 +13,10 @@ The scenario holds each kind of secret:
   unshown, burns recorded.
 
 A card is secret where no hand of the scenario made it public (the Minsk Open's cards are all shown somewhere).
+
+The **OFC world** (tests/sealing_sweep_ofc.py, :data:`OFC_WORLD`) is swept on a store of its own: an Open-Face
+Chinese table with a scored round's discards and a fantasy hand and unset cards being played (a fresh deck each
+round leaves too few cards to keep its secrets apart from the hands' above).
 """
 
 from __future__ import annotations
@@ -253,7 +257,21 @@ def _get_paths(routes: Iterable[Any], prefix: str) -> Iterator[str]:
             yield prefix + route.path
 
 
-def urls(openapi: dict[str, Any], served: Iterable[str] = ()) -> Iterator[str]:
+@dataclass(frozen=True)
+class World:
+    """A scenario's readers, what each may not read, and the values its routes' path parameters take."""
+
+    readers: tuple[Reader, ...]
+    secrets: Callable[[Reader], dict[str, str]]
+    parameters: dict[str, tuple[str, ...]]
+    tables: dict[str, tuple[str, ...]]
+
+
+#: the scenario above (the Minsk Open, Minsk Live and the open hands)
+MINSK_WORLD = World(READERS, secrets, PARAMETERS, TABLES)
+
+
+def urls(openapi: dict[str, Any], served: Iterable[str] = (), world: World = MINSK_WORLD) -> Iterator[str]:
     """Every URL the sweep reads: each GET route of the schema (and each GET route ``served`` beside it) with
     each value of its path parameters and choices."""
     paths = {path: item.get("get") for path, item in openapi["paths"].items() if item.get("get") is not None}
@@ -262,7 +280,7 @@ def urls(openapi: dict[str, Any], served: Iterable[str] = ()) -> Iterator[str]:
     for path, operation in paths.items():
         names = re.findall(r"{([^}:]+)(?::path)?}", path)
         queries = {p["name"] for p in operation.get("parameters", []) if p.get("in") == "query"}
-        for values in _fillings(path, names):
+        for values in _fillings(path, names, world):
             url = path
             for name, value in values.items():
                 url = re.sub(r"{" + name + r"(?::path)?}", quote(value, safe=""), url)
@@ -276,8 +294,8 @@ def urls(openapi: dict[str, Any], served: Iterable[str] = ()) -> Iterator[str]:
                 yield f"{url}?{query}" if query else url
 
 
-def _fillings(path: str, names: list[str]) -> Iterator[dict[str, str]]:
-    unknown = [n for n in names if n not in PARAMETERS and n != "table_id"]
+def _fillings(path: str, names: list[str], world: World) -> Iterator[dict[str, str]]:
+    unknown = [n for n in names if n not in world.parameters and n != "table_id"]
     if unknown:
         raise AssertionError(
             f"the sealing sweep does not know how to fill {unknown} of GET {path}: give it values in "
@@ -291,10 +309,10 @@ def _fillings(path: str, names: list[str]) -> Iterator[dict[str, str]]:
         if name == "table_id":
             choices = [
                 {**c, name: t} for c in choices
-                for t in TABLES[c.get("competition_id") or c.get("competition") or OPEN]
+                for t in world.tables[c.get("competition_id") or c.get("competition") or OPEN]
             ]
         else:
-            choices = [{**c, name: v} for c in choices for v in PARAMETERS[name]]
+            choices = [{**c, name: v} for c in choices for v in world.parameters[name]]
     yield from choices
 
 
@@ -342,19 +360,23 @@ class Swept:
     answered: int
 
 
-def all_secrets() -> set[str]:
-    return {what for reader in READERS for what in secrets(reader)}
+def all_secrets(world: World = MINSK_WORLD) -> set[str]:
+    return {what for reader in world.readers for what in world.secrets(reader)}
 
 
 def sweep(
-    openapi: dict[str, Any], get: Callable[[str, dict[str, str]], Read], secret: str, served: Iterable[str] = ()
+    openapi: dict[str, Any],
+    get: Callable[[str, dict[str, str]], Read],
+    secret: str,
+    served: Iterable[str] = (),
+    world: World = MINSK_WORLD,
 ) -> Swept:
-    """Every URL as every reader (``served``: the app's GET routes, :func:`get_paths`)."""
-    swept = Swept([], {what: set() for what in all_secrets()}, 0)
-    every = list(urls(openapi, served))
-    for reader in READERS:
+    """Every URL as every reader of ``world`` (``served``: the app's GET routes, :func:`get_paths`)."""
+    swept = Swept([], {what: set() for what in all_secrets(world)}, 0)
+    every = list(urls(openapi, served, world))
+    for reader in world.readers:
         headers = reader.headers(secret)
-        forbidden = secrets(reader)
+        forbidden = world.secrets(reader)
         for url in every:
             read = get(url, headers)
             assert read.status < 500, f"{reader.name} GET {url}: {read.status} {read.body[:300]!r}"
@@ -368,3 +390,40 @@ def sweep(
                     if what in forbidden:
                         swept.leaks.append(f"{reader.name} GET {url}: {what} ({forbidden[what]})")
     return swept
+
+
+# --- the OFC world (tests/sealing_sweep_ofc.py) ------------------------------------------------------------------
+
+
+def _ofc_world() -> World:
+    import sealing_sweep_ofc as ofc
+
+    readers = (
+        *(r for r in READERS if not r.name.startswith("dealer")),
+        Reader("dealer-of-the-ofc-table", Role.DEALER, (("table", ofc.TABLE), ("competition", ofc.COMPETITION)),
+               ofc.DEALER.person),
+        # another competition's dealer at a table of the same name
+        Reader("dealer-of-a-same-named-ofc-table", Role.DEALER, (("table", ofc.TABLE), ("competition", OPEN)),
+               ofc.DEALER.person),
+    )
+    sees_live = {"judge", "chief_judge", "dealer-of-the-ofc-table"}
+    sees_ended = {"judge", "chief_judge", "integrity", "federation", "dealer-of-the-ofc-table"}
+
+    def ofc_secrets(reader: Reader) -> dict[str, str]:
+        found: dict[str, str] = {}
+        if reader.name not in sees_ended:
+            found.update({c: "a discard of round 1" for c in ofc.ROUND_1_DISCARDS})
+        if reader.name not in sees_live:
+            found.update(dict(ofc.live_secrets()))
+        public = ofc.public_cards()
+        return {card: why for card, why in found.items() if card not in public}
+
+    parameters = {
+        "competition_id": (ofc.COMPETITION,), "competition": (ofc.COMPETITION,), "hand_id": (), "protest_id": (),
+        "number": ("1", "2"), "table_hand": (f"{ofc.TABLE}/1", f"{ofc.TABLE}/2"), "version": ("1",),
+    }
+    return World(readers, ofc_secrets, parameters, {ofc.COMPETITION: (ofc.TABLE,)})
+
+
+#: an OFC table: a scored round's discards, a fantasy hand and unset cards being played
+OFC_WORLD = _ofc_world()

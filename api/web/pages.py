@@ -155,12 +155,26 @@ async def _overview_tables(api: ApiClient, competition: str, offset: int) -> tup
 
 
 def _tables_grid(states: list[dict[str, Any]]) -> Grid:
-    grid = Grid("tables", "Tables: seats, players and stacks", ["table", "hand", "status", "seat", "player", "stack"])
+    if states and all(_is_ofc(state) for state in states):  # OFC is played for points, not chips (bfsp 8)
+        grid = Grid("tables", "Tables: seats, players and points", ["table", "round", "status", "seat", "player",
+                                                                      "points"])
+    else:
+        grid = Grid("tables", "Tables: seats, players and stacks", ["table", "hand", "status", "seat", "player",
+                                                                      "stack"])
     for state in states:
+        ofc = _is_ofc(state)
         for s in state["seats"]:
-            grid.add(state["table_id"], state["last_hand_number"], state["last_hand_status"], s["seat"], s["player"],
-                     s["stack"])
+            grid.add(
+                state["table_id"], state["last_round_number" if ofc else "last_hand_number"],
+                state["last_round_status" if ofc else "last_hand_status"], s["seat"], s["player"],
+                s["points" if ofc else "stack"],
+            )
     return grid
+
+
+def _is_ofc(state: dict[str, Any]) -> bool:
+    """An OFC table's state (``/v1/competitions/{c}/tables/{t}`` answers one with points, not stacks)."""
+    return state.get("variant") == "OFC"
 
 
 @router.get("/competitions/{competition}", response_class=HTMLResponse)
@@ -273,6 +287,9 @@ async def live(request: Request, competition: str, who: CurrentSession) -> Strea
 async def _table_now(api: ApiClient, competition: str, table: str) -> dict[str, Any]:
     base = f"/v1/competitions/{segment(competition)}"
     state = await api.need(f"{base}/tables/{segment(table)}")
+    if _is_ofc(state):  # its last round, as the caller may see it: no hand, no pots
+        played = await api.need(f"{base}/ofc/tables/{segment(table)}/rounds/{state['last_round_number']}")
+        return {"state": state, "round": played, "hand": None, "pots": []}
     hand, pots = await asyncio.gather(
         api.need(f"/v1/hands/{state['last_hand_id']}"), api.need(f"/v1/hands/{state['last_hand_id']}/pots")
     )
@@ -289,9 +306,17 @@ async def table_fragment(request: Request, competition: str, table_id: str, who:
 async def table_page(request: Request, competition: str, table_id: str, who: CurrentReader, api: Api) -> Response:
     table = table_id
     base = f"/v1/competitions/{segment(competition)}"
-    now, hands = await asyncio.gather(
-        _table_now(api, competition, table), api.every(f"{base}/tables/{segment(table)}/hands")
-    )
+    now = await _table_now(api, competition, table)
+    if now["hand"] is None:
+        rounds = await api.every(f"{base}/ofc/tables/{segment(table)}/rounds")
+        grid = Grid("rounds", f"OFC rounds at table {table}", ["round", "status", "button", "redeals", "points"])
+        for r in reversed(rounds):
+            points = ", ".join(f"{s['player']} {s['points']:+d}" for s in r["seats"] if s["points"] is not None)
+            grid.add(f"#{r['round_number']}", r["status"], r["button"], r["redeals"], points)
+        return grid_or_page(
+            request, grid, "table.html", {"competition": competition, "table": table, "grid": grid, **now}, who
+        )
+    hands = await api.every(f"{base}/tables/{segment(table)}/hands")
     grid = Grid("hands", f"Hands at table {table}", ["hand", "status", "players", "board", "started", "ended"])
     for h in reversed(hands):
         grid.add(Cell(f"#{h['number']}", f"/web/hands/{h['hand_id']}"), h["status"], len(h["seats"]),

@@ -11,7 +11,8 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
-from sealing_sweep import MINSK, READERS, REJECTED, Read, get_paths, scenario, sweep
+import sealing_sweep_ofc
+from sealing_sweep import MINSK, OFC_WORLD, READERS, REJECTED, Read, get_paths, scenario, sweep
 
 from api.app import create_app
 from api.auth import issue_token
@@ -87,3 +88,36 @@ def test_only_the_competitions_own_keepers_take_a_snapshot(client: TestClient) -
         assert error["message"].startswith(f"{person} is not appointed {role.replace('_', ' ')} of {MINSK}")
     own = client.post(url, headers={"Authorization": f"Bearer {issue_token(SECRET, 'cj-ivanov', 'chief_judge')}"})
     assert own.status_code == 201, own.text
+
+
+@pytest.fixture(scope="module")
+def ofc_client(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
+    folder: Path = tmp_path_factory.mktemp("sweep-ofc")
+    settings = Settings(  # type: ignore[call-arg]
+        POKERAUDIT_DATA_DIR=folder, POKERAUDIT_JWT_SECRET=SECRET, POKERAUDIT_PUBLIC_READ=True
+    )
+    pipeline = bootstrap(settings)
+    records = sealing_sweep_ofc.scenario()
+    pipeline.log.append(records)
+    assert referee_once(pipeline) == {"accepted": len(records)}
+    projector = Projector(pipeline.store, open_read_models(settings).database)
+    projector.catch_up()
+    read_models = open_read_models(settings)
+    with TestClient(create_app(settings, pipeline, read_models)) as served:
+        yield served
+    read_models.close()
+    projector.database.close()
+    pipeline.close()
+
+
+def test_no_route_shows_a_role_an_ofc_discard_or_a_fantasy_hand_it_may_not_see(ofc_client: TestClient) -> None:
+    def get(url: str, headers: dict[str, str]) -> Read:
+        answer = ofc_client.get(url, headers=headers)
+        return Read(answer.status_code, answer.headers.get("content-type", ""), answer.content)
+
+    app: Any = ofc_client.app
+    swept = sweep(app.openapi(), get, SECRET, get_paths(app), OFC_WORLD)
+    assert swept.leaks == []
+    unseen = sorted(what for what, readers in swept.seen.items() if not readers)
+    assert unseen == []
+    assert swept.answered > 20 * len(OFC_WORLD.readers)
