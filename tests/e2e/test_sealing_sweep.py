@@ -10,8 +10,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from fastapi.testclient import TestClient
 import sealing_sweep_ofc
+from fastapi.testclient import TestClient
 from sealing_sweep import MINSK, OFC_WORLD, READERS, REJECTED, Read, get_paths, scenario, sweep
 
 from api.app import create_app

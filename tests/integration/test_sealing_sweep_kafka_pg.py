@@ -10,8 +10,20 @@ from typing import TYPE_CHECKING
 
 import httpx
 import pytest
+import sealing_sweep_ofc
 from api_server import SECRET, kafka_pg_settings, serving
-from sealing_sweep import LIVE_COMPETITION, MINSK, OPEN, READERS, REJECTED, Read, get_paths, scenario, sweep
+from sealing_sweep import (
+    LIVE_COMPETITION,
+    MINSK,
+    OFC_WORLD,
+    OPEN,
+    READERS,
+    REJECTED,
+    Read,
+    get_paths,
+    scenario,
+    sweep,
+)
 
 from api.app import create_app
 from api.auth import issue_token
@@ -80,3 +92,36 @@ def test_no_route_shows_a_role_a_card_or_a_text_it_may_not_see_on_kafka_and_post
     assert swept.leaks == []
     assert sorted(what for what, readers in swept.seen.items() if not readers) == []
     assert swept.answered > 40 * len(READERS)
+
+
+def test_no_route_shows_a_role_an_ofc_discard_or_a_fantasy_hand_on_kafka_and_postgres(settings: Settings) -> None:
+    """The OFC world (tests/sealing_sweep_ofc.py) on a topic and a database of its own, projected by the served
+    process into PostgreSQL's OFC read models."""
+    records = sealing_sweep_ofc.scenario()
+    pipeline = bootstrap(settings)
+    try:
+        pipeline.log.append(records)
+    finally:
+        pipeline.close()
+    app = create_app(settings, workers=True)
+    with serving(app) as url, httpx.Client(base_url=url, timeout=120) as api:
+
+        def ofc_settled() -> bool:
+            listed = api.get("/v1/competitions", headers=judge())
+            found = {c["competition_id"]: (c["ofc_rounds"], c["ofc_rounds_in_progress"]) for c in listed.json()["items"]}
+            lag = api.get("/v1/projections/lag", headers=judge()).json()["lag"]
+            return found == {sealing_sweep_ofc.COMPETITION: (2, 1)} and lag == 0
+
+        deadline = time.monotonic() + 120
+        while not ofc_settled():
+            assert time.monotonic() < deadline, api.get("/v1/competitions", headers=judge()).text
+            time.sleep(0.2)
+
+        def get(url: str, headers: dict[str, str]) -> Read:
+            answer = api.get(url, headers=headers)
+            return Read(answer.status_code, answer.headers.get("content-type", ""), answer.content)
+
+        swept = sweep(api.get("/openapi.json").json(), get, SECRET, get_paths(app), OFC_WORLD)
+    assert swept.leaks == []
+    assert sorted(what for what, readers in swept.seen.items() if not readers) == []
+    assert swept.answered > 20 * len(OFC_WORLD.readers)
