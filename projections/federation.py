@@ -26,7 +26,7 @@ from uuid import UUID
 from eventsourcing.utils import get_topic
 from pydantic import BaseModel, Field
 
-from domain.competition import balancing
+from domain.competition import balancing, ofc_points
 from domain.competition.aggregate import Competition, competition_stream_id
 from domain.competition.events import EliminationReason
 from domain.discipline import (
@@ -39,6 +39,7 @@ from domain.discipline import (
 )
 from domain.discipline.events import CATALOG as DISCIPLINE_CATALOG
 from domain.hand.aggregate import hand_id
+from domain.ofc.events import OFC
 from domain.officials.codec import decode as decode_officials
 from domain.officials.permissions import permission
 from domain.protests import ChallengeKind, ChallengeWindow, Protest, challenge_deadline, protest_id
@@ -165,7 +166,10 @@ class Move(BaseModel):
 
 class Balance(BaseModel):
     competition_id: str
-    judged_by_the_floor: bool = Field(description="False for an Olympic competition: its tables are never balanced")
+    variant: str = ""
+    judged_by_the_floor: bool = Field(
+        description="False for an Olympic competition and an OFC one: their tables are never balanced"
+    )
     tables: list[BalanceTable]
     tolerance: int
     balanced: bool
@@ -194,8 +198,19 @@ class BreakView(BaseModel):
     seconds_remaining: int | None = None
 
 
+class OfcRounds(BaseModel):
+    """An OFC competition's progress (bfsp 8): the rounds each table plays and those it has played."""
+
+    per_table: int
+    played: dict[str, int] = Field(description="table → rounds scored and counted there")
+
+
 class Clock(BaseModel):
     competition_id: str
+    variant: str = ""
+    ofc_rounds: OfcRounds | None = Field(
+        default=None, description="OFC: the rounds played; its levels keep the time, their blinds are not played for"
+    )
     level: LevelView | None
     level_started_at: str | None
     level_ends_at: str | None
@@ -209,7 +224,11 @@ class Clock(BaseModel):
 
 class StandingPlayer(BaseModel):
     participant: str
-    chips: int | None = Field(description="after his last hand, as the officials' rulings left them; None before his first")
+    chips: int | None = Field(
+        description="after his last hand, as the officials' rulings left them; None before his first, and in OFC"
+    )
+    points: int | None = Field(default=None, description="OFC: his points over the rounds counted (bfsp 8)")
+    place: int | None = Field(default=None, description="OFC: his place by points (final once every table is done)")
     moved_by_rulings: int = Field(
         0, description="of which chips the rulings moved against the engine's award (discretionary, not mechanical)"
     )
@@ -229,6 +248,8 @@ class Elimination(BaseModel):
 
 class Standings(BaseModel):
     competition_id: str
+    variant: str = ""
+    unit: str = Field(default="chips", description="what the players are ranked by: chips, or points (OFC, bfsp 8)")
     players_left: int
     remaining: list[StandingPlayer]
     eliminations: list[Elimination]
@@ -458,7 +479,10 @@ def balance(store: EventSource, competition_id: str) -> Balance | None:
     book = found.rulebook
     rule = str(book.cite("balance_tolerance"))
     floor = found.floor
-    if floor is None:
+    ofc = found.regulations.variant == OFC
+    if ofc:  # each drawn table plays its rounds with its own players: nobody leaves, nothing to balance
+        rule = str(book.cite("ofc_players"))
+    if floor is None or ofc:
         counts: dict[int, list[list[Any]]] = {}
         for participant in found.remaining:
             if participant in found.seats:
@@ -466,7 +490,8 @@ def balance(store: EventSource, competition_id: str) -> Balance | None:
                 counts.setdefault(table, []).append([seat, participant])
         tables = [BalanceTable(table=t, players=len(s), seats=sorted(s), halted=False, hand_running=False,
                                next_big_blind=None) for t, s in sorted(counts.items())]
-        return Balance(competition_id=competition_id, judged_by_the_floor=False, tables=tables, tolerance=0,
+        return Balance(competition_id=competition_id, variant=found.regulations.variant, judged_by_the_floor=False,
+                       tables=tables, tolerance=0,
                        balanced=True, next_move=None, required_moves=[], halts_due=[], table_to_break=None,
                        seat_limit=found.seats_per_table, rule=rule)
     fullest = {t.number for t in balancing.fullest(floor.tables)} if floor.tables else set()
@@ -480,7 +505,7 @@ def balance(store: EventSource, competition_id: str) -> Balance | None:
     ]
     move = floor.next_balancing_move()
     return Balance(
-        competition_id=competition_id, judged_by_the_floor=True, tables=tables, tolerance=floor.tolerance,
+        competition_id=competition_id, variant=found.regulations.variant, judged_by_the_floor=True, tables=tables, tolerance=floor.tolerance,
         balanced=floor.is_balanced(), next_move=_move(move) if move else None,
         required_moves=[_move(m) for m in floor.required_moves()],
         halts_due=[h.table for h in floor.halts_due()], table_to_break=floor.table_to_break(),
@@ -518,8 +543,14 @@ def clock(store: EventSource, competition_id: str, now: datetime) -> Clock | Non
         on_break = BreakView(after_level=found.on_break.after_level, minutes=found.on_break.minutes,
                              started_at=began.isoformat(), ends_at=over.isoformat(),
                              seconds_remaining=max(0, int((over - now).total_seconds())))
+    ofc_rounds = None
+    if found.regulations.variant == OFC:
+        played: dict[str, int] = {}
+        for counted in found.ofc_rounds:
+            played[str(counted.table)] = played.get(str(counted.table), 0) + 1
+        ofc_rounds = OfcRounds(per_table=found.regulations.rounds, played=played)
     return Clock(
-        competition_id=competition_id, level=_level(current.level) if current else None,
+        competition_id=competition_id, variant=found.regulations.variant, ofc_rounds=ofc_rounds, level=_level(current.level) if current else None,
         level_started_at=iso(current.at if current else None), level_ends_at=iso(ends),
         seconds_remaining=remaining,
         next_level=_level(found.levels[number]) if number < len(found.levels) else None,
@@ -544,6 +575,8 @@ def standings(store: EventSource, models: ReadModels | None, competition_id: str
     if replayed is None:
         return None
     found: Competition = replayed.aggregate
+    if found.regulations.variant == OFC:
+        return _ofc_standings(competition_id, found)
     chips = _last_stacks(models, competition_id) if models is not None else {}
     moved = _moved_since(chips, _chips_moved_by_rulings(store, competition_id)) if chips else {}
     remaining = [
@@ -561,6 +594,22 @@ def standings(store: EventSource, models: ReadModels | None, competition_id: str
     ]
     return Standings(competition_id=competition_id, players_left=found.players_left, remaining=remaining,
                      eliminations=eliminations, winner=found.winner)
+
+
+def _ofc_standings(competition_id: str, found: Competition) -> Standings:
+    """An OFC competition's players by points over the rounds counted, with their places (bfsp 8: "the player with
+    the most points wins"); nobody is eliminated, the places are final once every table has played its rounds."""
+    barred = [p for p, e in found.eliminated.items() if e.reason is EliminationReason.DISQUALIFIED]
+    points = found.ofc_points
+    placed = {s.participant: s.place for s in ofc_points.standings(found.remaining, found.ofc_rounds, barred)}
+    remaining = [
+        StandingPlayer(participant=p, chips=None, moved_by_rulings=0, points=points.get(p, 0), place=placed.get(p),
+                       table=found.seats.get(p, (None, None))[0], seat=found.seats.get(p, (None, None))[1])
+        for p in found.remaining
+    ]
+    remaining.sort(key=lambda s: (s.place or 0, s.participant))
+    return Standings(competition_id=competition_id, variant=OFC, unit="points", players_left=found.players_left,
+                     remaining=remaining, eliminations=[], winner=found.winner)
 
 
 def _last_stacks(models: ReadModels, competition_id: str) -> dict[str, tuple[str, int]]:

@@ -128,11 +128,12 @@ def _local(path: str) -> str:
 @router.get("/", response_class=HTMLResponse)
 async def dashboard(request: Request, who: CurrentReader, api: Api) -> Response:
     competitions = await api.every("/v1/competitions")
-    grid = Grid("competitions", "Competitions", ["competition", "tables", "hands", "in progress", "rejections"])
+    grid = Grid("competitions", "Competitions",
+                ["competition", "tables", "hands", "in progress", "OFC rounds", "rejections"])
     for c in competitions:
         cid = c["competition_id"]
-        grid.add(Cell(cid, f"/web/competitions/{segment(cid)}"), c["tables"], c["hands"], c["hands_in_progress"],
-                 c["rejections"])
+        grid.add(Cell(cid, f"/web/competitions/{segment(cid)}"), c["tables"], c["hands"],
+                 c["hands_in_progress"] + c["ofc_rounds_in_progress"], c["ofc_rounds"], c["rejections"])
     return grid_or_page(request, grid, "dashboard.html", {"grid": grid, "competitions": competitions}, who)
 
 
@@ -198,6 +199,11 @@ async def overview(
 
 
 def _standings_grid(standings: dict[str, Any]) -> Grid:
+    if standings.get("unit") == "points":  # OFC (bfsp 8): places by points, nobody eliminated
+        grid = Grid("standings", "Standings", ["place", "participant", "points", "table", "seat"])
+        for p in standings["remaining"]:
+            grid.add(p["place"], p["participant"], p["points"], p["table"], p["seat"])
+        return grid
     grid = Grid("standings", "Standings", ["place", "participant", "chips", "table", "seat", "eliminated by"])
     for n, p in enumerate(sorted(standings["remaining"], key=lambda p: -(p["chips"] or 0)), start=1):
         grid.add(n, p["participant"], p["chips"], p["table"], p["seat"], "")

@@ -15,7 +15,7 @@ from api.auth import issue_token
 from api.bootstrap import bootstrap
 from api.operations import publish, referee_once
 from api.settings import Settings
-from ingest.simulator.ofc import OfcSimulation, simulate_ofc
+from ingest.simulator.ofc import OfcSimulation, simulate_ofc, simulate_ofc_competition
 from projections.bootstrap import open_read_models
 from projections.runner import Projector
 
@@ -148,3 +148,47 @@ def test_the_competitions_and_tables_reads_list_the_rounds_and_a_table_shows_poi
     assert "??" not in sum(next(s for s in judged["seats"] if s["fantasy"])["rows"].values(), [])
     missing = client.get(f"/v1/competitions/{COMPETITION}/ofc/tables/T1/rounds/4", headers=viewer)
     assert missing.status_code == 404
+
+
+@pytest.fixture
+def competition_client(tmp_path: Path) -> Iterator[tuple[TestClient, OfcSimulation]]:
+    """A whole OFC competition run by its Regulations (draw, rounds counted, places by points), judged and
+    projected."""
+    simulation = simulate_ofc_competition(5, players=6, seats=3, rounds=2, competition_id="ofc-league")
+    settings = Settings(POKERAUDIT_DATA_DIR=tmp_path, POKERAUDIT_JWT_SECRET=SECRET)  # type: ignore[call-arg]
+    pipeline = bootstrap(settings)
+    publish(pipeline, list(simulation.records()), progress=False)
+    assert referee_once(pipeline).get("rejected", 0) == 0
+    read_models = open_read_models(settings)
+    Projector(pipeline.store, read_models.database).catch_up()
+    with TestClient(create_app(settings, pipeline, read_models)) as served:
+        yield served, simulation
+    read_models.close()
+    pipeline.close()
+
+
+def test_the_federations_views_and_pages_of_an_ofc_competition_speak_points_not_chips(
+    competition_client: tuple[TestClient, OfcSimulation],
+) -> None:
+    client, simulation = competition_client
+    base = "/v1/competitions/ofc-league"
+    viewer = as_("viewer")
+    standings = client.get(f"{base}/standings", headers=viewer).json()
+    assert (standings["variant"], standings["unit"]) == ("OFC", "points")
+    assert {p["participant"]: p["points"] for p in standings["remaining"]} == simulation.points()
+    assert all(p["chips"] is None for p in standings["remaining"]) and standings["remaining"][0]["place"] == 1
+    assert client.get(f"{base}/ofc/standings", headers=viewer).json()[0]["points"] == max(simulation.points().values())
+    balance = client.get(f"{base}/balance", headers=viewer).json()
+    assert (balance["variant"], balance["judged_by_the_floor"], balance["next_move"]) == ("OFC", False, None)
+    clock = client.get(f"{base}/clock", headers=viewer).json()
+    assert clock["ofc_rounds"] == {"per_table": 2, "played": {"1": 2, "2": 2}}
+    overview = client.get("/web/competitions/ofc-league", headers=viewer)
+    assert overview.status_code == 200 and "OFC round #2" in overview.text and 'data-points="' in overview.text
+    tables_csv = client.get("/web/competitions/ofc-league?format=csv", headers=viewer).text
+    assert tables_csv.splitlines()[0].split(",") == ["table", "round", "status", "seat", "player", "points"]
+    fragment = client.get("/web/competitions/ofc-league/fragments/standings", headers=viewer)
+    assert fragment.status_code == 200 and " points</span>" in fragment.text and "OFC: 2 rounds a table" in fragment.text
+    csv = client.get("/web/competitions/ofc-league?format=csv&table=standings", headers=viewer).text
+    assert csv.splitlines()[0].split(",") == ["place", "participant", "points", "table", "seat"]
+    table = client.get("/web/competitions/ofc-league/tables/T1", headers=viewer)
+    assert table.status_code == 200 and "OFC round #2" in table.text and "OFC rounds at table T1" in table.text

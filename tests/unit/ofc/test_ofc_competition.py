@@ -35,6 +35,7 @@ from domain.rulebooks import BFSP
 from domain.variants import BettingStructure
 from ingest.envelope import RecordedBy, encode, make_envelope
 from ingest.simulator.ofc import next_fantasy, play_round
+from projections import federation
 from projections.protocol import protocol, take_snapshot, verify_snapshot
 
 pytestmark = pytest.mark.unit
@@ -165,6 +166,21 @@ def test_the_draws_tables_play_their_rounds_and_the_places_go_by_points(tmp_path
     assert len(document["ofc"]["rounds"]) == 2 * OFC_REGULATIONS.rounds
     snapshot = take_snapshot(pipeline.store, COMPETITION, SECRETARY.person, at(600))
     assert verify_snapshot(pipeline.store, snapshot).ok
+    # the federation's views speak points, not chips
+    ranked = federation.standings(pipeline.store, None, COMPETITION)
+    assert ranked is not None and (ranked.variant, ranked.unit, ranked.eliminations) == ("OFC", "points", [])
+    assert {p.participant: p.points for p in ranked.remaining} == totals
+    assert {p.participant: p.place for p in ranked.remaining} == {s.participant: s.place for s in standings}
+    assert all(p.chips is None for p in ranked.remaining)
+    assert [p.place for p in ranked.remaining] == sorted(p.place or 0 for p in ranked.remaining)
+    floor = federation.balance(pipeline.store, COMPETITION)
+    assert floor is not None and not floor.judged_by_the_floor and floor.next_move is None
+    assert (floor.variant, floor.rule) == ("OFC", "bfsp 8 (set-up)")
+    assert sorted(len(t.seats) for t in floor.tables) == [3, 3]
+    timed = federation.clock(pipeline.store, COMPETITION, at(600))
+    assert timed is not None and timed.ofc_rounds is not None
+    assert timed.ofc_rounds.per_table == OFC_REGULATIONS.rounds
+    assert timed.ofc_rounds.played == {str(t): OFC_REGULATIONS.rounds for t in tables()}
 
 
 def test_a_round_the_draw_or_the_button_contradicts_is_refused(tmp_path: Path) -> None:
