@@ -103,6 +103,10 @@ class ReadModels:
             return None
         return OfcEvent(competition_id=competition, rounds=rounds, standings=self.ofc_standings(competition))
 
+    def ofc_known(self, competition: str) -> bool:
+        """The competition has an OFC round."""
+        return self._reader.one(schema.OFC_KNOWN, (competition,)) is not None
+
     def ofc_standings(self, competition: str) -> list[OfcStanding]:
         """Points per player over the competition's scored rounds, most first."""
         return standings(_points(self._reader.query(schema.OFC_POINTS_OF, (competition,))))

@@ -296,6 +296,7 @@ OFC_COMPETITIONS = (
 _OFC_ROUND_SELECT = f"SELECT {', '.join(OFC_ROUND_COLUMNS)} FROM {OFC_ROUNDS}"
 OFC_ROUNDS_OF = f"{_OFC_ROUND_SELECT} WHERE competition = ? ORDER BY table_id, number"
 OFC_ROUNDS_AT = f"{_OFC_ROUND_SELECT} WHERE competition = ? AND table_id = ? ORDER BY number LIMIT ? OFFSET ?"
+OFC_KNOWN = f"SELECT 1 FROM {OFC_ROUNDS} WHERE competition = ? LIMIT 1"
 OFC_ROUND_COUNT_AT = f"SELECT COUNT(*) FROM {OFC_ROUNDS} WHERE competition = ? AND table_id = ?"
 OFC_ROUND = f"{_OFC_ROUND_SELECT} WHERE competition = ? AND table_id = ? AND number = ?"
 LAST_OFC_ROUND_AT = f"{_OFC_ROUND_SELECT} WHERE competition = ? AND table_id = ? ORDER BY number DESC LIMIT 1"

@@ -64,7 +64,7 @@ def ofc_standings(
     """Points per player over the competition's scored OFC rounds, most first (equal points share the place), with
     each player's points per round."""
     verify_scope(principal, competition_id)
-    if models.ofc_event(competition_id) is None:
+    if not models.ofc_known(competition_id):
         raise not_found("OFC event", competition_id)
     return models.ofc_standings(competition_id)
 

@@ -37,6 +37,9 @@ def test_the_report_names_what_was_accepted_refused_and_awarded(tmp_path: Path) 
     assert "(bfsp 4.7.3)" in out  # the real final table's refused razz raise
     assert re.search(r"\(bfsp 4\.(8\.2|9\.6|9\.2)\)", out)  # a simulated dealer's slip, refused with its rule
     assert "every chain holds" in out
+    # the OFC competition, read from its projected rounds: listed with its rounds, and its points
+    assert re.search(r"-ofc: 2 tables, \d+ OFC rounds, \d+ rejections", out)
+    assert re.search(r"OFC \S+-ofc after \d+ rounds \(\d+ fouled hands\), points:", out)
     assert re.search(r"main pot: [\d,]+, eligible seats", out) and "side pot 1:" in out
 
 
