@@ -36,13 +36,13 @@ from eventsourcing.domain import Aggregate
 from eventsourcing.persistence import PersistenceError
 
 from domain.checkpoints import CheckpointChain
+from domain.clock import RULE as CLOCK_RULE
+from domain.clock import is_imported, refusal_of_payload_times, refusal_of_time, time_of_act
 from domain.errors import HandError, RuleError
 from domain.hand.aggregate import Hand, hand_id
 from domain.hand.events import HandStarted
 from domain.rejections import Rejection, RejectionKind, RejectionLog, rejection_log_id
 from ingest.checkpoints import PublishCheckpoint, publish_checkpoints
-from ingest.clock import RULE as CLOCK_RULE
-from ingest.clock import refusal_of_payload_times, refusal_of_time
 from ingest.desk import hand_judged, route_at_desk
 from ingest.envelope import Envelope, MalformedRecord, parse_record
 from ingest.log import LogRecord
@@ -276,7 +276,7 @@ class Referee:
         if route_at_desk(self, batch, record, event_id, envelope, event):  # federation acts, officials' roles
             return
         meta = _meta(envelope, record)
-        at = envelope.occurred_at
+        at = time_of_act(envelope.occurred_at, record.received_at, is_imported(envelope.recorded_by.role))
         try:
             stream = _hand_stream(envelope, event)
         except MalformedRecord as err:
@@ -427,7 +427,10 @@ def _meta(envelope: Envelope | None, record: LogRecord) -> dict[str, Any]:
             recorded_by={"person": envelope.recorded_by.person, "role": envelope.recorded_by.role.value},
             competition_id=envelope.competition_id,
             rulebook=envelope.rulebook,
+            occurred_at=envelope.occurred_at.isoformat(),  # the table's claim; the act is judged at the service's
         )
+        if is_imported(envelope.recorded_by.role):
+            meta["imported"] = True  # a past event's record: its own time stands, no live deadline applies
     return meta
 
 

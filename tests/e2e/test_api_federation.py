@@ -20,6 +20,7 @@ from api.bootstrap import bootstrap
 from api.operations import publish, referee_once
 from api.routes import federation as routes
 from api.settings import Settings
+from ingest.simulator.clock import simulation_clock
 from projections.bootstrap import open_read_models
 from projections.protocol import take_snapshot
 from projections.runner import Projector
@@ -35,6 +36,8 @@ VIEWS = ("penalties", "protests", "protests/protest-1", "balance", "clock", "sta
 def client(tmp_path: Path) -> Iterator[TestClient]:
     settings = Settings(POKERAUDIT_DATA_DIR=tmp_path, POKERAUDIT_JWT_SECRET=SECRET)  # type: ignore[call-arg]
     pipeline = bootstrap(settings)
+    # the scenario is dated: its deadlines are driven by the log's clock, which receives each record at its time
+    pipeline.log.clock = simulation_clock  # type: ignore[union-attr]
     records = Records()
     publish(pipeline, [*minsk_open(records), *gomel_cup(Records(GOMEL))], progress=False)
     assert referee_once(pipeline).get("rejected", 0) == 0
