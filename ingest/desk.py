@@ -111,7 +111,7 @@ from domain.hand.events import (
 )
 from domain.officials import Delegation, verify_permitted
 from domain.officials.acts import act_of
-from domain.officials.appointments import NOT_APPOINTED, verify_appointed
+from domain.officials.appointments import NOT_APPOINTED, refusal_where_nobody_was_appointed, verify_appointed
 from domain.officials.codec import decode as decode_officials
 from domain.officials.permissions import PERMISSIONS, is_permitted
 from domain.officials.revocations import DENY_LIST_ID, TokenDenyList
@@ -252,7 +252,7 @@ class Desk:
             return None
         competition = self.competition_of(envelope.competition_id)
         if competition is None:
-            return None
+            return refusal_where_nobody_was_appointed(envelope.type, envelope.competition_id, role)
         # only a dealer's table is asked (read off the record here, past the competitions with nobody appointed)
         table = _table_of(envelope, event) if role is Role.DEALER else None
         try:

@@ -78,3 +78,22 @@ def _tables(tables: Collection[int]) -> str:
     if len(ordered) == 1:
         return f"table {ordered[0]}"
     return "tables " + ", ".join(str(t) for t in ordered[:-1]) + f" and {ordered[-1]}"
+
+
+#: acts that amend or inspect what the table recorded at the discretion of an official (a ruling, the Chief Judge's
+#: inspection of mucked cards): an official's function the Chief Judge sets (bfsp 2.1.1), so made only where the
+#: competition's records appointed officials
+APPOINTED_OFFICIALS_ONLY: frozenset[str] = frozenset({"RulingIssued", "MuckedCardsInspected"})
+
+
+def refusal_where_nobody_was_appointed(act: str, competition_id: str, role: Role) -> NotPermittedError | None:
+    """Refuse an official's discretionary ``act`` at ``competition_id``, which has adopted no Regulations and so
+    appointed no officials (imported hand histories, plain simulations); None for any other act. Without this,
+    any judge's token could rewrite the result of a hand no competition put in his charge."""
+    if act not in APPOINTED_OFFICIALS_ONLY or role in NOT_APPOINTED:
+        return None
+    return NotPermittedError(
+        f"{competition_id} has adopted no Regulations and so appointed no officials: a "
+        f"{role.value.replace('_', ' ')} may record {act} only at a competition whose records appointed him",
+        APPOINTMENT_RULE,
+    )
