@@ -97,3 +97,19 @@ def refusal_where_nobody_was_appointed(act: str, competition_id: str, role: Role
         f"{role.value.replace('_', ' ')} may record {act} only at a competition whose records appointed him",
         APPOINTMENT_RULE,
     )
+
+
+#: roles whose reading is not an office held at a competition: the federation's board, the integrity team and the
+#: public (what they may read is the roles table's alone)
+READS_BY_ROLE: frozenset[Role] = NOT_APPOINTED | frozenset({Role.INTEGRITY, Role.VIEWER})
+
+
+def reads_as_appointed(officials: Mapping[str, Office] | None, person: str, role: Role) -> bool:
+    """May ``person``, reading as ``role``, read what that office reads at a competition whose records appointed
+    ``officials`` (None: a competition without Regulations, which appointed nobody and keeps the roles table)?
+    An official reads a competition's sealed content — live hole cards, burns, mucked hands, the words the
+    officials keep among themselves — only in the office its records gave him (DESIGN decision 11, bfsp 2.1.1)."""
+    if role in READS_BY_ROLE or officials is None:
+        return True
+    office = officials.get(person)
+    return office is not None and office.role is role
