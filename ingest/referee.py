@@ -120,7 +120,7 @@ class Referee:
     ) -> None:
         self.store = store
         self.topic = topic
-        #: how far a reported time may stray from the log's (None: only the future is refused; ingest/clock.py)
+        #: how far a reported time may stray from the log's (None: only the future is refused; domain/clock.py)
         self.clock_skew = clock_skew
         self.publish_rejections = publish_rejections
         #: until the first publish succeeds, rejections stored by an earlier run may still be unpublished

@@ -212,7 +212,7 @@ def envelope_for(
     caller: Principal, submission: EventSubmission, at: str = "", skew: timedelta | None = None
 ) -> Envelope:
     """The log's envelope for ``submission``, signed by ``caller``; 401/403/422 if it may not go on the log
-    (a time the referee would refuse by the service's clock included: ingest/clock.py)."""
+    (a time the referee would refuse by the service's clock included: domain/clock.py)."""
     recorded_by = _reporter(caller, submission, at)
     envelope = Envelope(**{**dict(submission), "recorded_by": recorded_by})
     try:
