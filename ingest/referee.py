@@ -331,7 +331,8 @@ class Referee:
         """Store ``rejection`` in the competition's rejection log; ``answered`` False for a record whose id is
         already answered (a conflicting duplicate): its rejection is kept, the id keeps its first answer."""
         competition = envelope.competition_id if envelope is not None else record.key.decode("utf-8", "replace")
-        at = envelope.occurred_at if envelope is not None else datetime.now(UTC)
+        # a refusal is the service's act: dated when the log received the record, not by the record's claim
+        at = record.received_at or (envelope.occurred_at if envelope is not None else datetime.now(UTC))
         log = self._rejection_log(competition or "(no competition)", at)
         meta = _meta(envelope, record) if envelope is not None else {"log": _log_position(record)}
         log.reject(rejection, at, meta)
