@@ -7,6 +7,7 @@ unexpected failure (500, logged here, its internals never sent to the caller).
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
@@ -21,6 +22,7 @@ from psycopg_pool import PoolTimeout
 from starlette.exceptions import HTTPException
 
 from api import limits, outages
+from api.appointments import StoredAppointments
 from api.body_limit import BodyLimit
 from api.bootstrap import Pipeline, bootstrap
 from api.errors import ApiError, ErrorBody, ErrorDetail
@@ -97,7 +99,10 @@ def create_app(
     app.state.settings = settings
     app.state.pipeline = pipeline
     app.state.read_models = read_models
-    app.state.sealing = SealingPolicy.from_settings(settings)
+    # officials read a competition's sealed content in the office its records gave them (api/appointments.py)
+    app.state.sealing = dataclasses.replace(
+        SealingPolicy.from_settings(settings), appointed=StoredAppointments(lambda: app.state.pipeline.store.events)
+    )
     app.state.workers = Workers(settings, lambda: Projector.from_settings(settings)) if workers else None
     app.state.heavy_reads = HeavyReads(settings.heavy_reads, settings.heavy_reads_wait_s)
     _install_error_shape(app)

@@ -6,8 +6,6 @@ SQLite under POKERAUDIT_DATA_DIR) or the production ones (Kafka and PostgreSQL).
 
 from __future__ import annotations
 
-from datetime import timedelta
-
 from api.settings import Settings
 from ingest.checkpoints import KafkaCheckpoints, PublishCheckpoint
 from ingest.log import EmbeddedLog, Log
@@ -44,7 +42,7 @@ class Pipeline:
                 publisher = rejections_publisher(
                     settings.kafka_bootstrap_servers, settings.rejections_topic, settings.partitions
                 )
-            skew = timedelta(seconds=settings.clock_skew_s) if settings.clock_skew_s is not None else None
+            skew = settings.clock_skew
             self._referee = Referee(
                 self.store, settings.topic, publisher, publish_checkpoint=self._checkpoint_publisher(), clock_skew=skew
             )

@@ -215,10 +215,13 @@ def _published(
     """Put a simulation on the configured log with ``publish``; print its summary and how much went out."""
     from api.bootstrap import bootstrap
     from api.settings import Settings
+    from ingest.log import clocked
+    from ingest.simulator.clock import simulation_clock
 
     pipeline = bootstrap(Settings())
     try:
-        n = publish(pipeline)
+        with clocked(pipeline.log, simulation_clock):  # the embedded log receives it on its synthetic times
+            n = publish(pipeline)
     finally:
         pipeline.close()
     print(json.dumps(simulation.summary()))

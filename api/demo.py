@@ -24,7 +24,9 @@ from api.demo_people import WHOLE, WHOLE_PLAYERS, WHOLE_SEED
 from api.operations import phh_records, publish, referee_once, verify
 from api.settings import Settings
 from domain.errors import chips
+from ingest.log import clocked
 from ingest.simulator import simulate
+from ingest.simulator.clock import simulation_clock
 from ingest.simulator.ofc import simulate_ofc_competition
 
 if TYPE_CHECKING:
@@ -94,19 +96,22 @@ def load_demo(settings: Settings, seed: int = 7, out: Out = print) -> str | None
     simulation = simulate(seed, tables=3, seats=9, hands_per_table=HANDS_PER_TABLE, mistakes=MISTAKES)
     pipeline = bootstrap(settings)
     try:
-        simulated = publish(pipeline, simulation.records(), progress=False)
-        out(
-            f"simulated {simulation.competition_id}: {len(simulation.players)} players at 3 tables of 9, "
-            f"{len(simulation.hands)} hands, {simulated} events published"
-        )
-        real = publish(pipeline, phh_records([final_table], WSOP), progress=False)
-        out(f"the real WSOP 2023 Event #43 final table: {real} events published")
-        ofc = simulate_ofc_competition(seed, 6, 3, OFC_ROUNDS, competition_id=_ofc_of(simulation.competition_id))
-        ofc_events = publish(pipeline, ofc.records(), progress=False)
-        out(f"an OFC Pineapple competition {ofc.competition_id}: 6 players at 2 tables, {OFC_ROUNDS} rounds each, "
-            f"{ofc_events} events published")  # fmt: skip
-        counts: dict[str, int] = {}
-        whole = _whole_competition(pipeline, counts)
+        # the simulations are received on their synthetic times (ingest/simulator/clock.py); the WSOP hands are
+        # imported, and keep theirs whatever the clock
+        with clocked(pipeline.log, simulation_clock):
+            simulated = publish(pipeline, simulation.records(), progress=False)
+            out(
+                f"simulated {simulation.competition_id}: {len(simulation.players)} players at 3 tables of 9, "
+                f"{len(simulation.hands)} hands, {simulated} events published"
+            )
+            real = publish(pipeline, phh_records([final_table], WSOP), progress=False)
+            out(f"the real WSOP 2023 Event #43 final table: {real} events published")
+            ofc = simulate_ofc_competition(seed, 6, 3, OFC_ROUNDS, competition_id=_ofc_of(simulation.competition_id))
+            ofc_events = publish(pipeline, ofc.records(), progress=False)
+            out(f"an OFC Pineapple competition {ofc.competition_id}: 6 players at 2 tables, {OFC_ROUNDS} rounds each, "
+                f"{ofc_events} events published")  # fmt: skip
+            counts: dict[str, int] = {}
+            whole = _whole_competition(pipeline, counts)
         out(f"a whole competition, {WHOLE}: {whole} events published (its officials' acts included)")
         _tally(counts, referee_once(pipeline))
         out(f"referee: {counts.get('accepted', 0)} accepted, {counts.get('rejected', 0)} rejected")

@@ -167,6 +167,9 @@ class SealingPolicy:
 
     public_delay: timedelta = timedelta(0)
     clock: Callable[[], datetime] = field(default=_now)
+    #: does the principal read at that competition in the office his token names (DESIGN decision 11: the
+    #: competition's appointments; api/appointments.py)? By default the roles table alone (the CLI's ``--as``)
+    appointed: Callable[[Principal, str], bool] = field(default=lambda _principal, _competition: True)
 
     @classmethod
     def from_settings(cls, settings: Any) -> SealingPolicy:
@@ -179,10 +182,10 @@ class SealingPolicy:
     ) -> Sight:
         """How much of the cards of a hand at ``table_id`` of ``competition_id`` ``principal`` sees: ``over``
         once it has ended or was voided, ``ended_at`` (ISO) when it ended."""
-        if _deals_at(principal, competition_id, table_id):
-            return Sight.EVERY
-        if principal.role in (ENDED_CARDS if over else LIVE_CARDS):
-            return Sight.EVERY
+        if _deals_at(principal, competition_id, table_id) or principal.role in (ENDED_CARDS if over else LIVE_CARDS):
+            if self.appointed(principal, competition_id):
+                return Sight.EVERY
+            return Sight.SHOWN  # an official appointed elsewhere (or not at all) reads what the table saw
         if principal.role in DELAYED and self.public_delay > timedelta(0):
             if not over or ended_at is None:
                 return Sight.NOTHING
@@ -199,6 +202,16 @@ class SealingPolicy:
     @staticmethod
     def reads_grounds(principal: Principal) -> bool:
         return principal.role in READS_GROUNDS
+
+    def reads_grounds_at(self, principal: Principal, competition_id: str) -> bool:
+        """The officials' words of one competition: for its own officials (and the roles that read by role)."""
+        return self.reads_grounds(principal) and self.appointed(principal, competition_id)
+
+    def reads_rejections_at(self, principal: Principal, competition_id: str) -> bool:
+        return self.reads_rejections(principal) and self.appointed(principal, competition_id)
+
+    def sees_quoted_cards_at(self, principal: Principal, competition_id: str) -> bool:
+        return self.sees_quoted_cards(principal) and self.appointed(principal, competition_id)
 
     @staticmethod
     def reads_rejections(principal: Principal) -> bool:
@@ -271,7 +284,7 @@ class SealingPolicy:
         """A hand's rulings: their findings, justifications and suspicions for the officials; cards in them as
         the hand's cards."""
         sight = self.sight_of(principal, hand)
-        grounds = self.reads_grounds(principal)
+        grounds = self.reads_grounds_at(principal, hand.competition_id)
         if sight is Sight.EVERY and grounds:
             return rulings
         public = public_cards(hand, sight)
@@ -315,7 +328,9 @@ class SealingPolicy:
         started, not projected yet) as about a hand being played."""
         hand = hand_of(table_id, number) if table_id and number else None
         if hand is None:
-            if _deals_at(principal, competition_id, table_id) or principal.role in LIVE_CARDS:
+            if (_deals_at(principal, competition_id, table_id) or principal.role in LIVE_CARDS) and self.appointed(
+                principal, competition_id
+            ):
                 return reason
             return seal_text(reason)
         sight = self.sight_of(principal, hand)
@@ -323,17 +338,19 @@ class SealingPolicy:
 
     # --- the federation's views and the protocol ----------------------------------------------------------------
 
-    def federation_view(self, view: M, principal: Principal) -> M:
-        """A federation view (penalty register, protest, ruling): the cards its texts quote sealed unless the
-        reader sees every live card (its grounds were withheld already where the reader may not read them)."""
-        if self.sees_quoted_cards(principal):
+    def federation_view(self, view: M, principal: Principal, competition_id: str) -> M:
+        """A federation view (penalty register, protest, ruling) of ``competition_id``: the cards its texts quote
+        sealed unless the reader sees every live card there (its grounds were withheld already where the reader
+        may not read them)."""
+        if self.sees_quoted_cards_at(principal, competition_id):
             return view
         return type(view).model_validate(seal_texts(view.model_dump()))
 
     def protocol(self, document: Mapping[str, Any], principal: Principal) -> dict[str, Any]:
         """The protocol as ``principal`` may read it, in every format (the HTML and the PDF render this)."""
         out = dict(document)
-        grounds = self.reads_grounds(principal)
+        competition_id = str(document.get("competition", {}).get("id", ""))
+        grounds = self.reads_grounds_at(principal, competition_id)
         if not grounds:
             out["violations"] = [
                 {**v, "hand": None, "intentional": None, "description": None} for v in document.get("violations", [])
@@ -351,14 +368,14 @@ class SealingPolicy:
         def sees_hand(table: str, number: str) -> bool:
             h = hands.get((table, number))
             if h is None:
-                return _deals_at(principal, str(document.get("competition", {}).get("id", "")), table) or (
-                    principal.role in LIVE_CARDS
+                return (_deals_at(principal, competition_id, table) or principal.role in LIVE_CARDS) and self.appointed(
+                    principal, competition_id
                 )
             over = h.get("ended_at") is not None
             competition = str(document.get("competition", {}).get("id", ""))
             return self.sight(principal, competition, table, over, h.get("ended_at")) is Sight.EVERY
 
-        if self.reads_rejections(principal):
+        if self.reads_rejections_at(principal, competition_id):
             out["rejections"] = [
                 r if sees_hand(str(r.get("table_id") or ""), str(r.get("hand_id") or "")) else {**r, "reason": seal_text(str(r["reason"]))}
                 for r in document.get("rejections", [])
@@ -375,7 +392,7 @@ class SealingPolicy:
         out["misdeals_and_voids"] = [
             a for h in out["hands"] for a in h.get("officials_acts", []) if a.get("type") in _MISDEAL_AND_VOID
         ]
-        if not self.sees_quoted_cards(principal):
+        if not self.sees_quoted_cards_at(principal, competition_id):
             for section in ("violations", "protests", "challenges", "season_disqualifications", "signatures"):
                 if section in out:
                     out[section] = seal_texts(out[section])

@@ -9,12 +9,14 @@ append-only log and SQLite under POKERAUDIT_DATA_DIR.
 
 from __future__ import annotations
 
+from datetime import timedelta
 from pathlib import Path
 from typing import Literal
 
 from pydantic import Field, SecretStr, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from domain.clock import PRODUCTION_SKEW
 from ingest.log import BATCH_MAX
 
 Mode = Literal["embedded", "kafka+postgres"]
@@ -140,10 +142,12 @@ class Settings(BaseSettings):
     )
     clock_skew_s: float | None = Field(
         default=None,
-        gt=0,
+        ge=0,
         validation_alias="POKERAUDIT_CLOCK_SKEW_S",
-        description="how far a record's occurred_at may be from the time the log received it (unset: only a time "
-        "in the future is refused); imports of past hand histories keep their own times",
+        description="how far a record's occurred_at may be from the time the log received it; unset: 300 s with "
+        "Kafka and PostgreSQL, none in the embedded mode (its simulations are dated in the past); 0: no bound on "
+        "the past (a time more than 5 minutes in the future is refused whatever the setting); imports of past "
+        "hand histories keep their own times",
     )
     max_body_bytes: int = Field(
         default=4 * 1024 * 1024,
@@ -201,6 +205,14 @@ class Settings(BaseSettings):
                 "set both KAFKA_BOOTSTRAP_SERVERS and DATABASE_URL (kafka+postgres mode) or neither (embedded mode)"
             )
         return self
+
+    @property
+    def clock_skew(self) -> timedelta | None:
+        """How far a live record's ``occurred_at`` may stray from the log's clock (DESIGN decision 9); None: only
+        a time in the future is refused (domain/clock.py)."""
+        if self.clock_skew_s is None:
+            return PRODUCTION_SKEW if self.mode == "kafka+postgres" else None
+        return timedelta(seconds=self.clock_skew_s) if self.clock_skew_s > 0 else None
 
     @property
     def mode(self) -> Mode:

@@ -77,6 +77,7 @@ from uuid import UUID, uuid5
 from eventsourcing.application import AggregateNotFoundError
 from eventsourcing.domain import Aggregate
 
+from domain.clock import is_imported, time_of_act, time_of_stored_act
 from domain.competition import draw
 from domain.competition.aggregate import Competition, Recorder, competition_stream_id, decode_recorded
 from domain.competition.events import (
@@ -110,7 +111,7 @@ from domain.hand.events import (
 )
 from domain.officials import Delegation, verify_permitted
 from domain.officials.acts import act_of
-from domain.officials.appointments import NOT_APPOINTED, verify_appointed
+from domain.officials.appointments import NOT_APPOINTED, refusal_where_nobody_was_appointed, verify_appointed
 from domain.officials.codec import decode as decode_officials
 from domain.officials.permissions import PERMISSIONS, is_permitted
 from domain.officials.revocations import DENY_LIST_ID, TokenDenyList
@@ -172,7 +173,8 @@ class Reported:
 
     @property
     def at(self) -> datetime:
-        return self.envelope.occurred_at
+        """When the act is recorded and judged: by the service's clock (DESIGN decision 9)."""
+        return time_of_stored_act(self.envelope.occurred_at, self.meta)
 
     @property
     def by(self) -> Recorder:
@@ -250,7 +252,7 @@ class Desk:
             return None
         competition = self.competition_of(envelope.competition_id)
         if competition is None:
-            return None
+            return refusal_where_nobody_was_appointed(envelope.type, envelope.competition_id, role)
         # only a dealer's table is asked (read off the record here, past the competitions with nobody appointed)
         table = _table_of(envelope, event) if role is Role.DEALER else None
         try:
@@ -264,8 +266,9 @@ class Desk:
 
     # --- a competition's hands (domain/competition/hand_checks.py) ----------------------------------------
 
-    def refusal_of_hand_start(self, envelope: Envelope, started: HandStarted) -> RuleError | None:
-        """The competition's refusal of a hand's start, or None (also for a competition with no aggregate)."""
+    def refusal_of_hand_start(self, envelope: Envelope, started: HandStarted, at: datetime) -> RuleError | None:
+        """The competition's refusal of a hand's start at ``at`` (the service's time of it), or None (also for a
+        competition with no aggregate)."""
         competition = self.competition_of(envelope.competition_id)
         if competition is None:
             return None
@@ -274,7 +277,7 @@ class Desk:
             self._carry_stacks_off_the_floor(competition, started, count)
         try:
             verify_hand_start(
-                competition, started, envelope.occurred_at, count,
+                competition, started, at, count,
                 envelope.recorded_by.person, envelope.recorded_by.role,
             )  # fmt: skip
         except RuleError as refusal:
@@ -322,7 +325,7 @@ class Desk:
             if competition.floor is not None and event.button is not None:
                 after_misdeal = self.chip_count(competition).misdealt.get(number, False)
                 competition.start_table_hand(
-                    number, event.button, envelope.occurred_at, _recorder(envelope), after_misdeal, meta
+                    number, event.button, time_of_stored_act(envelope.occurred_at, meta), _recorder(envelope), after_misdeal, meta
                 )
                 self._dealers[hand.id] = _recorder(envelope)
         if hand.is_over:
@@ -332,11 +335,13 @@ class Desk:
             misdealt = any(type(e).__name__ in _VOIDS for e in hand.pending_events)
             if competition.floor is not None and competition.floor.table(number).hand_running:
                 meta.update(stacks=stacks, misdealt=misdealt)
-                competition.end_table_hand(number, envelope.occurred_at, dealer or self._dealer_of(hand), meta)
+                competition.end_table_hand(number, time_of_stored_act(envelope.occurred_at, meta), dealer or self._dealer_of(hand), meta)
             elif started.button is None:
                 # A stud hand has no button for the floor to record: the chips it leaves are followed here alone,
                 # and found again in the hands themselves after a restart (:meth:`_carry_stacks_off_the_floor`).
-                self.chip_count(competition).hand_ended(meta["hand"], number, stacks, misdealt, envelope.occurred_at)
+                self.chip_count(competition).hand_ended(
+                    meta["hand"], number, stacks, misdealt, time_of_stored_act(envelope.occurred_at, meta)
+                )
         if competition.pending_events:
             self.chip_count(competition)
             batch.touched[competition.id] = competition
@@ -905,10 +910,10 @@ def _file(desk: Desk, act: Reported) -> Aggregate:
     e: ProtestFiled = act.event
     if e.competition != act.competition_id:
         raise MalformedRecord(f"the envelope is for {act.competition_id}, the protest for {e.competition}", "competition_id")
-    if e.filed_at != act.at:
+    if e.filed_at != act.envelope.occurred_at:
         raise ProtestError(
             f"the protest says it was filed at {e.filed_at.isoformat()} and was recorded as filed at "
-            f"{act.at.isoformat()}; its time decides whether it is in time",
+            f"{act.envelope.occurred_at.isoformat()}; the two claims must agree",
             RuleRef("bfsp", "7.3.2"),
         )
     if desk.find(protest_id(e.competition, e.protest)) is not None:
@@ -916,7 +921,7 @@ def _file(desk: Desk, act: Reported) -> Aggregate:
     competition = desk.competition(act.competition_id)
     if e.contested.kind is ContestedKind.PENALTY:
         _verify_sanction(desk, competition, e)
-    protest = Protest.file(e, desk.ended_at(competition), act.role, act.meta)
+    protest = Protest.file(e, desk.ended_at(competition), act.role, act.meta, received_at=act.at)
     return protest
 
 
@@ -987,16 +992,17 @@ def _challenge(desk: Desk, act: Reported) -> Aggregate:
     named = hand_name(act.envelope.table_id, act.envelope.hand_id)
     if e.hand != named:
         raise MalformedRecord(f"the challenge is of hand {e.hand}; the envelope names hand {named}", "payload.hand")
-    if e.raised_at != act.at:
+    if e.raised_at != act.envelope.occurred_at:
         raise MalformedRecord(
-            f"the challenge says it was raised at {e.raised_at.isoformat()}, the record at {act.at.isoformat()}",
+            f"the challenge says it was raised at {e.raised_at.isoformat()}, the record at "
+            f"{act.envelope.occurred_at.isoformat()}",
             "payload.raised_at",
         )
     book = _rulebook(desk, act)
     window = _window(desk, act, hand)
     if window is None:
         raise ProtestError(f"hand {named} has not ended: there is no result to challenge yet", book.cite("dispute"))
-    judged = challenge(e.hand, e.participant, e.kind, e.grounds, e.raised_at, window, book, act.role)
+    judged = challenge(e.hand, e.participant, e.kind, e.grounds, act.at, window, book, act.role)  # service's clock
     _agrees(e.deadline, judged.deadline, "the challenge closes at", book.cite("dispute"), ProtestError)
     found = desk.find(challenges_id(act.competition_id))
     kept = found if isinstance(found, HandChallenges) else HandChallenges.open(act.competition_id, act.at, act.meta)
@@ -1175,7 +1181,8 @@ def route_at_desk(
     if envelope.type not in FEDERATION_CATALOG:
         refusal = desk.refusal_of_hand_event(envelope) or desk.refusal_while_serving(envelope, event)
         if refusal is None and isinstance(event, HandStarted) and _opens_a_hand(referee, envelope, event):
-            refusal = desk.refusal_of_hand_start(envelope, event)
+            at = time_of_act(envelope.occurred_at, record.received_at, is_imported(envelope.recorded_by.role))
+            refusal = desk.refusal_of_hand_start(envelope, event, at)
         if refusal is None:
             return False
     # Imported here, off the hands' path: the referee imports this module.

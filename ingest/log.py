@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import sqlite3
 import threading
-import time
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Protocol
 
@@ -38,6 +38,15 @@ class LogRecord:
     #: when the log received the record, by the service's clock (DESIGN decision 9): the embedded log's clock at
     #: append, Kafka's append time (or the producing service's clock); None where the log kept no time
     received_at: datetime | None = None
+
+
+#: the log's clock: the time it receives a record (the record given, for a simulation's clock)
+LogClock = Callable[[bytes], datetime]
+
+
+def service_clock(_value: bytes) -> datetime:
+    """The service's own clock: the time a record is received is now."""
+    return datetime.now(UTC)
 
 
 def partition_for(key: bytes, partitions: int) -> int:
@@ -77,8 +86,11 @@ class EmbeddedLog:
     between appends, since another process may have appended since.
     """
 
-    def __init__(self, path: Path, topic: str, partitions: int = 6) -> None:
+    def __init__(self, path: Path, topic: str, partitions: int = 6, clock: LogClock = service_clock) -> None:
         self.topic = topic
+        #: when each appended record is received (DESIGN decision 9): the service's clock; injectable so that a
+        #: simulation's synthetic times, and the tests' deadlines, are driven by the log's clock (:func:`clocked`)
+        self.clock = clock
         self._lock = threading.Lock()
         path.parent.mkdir(parents=True, exist_ok=True)
         # A writer in another process holds the lock for one append at most: wait for it rather than fail.
@@ -120,8 +132,8 @@ class EmbeddedLog:
             self._db.execute("BEGIN IMMEDIATE")
             try:
                 ends: dict[int, int] = {}
-                received = time.time_ns() // 1000
                 for key, value in records:
+                    received = _to_micros(self.clock(value))
                     partition = partition_for(key, self._partitions)
                     offset = ends[partition] if partition in ends else self._end_of(partition)
                     ends[partition] = offset + 1
@@ -151,6 +163,28 @@ class EmbeddedLog:
 
     def close(self) -> None:
         self._db.close()
+
+
+@contextmanager
+def clocked(log: Log, clock: LogClock) -> Iterator[None]:
+    """Appends to ``log`` within are received at ``clock``'s times, where the log's clock is the service's to set
+    (the embedded log; Kafka's append time is the broker's, and stays so). For the operator's simulations only:
+    the API's appends are never made within."""
+    if not isinstance(log, EmbeddedLog):
+        yield
+        return
+    before, log.clock = log.clock, clock
+    try:
+        yield
+    finally:
+        log.clock = before
+
+
+def _to_micros(at: datetime) -> int:
+    return (at - _EPOCH) // timedelta(microseconds=1)
+
+
+_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 
 
 def _micros(value: int | None) -> datetime | None:

@@ -32,6 +32,7 @@ from uuid import UUID
 from eventsourcing.application import AggregateNotFoundError
 from eventsourcing.domain import Aggregate
 
+from domain.clock import time_of_stored_act
 from domain.competition.aggregate import Competition, competition_stream_id
 from domain.competition.events import OfcPoints, OfcRoundCounted
 from domain.competition.hand_checks import table_number
@@ -116,7 +117,7 @@ def judge_ofc(
         return _malformed(envelope, f"hand_id {envelope.hand_id!r} is not a round number", "hand_id")
     stream = ofc_round_id(envelope.table_id, number, envelope.competition_id)
     found = _round(store, hot, stream)
-    at = envelope.occurred_at
+    at = time_of_stored_act(envelope.occurred_at, meta)  # the service's clock (domain/clock.py)
     if isinstance(event, OfcRoundStarted):
         if event.table_id != envelope.table_id or event.round_number != number:
             return _malformed(

@@ -36,13 +36,13 @@ from eventsourcing.domain import Aggregate
 from eventsourcing.persistence import PersistenceError
 
 from domain.checkpoints import CheckpointChain
+from domain.clock import RULE as CLOCK_RULE
+from domain.clock import is_imported, refusal_of_payload_times, refusal_of_time, time_of_act
 from domain.errors import HandError, RuleError
 from domain.hand.aggregate import Hand, hand_id
 from domain.hand.events import HandStarted
 from domain.rejections import Rejection, RejectionKind, RejectionLog, rejection_log_id
 from ingest.checkpoints import PublishCheckpoint, publish_checkpoints
-from ingest.clock import RULE as CLOCK_RULE
-from ingest.clock import refusal_of_payload_times, refusal_of_time
 from ingest.desk import hand_judged, route_at_desk
 from ingest.envelope import Envelope, MalformedRecord, parse_record
 from ingest.log import LogRecord
@@ -120,7 +120,7 @@ class Referee:
     ) -> None:
         self.store = store
         self.topic = topic
-        #: how far a reported time may stray from the log's (None: only the future is refused; ingest/clock.py)
+        #: how far a reported time may stray from the log's (None: only the future is refused; domain/clock.py)
         self.clock_skew = clock_skew
         self.publish_rejections = publish_rejections
         #: until the first publish succeeds, rejections stored by an earlier run may still be unpublished
@@ -276,7 +276,7 @@ class Referee:
         if route_at_desk(self, batch, record, event_id, envelope, event):  # federation acts, officials' roles
             return
         meta = _meta(envelope, record)
-        at = envelope.occurred_at
+        at = time_of_act(envelope.occurred_at, record.received_at, is_imported(envelope.recorded_by.role))
         try:
             stream = _hand_stream(envelope, event)
         except MalformedRecord as err:
@@ -331,7 +331,8 @@ class Referee:
         """Store ``rejection`` in the competition's rejection log; ``answered`` False for a record whose id is
         already answered (a conflicting duplicate): its rejection is kept, the id keeps its first answer."""
         competition = envelope.competition_id if envelope is not None else record.key.decode("utf-8", "replace")
-        at = envelope.occurred_at if envelope is not None else datetime.now(UTC)
+        # a refusal is the service's act: dated when the log received the record, not by the record's claim
+        at = record.received_at or (envelope.occurred_at if envelope is not None else datetime.now(UTC))
         log = self._rejection_log(competition or "(no competition)", at)
         meta = _meta(envelope, record) if envelope is not None else {"log": _log_position(record)}
         log.reject(rejection, at, meta)
@@ -427,7 +428,10 @@ def _meta(envelope: Envelope | None, record: LogRecord) -> dict[str, Any]:
             recorded_by={"person": envelope.recorded_by.person, "role": envelope.recorded_by.role.value},
             competition_id=envelope.competition_id,
             rulebook=envelope.rulebook,
+            occurred_at=envelope.occurred_at.isoformat(),  # the table's claim; the act is judged at the service's
         )
+        if is_imported(envelope.recorded_by.role):
+            meta["imported"] = True  # a past event's record: its own time stands, no live deadline applies
     return meta
 
 

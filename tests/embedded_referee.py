@@ -11,6 +11,7 @@ from federation_records import COMPETITION
 from domain.competition.aggregate import Competition, competition_stream_id
 from ingest.log import EmbeddedLog
 from ingest.referee import Referee, Verdict
+from ingest.simulator.clock import simulation_clock
 from ingest.store import Store, store_env
 
 
@@ -20,7 +21,8 @@ class Pipeline:
     def __init__(self, folder: Path) -> None:
         self.folder = folder
         self.path = folder / "store.sqlite"
-        self.log = EmbeddedLog(folder / "log.sqlite", "events", partitions=1)
+        # the scenarios are dated: the log receives each record at its time (the tests drive the log's clock)
+        self.log = EmbeddedLog(folder / "log.sqlite", "events", partitions=1, clock=simulation_clock)
         self.store = Store(env=store_env(None, str(self.path)))
         self.referee = Referee(self.store, "events")
 

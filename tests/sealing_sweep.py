@@ -29,7 +29,20 @@ from datetime import UTC, datetime
 from typing import Any
 from urllib.parse import quote
 
-from federation_records import CARDS, DEALER, LEVEL_1, Records, at, dealt_in, opening, seats, table
+from federation_records import (
+    CARDS,
+    CHIEF,
+    DEALER,
+    JUDGE,
+    LEVEL_1,
+    SECRETARY,
+    Records,
+    at,
+    dealt_in,
+    opening,
+    seats,
+    table,
+)
 from federation_views_scenario import GROUNDS, minsk_open
 
 from api.auth import issue_token
@@ -139,11 +152,31 @@ def open_hand() -> list[ReportedEvent]:
     ]
 
 
+#: a judge the Minsk Open appointed and the Minsk Live did not: he reads the Minsk Open as its judge, and the
+#: Minsk Live's live hand as anyone not appointed there (DESIGN decision 11)
+JUDGE_ELSEWHERE = "judge-of-minsk-open-only"
+
+
+def _with_a_judge_of_its_own(records: Iterable[tuple[bytes, bytes]]) -> Iterator[tuple[bytes, bytes]]:
+    """The Minsk Open's records, its Chief Judge appointing :data:`JUDGE_ELSEWHERE` with the other officials."""
+    import json
+
+    from domain.competition.events import OfficialAppointed
+
+    extra = Records(MINSK)
+    extra.count = 10_000  # ids of their own
+    for key, value in records:
+        yield key, value
+        body = json.loads(value)
+        if body["type"] == "OfficialAppointed" and body["payload"]["role"] == "chief_judge":
+            yield extra.record(OfficialAppointed(JUDGE_ELSEWHERE, Role.JUDGE), CHIEF, at(-585))
+
+
 def scenario() -> list[tuple[bytes, bytes]]:
     """Every record of the scenario, in log order (keys are competitions: each its own order)."""
     live = Records(LIVE_COMPETITION)
     return [
-        *minsk_open(Records(MINSK)),
+        *_with_a_judge_of_its_own(minsk_open(Records(MINSK))),
         *opening(live),
         *hand_records(live_hand(), LIVE_COMPETITION, DEALER, at(10)),
         *hand_records(open_hand(), OPEN, OPEN_DEALER, OPEN_AT),
@@ -180,15 +213,23 @@ READERS = (
            OPEN_DEALER.person),
     # the live table's name, another competition's dealer
     Reader("dealer-of-a-same-named-table", Role.DEALER, (("table", table()), ("competition", MINSK)), DEALER.person),
-    Reader("judge", Role.JUDGE),
-    Reader("chief_judge", Role.CHIEF_JUDGE),
-    Reader("secretary", Role.SECRETARY),
+    # the officials both Minsk competitions appointed (an official reads in the offices the records gave him)
+    Reader("judge", Role.JUDGE, person=JUDGE.person),
+    Reader("chief_judge", Role.CHIEF_JUDGE, person=CHIEF.person),
+    Reader("secretary", Role.SECRETARY, person=SECRETARY.person),
+    # a judge of the Minsk Open only, his token scoped to no competition: no live card of the Minsk Live
+    Reader("judge-appointed-elsewhere", Role.JUDGE, person=JUDGE_ELSEWHERE),
+    # a judge no competition appointed: the roles table alone where nobody was appointed (the open hands)
+    Reader("judge-appointed-nowhere", Role.JUDGE, person="judge-of-nothing"),
     Reader("federation", Role.FEDERATION),
     Reader("integrity", Role.INTEGRITY),
 )
 SEES_LIVE = {"judge", "chief_judge", "dealer-of-the-live-table"}
-SEES_ENDED = {"judge", "chief_judge", "integrity", "federation", "dealer-of-the-ended-table"}
-READS_GROUNDS = {"judge", "chief_judge", "secretary", "federation", "integrity"}
+SEES_ENDED = {
+    "judge", "chief_judge", "integrity", "federation", "dealer-of-the-ended-table", "judge-appointed-elsewhere",
+    "judge-appointed-nowhere",
+}
+READS_GROUNDS = {"judge", "chief_judge", "secretary", "federation", "integrity", "judge-appointed-elsewhere"}
 
 
 def public_cards() -> set[str]:

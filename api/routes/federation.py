@@ -61,10 +61,17 @@ def _page(kind: type[Page[T]], items: list[T], page: PageParams) -> Page[T]:
     return kind.of(items[page.offset : page.offset + page.limit], page, len(items))
 
 
-def _require_grounds(principal: Principal, sealing: SealingPolicy, what: str) -> None:
+def _require_grounds(principal: Principal, sealing: SealingPolicy, what: str, competition_id: str) -> None:
     if not sealing.reads_grounds(principal):
         who = ", ".join(sorted(r.value for r in READS_GROUNDS))
         raise ApiError(403, "forbidden", f"{what} are for {who}; this token's role is {principal.role.value}")
+    if not sealing.appointed(principal, competition_id):
+        raise ApiError(
+            403, "forbidden",
+            f"{what} of {competition_id} are for its own officials; {principal.person} is not appointed "
+            f"{principal.role.value.replace('_', ' ')} there",
+            rule="bfsp 2.1.1",
+        )
 
 
 def _read(
@@ -81,11 +88,11 @@ def penalties(
 ) -> Page[federation.ParticipantRecord]:
     """The penalty register: each participant's violations (code, rule, occurrence), penalties (kind, who
     imposed them, rule, hands left), the missed-round penalty he is serving and his disqualifications."""
-    grounds = sealing.reads_grounds(principal)
+    grounds = sealing.reads_grounds_at(principal, competition_id)
     register = _read(
         request, principal, competition_id, lambda s: federation.penalty_register(s, competition_id, grounds)
     )
-    sealed = [sealing.federation_view(entry, principal) for entry in register]
+    sealed = [sealing.federation_view(entry, principal, competition_id) for entry in register]
     return _page(Page[federation.ParticipantRecord], sealed, page)
 
 
@@ -105,8 +112,8 @@ def protests(
     store = event_store(request)
     at = now()
     _read(request, principal, competition_id, lambda s: federation.competition(s, competition_id))
-    found = federation.protests(store, competition_id, at, grounds=sealing.reads_grounds(principal))
-    sealed = [sealing.federation_view(p, principal) for p in found]
+    found = federation.protests(store, competition_id, at, grounds=sealing.reads_grounds_at(principal, competition_id))
+    sealed = [sealing.federation_view(p, principal, competition_id) for p in found]
     listed = _page(Page[federation.ProtestView], sealed, page)
     windows = [] if models is None else federation.challenge_windows(store, models, competition_id, at)
     return ProtestBoard(**listed.model_dump(), challenge_windows=windows)
@@ -120,11 +127,11 @@ def protest(
     """One protest (an open one's grounds only for the officials)."""
     _read(request, principal, competition_id, lambda s: federation.competition(s, competition_id))
     found = federation.protest(
-        event_store(request), competition_id, protest_id, now(), grounds=sealing.reads_grounds(principal)
+        event_store(request), competition_id, protest_id, now(), grounds=sealing.reads_grounds_at(principal, competition_id)
     )
     if found is None:
         raise not_found("protest", f"{protest_id} at competition {competition_id}")
-    return sealing.federation_view(found, principal)
+    return sealing.federation_view(found, principal, competition_id)
 
 
 @router.get("/competitions/{competition_id}/balance", response_model=federation.Balance)
@@ -157,7 +164,7 @@ def rulings(
 ) -> Page[federation.RulingView]:
     """Every official's ruling on the competition's hands: the finding, the rule, and each pot of the hand,
     mechanical or decided by the ruling."""
-    _require_grounds(principal, sealing, "the rulings")
+    _require_grounds(principal, sealing, "the rulings", competition_id)
     _read(request, principal, competition_id, lambda s: federation.competition(s, competition_id))
-    found = [sealing.federation_view(r, principal) for r in federation.rulings(event_store(request), competition_id)]
+    found = [sealing.federation_view(r, principal, competition_id) for r in federation.rulings(event_store(request), competition_id)]
     return _page(Page[federation.RulingView], found, page)

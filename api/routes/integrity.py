@@ -92,7 +92,7 @@ def players(
     since: Since = None, min_hands: MinHands = 1,
 ) -> list[PlayerStatistics]:
     """Each player's statistics with its sample and 95 % interval."""
-    _allowed(principal, sealing.reads_grounds(principal), READS_GROUNDS, "player statistics")
+    _allowed(principal, sealing.reads_grounds_at(principal, competition), READS_GROUNDS, "player statistics")
     return all_statistics(_counters(request, principal, competition, since), min_hands)
 
 

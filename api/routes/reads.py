@@ -195,6 +195,13 @@ def rejections(
     if not sealing.reads_rejections(principal):
         who = ", ".join(sorted(r.value for r in READS_REJECTIONS))
         raise ApiError(403, "forbidden", f"the rejections are for {who}; this token's role is {principal.role.value}")
+    if not sealing.appointed(principal, competition_id):
+        raise ApiError(
+            403, "forbidden",
+            f"the rejections of {competition_id} are for its own officials; {principal.person} is not appointed "
+            f"{principal.role.value.replace('_', ' ')} there",
+            rule="bfsp 2.1.1",
+        )
     _known_competition(models, principal, competition_id)
     items, total = models.rejections(competition_id, kind.value if kind else None, page.offset, page.limit)
     sealed = sealing.rejections(items, competition_id, hand_of(models, competition_id), principal)

@@ -26,10 +26,10 @@ from api.deps import CurrentPrincipal
 from api.errors import ERROR_RESPONSES, ApiError, ErrorBody
 from api.sealing import SealingPolicy
 from api.verdicts import EventVerdict, await_seen, verdicts
+from domain.clock import RULE as CLOCK_RULE
+from domain.clock import refusal_of_payload_times, refusal_of_time
 from domain.hand.aggregate import hand_id
 from domain.roles import Role
-from ingest.clock import RULE as CLOCK_RULE
-from ingest.clock import refusal_of_payload_times, refusal_of_time
 from ingest.envelope import Envelope, MalformedRecord, RecordedBy, decode_event, encode
 from ingest.referee import record_digest
 from ingest.runners import INFRASTRUCTURE_ERRORS
@@ -117,7 +117,7 @@ def _submit(
     timeout: float,
 ) -> SubmissionResult:
     settings = request.app.state.settings
-    skew = timedelta(seconds=settings.clock_skew_s) if settings.clock_skew_s is not None else None
+    skew = settings.clock_skew
     envelopes = [envelope_for(caller, s, at, skew) for s, at in submissions]
     pipeline: Pipeline = request.app.state.pipeline
     ids = [e.event_id for e in envelopes]
@@ -212,7 +212,7 @@ def envelope_for(
     caller: Principal, submission: EventSubmission, at: str = "", skew: timedelta | None = None
 ) -> Envelope:
     """The log's envelope for ``submission``, signed by ``caller``; 401/403/422 if it may not go on the log
-    (a time the referee would refuse by the service's clock included: ingest/clock.py)."""
+    (a time the referee would refuse by the service's clock included: domain/clock.py)."""
     recorded_by = _reporter(caller, submission, at)
     envelope = Envelope(**{**dict(submission), "recorded_by": recorded_by})
     try:

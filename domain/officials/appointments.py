@@ -78,3 +78,38 @@ def _tables(tables: Collection[int]) -> str:
     if len(ordered) == 1:
         return f"table {ordered[0]}"
     return "tables " + ", ".join(str(t) for t in ordered[:-1]) + f" and {ordered[-1]}"
+
+
+#: acts that amend or inspect what the table recorded at the discretion of an official (a ruling, the Chief Judge's
+#: inspection of mucked cards): an official's function the Chief Judge sets (bfsp 2.1.1), so made only where the
+#: competition's records appointed officials
+APPOINTED_OFFICIALS_ONLY: frozenset[str] = frozenset({"RulingIssued", "MuckedCardsInspected"})
+
+
+def refusal_where_nobody_was_appointed(act: str, competition_id: str, role: Role) -> NotPermittedError | None:
+    """Refuse an official's discretionary ``act`` at ``competition_id``, which has adopted no Regulations and so
+    appointed no officials (imported hand histories, plain simulations); None for any other act. Without this,
+    any judge's token could rewrite the result of a hand no competition put in his charge."""
+    if act not in APPOINTED_OFFICIALS_ONLY or role in NOT_APPOINTED:
+        return None
+    return NotPermittedError(
+        f"{competition_id} has adopted no Regulations and so appointed no officials: a "
+        f"{role.value.replace('_', ' ')} may record {act} only at a competition whose records appointed him",
+        APPOINTMENT_RULE,
+    )
+
+
+#: roles whose reading is not an office held at a competition: the federation's board, the integrity team and the
+#: public (what they may read is the roles table's alone)
+READS_BY_ROLE: frozenset[Role] = NOT_APPOINTED | frozenset({Role.INTEGRITY, Role.VIEWER})
+
+
+def reads_as_appointed(officials: Mapping[str, Office] | None, person: str, role: Role) -> bool:
+    """May ``person``, reading as ``role``, read what that office reads at a competition whose records appointed
+    ``officials`` (None: a competition without Regulations, which appointed nobody and keeps the roles table)?
+    An official reads a competition's sealed content — live hole cards, burns, mucked hands, the words the
+    officials keep among themselves — only in the office its records gave him (DESIGN decision 11, bfsp 2.1.1)."""
+    if role in READS_BY_ROLE or officials is None:
+        return True
+    office = officials.get(person)
+    return office is not None and office.role is role

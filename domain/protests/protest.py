@@ -13,6 +13,7 @@ The id is ``uuid5`` of the competition and the protest's own id.
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from datetime import datetime, timedelta
 from enum import StrEnum
 from uuid import NAMESPACE_URL, UUID, uuid5
@@ -72,18 +73,24 @@ class Protest(OfficialsRecord):
         competition_ended_at: datetime | None,
         filed_by: Role = Role.PARTICIPANT,
         meta: JSON | None = None,
+        received_at: datetime | None = None,
     ) -> Protest:
-        """A protest, refused (nothing created) when late, by the wrong filer or through the wrong channel."""
+        """A protest, refused (nothing created) when late, by the wrong filer or through the wrong channel.
+
+        ``received_at`` is when the service received the filing (DESIGN decision 9): the window is judged on it,
+        and on the service's time of the end, not on the time the filing claims; None judges the claim (a
+        protest recorded without a log, as the domain's own tests do)."""
         verify_permitted(Act.PROTEST_FILED, filed_by)
+        at = filed.filed_at if received_at is None else received_at
         if filed.tier is ProtestTier.CHIEF_JUDGE:
-            _verify_to_chief_judge(filed, competition_ended_at)
+            _verify_to_chief_judge(filed, at, competition_ended_at)
         else:
-            _verify_to_federation(filed, competition_ended_at)
+            _verify_to_federation(filed, at, competition_ended_at)
         protest: Protest = cls._create_chained(
             "ProtestFiled",
             protest_id(filed.competition, filed.protest),
-            filed.filed_at,
-            encode(filed),
+            at,
+            encode(replace(filed, filed_at=at)),  # filed when the service received it; the claim stays in the meta
             meta or {},
         )
         return protest
@@ -222,11 +229,12 @@ def _who(role: Role) -> str:
     return "the Chief Judge" if role is Role.CHIEF_JUDGE else f"the {role.value.replace('_', ' ')}"
 
 
-def _verify_before_the_end(filed: ProtestFiled, ended_at: datetime | None, rule: RuleRef) -> None:
-    if ended_at is not None and filed.filed_at >= ended_at:
+def _verify_before_the_end(filed: ProtestFiled, at: datetime, ended_at: datetime | None, rule: RuleRef) -> None:
+    if ended_at is not None and at >= ended_at:
+        claim = "" if at == filed.filed_at else f" (it says {filed.filed_at.isoformat()}; the service's clock decides)"
         raise ProtestError(
             f"a protest must be filed before the end of the competition, which ended at {ended_at.isoformat()}; "
-            f"this one was filed at {filed.filed_at.isoformat()} and is not accepted",
+            f"this one was filed at {at.isoformat()}{claim} and is not accepted",
             rule,
         )
 
@@ -236,7 +244,7 @@ def _verify_received_by_chief_judge(filed: ProtestFiled, rule: RuleRef, how: str
         raise ProtestError(f"{how}; this one went to {_who(filed.received_by)}", rule)
 
 
-def _verify_to_chief_judge(filed: ProtestFiled, ended_at: datetime | None) -> None:
+def _verify_to_chief_judge(filed: ProtestFiled, at: datetime, ended_at: datetime | None) -> None:
     contested = filed.contested
     if contested.kind is not ContestedKind.FINDING_OF_FACT or contested.decided_by is not Role.JUDGE:
         raise ProtestError(
@@ -245,10 +253,10 @@ def _verify_to_chief_judge(filed: ProtestFiled, ended_at: datetime | None) -> No
             _bfsp("2.2.3"),
         )
     _verify_received_by_chief_judge(filed, _bfsp("2.1.3"), "a protest against a judge's finding goes to the Chief Judge")
-    _verify_before_the_end(filed, ended_at, _bfsp("2.1.3"))
+    _verify_before_the_end(filed, at, ended_at, _bfsp("2.1.3"))
 
 
-def _verify_to_federation(filed: ProtestFiled, ended_at: datetime | None) -> None:
+def _verify_to_federation(filed: ProtestFiled, at: datetime, ended_at: datetime | None) -> None:
     contested = filed.contested
     rule = _bfsp("7.3.1")
     if contested.kind is not ContestedKind.PENALTY or contested.decided_by is not Role.CHIEF_JUDGE:
@@ -268,4 +276,4 @@ def _verify_to_federation(filed: ProtestFiled, ended_at: datetime | None) -> Non
     if not filed.grounds.strip():
         raise ProtestError("a protest to the federation states its grounds", rule)
     _verify_received_by_chief_judge(filed, rule, "a protest to the federation is filed through the Chief Judge")
-    _verify_before_the_end(filed, ended_at, _bfsp("7.3.2"))
+    _verify_before_the_end(filed, at, ended_at, _bfsp("7.3.2"))

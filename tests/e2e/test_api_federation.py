@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
-from federation_records import COMPETITION, Records, at
+from federation_records import CHIEF, COMPETITION, JUDGE, SECRETARY, Records, at
 from federation_views_scenario import FORWARDED_AT, GOMEL, GROUNDS, forwarded, gomel_cup, minsk_open
 
 from api.app import create_app
@@ -20,6 +20,7 @@ from api.bootstrap import bootstrap
 from api.operations import publish, referee_once
 from api.routes import federation as routes
 from api.settings import Settings
+from ingest.simulator.clock import simulation_clock
 from projections.bootstrap import open_read_models
 from projections.protocol import take_snapshot
 from projections.runner import Projector
@@ -35,6 +36,8 @@ VIEWS = ("penalties", "protests", "protests/protest-1", "balance", "clock", "sta
 def client(tmp_path: Path) -> Iterator[TestClient]:
     settings = Settings(POKERAUDIT_DATA_DIR=tmp_path, POKERAUDIT_JWT_SECRET=SECRET)  # type: ignore[call-arg]
     pipeline = bootstrap(settings)
+    # the scenario is dated: its deadlines are driven by the log's clock, which receives each record at its time
+    pipeline.log.clock = simulation_clock  # type: ignore[union-attr]
     records = Records()
     publish(pipeline, [*minsk_open(records), *gomel_cup(Records(GOMEL))], progress=False)
     assert referee_once(pipeline).get("rejected", 0) == 0
@@ -51,8 +54,25 @@ def client(tmp_path: Path) -> Iterator[TestClient]:
     pipeline.close()
 
 
-def as_(role: str, **claims: str) -> dict[str, str]:
-    return {"Authorization": f"Bearer {issue_token(SECRET, f'a-{role}', role, **claims)}"}
+#: the persons the scenario's competitions appointed: an official reads in the offices the records gave him
+APPOINTED = {"judge": JUDGE.person, "chief_judge": CHIEF.person, "secretary": SECRETARY.person}
+
+
+def as_(role: str, person: str | None = None, **claims: str) -> dict[str, str]:
+    who = person or APPOINTED.get(role, f"a-{role}")
+    return {"Authorization": f"Bearer {issue_token(SECRET, who, role, **claims)}"}
+
+
+@pytest.mark.parametrize("role", ["judge", "chief_judge", "secretary"])
+def test_an_official_no_competition_appointed_reads_no_officials_words(client: TestClient, role: str) -> None:
+    stranger = as_(role, person=f"{role}-of-another-competition")
+    ruled = client.get(url("rulings"), headers=stranger)
+    assert ruled.status_code == 403 and ruled.json()["error"]["rule"] == "bfsp 2.1.1", ruled.text
+    assert "is not appointed" in ruled.json()["error"]["message"]
+    protest = client.get(url("protests/protest-1"), headers=stranger).json()
+    assert protest["grounds"] is None
+    assert GROUNDS not in client.get(url("protests"), headers=stranger).text
+    assert client.get(url("protests/protest-1"), headers=as_(role)).json()["grounds"] == GROUNDS
 
 
 def url(view: str, competition: str = COMPETITION) -> str:

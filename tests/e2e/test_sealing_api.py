@@ -33,6 +33,7 @@ from domain.hand.events import (
     SeatEntry,
     Stakes,
 )
+from domain.roles import Role
 from ingest.envelope import RecordedBy
 from ingest.publish import hand_records
 
@@ -158,3 +159,33 @@ def test_a_viewer_sees_a_hands_cards_only_the_delay_after_it_ends(client: TestCl
     # the officials are no public feed
     assert read(1, bearer("integrity", "i"))[0] == ["As", "Kd", "Qs", "Qd"]
     assert read(1, bearer("secretary", "s"))[0] == ["As", "Kd", "Qs", "Qd"]
+
+
+def test_a_voided_hand_opens_to_viewers_the_delay_after_it_was_voided(client: TestClient) -> None:
+    from domain.hand.events import HandVoided
+
+    dealt = submissions(heads_up("t3"), "t3", "dealer-3")
+    judged(client, dealt, bearer("dealer", "dealer-3", table="t3", competition="open"))
+    void = submissions([*heads_up("t3"), HandVoided("the deck was found one card short", "6.1.1")], "t3", "j")[-1]
+    void["recorded_by"] = None
+    assert [v["outcome"] for v in judged(client, [void], bearer("judge", "j"))] == ["accepted"]
+    hand = str(hand_id("t3", 1, "open"))
+    deadline = datetime.now().timestamp() + 20
+    while (r := client.get(f"/v1/hands/{hand}", headers=bearer("judge", "j"))).status_code != 200 or r.json()[
+        "status"
+    ] != "voided":
+        assert datetime.now().timestamp() < deadline
+        time.sleep(0.05)
+    voided_at = r.json()["ended_at"]
+    assert voided_at is not None  # a voided hand ends at its void: the public delay runs from it
+    # a voided hand shows nobody's cards (none was tabled); what the delay governs is the sight of it
+    from api.auth import Principal
+    from api.sealing import Sight
+
+    policy = client.app.state.sealing  # type: ignore[attr-defined]
+    viewer = Principal(person="v", role=Role.VIEWER)
+    for minutes, sight in ((29, Sight.NOTHING), (30, Sight.SHOWN)):
+        at = replace(policy, clock=lambda m=minutes: datetime.fromisoformat(voided_at) + timedelta(minutes=m))
+        assert at.sight(viewer, "open", "t3", True, voided_at) is sight, minutes
+    seats = client.get(f"/v1/hands/{hand}", headers=bearer("viewer", "v")).json()["seats"]
+    assert seats[0]["hole_cards"] + seats[1]["hole_cards"] == ["??"] * 4

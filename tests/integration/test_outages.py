@@ -147,6 +147,7 @@ def test_the_service_rides_out_a_postgres_restart_and_a_broker_restart(
         **os.environ, "KAFKA_BOOTSTRAP_SERVERS": bootstrap, "DATABASE_URL": url, "POKERAUDIT_PARTITIONS": "3",
         "POKERAUDIT_TOPIC": "outages.events", "POKERAUDIT_REJECTIONS_TOPIC": "outages.rejections",
         "POKERAUDIT_JWT_SECRET": SECRET,
+        "POKERAUDIT_CLOCK_SKEW_S": "0",  # the shared hands are dated in the past (production: 300 s)
     }
     settings = Settings(**{k: v for k, v in env.items() if k.startswith(("KAFKA_", "DATABASE_", "POKERAUDIT_"))})
     first, during_pg, during_kafka = Chunk([WSOP], repeat=2), Chunk(pluribus(0, 3)), Chunk(pluribus(3, 3))
@@ -266,6 +267,7 @@ def test_a_log_behind_the_store_is_refused_by_the_referee_and_said_by_status_and
         **os.environ, "KAFKA_BOOTSTRAP_SERVERS": kafka_bootstrap, "DATABASE_URL": pg_database.url,
         "POKERAUDIT_PARTITIONS": "3", "POKERAUDIT_TOPIC": topic, "POKERAUDIT_REJECTIONS_TOPIC": f"{topic}.rejections",
         "POKERAUDIT_JWT_SECRET": SECRET,
+        "POKERAUDIT_CLOCK_SKEW_S": "0",  # the shared hands are dated in the past (production: 300 s)
     }
     chunk = Chunk(pluribus(0, 2))
     chunk.publish(env)

@@ -302,3 +302,18 @@ def test_the_last_hand_before_a_break_may_be_ruled_on_for_a_minute_after_its_awa
         f"the right to challenge the result of hand {table()}/1, the last before a break, ended 60 seconds after "
         "the pot was awarded: only the Chief Judge, departing from bfsp 5.9.1 for fairness, re-awards its pots now",
     )
+
+
+def test_no_judge_rules_on_a_hand_of_a_competition_that_appointed_nobody(pipeline: Pipeline) -> None:
+    """A competition without Regulations (an import, a plain simulation) appointed no officials (bfsp 2.1.1):
+    a judge's token is no office there, so no ruling rewrites its hands' results."""
+    from federation_records import hand
+
+    records = Records("nowhere-cup")
+    accepted(pipeline.judge(list(hand(records, 1, "p01", "p02", 10))))
+    confirmed = RulingIssued("r-1", f"{table()}/1", RulingKind.FINDING_OF_FACT, JUDGE.person, Role.JUDGE,
+                             "bfsp 2.2.3", "the board was dealt from the top of the deck")  # fmt: skip
+    for ruling, by in ((confirmed, JUDGE), (split(), CHIEF)):
+        rejection = refusal(pipeline.judge([ruled(records, ruling, 15, by)]))
+        assert rejection.rule == "bfsp 2.1.1", rejection
+        assert "nowhere-cup has adopted no Regulations and so appointed no officials" in rejection.reason

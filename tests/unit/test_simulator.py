@@ -28,6 +28,7 @@ from ingest.log import EmbeddedLog
 from ingest.referee import Referee
 from ingest.runners import drain_embedded
 from ingest.simulator import SimulatedHand, Simulation, simulate
+from ingest.simulator.clock import simulation_clock
 from ingest.store import Store, store_env
 
 pytestmark = pytest.mark.unit
@@ -229,7 +230,7 @@ def test_games_the_simulator_cannot_deal_are_refused_by_name() -> None:
 
 
 def judge(records: list[tuple[bytes, bytes]], tmp_path: Path) -> tuple[Referee, Store, list[str]]:
-    log = EmbeddedLog(tmp_path / "log.sqlite", "events", partitions=2)
+    log = EmbeddedLog(tmp_path / "log.sqlite", "events", partitions=2, clock=simulation_clock)
     store = Store(env=store_env(None, str(tmp_path / "store.sqlite")))
     referee = Referee(store, "events")
     log.append(records)

@@ -21,6 +21,7 @@ from ingest.referee import Referee, Verdict
 from ingest.runners import drain_embedded
 from ingest.simulator import CompetitionSimulation, SimulatedHand, simulate_competition
 from ingest.simulator.book import Reported
+from ingest.simulator.clock import simulation_clock
 from ingest.store import Store, store_env
 from projections.protocol import protocol, snapshots, verify_snapshot
 
@@ -54,7 +55,7 @@ def _records(simulation: CompetitionSimulation) -> list[dict[str, Any]]:
 def judged(simulation: CompetitionSimulation, tmp_path: Path) -> tuple[list[Verdict], Store]:
     """Every record put on an embedded log and judged, as ``pokeraudit simulate`` publishes them: the protocol
     snapshot a forwarding names is taken in the store once the records before it are judged."""
-    log = EmbeddedLog(tmp_path / "log.sqlite", "events", partitions=1)
+    log = EmbeddedLog(tmp_path / "log.sqlite", "events", partitions=1, clock=simulation_clock)
     store = Store(env=store_env(None, str(tmp_path / "store.sqlite")))
     referee = Referee(store, "events")
     verdicts: list[Verdict] = []

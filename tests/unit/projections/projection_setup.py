@@ -31,6 +31,7 @@ from ingest.log import EmbeddedLog
 from ingest.publish import hand_records
 from ingest.referee import Referee
 from ingest.runners import drain_embedded
+from ingest.simulator.clock import simulation_clock
 from ingest.store import Store, store_env
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -84,7 +85,7 @@ class Pipeline:
     """Log → referee → store, embedded, in ``folder``."""
 
     def __init__(self, folder: Path) -> None:
-        self.log = EmbeddedLog(folder / "log.sqlite", "events", partitions=2)
+        self.log = EmbeddedLog(folder / "log.sqlite", "events", partitions=2, clock=simulation_clock)
         self.store = Store(env=store_env(None, str(folder / "store.sqlite")))
         self.referee = Referee(self.store, "events")
 

@@ -34,6 +34,7 @@ from domain.discipline.ladder import PenaltyKind
 from domain.roles import Role
 from ingest.log import EmbeddedLog
 from ingest.referee import Referee
+from ingest.simulator.clock import simulation_clock
 from ingest.store import Store, store_env
 from projections import federation
 from projections.database import SqliteReadDatabase
@@ -46,7 +47,7 @@ pytestmark = pytest.mark.unit
 
 class Judged:
     def __init__(self, folder: Path) -> None:
-        self.log = EmbeddedLog(folder / "log.sqlite", "events", partitions=1)
+        self.log = EmbeddedLog(folder / "log.sqlite", "events", partitions=1, clock=simulation_clock)
         self.store = Store(env=store_env(None, str(folder / "store.sqlite")))
         self.referee = Referee(self.store, "events")
         self.read_path = folder / "read.sqlite"
