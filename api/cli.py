@@ -28,6 +28,7 @@ from ingest.phh_validate import HandReport, UnreadableReport, validate_file
 
 if TYPE_CHECKING:
     from api.bootstrap import Pipeline
+    from ingest.referee import Referee
 
 
 def _add_validate(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -117,7 +118,7 @@ def _add_referee(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]
 
 def _referee(args: argparse.Namespace) -> int:
     from api.operations import referee_once
-    from ingest.runners import KafkaRefereeRunner
+    from ingest.runners import KafkaRefereeRunner, count_retry, until_reachable
 
     if args.processes < 1:
         print("referee: --processes must be at least 1", file=sys.stderr)
@@ -134,21 +135,33 @@ def _referee(args: argparse.Namespace) -> int:
             _referee_summary(pipeline, outcomes, sum(outcomes.values()))
             return 0
         log_settings("referee", settings)
-        runner = KafkaRefereeRunner(
-            settings.kafka_bootstrap_servers, settings.topic, pipeline.referee,
-            settings.referee_batch_max, settings.referee_batch_ms,
-        )
+        bootstrap = settings.kafka_bootstrap_servers
         stop = threading.Event()
         try:
             with stopped_by_signals(lambda: stop.set()):
-                judged = runner.run(stop, idle_exit_s=args.idle_exit)
+                # started while PostgreSQL or the broker is down: wait for them (each retry logged), not fail
+                runner = until_reachable(
+                    lambda: KafkaRefereeRunner(bootstrap, settings.topic, _opened_referee(pipeline),
+                                               settings.referee_batch_max, settings.referee_batch_ms),
+                    stop, "opening the store and the log", count=count_retry,
+                )
+                judged = 0 if runner is None else runner.run(stop, idle_exit_s=args.idle_exit)
         except LogBehindStore as exc:
             print(f"referee: refusing to judge: {exc}", file=sys.stderr)
             return 3
+        if runner is None:  # stopped while waiting: nothing judged, and the store may still be unreachable
+            print(json.dumps({"judged": 0}))
+            return 0
         print(json.dumps({"judged": judged}))
         if not args.no_summary:
             _referee_summary(pipeline, None, judged)
     return 0
+
+
+def _opened_referee(pipeline: Pipeline) -> Referee:
+    """The store first (kept once open), then the referee with its publishers: a retry opens only what failed."""
+    pipeline.store  # noqa: B018 - opening it is the point
+    return pipeline.referee
 
 
 def _referee_summary(pipeline: Pipeline, outcomes: dict[str, int] | None, judged: int) -> None:

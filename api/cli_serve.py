@@ -10,8 +10,9 @@ from __future__ import annotations
 import argparse
 import logging
 import sys
+import threading
 from datetime import timedelta
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal
 
 from api.auth import API_ROLES
 from api.logs import add_log_level
@@ -22,6 +23,8 @@ from api.settings import MIN_SECRET_BYTES, Settings
 log = logging.getLogger("pokeraudit.api")
 
 if TYPE_CHECKING:
+    from fastapi import FastAPI
+
     Subparsers = argparse._SubParsersAction[argparse.ArgumentParser]
 
 
@@ -56,8 +59,6 @@ def add_serve(subparsers: Subparsers) -> None:
 def _serve(args: argparse.Namespace) -> int:
     import uvicorn
 
-    from api.app import create_app
-
     settings = Settings()
     configure_logs(args.log_level)
     refusal = production_refusal(settings)
@@ -77,6 +78,9 @@ def _serve(args: argparse.Namespace) -> int:
         print("serve: the referee and the projector run in one process only: with --processes N > 1 add --no-workers "
               "and run `pokeraudit referee` and `pokeraudit projections run --follow` beside it", file=sys.stderr)
         return 2
+    app = _app_once_reachable(settings, workers, args.processes)
+    if app is None:
+        return 0  # stopped (SIGTERM, SIGINT) while waiting for PostgreSQL
     running = "with the referee and the projector" if workers else "without workers"
     print(f"serving the {settings.mode} service {running} on http://{host}:{port} (OpenAPI at /docs)", flush=True)
     if args.processes > 1:
@@ -85,9 +89,32 @@ def _serve(args: argparse.Namespace) -> int:
                     log_level=args.log_level, log_config=None)
         return 0
     # log_config=None: uvicorn's lines go through the JSON-lines handler configured above
-    uvicorn.run(create_app(settings, workers=workers), host=host, port=port, log_level=args.log_level,
-                log_config=None)
+    assert app is not True  # one process: the app itself
+    uvicorn.run(app, host=host, port=port, log_level=args.log_level, log_config=None)
     return 0
+
+
+def _app_once_reachable(settings: Settings, workers: bool, processes: int) -> FastAPI | Literal[True] | None:
+    """The app (``True`` for ``--processes N``, whose processes build their own), once PostgreSQL answers.
+
+    Started while PostgreSQL is down, ``serve`` waits for it (the app makes its read models' tables at start),
+    logging each retry, instead of failing; None when stopped while waiting.
+    """
+    from api.app import create_app
+    from api.probes import Unreachable, store_reachable
+    from api.signals import stopped_by_signals
+    from ingest.runners import INFRASTRUCTURE_ERRORS, until_reachable
+
+    stop = threading.Event()
+    with stopped_by_signals(stop.set):
+        if settings.database_url is not None and until_reachable(
+            lambda: store_reachable(settings), stop, "serve", logger=log, errors=(Unreachable,)
+        ) is None:
+            return None
+        if processes > 1:
+            return True
+        return until_reachable(lambda: create_app(settings, workers=workers), stop, "serve", logger=log,
+                               errors=INFRASTRUCTURE_ERRORS)
 
 
 def production_refusal(settings: Settings) -> str:

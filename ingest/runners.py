@@ -6,6 +6,13 @@ An infrastructure failure (the database or the broker unreachable) stops the bat
 aggregates, waits, seeks back to the tracked offsets and tries again: it is never judged as a rule breach.
 It polls nothing until that seek has succeeded: while the store cannot say its offsets, a poll would read on
 past the failed batch, and the next commit's tracked offset would skip those records for good.
+
+A partition the group assigns is placed the same way, by the loop and not by the rebalance listener: the
+listener runs on the Kafka client's IO thread, where a blocking call (the log's end offsets, the store's
+tracked offsets) is refused ("Cannot block on net.run() from the IO thread itself"), so it only pauses the
+partitions it is given; the loop checks them against the store, seeks them to the tracked offsets and resumes
+them before it polls again. Starting while PostgreSQL or the broker is down, the referee waits for them
+(:func:`until_reachable`), logging each retry.
 """
 
 from __future__ import annotations
@@ -16,8 +23,8 @@ import json
 import logging
 import threading
 import time
-from collections.abc import Iterator, Sequence
-from typing import Any
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any, TypeVar
 
 from kafka import KafkaConsumer, TopicPartition
 from kafka.consumer.subscription_state import ConsumerRebalanceListener
@@ -54,6 +61,49 @@ except ImportError:  # pragma: no cover - psycopg is a dependency
 def failed_service(err: BaseException) -> str:
     """Which service an infrastructure failure came from: "kafka" or "postgresql"."""
     return "kafka" if type(err).__module__.startswith("kafka") else "postgresql"
+
+
+#: the first pause after a failure, doubled after each further one up to MAX_PAUSE (seconds)
+FIRST_PAUSE = 0.5
+MAX_PAUSE = 10.0
+
+T = TypeVar("T")
+
+
+def until_reachable(
+    attempt: Callable[[], T],
+    stop: threading.Event,
+    what: str,
+    logger: logging.Logger = log,
+    errors: tuple[type[BaseException], ...] = INFRASTRUCTURE_ERRORS,
+    count: Callable[[str], None] | None = None,
+) -> T | None:
+    """``attempt()``'s answer once the services it needs answer; None if ``stop`` is set first.
+
+    A long-running command started while PostgreSQL or the broker is down waits for it instead of failing: each
+    failure is logged as a retry (warning, the service named, the pause before the next attempt), counted by
+    ``count(service)``, and tried again after a pause growing from 0.5 s to 10 s.
+    """
+    pause = FIRST_PAUSE
+    while not stop.is_set():
+        try:
+            return attempt()
+        except errors as err:
+            service = failed_service(err)
+            if count is not None:
+                count(service)
+            logger.warning(
+                "%s: waiting for %s, retrying in %.1fs: %s", what, service, pause, err,
+                extra={"service": service, "retry_in_s": pause},
+            )
+            stop.wait(pause)
+            pause = min(pause * 2, MAX_PAUSE)
+    return None
+
+
+def count_retry(service: str) -> None:
+    """The referee's retries metric, by service."""
+    RETRIES.labels(service).inc()
 
 
 #: how long the broker may hold a fetch for partitions with nothing new (ms)
@@ -104,22 +154,24 @@ def rejections_publisher(bootstrap: str, topic: str, partitions: int) -> Publish
 
 
 class _SeekToTracked(ConsumerRebalanceListener):  # type: ignore[misc]
+    """Runs on the Kafka client's IO thread, where nothing may block: it pauses what it is given and leaves the
+    placing (log checked against the store, seek to the tracked offsets, resume) to the runner's loop."""
+
     def __init__(self, runner: KafkaRefereeRunner) -> None:
         self.runner = runner
 
     def on_partitions_revoked(self, revoked: Any) -> None:
         log.info("partitions revoked", extra={"partitions": sorted(tp.partition for tp in revoked)})
         self.runner.referee.forget()
+        with self.runner.unplaced_lock:
+            self.runner.unplaced -= set(revoked)
 
     def on_partitions_assigned(self, assigned: Any) -> None:
         log.info("partitions assigned", extra={"partitions": sorted(tp.partition for tp in assigned)})
-        # kafka-python swallows a listener's exception: a log found behind the store is kept for the loop
-        try:
-            self.runner.refuse_a_log_behind_the_store(assigned)
-        except LogBehindStore as exc:
-            self.runner.refused = exc
-            return
-        self.runner.seek_to_tracked(assigned)
+        # paused, a partition's records are not returned by a poll: none is read before it is placed
+        self.runner.consumer.pause(*assigned)
+        with self.runner.unplaced_lock:
+            self.runner.unplaced |= set(assigned)
 
 
 class KafkaRefereeRunner:
@@ -154,8 +206,9 @@ class KafkaRefereeRunner:
             heartbeat_interval_ms=3_000,
         )
         self.judged = 0
-        #: set when the log was found behind the store: the runner stops and ``run`` raises it
-        self.refused: LogBehindStore | None = None
+        #: assigned partitions not yet at the store's tracked offsets (paused): newly assigned, or after a failure
+        self.unplaced: set[Any] = set()
+        self.unplaced_lock = threading.Lock()
 
     def refuse_a_log_behind_the_store(self, partitions: Any = None) -> None:
         """:class:`LogBehindStore` if the store has judged offsets the log (``partitions``, else all of the
@@ -182,7 +235,9 @@ class KafkaRefereeRunner:
 
     def _run(self, stop: threading.Event, idle_exit_s: float | None) -> int:
         try:
-            self.refuse_a_log_behind_the_store()
+            # at once, before joining the group: a log behind the store stops the referee with its reason
+            until_reachable(self.refuse_a_log_behind_the_store, stop, "checking the log against the store",
+                            count=count_retry)
         except LogBehindStore:
             self.consumer.close()
             raise
@@ -190,25 +245,31 @@ class KafkaRefereeRunner:
         log.info("referee started", extra={"topic": self.topic, "batch_max": self.batch_max, "batch_ms": self.batch_ms})
         summaries = BatchSummaries()
         quiet_since = time.monotonic()
-        backoff = 0.5
-        #: set by a failure: no poll until every partition is back at the store's tracked offset (a poll would
-        #: move past the records of the batch that failed, and the next commit's offset would skip them for good)
-        behind_the_store = False
+        backoff = FIRST_PAUSE
         while not stop.is_set():
-            if self.refused is not None:
-                self.consumer.close()
-                raise self.refused
-            if behind_the_store:
-                if not self._seek_back():
-                    time.sleep(backoff)
-                    backoff = min(backoff * 2, 10.0)
+            # No poll until every assigned partition is at the store's tracked offset: after a failure a poll would
+            # move past the records of the batch that failed, and the next commit's offset would skip them for good.
+            with self.unplaced_lock:
+                unplaced = set(self.unplaced)
+            if unplaced:
+                try:
+                    self._place(unplaced)
+                except LogBehindStore:
+                    self.consumer.close()
+                    raise
+                except INFRASTRUCTURE_ERRORS as err:
+                    service = failed_service(err)
+                    RETRIES.labels(service).inc()
+                    log.warning("cannot read tracked offsets yet, retrying in %.1fs: %s", backoff, err,
+                                extra={"service": service, "retry_in_s": backoff})
+                    stop.wait(backoff)
+                    backoff = min(backoff * 2, MAX_PAUSE)
                     continue
-                behind_the_store = False
             try:
                 polled = self.consumer.poll(timeout_ms=self.batch_ms, max_records=self.batch_max)
                 # the broker answered: the next failure waits from the start again (an empty poll too, or a
                 # backoff grown while the store was down would delay the first batch after the broker's restart)
-                backoff = 0.5
+                backoff = FIRST_PAUSE
                 if not polled:
                     if not self.consumer.assignment():
                         # Still joining the group (e.g. waiting out a crashed member's session): not quiet.
@@ -244,30 +305,39 @@ class KafkaRefereeRunner:
                     extra={"service": service, "retry_in_s": backoff},
                 )
                 self.referee.forget()
-                time.sleep(backoff)
-                backoff = min(backoff * 2, 10.0)
-                behind_the_store = True
+                self._unplace_all()
+                stop.wait(backoff)
+                backoff = min(backoff * 2, MAX_PAUSE)
         self.consumer.close()
         log.info("referee stopped", extra={"judged": self.judged})
         return self.judged
+
+    def _unplace_all(self) -> None:
+        """After a failure: every assigned partition paused until it is back at the store's tracked offset."""
+        assigned = self.consumer.assignment()
+        self.consumer.pause(*assigned)
+        with self.unplaced_lock:
+            self.unplaced |= set(assigned)
+
+    def _place(self, partitions: set[Any]) -> None:
+        """``partitions`` checked against the store (:class:`LogBehindStore`), sought to the offsets after the
+        store's tracked ones and resumed. Raises an infrastructure error while the broker or the store cannot say."""
+        mine = partitions & self.consumer.assignment()
+        if mine:
+            self.refuse_a_log_behind_the_store(mine)
+            self.seek_to_tracked(mine)
+            self.consumer.resume(*mine)
+        with self.unplaced_lock:
+            self.unplaced -= partitions
 
     def _lag(self, tp: Any) -> int | None:
         """Records of ``tp`` on the log past the consumer's position, as of the last fetch."""
         high = self.consumer.highwater(tp)
         return None if high is None else max(0, high - self.consumer.position(tp))
 
-    def _seek_back(self) -> bool:
-        """Every assigned partition back at the store's tracked offset; False while the store cannot say."""
-        try:
-            self.seek_to_tracked(self.consumer.assignment())
-        except INFRASTRUCTURE_ERRORS as err:
-            log.warning("cannot read tracked offsets yet: %s", err)
-            return False
-        return True
-
 
 def _offset_and_metadata(offset: int) -> OffsetAndMetadata:
     return OffsetAndMetadata(offset, "", -1)
 
 
-__all__ = ["KafkaRefereeRunner", "TopicPartition", "drain_embedded", "rejections_publisher"]
+__all__ = ["KafkaRefereeRunner", "TopicPartition", "drain_embedded", "rejections_publisher", "until_reachable"]

@@ -71,6 +71,9 @@ class ReadDatabase(ABC):
     dialect: str
     #: a server answers it (each statement, a snapshot's COMMIT included, is a round trip), not this process
     served: bool
+    #: taken first in the transaction that creates the tables, so that processes starting together make them one at
+    #: a time (None where only this process writes)
+    schema_lock: str | None = None
 
     def __init__(self) -> None:
         self._held = threading.local()
@@ -120,6 +123,8 @@ class ReadDatabase(ABC):
 
     def create(self) -> None:
         with self.transaction() as w:
+            if self.schema_lock is not None:
+                w.execute(self.schema_lock)
             for statement in schema.CREATE:
                 w.execute(statement)
             w.execute(schema.SEED_POSITION, (schema.POSITION_NAME,))
@@ -346,6 +351,9 @@ POOL_WAIT_SECONDS = 3.0
 class PostgresReadDatabase(ReadDatabase):
     dialect = "postgresql"
     served = True
+    # CREATE ... IF NOT EXISTS races in PostgreSQL: two referees' summaries at once raised "duplicate key value
+    # violates unique constraint pg_type_typname_nsp_index"
+    schema_lock = "SELECT pg_advisory_xact_lock(hashtext('pokeraudit.read_models'))"
 
     def __init__(self, url: str, pool_size: int = 4) -> None:
         from psycopg_pool import ConnectionPool
@@ -360,6 +368,7 @@ class PostgresReadDatabase(ReadDatabase):
 
     def filling(self, fresh: bool) -> None:
         self._fresh = fresh
+
 
     def check_connections(self) -> None:
         self._pool.check()
