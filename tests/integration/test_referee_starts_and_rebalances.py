@@ -8,6 +8,7 @@ Each test ends the same way: every published record has exactly one stored outco
 from __future__ import annotations
 
 import json
+import logging
 import os
 import shutil
 import signal
@@ -187,8 +188,20 @@ def _refuse_connections(db: PgDatabase, admin_url: str, refuse: bool) -> None:
                           (db.dbname,))
 
 
+def _outage_played_out(records: list[logging.LogRecord]) -> bool:
+    """The store has been away long enough: the runner failed to seek back at least twice, and then either kept
+    failing (five times: it is waiting for the store) or fell silent for 14 s — a runner that polls on while it
+    cannot seek back falls silent once it has read to the log's end (a failing one logs at least every 13 s)."""
+    warnings = [r for r in records if r.name == "pokeraudit.referee" and r.levelno == logging.WARNING]
+    seek_failures = [r for r in warnings if "cannot read tracked offsets" in r.getMessage()]
+    if len(seek_failures) < 2:
+        return False
+    return len(seek_failures) >= 5 or time.time() - warnings[-1].created >= 14
+
+
 def test_nothing_is_polled_until_a_failed_batch_is_back_at_the_tracked_offsets(
-    kafka_bootstrap: str, topic_factory: Callable[..., str], pg_database: PgDatabase, database_url: str
+    kafka_bootstrap: str, topic_factory: Callable[..., str], pg_database: PgDatabase, database_url: str,
+    caplog: pytest.LogCaptureFixture,
 ) -> None:
     """The store goes away while records arrive: the batch fails, and so does the seek back to the tracked
     offsets. A runner that polled on regardless reached the log's end during the outage, and its first commit
@@ -201,20 +214,23 @@ def test_nothing_is_polled_until_a_failed_batch_is_back_at_the_tracked_offsets(
                              for start, name in ((0, "before"), (2, "during"), (4, "after")))
     before.publish_to_log(kafka_bootstrap, topic)
     pipeline = bootstrap(settings)
-    runner = KafkaRefereeRunner(kafka_bootstrap, topic, pipeline.referee, batch_max=100, batch_ms=100)
+    # batches large enough that one poll can bring a partition's every new record: a runner that polls on
+    # while it cannot seek back reaches the log's end within the outage, and then has nothing left to fail on
+    runner = KafkaRefereeRunner(kafka_bootstrap, topic, pipeline.referee, batch_max=5000, batch_ms=100)
     stop = threading.Event()
     judged: list[int] = []
     thread = threading.Thread(target=lambda: judged.append(runner.run(stop)), name="runner", daemon=True)
     thread.start()
     try:
         wait_until(lambda: (stored_outcomes(pg_database.url) or 0) >= len(before.ids), 120, "the first chunk")
-        _refuse_connections(pg_database, database_url, refuse=True)
-        try:
-            during.publish_to_log(kafka_bootstrap, topic)
-            # long enough for a runner that polls on to read past every record of the chunk (batches of 100)
-            time.sleep(15)
-        finally:
-            _refuse_connections(pg_database, database_url, refuse=False)
+        with caplog.at_level(logging.WARNING, logger="pokeraudit.referee"):
+            _refuse_connections(pg_database, database_url, refuse=True)
+            try:
+                during.publish_to_log(kafka_bootstrap, topic)
+                wait_until(lambda: _outage_played_out(caplog.records), 180,
+                           "the runner to fail on the chunk and to fail to seek back")
+            finally:
+                _refuse_connections(pg_database, database_url, refuse=False)
         after.publish_to_log(kafka_bootstrap, topic)
         wait_until(lambda: (stored_outcomes(pg_database.url) or 0) >= len(before.ids | during.ids | after.ids), 90,
                    "every record to be judged, those published while the store was away included")

@@ -1,11 +1,16 @@
-"""deploy/docker-compose.yml speaks the same configuration language as api/settings.py."""
+"""deploy/docker-compose.yml: valid against the Compose Specification's JSON schema (vendored from the compose-spec
+project, deploy/compose-spec/), and speaking the same configuration language as api/settings.py. There is no Docker
+engine where the tests run: the file is validated and checked, never run (docs/OPERATIONS.md says so)."""
 
 from __future__ import annotations
 
+import hashlib
+import json
 import re
 from pathlib import Path
 from typing import Any
 
+import jsonschema_rs
 import pytest
 import yaml
 
@@ -14,6 +19,11 @@ from api.settings import ENV_NAMES, REQUIRED_IN_PRODUCTION, Settings
 pytestmark = pytest.mark.unit
 
 COMPOSE = Path(__file__).resolve().parents[2] / "deploy" / "docker-compose.yml"
+SPEC = COMPOSE.parent / "compose-spec" / "compose-spec.json"
+#: the vendored schema's sha256, as deploy/compose-spec/README.md records it (compose-go v2.17.0)
+SPEC_SHA256 = "49eb9a1e1de41315949f302f8e6221bb42acd6038977f7c0974e38596ec4cdf6"
+#: what an operator sets before `docker compose up` (docs/OPERATIONS.md)
+OPERATOR = {"POKERAUDIT_DB_PASSWORD": "s3cret", "POKERAUDIT_JWT_SECRET": "k" * 64, "POKERAUDIT_DOMAIN": "audit.example.org"}
 APP_SERVICES = ("api", "referee", "projections")
 # ${NAME}, ${NAME:-default}, ${NAME-default}, ${NAME:?message}, ${NAME?message}
 INTERPOLATION = re.compile(r"\$\{(?P<name>[A-Za-z_][A-Za-z0-9_]*)(?:(?P<op>:?[-?])(?P<arg>[^}]*))?\}")
@@ -150,3 +160,64 @@ def test_the_proxy_terminates_tls_in_front_of_the_api_and_hides_the_metrics(comp
     caddyfile = (COMPOSE.parent / "proxy" / "Caddyfile").read_text()
     assert "reverse_proxy api:8000" in caddyfile and "respond @internal 404" in caddyfile
     assert any(v.startswith("./proxy/Caddyfile:") for v in proxy["volumes"])
+
+
+def _interpolated(node: Any, host_env: dict[str, str]) -> Any:
+    """The file as `docker compose` validates it: every string's ${...} substituted (YAML anchors and merge keys
+    are already resolved by the YAML loader)."""
+    if isinstance(node, dict):
+        return {key: _interpolated(value, host_env) for key, value in node.items()}
+    if isinstance(node, list):
+        return [_interpolated(value, host_env) for value in node]
+    return _interpolate(node, host_env) if isinstance(node, str) else node
+
+
+def _spec_errors(document: dict[str, Any]) -> list[str]:
+    schema = json.loads(SPEC.read_text())
+    return [f"/{'/'.join(map(str, e.instance_path))}: {e.message}" for e in jsonschema_rs.iter_errors(schema, document)]
+
+
+def test_the_vendored_schema_is_the_pinned_one() -> None:
+    assert hashlib.sha256(SPEC.read_bytes()).hexdigest() == SPEC_SHA256
+    assert SPEC_SHA256 in (SPEC.parent / "README.md").read_text()
+    assert "Apache License" in (SPEC.parent / "LICENSE").read_text()
+
+
+def test_compose_is_valid_against_the_compose_specification(compose: dict[str, Any]) -> None:
+    errors = _spec_errors(_interpolated(compose, OPERATOR))
+    assert not errors, errors[:5]
+
+
+@pytest.mark.parametrize(
+    ("where", "change"),
+    [
+        ("a misspelt healthcheck field", lambda c: c["services"]["api"]["healthcheck"].update(intervall="10s")),
+        ("a condition compose does not know",
+         lambda c: c["services"]["proxy"]["depends_on"]["api"].update(condition="service_ready")),
+        ("a misspelt service field", lambda c: c["services"]["referee"].update(comand=["pokeraudit"])),
+        ("a misspelt top-level key", lambda c: c.update(service=c.pop("services"))),
+    ],
+)
+def test_the_schema_check_catches_a_broken_file(compose: dict[str, Any], where: str, change: Any) -> None:
+    broken = json.loads(json.dumps(_interpolated(compose, OPERATOR)))
+    change(broken)
+    assert _spec_errors(broken), f"{where} passed the schema"
+
+
+def test_the_api_is_reached_only_through_the_tls_proxy(compose: dict[str, Any]) -> None:
+    services = compose["services"]
+    published = sorted(name for name, service in services.items() if service.get("ports"))
+    assert published == ["proxy"], f"only the proxy may publish ports, not {published}"
+    assert services["proxy"]["depends_on"]["api"]["condition"] == "service_healthy"
+    caddyfile = (COMPOSE.parent / "proxy" / "Caddyfile").read_text()
+    # the site address is the domain (Caddy serves it over HTTPS, with a certificate it obtains), never http:// only
+    site = next(line for line in caddyfile.splitlines() if line.strip() and not line.lstrip().startswith("#"))
+    assert "{$POKERAUDIT_DOMAIN" in site and not site.lstrip().startswith("http://"), site
+    assert "443:443" in services["proxy"]["ports"]
+
+
+def test_the_projectors_restarts_are_set_and_visible(compose: dict[str, Any]) -> None:
+    projector = {**compose["x-pokeraudit-app"], **compose["services"]["projections"]}
+    assert projector["restart"] == "unless-stopped"
+    # a restart shows in `docker compose ps` (health) and in process_start_time_seconds on the metrics port
+    assert "/metrics" in " ".join(projector["healthcheck"]["test"])
