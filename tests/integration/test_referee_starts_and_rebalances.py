@@ -161,15 +161,16 @@ def test_two_referees_joining_one_group_rebalance_without_a_listener_error(
     lines = {name: json_lines(tmp_path / f"{name}.log") for name in ("one", "two")}
     assert one.returncode == 0 and two is not None and two.returncode == 0
     for name, logged in lines.items():
-        errors = [line for line in logged if line["level"] in ("error", "critical")
-                  or "rebalance" in str(line["message"]).lower() and "callback" in str(line["message"]).lower()]
+        # the listener's failure was logged by kafka.coordinator ("User provided rebalance listener ... failed") and
+        # raised from the poll ("User rebalance callback throws an error"), which the runner logged as a failure
+        errors = [line for line in logged
+                  if line["level"] in ("error", "critical") and str(line["logger"]).startswith(("pokeraudit", "kafka.coord"))
+                  or "rebalance" in str(line["message"]).lower() and "fail" in str(line["message"]).lower()
+                  or "callback" in str(line["message"]).lower()]
         assert not errors, (name, errors)
-        assert not [line for line in logged if line.get("message", "").startswith("infrastructure failure")], name
+        assert not [line for line in logged if str(line["message"]).startswith("infrastructure failure")], name
     revoked = [line for line in lines["one"] if line["message"] == "partitions revoked" and line["partitions"]]
     assert revoked, "the first referee gave up partitions to the second"
-    judged_by = {name: sum(int(line.get("judged", 0)) for line in logged if line["message"] == "referee stopped")
-                 for name, logged in lines.items()}
-    assert judged_by["two"] > 0, judged_by
     stored = stored_ids(pg_database.url)
     assert len(stored) == len(set(stored)) and set(stored) == first.ids | second.ids
 
