@@ -104,3 +104,73 @@ def test_serve_refuses_a_short_secret_in_production_and_warns_of_public_reads() 
     public = Settings(**PRODUCTION, POKERAUDIT_JWT_SECRET="k" * 32, POKERAUDIT_PUBLIC_READ="true")
     assert "POKERAUDIT_PUBLIC_READ" in start_warnings(public)[0]
     assert start_warnings(Settings(POKERAUDIT_PUBLIC_READ="true")) == []
+
+
+def test_batch_summaries_are_logged_at_most_once_a_partition_per_interval(caplog: pytest.LogCaptureFixture) -> None:
+    import uuid
+
+    from ingest.metrics import BatchSummaries
+    from ingest.referee import Verdict
+
+    summaries = BatchSummaries(every=3600.0)
+    verdicts = [Verdict(0, n, uuid.uuid4(), "accepted") for n in range(3)]
+    with caplog.at_level(logging.INFO, logger="pokeraudit.referee"):
+        for _ in range(50):
+            summaries.observe(0, verdicts, 0.01, lag=7)
+            summaries.observe(1, verdicts[:1], 0.01, lag=0)
+    lines = [r for r in caplog.records if r.getMessage() == "batches judged"]
+    # the first batch of each partition is said at once; the next 49 wait for the interval
+    assert sorted(r.partition for r in lines) == [0, 1]  # type: ignore[attr-defined]
+    first = next(r for r in lines if r.partition == 0)  # type: ignore[attr-defined]
+    assert (first.batches, first.judged, first.accepted, first.lag) == (1, 3, 3, 7)  # type: ignore[attr-defined]
+    summaries.every = 0.0
+    with caplog.at_level(logging.INFO, logger="pokeraudit.referee"):
+        summaries.observe(0, verdicts, 0.01, lag=0)
+    last = [r for r in caplog.records if r.getMessage() == "batches judged"][-1]
+    assert (last.batches, last.judged) == (50, 150)  # type: ignore[attr-defined]  # the 49 held back, and this one
+
+
+@pytest.mark.parametrize("argv", [["referee"], ["projections", "run", "--follow"], ["serve"]])
+def test_every_long_running_command_takes_a_log_level(argv: list[str]) -> None:
+    from api.cli import build_parser
+
+    assert build_parser().parse_args([*argv, "--log-level", "debug"]).log_level == "debug"
+    with pytest.raises(SystemExit):
+        build_parser().parse_args([*argv, "--log-level", "chatty"])
+
+
+@pytest.mark.parametrize("script", ["kafka/kafka.sh", "postgres/postgres.sh"])
+def test_the_deploy_scripts_help_names_both_modes(script: str) -> None:
+    import subprocess
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[2] / "deploy" / script
+    done = subprocess.run(["bash", str(path), "help"], capture_output=True, text=True, timeout=30, check=False)
+    assert done.returncode == 0, done.stderr
+    assert "throw-away" in done.stdout and "persistent" in done.stdout
+    assert ("KAFKA_DATA_DIR" if "kafka" in script else "POSTGRES_DATA_DIR") in done.stdout
+    assert "keeps it" in done.stdout or "keeps" in done.stdout
+
+
+def test_until_reachable_waits_out_failures_logging_each_and_stops_when_told(caplog: pytest.LogCaptureFixture) -> None:
+    from ingest.runners import until_reachable
+
+    attempts: list[int] = []
+    counted: list[str] = []
+
+    def attempt() -> str:
+        attempts.append(1)
+        if len(attempts) < 3:
+            raise psycopg.OperationalError("connection refused")
+        return "open"
+
+    stop = threading.Event()
+    with caplog.at_level(logging.WARNING, logger="pokeraudit.referee"):
+        assert until_reachable(attempt, stop, "opening the store", count=counted.append) == "open"
+    retries = [r for r in caplog.records if "waiting for postgresql" in r.getMessage()]
+    assert len(retries) == 2 and [r.retry_in_s for r in retries] == [0.5, 1.0]  # type: ignore[attr-defined]
+    assert counted == ["postgresql", "postgresql"]
+    stop.set()
+    assert until_reachable(attempt, stop, "opening the store") is None  # stopped: no attempt at all
+    with pytest.raises(ValueError):  # not an outage: raised at once
+        until_reachable(lambda: (_ for _ in ()).throw(ValueError("a bug")), threading.Event(), "x")
