@@ -265,6 +265,9 @@ class KafkaRefereeRunner:
                     stop.wait(backoff)
                     backoff = min(backoff * 2, MAX_PAUSE)
                     continue
+                # just placed: their records come with the next fetches; the quiet time (--idle-exit) starts now,
+                # not when the group began to form (joining it can take longer than the quiet time allowed)
+                quiet_since = time.monotonic()
             try:
                 polled = self.consumer.poll(timeout_ms=self.batch_ms, max_records=self.batch_max)
                 # the broker answered: the next failure waits from the start again (an empty poll too, or a
