@@ -40,9 +40,11 @@ def add_integrity(subparsers: argparse._SubParsersAction[argparse.ArgumentParser
         action = actions.add_parser(name, help=help_text, description=help_text)
         action.add_argument("paths", nargs="*", metavar="PATH", help="a .phh or .phhs file, or a folder of them")
         action.add_argument("--competition", metavar="ID",
-                            help="read the competition's hands from the event store instead of files")
+                            help="read the competition's statistics from the read models (kept by the projector) "
+                            "instead of files")
         action.add_argument("--since", type=datetime.fromisoformat, metavar="TIME",
-                            help="with --competition: only hands started at or after TIME (ISO 8601, with zone)")
+                            help="with --competition: only hands started at or after TIME (ISO 8601, with zone), "
+                            "counted from the event store")
         action.add_argument("--min-hands", type=int, default=30, metavar="N",
                             help="only pairs (players) dealt in together (at all) in at least N hands")
         action.add_argument("--format", choices=("csv", "json"), default="csv" if name != "alerts" else "json")
@@ -55,6 +57,9 @@ def _counted(args: argparse.Namespace) -> Counters | None:
     if bool(args.paths) == bool(args.competition):
         print("pokeraudit integrity: give PATHs of hand-history files or --competition, one of the two",
               file=sys.stderr)
+        return None
+    if args.since is not None and not args.competition:
+        print("pokeraudit integrity: --since reads the event store: it goes with --competition", file=sys.stderr)
         return None
     if args.competition:
         return _stored(args.competition, args.since)
@@ -73,17 +78,36 @@ def _counted(args: argparse.Namespace) -> Counters | None:
         return None
 
 
-def _stored(competition: str, since: datetime | None) -> Counters:
-    from api.bootstrap import open_store
+def _stored(competition: str, since: datetime | None) -> Counters | None:
+    """The competition's counters: the read model the projector keeps, or with ``since`` its hands from that
+    time counted from the event store."""
     from api.settings import Settings
-    from projections.integrity.parallel import count
-    from projections.integrity.stored import competition_records
 
-    store = open_store(Settings())
-    try:
-        return count(competition_records(store, competition, since))
-    finally:
-        store.close()
+    settings = Settings()
+    if since is None:
+        from projections.bootstrap import open_read_models
+
+        models = open_read_models(settings)
+        try:
+            found = models.integrity_counters(competition)
+        finally:
+            models.close()
+    else:
+        from api.bootstrap import open_store
+        from projections.integrity.parallel import count
+        from projections.integrity.stored import competition_records
+
+        store = open_store(settings)
+        try:
+            found = count(competition_records(store, competition, since))
+        finally:
+            store.close()
+    if found is None or not found.hands:
+        print(f"pokeraudit integrity: competition {competition!r} has no ended hold'em hands"
+              + (f" started at or after {since.isoformat()}" if since is not None else " in the read models"),
+              file=sys.stderr)
+        return None
+    return found
 
 
 def _players(args: argparse.Namespace) -> int:

@@ -13,6 +13,8 @@ from typing import Any
 from domain.hand.pots import pot_name
 from projections import schema, views
 from projections.database import ReadDatabase, Reader, Row
+from projections.integrity.counters import Counters
+from projections.integrity.live import read_counters
 from projections.ofc import (
     OfcEvent,
     OfcRoundView,
@@ -48,6 +50,10 @@ class ReadModels:
         (one API request's reads, which FastAPI may run on more than one worker thread)."""
         with self.database.reader() as reader:
             yield ReadModels(self.database, reader)
+
+    def integrity_counters(self, competition: str) -> Counters | None:
+        """The competition's integrity counters as the projector keeps them (None: no hold'em hand of it)."""
+        return read_counters(self._reader.query, competition)
 
     def position(self) -> int:
         row = self._reader.one(schema.POSITION_OF, (schema.POSITION_NAME,))

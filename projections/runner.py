@@ -38,6 +38,7 @@ from projections import schema
 from projections.chip_account import ProjectedHand
 from projections.database import ReadDatabase, ReadSettings, Writer
 from projections.hand_projection import Stored, history_row
+from projections.integrity.live import IntegrityProjection
 from projections.ofc import ProjectedRound
 from projections.stored import StoredRow, served, stored_rows
 
@@ -119,6 +120,9 @@ class Projector:
         self._rounds: dict[str, ProjectedRound] = {}
         #: what each topic of stored event is projected by (None: passed over)
         self._by_topic: dict[str, Any] = {}
+        #: integrity's counters per competition (projections/integrity/live.py), and the tables a page goes to
+        self.integrity = IntegrityProjection()
+        self._writes: schema.Writes = schema.IN_USE
 
     @classmethod
     def from_settings(cls, settings: ReadSettings, **kwargs: Any) -> Projector:
@@ -258,6 +262,8 @@ class Projector:
         """Project one page and write it; ``after`` is the position the page follows (None: write no
         position, for a rebuild's fresh tables), checked under the transaction's hold on it."""
         page = _Page()
+        self._writes = writes
+        self.integrity.part = self.partition[0] if self.partition is not None else 0
         mapper = self.store.mapper
         plain = self.reads_raw and mapper.cipher is None and mapper.compressor is None
         try:
@@ -307,6 +313,24 @@ class Projector:
             page.stacks.extend((hand.hand_id, event.version, *change) for change in changes)
         page.history.append(history_row(hand.hand_id, event))
         page.touched[hand.hand_id] = hand
+        self._integrity(event)
+
+    def _integrity(self, event: Stored) -> None:
+        """Integrity's counters take the hand's events (an event they cannot read leaves the hand out of
+        them, logged; it does not stop the hand's other read models)."""
+        try:
+            self.integrity.event(event, self._earlier, self._read_back, self._writes)
+        except NOT_THE_EVENTS_FAULT:
+            raise
+        except Exception as err:
+            log.error("hand %s left out of the integrity statistics: %s: %s", event.stream, type(err).__name__, err)
+            self.integrity.leave_out(event.stream)
+
+    def _earlier(self, stream: str, version: int) -> list[Stored]:
+        return [Stored.of_event(e) for e in self.store.events.get(UUID(stream), lte=version)]
+
+    def _read_back(self, sql: str, params: tuple[Any, ...]) -> list[tuple[Any, ...]]:
+        return self.database.query(sql, params)
 
     def _hand(self, stream: str, version: int) -> ProjectedHand:
         known = self._hands.get(stream)
@@ -431,6 +455,7 @@ class Projector:
         return hand
 
     def _forget(self) -> None:
+        self.integrity.forget()
         self._hands.clear()
         self._competitions.clear()
         self._reviews.clear()
@@ -454,6 +479,10 @@ class Projector:
         w.insert(sql.ruled_stacks, page.ruled_stacks)
         w.executemany(sql.upsert_ofc_round, [found.round_row() for found in page.ofc_rounds.values()])
         w.insert(sql.ofc_points, page.ofc_points)
+        competitions, players, pairs = self.integrity.rows()
+        w.executemany(sql.integrity_competition, competitions)
+        w.executemany(sql.integrity_player, players)
+        w.executemany(sql.integrity_pair, pairs)
         if last_id is not None:
             w.execute(schema.SAVE_POSITION, (schema.POSITION_NAME, last_id))
 

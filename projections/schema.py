@@ -26,6 +26,12 @@ RULED_STACKS = "rm_ruled_stacks"
 #: OFC rounds (bfsp 8) as they stand, and each player's points in each scored round (projections/ofc.py)
 OFC_ROUNDS = "rm_ofc_rounds"
 OFC_POINTS = "rm_ofc_points"
+#: integrity's counters (projections/integrity/live.py): per competition, player and pair, as JSON, one set
+#: per ``part`` (0 for the projector following the store; a rebuild's process k writes part k; a read adds
+#: the parts up)
+INTEGRITY_COMPETITIONS = "rm_integrity_competitions"
+INTEGRITY_PLAYERS = "rm_integrity_players"
+INTEGRITY_PAIRS = "rm_integrity_pairs"
 POSITION = "rm_position"
 #: events the projector could not project, for operators (not a read model: a rebuild keeps it, and adds to it)
 POISON = "rm_poison_events"
@@ -35,7 +41,7 @@ POSITION_NAME = "read-models"
 #: the read models a rebuild makes afresh (the position table stays: the swap moves the position in it)
 MODELS = (
     HANDS, STACKS, POTS, SHOWDOWNS, HISTORY, REJECTIONS, REJECTION_LOGS, RULINGS, REVIEWS, RULED_STACKS, OFC_ROUNDS,
-    OFC_POINTS,
+    OFC_POINTS, INTEGRITY_COMPETITIONS, INTEGRITY_PLAYERS, INTEGRITY_PAIRS,
 )
 #: the read models' tables
 TABLES = (*MODELS, POSITION)
@@ -82,6 +88,12 @@ _COLUMNS = {
         number BIGINT NOT NULL, player TEXT NOT NULL, points BIGINT NOT NULL, fouled INTEGER NOT NULL,
         royalties INTEGER NOT NULL, fantasy INTEGER NOT NULL, earns_fantasy INTEGER NOT NULL,
         PRIMARY KEY (round_id, seat)""",
+    INTEGRITY_COMPETITIONS: """competition TEXT NOT NULL, part INTEGER NOT NULL, hands BIGINT NOT NULL,
+        seating TEXT NOT NULL, PRIMARY KEY (competition, part)""",
+    INTEGRITY_PLAYERS: """competition TEXT NOT NULL, part INTEGER NOT NULL, player TEXT NOT NULL, state TEXT NOT NULL,
+        PRIMARY KEY (competition, part, player)""",
+    INTEGRITY_PAIRS: """competition TEXT NOT NULL, part INTEGER NOT NULL, player_a TEXT NOT NULL,
+        player_b TEXT NOT NULL, state TEXT NOT NULL, PRIMARY KEY (competition, part, player_a, player_b)""",
 }
 #: the keys of the append-only tables a rebuild fills most: their fresh tables are made without one and get it
 #: at the swap, an index made once by sorting being cheaper than one kept row by row (half their inserts' time)
@@ -180,6 +192,22 @@ class Writes(NamedTuple):
     ruled_stacks: Insert
     upsert_ofc_round: str
     ofc_points: Insert
+    #: integrity's counters: (competition, part, …, state) rows replaced whole
+    integrity_competition: str
+    integrity_player: str
+    integrity_pair: str
+    #: a competition's counters of one part, read back (the projector's cache of them was dropped)
+    integrity_competition_of: str
+    integrity_players_of: str
+    integrity_pairs_of: str
+
+
+def _upsert(table: str, key: tuple[str, ...], values: tuple[str, ...]) -> str:
+    columns = (*key, *values)
+    return (
+        f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({', '.join('?' * len(columns))})"
+        f" ON CONFLICT ({', '.join(key)}) DO UPDATE SET {', '.join(f'{c} = excluded.{c}' for c in values)}"
+    )
 
 
 def writes(suffix: str = "") -> Writes:
@@ -229,6 +257,18 @@ def writes(suffix: str = "") -> Writes:
             f"{OFC_POINTS}{suffix}",
             ("round_id", "seat", "competition", "table_id", "number", "player", "points", "fouled", "royalties",
              "fantasy", "earns_fantasy"),
+        ),
+        integrity_competition=_upsert(f"{INTEGRITY_COMPETITIONS}{suffix}", ("competition", "part"),
+                                      ("hands", "seating")),
+        integrity_player=_upsert(f"{INTEGRITY_PLAYERS}{suffix}", ("competition", "part", "player"), ("state",)),
+        integrity_pair=_upsert(f"{INTEGRITY_PAIRS}{suffix}", ("competition", "part", "player_a", "player_b"),
+                               ("state",)),
+        integrity_competition_of=(
+            f"SELECT hands, seating FROM {INTEGRITY_COMPETITIONS}{suffix} WHERE competition = ? AND part = ?"
+        ),
+        integrity_players_of=f"SELECT player, state FROM {INTEGRITY_PLAYERS}{suffix} WHERE competition = ? AND part = ?",
+        integrity_pairs_of=(
+            f"SELECT player_a, player_b, state FROM {INTEGRITY_PAIRS}{suffix} WHERE competition = ? AND part = ?"
         ),
     )
 
@@ -331,6 +371,12 @@ _REJECTION_SELECT = (
 REJECTIONS_OF = f"{_REJECTION_SELECT} WHERE competition = ? ORDER BY number LIMIT ? OFFSET ?"
 REJECTIONS_OF_KIND = f"{_REJECTION_SELECT} WHERE competition = ? AND kind = ? ORDER BY number LIMIT ? OFFSET ?"
 REJECTION_COUNT = f"SELECT COUNT(*) FROM {REJECTIONS} WHERE competition = ?"
+#: a competition's integrity counters, every part (a read adds them up)
+INTEGRITY_COMPETITION_PARTS = f"SELECT part, hands, seating FROM {INTEGRITY_COMPETITIONS} WHERE competition = ?"
+INTEGRITY_PLAYER_PARTS = f"SELECT part, player, state FROM {INTEGRITY_PLAYERS} WHERE competition = ? ORDER BY part"
+INTEGRITY_PAIR_PARTS = (
+    f"SELECT part, player_a, player_b, state FROM {INTEGRITY_PAIRS} WHERE competition = ? ORDER BY part"
+)
 REJECTION_COUNT_OF_KIND = f"SELECT COUNT(*) FROM {REJECTIONS} WHERE competition = ? AND kind = ?"
 
 

@@ -1,5 +1,7 @@
-"""Integrity's views of a competition, computed on request from its hands in the event store: player
-statistics (PokerTracker 4 definitions, docs/INTEGRITY.md), pair scores and the alert queue with evidence.
+"""Integrity's views of a competition: player statistics (PokerTracker 4 definitions, docs/INTEGRITY.md), pair
+scores and the alert queue with evidence. The statistics are the read model the projector keeps as hands are
+stored (projections/integrity/live.py), so the queue is as current as the read models; scores and alerts are
+computed from them on request. A window (``since``) is counted on request from the event store's hands.
 
 Who reads what is the sealing policy's (api/sealing.py, DESIGN decision 12): player statistics, the officials
 who read the federation's views whole; statistics by pair, scores and alerts (whose evidence quotes the cards
@@ -12,11 +14,11 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Path, Query, Request
+from fastapi import APIRouter, Depends, Path, Query, Request
 from pydantic import BaseModel
 
 from api.auth import Principal
-from api.deps import CurrentPrincipal, CurrentSealing, event_store, verify_scope
+from api.deps import CurrentPrincipal, CurrentSealing, event_store, read_models_if_open, verify_scope
 from api.errors import ERROR_RESPONSES, ApiError, not_found
 from api.sealing import READS_GROUNDS, READS_INTEGRITY
 from projections.integrity.alerts import alerts, evidence
@@ -25,6 +27,7 @@ from projections.integrity.parallel import count
 from projections.integrity.players import PlayerStatistics, all_statistics
 from projections.integrity.score import PairScore, Scorer
 from projections.integrity.stored import competition_records
+from projections.read_models import ReadModels
 
 router = APIRouter(prefix="/v1/integrity", tags=["integrity"], responses=ERROR_RESPONSES)
 
@@ -74,9 +77,18 @@ def _allowed(principal: Principal, allowed: bool, roles: frozenset[Any], what: s
         raise ApiError(403, "forbidden", f"{what} are for {who}; this token's role is {principal.role.value}")
 
 
-def _counters(request: Request, principal: Principal, competition: str, since: datetime | None) -> Counters:
+Models = Annotated[ReadModels | None, Depends(read_models_if_open)]
+
+
+def _counters(
+    request: Request, principal: Principal, models: ReadModels | None, competition: str, since: datetime | None
+) -> Counters:
     verify_scope(principal, competition)
-    counters = count(competition_records(event_store(request), competition, since))
+    if since is None and models is not None:
+        found = models.integrity_counters(competition)
+        counters = found if found is not None else Counters()
+    else:
+        counters = count(competition_records(event_store(request), competition, since))
     if not counters.hands:
         raise not_found("competition with hold'em hands", competition)
     return counters
@@ -88,22 +100,22 @@ def _evidence(items: Any) -> list[EvidenceView]:
 
 @router.get("/competitions/{competition}/players", response_model=list[PlayerStatistics])
 def players(
-    request: Request, principal: CurrentPrincipal, sealing: CurrentSealing, competition: Competition,
+    request: Request, principal: CurrentPrincipal, sealing: CurrentSealing, models: Models, competition: Competition,
     since: Since = None, min_hands: MinHands = 1,
 ) -> list[PlayerStatistics]:
     """Each player's statistics with its sample and 95 % interval."""
     _allowed(principal, sealing.reads_grounds_at(principal, competition), READS_GROUNDS, "player statistics")
-    return all_statistics(_counters(request, principal, competition, since), min_hands)
+    return all_statistics(_counters(request, principal, models, competition, since), min_hands)
 
 
 @router.get("/competitions/{competition}/pairs", response_model=list[PairView])
 def pairs(
-    request: Request, principal: CurrentPrincipal, sealing: CurrentSealing, competition: Competition,
+    request: Request, principal: CurrentPrincipal, sealing: CurrentSealing, models: Models, competition: Competition,
     since: Since = None, min_hands: MinHands = 30,
 ) -> list[PairView]:
     """A suspicion score per pair dealt in together in at least ``min_hands`` hands, most suspicious first."""
     _allowed(principal, sealing.reads_integrity(principal), READS_INTEGRITY, "statistics by pair and scores")
-    counters = _counters(request, principal, competition, since)
+    counters = _counters(request, principal, models, competition, since)
     return [_pair(s, counters) for s in Scorer(counters).scores(min_hands)]
 
 
@@ -115,12 +127,12 @@ def _pair(score: PairScore, counters: Counters) -> PairView:
 
 @router.get("/competitions/{competition}/alerts", response_model=list[AlertView])
 def alert_queue(
-    request: Request, principal: CurrentPrincipal, sealing: CurrentSealing, competition: Competition,
+    request: Request, principal: CurrentPrincipal, sealing: CurrentSealing, models: Models, competition: Competition,
     since: Since = None, min_hands: MinHands = 30,
 ) -> list[AlertView]:
     """The ranked alert queue: suspicious pairs and rings, each with its reasons and evidence hands."""
     _allowed(principal, sealing.reads_integrity(principal), READS_INTEGRITY, "alerts")
-    counters = _counters(request, principal, competition, since)
+    counters = _counters(request, principal, models, competition, since)
     return [
         AlertView(players=list(a.players), score=a.score, behaviour=a.behaviour, hands=a.hands,
                   reasons=list(a.reasons), evidence=_evidence(a.evidence), pairs=[list(p) for p in a.pairs])

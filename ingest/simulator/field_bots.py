@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from domain.cards import Card
+from domain.evaluation import EvaluationKind, evaluate
 from domain.hand.events import ActionKind, PlayerActed
 from domain.hand.legal import LegalActions
 from domain.integrity.strength import postflop_bucket, preflop_percentile
@@ -111,6 +112,13 @@ def honest(view: View, style: Style, rng: random.Random) -> ActionKind:
     return ActionKind.FOLD
 
 
+def _behind(mine: tuple[Card, ...], theirs: tuple[Card, ...], board: tuple[Card, ...]) -> bool:
+    """Whether the hand ``mine`` is worse than ``theirs`` on this board (three to five cards)."""
+    ours = evaluate(EvaluationKind.STANDARD_HIGH, mine, board)
+    his = evaluate(EvaluationKind.STANDARD_HIGH, theirs, board)
+    return ours is not None and his is not None and ours < his
+
+
 def act(view: View, kind: ActionKind, rng: random.Random, size: float | None = None) -> PlayerActed:
     """The decision as a legal act of the engine, with a bet size (a share of the pot) for bets and raises."""
     legal = view.legal
@@ -162,16 +170,27 @@ def colluding(
             return (ActionKind.CHECK if legal.can_check else ActionKind.CALL), None
         return decision, None
     if behaviour is Behaviour.CHIP_DUMPING:
-        # the dumper bets his worst hands into the receiver and pays off his raises; the receiver never folds
+        # a dump moves chips one way: heads-up with the receiver, the dumper (who sees the receiver's cards)
+        # bets into him while behind and pays off his bets, and gives the pot up when ahead; the receiver bets
+        # whenever he is checked to, calls or raises when ahead and lets a bet go when behind
         heads_up = only_partners
+        if not view.board:
+            if role == "dumper" and partner_bet and decision is ActionKind.FOLD:
+                return ActionKind.CALL, None
+            return decision, None
+        if not heads_up:
+            return decision, None
+        partner = next(iter(in_pot.values()))
+        behind = _behind(view.hole, partner, view.board)
         if role == "dumper":
-            if not view.board and partner_bet and decision is ActionKind.FOLD:
-                return ActionKind.CALL, None
-            if heads_up and view.board and legal.call_amount == 0 and can_raise:
-                return ActionKind.RAISE, 1.0
-            if heads_up and partner_bet:
-                return ActionKind.CALL, None
-        elif role == "receiver" and heads_up and partner_bet:
+            if legal.call_amount == 0:
+                return (ActionKind.RAISE, 1.0) if behind and can_raise else (ActionKind.CHECK, None)
+            return (ActionKind.CALL if behind else ActionKind.FOLD), None
+        if role == "receiver":
+            if legal.call_amount == 0:
+                return (ActionKind.RAISE, 0.5) if can_raise else (ActionKind.CHECK, None)
+            if behind:
+                return ActionKind.FOLD, None
             return (ActionKind.RAISE if can_raise and view.raises < 2 else ActionKind.CALL), None
         return decision, None
     # team play: squeeze a third player between the partners while a partner holds the strong hand

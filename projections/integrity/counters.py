@@ -382,8 +382,9 @@ class _Walk:
             self.c.seating.setdefault(hand.session, {}).setdefault(hand.table, set()).update(names)
 
     def _all_in_expectation(self, capped: list[int]) -> dict[int, float] | None:
-        """Each all-in contestant's expected net (equity × the pot they contest less what they put in), when the
-        hand was all in before the river with every contestant's cards known."""
+        """Each all-in contestant's expected net, when the hand was all in before the river with every
+        contestant's cards known: per pot (the main pot and each side pot, by the levels of what the
+        contestants put in), his equity against the others eligible for it × the pot, less what he put in."""
         hand = self.hand
         left = [i for i in range(self.n) if hand.showdown[i]]
         if len(left) < 2 or not hand.acts or len(hand.board) < 5:
@@ -393,9 +394,21 @@ class _Walk:
             return None
         if any(len(hand.hole[i]) != 2 for i in left):
             return None
-        shares = equities([hand.hole[i] for i in left], hand.board_on(street), hand.hand_id)
-        pot = sum(capped)
-        return {i: share * pot - capped[i] for i, share in zip(left, shares, strict=True)}
+        board = hand.board_on(street)
+        expected = {i: -float(capped[i]) for i in left}
+        below = 0
+        for level in sorted({capped[i] for i in left}):
+            pot = sum(min(max(c - below, 0), level - below) for c in capped)
+            eligible = [i for i in left if capped[i] >= level]
+            if len(eligible) == 1:
+                expected[eligible[0]] += pot
+            elif pot:
+                dead = [c for i in left if i not in eligible for c in hand.hole[i]]
+                shares = equities([hand.hole[i] for i in eligible], board, hand.hand_id, dead)
+                for i, share in zip(eligible, shares, strict=True):
+                    expected[i] += share * pot
+            below = level
+        return expected
 
     def _pairs(self, names: tuple[str, ...], capped: list[int], expected: dict[int, float] | None) -> None:
         hand, n = self.hand, self.n

@@ -19,9 +19,12 @@ from domain.evaluation.high import STANDARD, best_high
 SAMPLES = 60
 
 
-def equities(hole: Sequence[Sequence[Card]], board: Sequence[Card], seed: str) -> list[float]:
-    """Each hand's expected share of one pot all of them contest (ties split)."""
-    seen = {c for h in hole for c in h} | set(board)
+def equities(
+    hole: Sequence[Sequence[Card]], board: Sequence[Card], seed: str, dead: Sequence[Card] = ()
+) -> list[float]:
+    """Each hand's expected share of one pot all of them contest (ties split); ``dead``: other cards known
+    not to come (a side pot's: the hole cards of the all-in players it does not concern)."""
+    seen = {c for h in hole for c in h} | set(board) | set(dead)
     rest = [c for c in standard_deck() if c not in seen]
     missing = 5 - len(board)
     if missing == 0:

@@ -85,18 +85,28 @@ def _dense(rows: Sequence[Mapping[int, int]], offset: int) -> np.ndarray:
     return shaped
 
 
-def _model(rest: np.ndarray, field_p: np.ndarray) -> np.ndarray:
-    """The player's share of each class of act per cell, from his own decisions, shrunk towards the field."""
+def _model(rest: np.ndarray, field_p: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The player's share of each class of act per cell, from his own decisions, shrunk towards the field; and
+    the decisions it rests on per cell (the prior's counted in), for the uncertainty of the estimate."""
     rest = np.maximum(rest, 0.0)
-    shares: np.ndarray = (rest + PRIOR * field_p) / (rest.sum(axis=-1, keepdims=True) + PRIOR)
-    return shares
+    support = rest.sum(axis=-1, keepdims=True) + PRIOR
+    shares: np.ndarray = (rest + PRIOR * field_p) / support
+    return shares, support[..., 0]
 
 
-def _z(observed: np.ndarray, p: np.ndarray, n: np.ndarray, mask: np.ndarray) -> np.ndarray:
-    """Per row: (observed − expected) over the binomial deviation, summed over the cells in ``mask``."""
-    n, p = n[:, mask], p[:, mask]
+def _z(observed: np.ndarray, p: np.ndarray, n: np.ndarray, mask: np.ndarray, support: np.ndarray) -> np.ndarray:
+    """Per row: (observed − expected) over its standard deviation, summed over the cells in ``mask``.
+
+    The deviation counts both the binomial spread of the decisions observed and the uncertainty of the model
+    they are compared with: the expected count n·p rests on ``support`` decisions of the player's own, so its
+    variance is n²·p(1−p)/support. Without that term a pair that plays together most of the time (friends at
+    one table every session, whose play away from each other is a thin sample) would turn a small error of
+    the model into a large z."""
+    n, p, m = n[:, mask], p[:, mask], support[:, mask]
     expected = n * p
-    z: np.ndarray = (observed[:, mask].sum(axis=1) - expected.sum(axis=1)) / np.sqrt((expected * (1 - p)).sum(axis=1) + 1.0)
+    spread = p * (1 - p)
+    variance = (n * spread + n * n * spread / m).sum(axis=1)
+    z: np.ndarray = (observed[:, mask].sum(axis=1) - expected.sum(axis=1)) / np.sqrt(variance + 1.0)
     return z
 
 
@@ -118,12 +128,16 @@ class Scorer:
         self.heads_up = heads_up
         # his cards beat mine by the buckets: strong against my good or worse, good against my weak
         ahead = ((his == 2) & (bucket <= 2)) | ((his == 1) & (bucket <= 1))
+        # and mine beat his: strong against his good or worse, good against his weak
+        behind = ((bucket >= 3) & (his <= 1)) | ((bucket == 2) & (his == 0))
         self.masks = {
             "everywhere": np.ones(_CELLS, bool),
             "facing_ahead": facing & ahead,
             "weak_heads_up_postflop": heads_up & weak & (street >= 1),
             "heads_up_facing_ahead": heads_up & facing & ahead,
             "heads_up_facing": heads_up & facing,
+            "heads_up_postflop_ahead": heads_up & ahead & (street >= 1),
+            "heads_up_facing_behind": heads_up & facing & behind,
             "multiway_he_strong": multiway & (his == 2),
         }
 
@@ -132,25 +146,32 @@ class Scorer:
         rows = [pair.decisions[d] for pair, d in zip(pairs, directions, strict=True)]
         with_other, his_bets = _dense(rows, 0), _dense(rows, CODES)
         who = np.array([self.index[a] for a in actors])
-        p = _model(self.totals[who] - with_other, self.field_p)
-        p_facing = _model(self.bettor_totals[who] - his_bets, self.field_bettor_p)
+        p, support = _model(self.totals[who] - with_other, self.field_p)
+        p_facing, support_facing = _model(self.bettor_totals[who] - his_bets, self.field_bettor_p)
         hu = self.heads_up[None, :, None]
         focus = np.where(hu, with_other, his_bets)
         p_focus = np.where(hu, p, p_facing)
+        support_focus = np.where(self.heads_up[None, :], support, support_facing)
         n_with, n_focus = with_other.sum(axis=-1), focus.sum(axis=-1)
         m = self.masks
         # soft play: no bets or raises at him, and folds to him when he holds the better hand
-        timid = -_z(focus[..., AGGRESSIVE], p_focus[..., AGGRESSIVE], n_focus, m["everywhere"])
-        yields = _z(focus[..., FOLD], p_focus[..., FOLD], n_focus, m["facing_ahead"])
-        # chip dumping: weak hands bet into him heads-up, and calls when he holds the better hand
+        timid = -_z(focus[..., AGGRESSIVE], p_focus[..., AGGRESSIVE], n_focus, m["everywhere"], support_focus)
+        yields = _z(focus[..., FOLD], p_focus[..., FOLD], n_focus, m["facing_ahead"], support_focus)
+        # chip dumping, played against the cards he knows: bets into him with weak hands and when he holds the
+        # better hand, calls when he holds it, folds to him when he holds the worse one; the receiving side bets
+        # weak hands into him (he will fold them) and does not fold to him
         continuing = with_other[..., PASSIVE] + with_other[..., AGGRESSIVE]
-        bets_weak = _z(with_other[..., AGGRESSIVE], p[..., AGGRESSIVE], n_with, m["weak_heads_up_postflop"])
-        pays_off = _z(continuing, 1 - p[..., FOLD], n_with, m["heads_up_facing_ahead"])
-        never_folds = -_z(with_other[..., FOLD], p[..., FOLD], n_with, m["heads_up_facing"])
+        bets_weak = _z(with_other[..., AGGRESSIVE], p[..., AGGRESSIVE], n_with, m["weak_heads_up_postflop"], support)
+        bets_behind = _z(with_other[..., AGGRESSIVE], p[..., AGGRESSIVE], n_with, m["heads_up_postflop_ahead"],
+                         support)
+        pays_off = _z(continuing, 1 - p[..., FOLD], n_with, m["heads_up_facing_ahead"], support)
+        gives_up = _z(with_other[..., FOLD], p[..., FOLD], n_with, m["heads_up_facing_behind"], support)
+        never_folds = -_z(with_other[..., FOLD], p[..., FOLD], n_with, m["heads_up_facing"], support)
         # team play: raises in multiway pots while he holds a strong hand
-        team = _z(with_other[..., AGGRESSIVE], p[..., AGGRESSIVE], n_with, m["multiway_he_strong"])
-        signals = {"soft": (timid + yields) / math.sqrt(2), "dump": (bets_weak + pays_off) / math.sqrt(2),
-                   "receive": never_folds, "team": team}
+        team = _z(with_other[..., AGGRESSIVE], p[..., AGGRESSIVE], n_with, m["multiway_he_strong"], support)
+        signals = {"soft": (timid + yields) / math.sqrt(2),
+                   "dump": (bets_weak + bets_behind + pays_off + gives_up) / 2,
+                   "receive": (bets_weak + never_folds) / math.sqrt(2), "team": team}
         return {k: v.astype(np.float64).tolist() for k, v in signals.items()}
 
     def _chunk(self, keys: list[tuple[str, str]]) -> list[PairScore]:

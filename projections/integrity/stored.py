@@ -18,7 +18,8 @@ from domain.integrity.record import HandRecord, record_from_events
 from projections.protocol import competition_streams
 from projections.stored import EventSource
 
-_READ = frozenset({"HandStarted", "ForcedBetPosted", "HoleCardsDealt", "BoardDealt", "PlayerActed", "HandShown"})
+#: the stored events integrity reads of a hand, beside its end
+READ = frozenset({"HandStarted", "ForcedBetPosted", "HoleCardsDealt", "BoardDealt", "PlayerActed", "HandShown"})
 
 
 def competition_records(store: EventSource, competition_id: str, since: datetime | None = None) -> Iterator[HandRecord]:
@@ -29,17 +30,18 @@ def competition_records(store: EventSource, competition_id: str, since: datetime
             continue
         if since is not None and getattr(events[0], "timestamp", since) < since:
             continue
-        record = record_from_events(_domain_events(events), str(stream), competition_id, "")
+        record = record_from_events(domain_events(events), str(stream), competition_id, "")
         if record is not None:
             yield record
 
 
-def _domain_events(stored: list[Any]) -> Iterator[object]:
+def domain_events(stored: list[Any]) -> Iterator[object]:
     for event in stored:
         payload = getattr(event, "payload", None)
         kind = payload.get("type") if isinstance(payload, dict) else None
-        if kind in _READ and kind in REPORTED:
+        if kind in READ and kind in REPORTED:
             yield decode(payload)  # type: ignore[arg-type]
         elif kind == "HandEnded":
             yield HandEnded(tuple((int(seat), int(chips)) for seat, chips in payload["final_stacks"]),  # type: ignore[index]
                             bool(payload.get("undetermined", False)))  # type: ignore[union-attr]
+

@@ -15,6 +15,7 @@ from api.operations import publish, referee_once
 from api.settings import Settings
 from ingest.simulator import simulate
 from projections.bootstrap import open_read_models
+from projections.runner import Projector
 
 pytestmark = pytest.mark.e2e
 
@@ -29,6 +30,10 @@ def client(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
     pipeline = bootstrap(settings)
     publish(pipeline, list(simulate(5, tables=1, seats=6, hands_per_table=40).records()), progress=False)
     assert referee_once(pipeline).get("rejected", 0) == 0
+    # the statistics are the read model the projector keeps
+    projector = Projector.from_settings(settings)
+    projector.catch_up()
+    projector.close()
     read_models = open_read_models(settings)
     with TestClient(create_app(settings, pipeline, read_models)) as served:
         yield served
@@ -71,3 +76,17 @@ def test_officials_read_player_statistics_viewers_do_not(client: TestClient) -> 
 def test_a_competition_with_no_hands_is_not_found(client: TestClient) -> None:
     missing = client.get("/v1/integrity/competitions/nothing-here/pairs", headers=as_("integrity"))
     assert missing.status_code == 404
+
+
+def test_the_read_model_and_a_window_from_the_store_agree(client: TestClient) -> None:
+    """Without ``since`` the pairs come from the projector's read model; with it, from the store's hands."""
+    live = client.get(f"/v1/integrity/competitions/{COMPETITION}/pairs?min_hands=10", headers=as_("integrity"))
+    window = client.get(f"/v1/integrity/competitions/{COMPETITION}/pairs?min_hands=10&since=2000-01-01T00:00:00Z",
+                        headers=as_("integrity"))
+    assert live.status_code == window.status_code == 200
+    assert live.json() and [(p["player_a"], p["player_b"], p["hands"], round(p["score"], 6)) for p in live.json()] == [
+        (p["player_a"], p["player_b"], p["hands"], round(p["score"], 6)) for p in window.json()
+    ]
+    later = client.get(f"/v1/integrity/competitions/{COMPETITION}/pairs?since=2999-01-01T00:00:00Z",
+                       headers=as_("integrity"))
+    assert later.status_code == 404

@@ -21,9 +21,12 @@ PHH_DIR = Path(os.environ.get("POKERAUDIT_PHH_DIR", ROOT / ".." / "shared" / "da
 POKERAUDIT = Path(sys.executable).parent / "pokeraudit"
 
 
-def pokeraudit(*args: str | Path) -> subprocess.CompletedProcess[str]:
+def pokeraudit(*args: str | Path, data_dir: Path | None = None) -> subprocess.CompletedProcess[str]:
     assert POKERAUDIT.exists(), f"the console script is not installed at {POKERAUDIT}"
-    return subprocess.run([str(POKERAUDIT), *map(str, args)], capture_output=True, text=True, timeout=300)
+    env = {k: v for k, v in os.environ.items() if k != "DATABASE_URL"}
+    if data_dir is not None:
+        env["POKERAUDIT_DATA_DIR"] = str(data_dir)
+    return subprocess.run([str(POKERAUDIT), *map(str, args)], capture_output=True, text=True, timeout=300, env=env)
 
 
 @pytest.fixture(scope="module")
@@ -81,3 +84,58 @@ def test_a_file_whose_hands_name_no_players_is_refused_naming_the_file(tmp_path:
     assert run.returncode == 2
     assert str(anonymous) in run.stderr and "players" in run.stderr
     assert run.stdout == ""
+
+
+@pytest.fixture(scope="module")
+def store_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """An embedded store holding a simulated competition's hands, and its read models projected."""
+    from api.bootstrap import bootstrap
+    from api.operations import publish, referee_once
+    from api.settings import Settings
+    from ingest.simulator import simulate
+    from projections.runner import Projector
+
+    folder = tmp_path_factory.mktemp("store")
+    settings = Settings(POKERAUDIT_DATA_DIR=folder)  # type: ignore[call-arg]
+    pipeline = bootstrap(settings)
+    try:
+        publish(pipeline, list(simulate(5, tables=1, seats=6, hands_per_table=40).records()), progress=False)
+        assert referee_once(pipeline).get("rejected", 0) == 0
+        projector = Projector.from_settings(settings)
+        projector.catch_up()
+        projector.close()
+    finally:
+        pipeline.close()
+    return folder
+
+
+def pairs_of(run: subprocess.CompletedProcess[str]) -> list[list[str]]:
+    assert run.returncode == 0, run.stderr
+    rows = list(csv.reader(io.StringIO(run.stdout)))
+    assert rows[0][:3] == ["player_a", "player_b", "score"]
+    return rows[1:]
+
+
+def test_competition_reads_the_read_model_and_since_a_window_of_the_store(store_dir: Path) -> None:
+    live = pairs_of(pokeraudit("integrity", "pairs", "--competition", "sim-5", "--min-hands", "10",
+                               data_dir=store_dir))
+    assert live
+    # every hand started after 2000: the window is the whole competition, counted from the store
+    window = pairs_of(pokeraudit("integrity", "pairs", "--competition", "sim-5", "--min-hands", "10",
+                                 "--since", "2000-01-01T00:00:00+00:00", data_dir=store_dir))
+    assert [r[:2] + [r[4]] for r in live] == [r[:2] + [r[4]] for r in window]
+    assert [round(float(r[2]), 3) for r in live] == [round(float(r[2]), 3) for r in window]
+    players = pokeraudit("integrity", "players", "--competition", "sim-5", "--min-hands", "1", "--format", "json",
+                         data_dir=store_dir)
+    assert players.returncode == 0, players.stderr
+    assert len(json.loads(players.stdout)) == 6
+
+
+def test_a_window_with_no_hands_and_an_unknown_competition_are_clear_errors(store_dir: Path) -> None:
+    later = pokeraudit("integrity", "pairs", "--competition", "sim-5", "--since", "2999-01-01T00:00:00+00:00",
+                       data_dir=store_dir)
+    assert later.returncode == 2 and "sim-5" in later.stderr and "2999-01-01" in later.stderr
+    unknown = pokeraudit("integrity", "alerts", "--competition", "no-such-cup", data_dir=store_dir)
+    assert unknown.returncode == 2 and "no-such-cup" in unknown.stderr
+    alone = pokeraudit("integrity", "pairs", "--since", "2000-01-01T00:00:00+00:00", data_dir=store_dir)
+    assert alone.returncode == 2 and "--competition" in alone.stderr

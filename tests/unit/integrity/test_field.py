@@ -56,3 +56,24 @@ def test_rings_and_clubs_are_disjoint_and_changed_decisions_are_ring_pairs(field
 def test_a_field_too_small_for_its_rings_is_refused() -> None:
     with pytest.raises(ValueError, match="players"):
         generate_field(1, players=20, hands=10)
+
+
+def test_chip_dumping_moves_chips_from_the_dumper_to_the_receiver_and_the_flow_signal_says_so(tmp_path: Path) -> None:
+    from projections.integrity.parallel import count
+    from projections.integrity.score import Scorer
+
+    dumping = generate_field(11, players=60, hands=2400, hands_per_session=40)
+    write_field(dumping, tmp_path)
+    counters = count(read_records([tmp_path]))
+    scores = {(s.player_a, s.player_b): s for s in Scorer(counters).scores(30)}
+    rings = [r for r in dumping.rings if r.behaviour.value == "chip_dumping"]
+    assert len(rings) == 2
+    for ring in rings:
+        dumper, receiver = ring.members
+        key = tuple(sorted(ring.members))
+        pair = counters.pairs[key]  # type: ignore[index]
+        towards_receiver = pair.flow if key[0] == dumper else -pair.flow
+        # most chips that moved between them went one way (over a few dozen pots)
+        assert towards_receiver > 0.5 * pair.gross > 0, (ring.members, pair.flow, pair.gross)
+        score = scores[key]  # type: ignore[index]
+        assert (score.chip_flow_z > 0) == (key[0] == dumper) and abs(score.chip_flow_z) > 1

@@ -1,0 +1,199 @@
+"""Integrity's counters as a read model the projector keeps: each ended hold'em hand is added to its
+competition's counters as it is projected, and the players and pairs it changed are written in the page's one
+transaction with the position (exactly once, as every read model; a rebuild makes them afresh).
+
+The projector holds the counters of the competitions it has written to as a cache of their stored rows: a
+page adds its hands to them and writes the rows of the players and pairs it touched, whole. When the page
+fails, or another projector overtakes this one, the cache is dropped with the projector's other state and read
+back from the rows when next needed. A rebuild's processes each keep the counters of their share of the
+hands under their own ``part`` (the hands of a stream go to one process); a read adds the parts up
+(:meth:`Counters.merge`). Memory and rows grow with the players and pairs seen, never with the hands.
+
+A hand's events are kept until it ends (a hand in progress, a few dozen small payloads) and then dropped; a
+hand whose first events another run projected is read back from the store at its next event.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import defaultdict
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from domain.integrity.record import is_holdem, record_from_events
+from projections import schema
+from projections.integrity.counters import Counters, PairCounts, PlayerCounts
+from projections.integrity.stored import READ, domain_events
+
+#: a stored event as the projector has it (projections.hand_projection.Stored): ``stream``, ``version``,
+#: ``type``, ``payload``, ``meta``
+Event = Any
+#: what reads a stream's stored events up to a version from the store (a hand begun in an earlier run)
+Earlier = Callable[[str, int], Iterable[Event]]
+#: (SQL, parameters) → rows, on the tables the page is written to
+Query = Callable[[str, tuple[Any, ...]], list[tuple[Any, ...]]]
+
+_KEPT = READ | {"HandEnded"}
+
+
+class IntegrityProjection:
+    """Integrity's part of the projector, for the tables of one ``part``."""
+
+    def __init__(self, part: int = 0) -> None:
+        self.part = part
+        #: stream → (competition, the hand's events so far); None for a hand integrity does not read
+        self._open: dict[str, tuple[str, list[Event]] | None] = {}
+        #: competition → its counters of this part, as stored plus this page's hands
+        self._counters: dict[str, Counters] = {}
+        #: what this page changed: competition → players, pairs
+        self._players: dict[str, set[str]] = {}
+        self._pairs: dict[str, set[tuple[str, str]]] = {}
+        self.hands = 0
+
+    def forget(self) -> None:
+        """Drop every cache (the page failed, or a rebuild starts): they are read back from the rows."""
+        self._open.clear()
+        self._counters.clear()
+        self._players.clear()
+        self._pairs.clear()
+
+    def leave_out(self, stream: str) -> None:
+        """The hand's further events are passed over (one of its events could not be read)."""
+        self._open[stream] = None
+
+    def event(self, event: Event, earlier: Earlier, query: Query, reads: Any) -> None:
+        """One stored event of a hand's stream; ``reads`` is the page's Writes (which tables to read back)."""
+        stream = event.stream
+        if event.version == 1:
+            self._open[stream] = self._opened(event)
+            return
+        if stream not in self._open:
+            events = list(earlier(stream, event.version - 1))
+            opened = self._opened(events[0]) if events else None
+            if opened is not None:
+                opened[1].extend(e for e in events[1:] if e.type in _KEPT)
+            self._open[stream] = opened
+        kept = self._open[stream]
+        if kept is None or event.type not in _KEPT:
+            return
+        kept[1].append(event)
+        if event.type == "HandEnded":
+            del self._open[stream]
+            competition, events = kept
+            record = record_from_events(domain_events(events), stream, competition, "")
+            if record is None:
+                return
+            counters = self._counters_of(competition, query, reads)
+            counters.add(record)
+            self.hands += 1
+            players = self._players.setdefault(competition, set())
+            players.update(record.players)
+            pairs = self._pairs.setdefault(competition, set())
+            names = sorted(record.players)
+            pairs.update((a, b) for i, a in enumerate(names) for b in names[i + 1 :])
+
+    @staticmethod
+    def _opened(event: Event) -> tuple[str, list[Event]] | None:
+        if event.type != "HandStarted" or not is_holdem(str(event.payload.get("variant", ""))):
+            return None
+        return str(event.meta.get("competition_id", "")), [event]
+
+    def _counters_of(self, competition: str, query: Query, reads: Any) -> Counters:
+        found = self._counters.get(competition)
+        if found is None:
+            found = self._counters[competition] = load(
+                query(reads.integrity_competition_of, (competition, self.part)),
+                query(reads.integrity_players_of, (competition, self.part)),
+                query(reads.integrity_pairs_of, (competition, self.part)),
+            )
+        return found
+
+    def rows(self) -> tuple[list[tuple[Any, ...]], list[tuple[Any, ...]], list[tuple[Any, ...]]]:
+        """The page's rows (competitions, players, pairs), and the page's changes forgotten."""
+        competitions: list[tuple[Any, ...]] = []
+        players: list[tuple[Any, ...]] = []
+        pairs: list[tuple[Any, ...]] = []
+        for competition, names in self._players.items():
+            counters = self._counters[competition]
+            competitions.append((competition, self.part, counters.hands, dump_seating(counters)))
+            players.extend((competition, self.part, n, dump_player(counters.players[n])) for n in sorted(names))
+            for a, b in sorted(self._pairs.get(competition, ())):
+                pairs.append((competition, self.part, a, b, dump_pair(counters.pairs[(a, b)])))
+        self._players.clear()
+        self._pairs.clear()
+        return competitions, players, pairs
+
+
+# --- the rows' JSON -------------------------------------------------------------------------------------------
+
+
+def _flat(counts: dict[int, int]) -> list[int]:
+    return [x for item in counts.items() for x in item]
+
+
+def _unflat(flat: list[int]) -> defaultdict[int, int]:
+    return defaultdict(int, zip(flat[::2], flat[1::2], strict=True))
+
+
+def dump_player(p: PlayerCounts) -> str:
+    return json.dumps([p.counts, p.net, p.net_bb, p.net_bb_sq, p.adjusted_bb, p.adjusted_bb_sq, _flat(p.opposed)],
+                      separators=(",", ":"))
+
+
+def load_player(text: str) -> PlayerCounts:
+    counts, net, net_bb, net_bb_sq, adjusted, adjusted_sq, opposed = json.loads(text)
+    return PlayerCounts(counts, net, net_bb, net_bb_sq, adjusted, adjusted_sq, _unflat(opposed))
+
+
+def dump_pair(p: PairCounts) -> str:
+    return json.dumps([p.hands, p.pots, p.flow, p.gross, p.flow_sq, p.luck, p.luck_var, p.all_ins,
+                       _flat(p.decisions[0]), _flat(p.decisions[1]), p.evidence], separators=(",", ":"))
+
+
+def load_pair(text: str) -> PairCounts:
+    hands, pots, flow, gross, flow_sq, luck, luck_var, all_ins, first, second, evidence = json.loads(text)
+    return PairCounts(hands, pots, flow, gross, flow_sq, luck, luck_var, all_ins, (_unflat(first), _unflat(second)),
+                      {kind: [(w, h, r) for w, h, r in heap] for kind, heap in evidence.items()})
+
+
+def dump_seating(counters: Counters) -> str:
+    return json.dumps({session: {table: sorted(names) for table, names in tables.items()}
+                       for session, tables in counters.seating.items()}, separators=(",", ":"))
+
+
+def load(
+    competition: list[tuple[Any, ...]], players: list[tuple[Any, ...]], pairs: list[tuple[Any, ...]]
+) -> Counters:
+    """One part's counters from its rows (none: empty counters)."""
+    counters = Counters()
+    for hands, seating in competition:
+        counters.hands = int(hands)
+        counters.seating = {session: {table: set(names) for table, names in tables.items()}
+                            for session, tables in json.loads(seating).items()}
+    for name, state in players:
+        counters.players[str(name)] = load_player(str(state))
+    for a, b, state in pairs:
+        counters.pairs[(str(a), str(b))] = load_pair(str(state))
+    return counters
+
+
+def read_counters(query: Callable[[str, tuple[Any, ...]], list[Any]], competition: str) -> Counters | None:
+    """The competition's counters as the projector keeps them (projections/integrity/live.py), its parts added
+    up; None when the read models hold none of its hands."""
+    parts = query(schema.INTEGRITY_COMPETITION_PARTS, (competition,))
+    if not parts:
+        return None
+    players: dict[int, list[Any]] = {}
+    pairs: dict[int, list[Any]] = {}
+    for part, *row in query(schema.INTEGRITY_PLAYER_PARTS, (competition,)):
+        players.setdefault(int(part), []).append(row)
+    for part, *row in query(schema.INTEGRITY_PAIR_PARTS, (competition,)):
+        pairs.setdefault(int(part), []).append(row)
+    total: Counters | None = None
+    for part, hands, seating in sorted(parts):
+        counters = load([(hands, seating)], players.get(int(part), []), pairs.get(int(part), []))
+        if total is None:
+            total = counters
+        else:
+            total.merge(counters)
+    return total
