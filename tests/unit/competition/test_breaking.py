@@ -414,3 +414,41 @@ def test_an_events_floor_from_the_draw_to_the_final_table_keeps_every_rule(
     )
     assert final_table.table(1).max_seats == final
     assert len(final_table.table(1).seats) == left <= final
+
+
+def big_blind_twice_floor(table_2_seats: tuple[int, ...]) -> Floor:
+    """Under the federation's moving button table 1's only free seat, 5, lies between its last small blind (4)
+    and big blind (6): a newcomer there would post the small blind and t1s6 the big blind again. Table 3's four
+    players break into tables 1 and 2."""
+    return Floor(
+        "bfsp",
+        9,
+        (
+            table(1, (1, 2, 3, 4, 6, 7, 8, 9), Positions(3, 4, 6)),
+            table(2, table_2_seats, Positions(5, 1, 2)),
+            table(3, (2, 4, 6, 9), Positions(9, 2, 4)),
+        ),
+        1,
+    )
+
+
+def test_a_break_draw_never_takes_a_tables_only_free_seat_when_it_makes_a_player_big_blind_twice() -> None:
+    floor = big_blind_twice_floor((1, 2, 3, 4, 5))
+    assert outlook(floor.table(1), 5, "newcomer", floor.book).big_blind_twice == "t1s6"
+    broken = floor.break_table(3, SEED, "cj")
+    assert {(m.to_table, m.to_seat) for m in broken.moves} == {(2, 6), (2, 7), (2, 8), (2, 9)}
+    after = floor.commit_break(TableBreakCommitted(3, commitment(SEED)), CJ).apply_break(broken, CJ)
+    assert after.counts() == {1: 8, 2: 9}
+
+
+def test_a_table_whose_players_have_no_seat_but_one_making_a_player_big_blind_twice_breaks_later() -> None:
+    floor = big_blind_twice_floor((1, 2, 3, 4, 5, 6))
+    with pytest.raises(CompetitionError, match=r"table 1 seat 5: t1s6") as refused:
+        floor.verify_break(3)
+    assert "big blind twice" in refused.value.reason
+    assert floor.table_to_break() is None
+    # once table 1 has played its next hand the button has moved on, and the seat is an ordinary one
+    moved_on = Floor(
+        "bfsp", 9, (replace(floor.tables[0], last_hand=Positions(4, 6, 7)), *floor.tables[1:]), 1,
+    )
+    assert moved_on.table_to_break() == 3
