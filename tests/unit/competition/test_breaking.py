@@ -452,3 +452,28 @@ def test_a_table_whose_players_have_no_seat_but_one_making_a_player_big_blind_tw
         "bfsp", 9, (replace(floor.tables[0], last_hand=Positions(4, 6, 7)), *floor.tables[1:]), 1,
     )
     assert moved_on.table_to_break() == 3
+
+
+def short_table_floor(halted: bool = False) -> Floor:
+    """Table 2 is three short; its big blind (seat 5) has just busted. Under the moving button its next hand's
+    button is seat 4, and a newcomer in any free seat (5, 6, 7) would be its small blind, which no mover may be
+    (TDA 2022 11-A): no player can be moved in before it deals again (the state seed 99 of a 600-player
+    simulation stopped in, every other table waiting for it)."""
+    short = Table(2, 9, tuple((s, f"t2s{s}") for s in (1, 2, 3, 4, 8, 9)), last_hand=Positions(3, 4, 5), halted=halted)
+    return Floor("bfsp", 9, (table(1, tuple(range(1, 10)), Positions(1, 2, 3)), short), 1)
+
+
+def test_a_short_table_no_player_can_be_moved_into_is_not_halted_but_plays_on_until_its_button_frees_a_seat() -> None:
+    floor = short_table_floor()
+    assert floor.next_balancing_move("cj") is None
+    assert floor.halts_due("cj") == ()
+    with pytest.raises(CompetitionError, match="does not halt"):
+        floor.halt(TableHalted(2, 6, 1, 9, 6, "cj"), CJ)
+    played = floor.hand_started(2, 4).hand_ended(2)
+    move = played.next_balancing_move("cj")
+    assert move is not None and (move.from_table, move.to_table) == (1, 2)
+
+
+def test_a_halted_table_no_player_can_be_moved_into_resumes() -> None:
+    floor = short_table_floor(halted=True)._settled()
+    assert not floor.table(2).halted
