@@ -75,12 +75,13 @@ def seat_cards(
     """Step 1 before the shuffle: the (table, seat) cards the broken table's players draw for."""
     others = {t.number: t for t in tables if t is not broken}
     cards: dict[int, list[int]] = {number: [] for number in others}
+    # a table's seats change only when it takes a card: each is looked at once, then again after each card
+    views_at = {number: _open_seats(t, "#0", rulebook, seat_limit) for number, t in others.items()}
     for index in range(len(broken.seats)):
         placeholder = f"#{index}"
         best: dict[int, SeatOutlook] = {}
         barred: list[tuple[int, SeatOutlook]] = []
-        for number, t in others.items():
-            views = _open_seats(t, placeholder, rulebook, seat_limit)
+        for number, views in views_at.items():
             legal = [v for v in views if not v.big_blind_twice]
             if legal:
                 best[number] = min(legal, key=lambda v: (v.waits, v.hands_to_big_blind, v.distance))
@@ -98,6 +99,7 @@ def seat_cards(
         number = min(best, key=lambda n: (best[n].waits, len(others[n].seats), n))
         cards[number].append(best[number].seat)
         others[number] = others[number].seated(placeholder, best[number].seat)
+        views_at[number] = _open_seats(others[number], f"#{index + 1}", rulebook, seat_limit)
     return [(number, seat) for number in sorted(cards) for seat in cards[number]]
 
 
