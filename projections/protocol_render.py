@@ -107,7 +107,7 @@ def _table(title: str, items: Sequence[JSON], columns: Sequence[Column], anchor_
         cells = []
         for column in columns:
             text = _text(column[1](item))
-            href = column[3](item) if len(column) > 3 else ""  # type: ignore[misc]
+            href = column[3](item) if len(column) > 3 else ""
             cells.append(Cell(text, href if text else ""))
         rows.append(tuple(cells))
     anchors = tuple(anchor_of(item) for item in items) if anchor_of else ()
@@ -115,7 +115,7 @@ def _table(title: str, items: Sequence[JSON], columns: Sequence[Column], anchor_
 
 
 def _fields(title: str, pairs: Sequence[tuple[str, Any]]) -> Section:
-    rows = [(Cell(name), Cell(_text(value))) for name, value in pairs]
+    rows: list[tuple[Cell, ...]] = [(Cell(name), Cell(_text(value))) for name, value in pairs]
     return Section(title, ("", ""), rows, (1, 3))
 
 
@@ -515,7 +515,8 @@ class _Printed(FPDF):
 
 def _pieces(pdf: FPDF, text: str, width: float) -> list[str]:
     """``text`` cut where a printed row of ``width`` mm would grow past :data:`_LINES_PER_ROW` lines."""
-    lines = pdf.multi_cell(width - 2, _LINE, text, dry_run=True, output="LINES") if text else [""]
+    found: Any = pdf.multi_cell(width - 2, _LINE, text, dry_run=True, output="LINES") if text else [""]
+    lines = [str(line) for line in found]
     if len(lines) <= _LINES_PER_ROW:
         return [text]
     return ["\n".join(lines[i:i + _LINES_PER_ROW]) for i in range(0, len(lines), _LINES_PER_ROW)]

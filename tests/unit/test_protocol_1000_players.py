@@ -27,8 +27,10 @@ def festival() -> CompetitionSimulation:
 
 def test_the_simulator_plays_a_1000_player_event_to_its_winner(festival: CompetitionSimulation) -> None:
     kinds = Counter(type(a.event).__name__ for a in festival.acts)
-    assert kinds["ParticipantRegistered"] == PLAYERS and kinds["PlayerEliminated"] == PLAYERS - 1
-    assert festival.winner and len(festival.placings) == PLAYERS - 1
+    assert kinds["ParticipantRegistered"] == PLAYERS
+    # every player but the winner was eliminated (players busted in one hand with equal stacks share a record)
+    eliminated = {p.participant for p in festival.placings}
+    assert len(eliminated) == PLAYERS - 1 and festival.winner not in eliminated
     [drawn] = [a.event for a in festival.acts if type(a.event).__name__ == "SeatDrawConducted"]
     assert len({a.table for a in drawn.assignments}) == 112
     # the floor broke its way down from 112 tables to the final one

@@ -16,7 +16,18 @@ from typing import Any
 
 import pytest
 from embedded_referee import Pipeline
-from federation_records import COMPETITION, DEALER, JUDGE, Records, all_in_hand, at, opening, play_to_the_end, seats, table
+from federation_records import (
+    COMPETITION,
+    DEALER,
+    JUDGE,
+    Records,
+    all_in_hand,
+    at,
+    opening,
+    play_to_the_end,
+    seats,
+    table,
+)
 from pypdf import PdfReader
 
 from api.auth import Principal
