@@ -17,7 +17,6 @@ from html import escape
 from typing import Any
 
 from fpdf import FPDF
-from fpdf.fonts import FontFace
 
 JSON = dict[str, Any]
 
@@ -513,25 +512,80 @@ class _Printed(FPDF):
         self.cell(0, 4, _latin(f"{self.title_line} - page {self.page_no()} of {{nb}}"), align="C")
 
 
-def _pieces(pdf: FPDF, text: str, width: float) -> list[str]:
-    """``text`` cut where a printed row of ``width`` mm would grow past :data:`_LINES_PER_ROW` lines."""
-    found: Any = pdf.multi_cell(width - 2, _LINE, text, dry_run=True, output="LINES") if text else [""]
-    lines = [str(line) for line in found]
-    if len(lines) <= _LINES_PER_ROW:
-        return [text]
-    return ["\n".join(lines[i:i + _LINES_PER_ROW]) for i in range(0, len(lines), _LINES_PER_ROW)]
+class _Wrap:
+    """Lines of text as they fit a column, measured with the current core font's own widths: fpdf2's table wraps
+    every cell twice through its general text engine, which took minutes for a 1,000-player event."""
+
+    def __init__(self, pdf: FPDF) -> None:
+        font: Any = pdf.current_font
+        self.widths: dict[str, int] = font.cw
+        self.scale = pdf.font_size / 1000
+
+    def width(self, text: str) -> float:
+        return sum(self.widths.get(ch, 500) for ch in text) * self.scale
+
+    def lines(self, text: str, room: float) -> list[str]:
+        out: list[str] = []
+        space = self.width(" ")
+        for paragraph in text.split("\n"):
+            line, used = "", 0.0
+            for word in paragraph.split(" "):
+                size = self.width(word)
+                if line and used + space + size > room:
+                    out.append(line)
+                    line, used = "", 0.0
+                while size > room and len(word) > 1:  # a word wider than the column is cut where it ends
+                    cut = self._fits(word, room)
+                    out.append(word[:cut])
+                    word = word[cut:]
+                    size = self.width(word)
+                line, used = (f"{line} {word}", used + space + size) if line else (word, size)
+            out.append(line)
+        return out
+
+    def _fits(self, word: str, room: float) -> int:
+        used = 0.0
+        for n, ch in enumerate(word):
+            used += self.widths.get(ch, 500) * self.scale
+            if used > room:
+                return max(1, n)
+        return len(word)
 
 
-def _printed_rows(pdf: FPDF, section: Section, widths: Sequence[float]) -> list[tuple[str, ...]]:
-    """The section's rows as printed: a cell longer than one row may carry is continued on the rows after it."""
-    out: list[tuple[str, ...]] = []
+def _grid(pdf: FPDF, section: Section, widths: Sequence[float]) -> None:
+    """The section as a ruled table: its header again at the top of each page, a row taller than a page carried
+    on over continuation rows (each piece of its long cells in turn)."""
+    pad, x0 = 0.8, pdf.l_margin
+    bottom = pdf.h - pdf.b_margin
+    header = [_latin(h) for h in section.header] if any(section.header) else []
+
+    def draw(cells: Sequence[list[str]], bold: bool) -> None:
+        height = max(len(c) for c in cells) * _LINE + 2 * pad
+        if pdf.get_y() + height > bottom:
+            pdf.add_page()
+            if header and not bold:
+                draw(heading, True)
+        y, x = pdf.get_y(), x0
+        if bold:
+            pdf.set_fill_color(230)
+        for lines, width in zip(cells, widths, strict=True):
+            pdf.rect(x, y, width, height, style="DF" if bold else "D")
+            for n, line in enumerate(lines):
+                if line:
+                    pdf.text(x + pad, y + pad + (n + 0.78) * _LINE, line)
+            x += width
+        pdf.set_y(y + height)
+
+    pdf.set_font("Helvetica", "B", _FONT_SIZE)
+    heading = [_Wrap(pdf).lines(h, w - 2 * pad) for h, w in zip(header, widths, strict=True)] if header else []
+    if heading:
+        draw(heading, True)
+    pdf.set_font("Helvetica", "", _FONT_SIZE)
+    wrap = _Wrap(pdf)
     for row in section.rows:
-        texts = [_latin(cell.text) for cell in row]
-        # only a long cell is measured: wrapping every cell of a 1,000-row section is the slow part of printing
-        pieces = [_pieces(pdf, t, w) if len(t) > w * _LINES_PER_ROW / 4 else [t] for t, w in zip(texts, widths, strict=True)]
-        for n in range(max(len(p) for p in pieces)):
-            out.append(tuple(p[n] if n < len(p) else "" for p in pieces))
-    return out
+        cells = [wrap.lines(_latin(cell.text), w - 2 * pad) for cell, w in zip(row, widths, strict=True)]
+        for start in range(0, max(len(c) for c in cells), _LINES_PER_ROW):
+            draw([c[start:start + _LINES_PER_ROW] for c in cells], False)
 
 
 def to_pdf(protocol: JSON) -> bytes:
@@ -570,16 +624,5 @@ def to_pdf(protocol: JSON) -> bytes:
         share = min(1.0, 0.12 * sum(section.widths)) if len(section.widths) <= 5 else 1.0
         total = sum(section.widths)
         widths = [usable * share * w / total for w in section.widths]
-        with pdf.table(
-            col_widths=widths, width=usable * share, align="LEFT", text_align="LEFT", line_height=_LINE,
-            first_row_as_headings=any(section.header), headings_style=FontFace(emphasis="BOLD", fill_color=230),
-        ) as table:
-            if any(section.header):
-                heading = table.row()
-                for h in section.header:
-                    heading.cell(_latin(h))
-            for printed in _printed_rows(pdf, section, widths):
-                line = table.row()
-                for text in printed:
-                    line.cell(text)
+        _grid(pdf, section, widths)
     return bytes(pdf.output())
