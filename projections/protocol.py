@@ -63,8 +63,10 @@ JSON = dict[str, Any]
 
 #: the protocol's shape: raised when a section is added or changed, so older snapshots are verified by their hash
 #: and chains rather than recomputed (format 2: hand summaries carry the engine's and the ruled final stacks;
-#: format 3: the incorrect bets the dealer accepted, and what became of each)
-PROTOCOL_FORMAT = 3
+#: format 3: the incorrect bets the dealer accepted, and what became of each; format 4: what a reviewer deciding
+#: a protest needs — each hand's name and history, each move's rule, who recorded, forwarded and decided a
+#: protest, each placing's name and prize net of the tax withheld)
+PROTOCOL_FORMAT = 4
 
 
 @dataclass(frozen=True, slots=True)
@@ -354,6 +356,7 @@ def build(competition_id: str, streams: Mapping[UUID, list[Any]]) -> JSON:
     rulings = [r for s, events in streams.items() if kinds.get(s) == "HandReviewOpened" for r in _rulings(events)]
     document["rulings"] = sorted(rulings, key=lambda r: (r["at"], r["ruling"]))
     reviewed = _rulings_by_hand(s_events for s, s_events in streams.items() if kinds.get(s) == "HandReviewOpened")
+    _name_the_reawarded(document["rulings"], (events for s, events in streams.items() if kinds.get(s) == "HandStarted"))
     for summary in document["hands"]:
         named = hand_name(summary["table"], summary["number"])
         _as_ruled(summary, streams[UUID(summary["hand"])], reviewed.get(named, []))
@@ -431,8 +434,9 @@ def _competition(events: list[Any]) -> JSON:
         at, by = iso(event.timestamp), recorded_by(event)
         recorded = decode_recorded(event.payload)
         if name in floor_events.CATALOG:
-            # The floor's events are kept as their JSON: a move, a break or a halt reads as recorded.
-            sections["moves"].append({**event.payload, "at": at, "recorded_by": by})
+            # The floor's events are kept as their JSON: a move, a break or a halt reads as recorded, with the
+            # rule it was made under.
+            sections["moves"].append({**event.payload, "at": at, "recorded_by": by, "rule": _floor_rule(book, event.payload)})
             continue
         if name == "OfficialAppointed":
             sections["officials"].append({"person": recorded.person, "role": recorded.role.value,
@@ -489,18 +493,34 @@ def _competition(events: list[Any]) -> JSON:
             # Schedule changes, hand-for-hand, deals, Olympic stages and table winners: in the order they came.
             sections["other_acts"].append({**competition_events.encode(recorded), "at": at, "recorded_by": by})
     prizes = {p.participant: p for p in aggregate.payouts()}
+    names = {p["participant"]: p["person"] for p in sections["participants"]}
+    withheld = regulations.withholding_percent
     sections["placings"] = sorted(
-        ({"participant": s.participant, "place": s.place, "disqualified": s.disqualified,
-          "prize": _payout(prizes.get(s.participant))} for s in aggregate.standings()),
+        ({"participant": s.participant, "person": names.get(s.participant, ""), "place": s.place,
+          "disqualified": s.disqualified, "prize": _payout(prizes.get(s.participant), withheld),
+          "rule": str(cite(book, "placings"))} for s in aggregate.standings()),
         key=lambda s: (s["place"], s["participant"]),
     )
     return sections
 
 
-def _payout(payout: Any) -> JSON | None:
+#: the rule a move is made under, by its reason (bfsp 3.1 and the TDA's balancing, break and final table rules)
+_MOVE_TOPICS = {"balance": "balancing", "table_broken": "table_break", "final_table": "final_table"}
+_FLOOR_TOPICS = {"TableBreakCommitted": "table_break", "TableBroken": "table_break", "TableHalted": "halt",
+                 "BalanceToleranceWidened": "balance_tolerance", "MoverExceptionDecided": "balancing"}
+
+
+def _floor_rule(book: Any, payload: JSON) -> str:
+    topic = _MOVE_TOPICS.get(payload.get("reason", "")) if payload["type"] == "PlayerMoved" else None
+    return str(book.cite(topic or _FLOOR_TOPICS.get(payload["type"], "balancing")))
+
+
+def _payout(payout: Any, percent: int) -> JSON | None:
+    """A prize as paid: gross, the tax withheld from it (the federation's FAQ: 13 %, rounded down) and net."""
     if payout is None:
         return None
-    return {"gross": payout.gross, "withheld": payout.withheld, "net": payout.gross - payout.withheld}
+    return {"gross": payout.gross, "withheld": payout.withheld, "withheld_percent": percent,
+            "net": payout.gross - payout.withheld}
 
 
 def _hand(stream: UUID, events: list[Any]) -> JSON:
@@ -522,7 +542,10 @@ def _hand(stream: UUID, events: list[Any]) -> JSON:
             acts.append({"type": name, "reason": event.payload.get("reason", ""),
                          "rule": event.payload.get("rule", ""), "at": iso(event.timestamp), "recorded_by": who,
                          "hand": str(stream), "version": event.originator_version})
-    return {"hand": str(stream), "table": start["table_id"], "number": start["hand_number"],
+    return {"hand": str(stream), "name": hand_name(start["table_id"], start["hand_number"]),
+            "table": start["table_id"], "number": start["hand_number"],
+            # where the hand's whole history is read (the API's /v1/hands/{id}/history, sealed as the reader may)
+            "history": f"/v1/hands/{stream}/history",
             "started_at": iso(events[0].timestamp), "ended_at": ended_at, "players": sorted(seats.values()),
             "pots": pots, "officials_acts": acts}
 
@@ -608,6 +631,21 @@ def _as_ruled(summary: JSON, events: list[Any], rulings: list[RulingIssued]) -> 
     }
 
 
+def _name_the_reawarded(rulings: list[JSON], hands: Iterable[list[Any]]) -> None:
+    """Each re-awarded share with the player in its seat: a reviewer reads who the ruling gave the pot to."""
+    if not any(r["reawards"] for r in rulings):
+        return
+    seated = {
+        hand_name(events[0].payload["table_id"], events[0].payload["hand_number"]):
+        {s["seat"]: s["player"] for s in events[0].payload.get("seats", [])}
+        for events in hands
+    }
+    for ruling in rulings:
+        for reaward in ruling["reawards"]:
+            for share in reaward["shares"]:
+                share["player"] = seated.get(ruling["hand"], {}).get(share["seat"], "")
+
+
 def _decider(ruling: RulingIssued) -> JSON:
     return {"ruling": ruling.ruling, "kind": ruling.kind.value, "official": ruling.official,
             "role": ruling.role.value, "rule": ruling.rule}
@@ -690,7 +728,7 @@ def _protest(events: list[Any], as_of: datetime | None) -> JSON:
                                "decided_by": filed.contested.decided_by.value,
                                "sanctioned": filed.contested.sanctioned},
                  "grounds": filed.grounds, "written": filed.written, "filed_at": iso(filed.filed_at),
-                 "forwarded": None, "decision": None, "filer_notified_at": None, "deadline": None, "overdue": False}
+                 "recorded_by": recorded_by(events[0]), "forwarded": None, "decision": None, "filer_notified_at": None, "deadline": None, "overdue": False}
     deadline = None
     for event in events[1:]:
         name = type(event).__name__
@@ -698,12 +736,12 @@ def _protest(events: list[Any], as_of: datetime | None) -> JSON:
         if name == "ProtestForwarded":
             deadline = recorded.deadline
             out["forwarded"] = {"snapshot": recorded.protocol_snapshot, "chain_head": recorded.chain_head,
-                                "at": iso(recorded.forwarded_at), "rule": "bfsp 7.3.3"}
+                                "at": iso(recorded.forwarded_at), "by": recorded_by(event), "rule": "bfsp 7.3.3"}
             out["deadline"] = iso(deadline)
         elif name == "ProtestDecided":
             out["decision"] = {"decision": recorded.decision.value, "decided_by": recorded.decided_by.value,
-                               "reasons": recorded.reasons, "at": iso(recorded.decided_at),
-                               "overdue": recorded.overdue}
+                               "recorded_by": recorded_by(event), "reasons": recorded.reasons,
+                               "at": iso(recorded.decided_at), "overdue": recorded.overdue}
         elif name == "FilerNotified":
             out["filer_notified_at"] = iso(recorded.notified_at)
     decided = out["decision"]

@@ -1,25 +1,55 @@
-"""The protocol printed: a plain HTML page (escaped, with print CSS) and a PDF (fpdf2), from its JSON.
+"""The protocol printed: a plain HTML page (escaped, with print CSS) and an A4 PDF (fpdf2), from its JSON.
 
 Both show the same sections in the same order, as tables of rows; what a section holds comes from
-:func:`sections`, so the two forms cannot drift apart.
+:func:`sections`, so the two forms cannot drift apart. Hands are named once (their row's anchor in the page,
+and a link to their history in the API); every other section that names a hand links to that row. The
+rejections come last, in an annex of their own. A cell too long for one printed page is carried on over
+continuation rows, so a 1,000-player seat draw prints as it is.
 """
 
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from html import escape
 from typing import Any
 
 from fpdf import FPDF
 
 JSON = dict[str, Any]
-Row = Sequence[str]
+
+
+@dataclass(frozen=True, slots=True)
+class Cell:
+    text: str
+    #: where the cell links to in the HTML page ("" for none): a hand's row, or its history
+    href: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Section:
+    title: str
+    header: tuple[str, ...]
+    rows: list[tuple[Cell, ...]]
+    #: each column's share of the printed width
+    widths: tuple[int, ...]
+    #: each row's anchor in the HTML page ("" for none)
+    anchors: tuple[str, ...] = ()
+    #: printed after the protocol proper, as an annex
+    annex: bool = False
+
+
+Getter = Callable[[JSON], Any]
+#: a column: its heading, its value, its share of the width, and (optionally) where its cell links to
+Column = tuple[str, Getter, int] | tuple[str, Getter, int, Callable[[JSON], str]]
 
 
 def _who(value: Any) -> str:
     if isinstance(value, dict):
-        return f"{value.get('person', '')} ({str(value.get('role', '')).replace('_', ' ')})"
+        person, role = value.get("person", ""), str(value.get("role", "")).replace("_", " ")
+        return f"{person} ({role})" if role else str(person)
     return str(value or "")
 
 
@@ -28,13 +58,21 @@ def _text(value: Any) -> str:
         return ""
     if isinstance(value, bool):
         return "yes" if value else "no"
-    if isinstance(value, list | dict):
-        return json.dumps(value, ensure_ascii=False, separators=(", ", ": "))
+    if isinstance(value, dict):
+        return "; ".join(f"{str(k).replace('_', ' ')}: {_text(v)}" for k, v in value.items())
+    if isinstance(value, list):
+        return ", ".join(_text(v) if not isinstance(v, dict | list) else json.dumps(v, ensure_ascii=False)
+                         for v in value)
     return str(value)
 
 
-def _rows(items: list[JSON], columns: Sequence[tuple[str, Callable[[JSON], Any]]]) -> tuple[Row, list[Row]]:
-    return tuple(c[0] for c in columns), [tuple(_text(get(item)) for _, get in columns) for item in items]
+def _amount(value: Any) -> str:
+    return f"{value:,}" if isinstance(value, int) and not isinstance(value, bool) else _text(value)
+
+
+def anchor(hand: str) -> str:
+    """The HTML id of a hand's row: ``"T1/3"`` → ``"hand-T1-3"``."""
+    return "hand-" + re.sub(r"[^A-Za-z0-9_-]+", "-", hand)
 
 
 def failing(protocol: JSON) -> list[str]:
@@ -58,104 +96,306 @@ def warning(protocol: JSON) -> str:
             "protocol is read from; it is not the record, and no signature covers it")
 
 
-def sections(protocol: JSON) -> list[tuple[str, Row, list[Row]]]:
-    """(title, header, rows) of every section of the protocol, in the order they are printed."""
-    c = protocol.get("competition", {})
-    regs = protocol.get("regulations", {})
-    identity = [
-        (k.replace("_", " "), _text(c.get(k)))
-        for k in ("id", "title", "format", "variant", "betting", "starts_on", "rulebook", "rulebook_version",
-                  "winner", "ended_at")
+# --- the sections ----------------------------------------------------------------------------------------------
+
+
+def _table(title: str, items: Sequence[JSON], columns: Sequence[Column], anchor_of: Getter | None = None,
+           annex: bool = False) -> Section:
+    rows = []
+    for item in items:
+        cells = []
+        for column in columns:
+            text = _text(column[1](item))
+            href = column[3](item) if len(column) > 3 else ""
+            cells.append(Cell(text, href if text else ""))
+        rows.append(tuple(cells))
+    anchors = tuple(anchor_of(item) for item in items) if anchor_of else ()
+    return Section(title, tuple(c[0] for c in columns), rows, tuple(c[2] for c in columns), anchors, annex)
+
+
+def _fields(title: str, pairs: Sequence[tuple[str, Any]]) -> Section:
+    rows: list[tuple[Cell, ...]] = [(Cell(name), Cell(_text(value))) for name, value in pairs]
+    return Section(title, ("", ""), rows, (1, 3))
+
+
+def _hand_links(protocol: JSON) -> Callable[[Any], str]:
+    """A hand named as the records name it (``T1/3``) or by its stream id → the link to its row ("" when the
+    protocol lists no such hand)."""
+    known: dict[str, str] = {}
+    for h in protocol.get("hands", []):
+        name = h.get("name") or f"{h['table']}/{h['number']}"
+        known[name] = known[str(h["hand"])] = "#" + anchor(name)
+    return lambda hand: known.get(str(hand or ""), "")
+
+
+def _hand_name(protocol: JSON) -> Callable[[Any], str]:
+    names = {str(h["hand"]): h.get("name") or f"{h['table']}/{h['number']}" for h in protocol.get("hands", [])}
+    return lambda hand: names.get(str(hand or ""), str(hand or ""))
+
+
+def _regulations(regs: JSON, competition: JSON) -> list[Section]:
+    re_entry = regs.get("re_entry")
+    percent = regs.get("withholding_percent", 0)
+    fields = [
+        ("title", competition.get("title") or regs.get("title")),
+        ("format", regs.get("format")), ("variant", regs.get("variant")), ("betting", regs.get("betting")),
+        ("starts on", regs.get("starts_on")),
+        ("rulebook", f"{regs.get('rulebook', '')} {regs.get('rulebook_version', '')}".strip()),
+        ("starting stack", _amount(regs.get("starting_stack"))),
+        ("seats per table", regs.get("max_seats")),
+        ("final table", regs.get("final_table") or "the rulebook's for the table size"),
+        ("chip denominations", ", ".join(_amount(d) for d in regs.get("denominations", []))),
+        ("re-entry", (f"up to {re_entry['max_entries']} entries until level {re_entry['until_level']}, "
+                      f"{_amount(re_entry['stack'])} chips each") if re_entry else "none"),
+        ("add-on", f"{_amount(regs['add_on'])} chips" if regs.get("add_on") else "none"),
+        ("tax withheld from prizes", f"{percent} % of every prize, rounded down (income tax; the federation's FAQ)"),
+        ("minimum age", regs.get("min_age")),
     ]
-    regulation_rows = [
-        (k.replace("_", " "), _text(regs.get(k)))
-        for k in ("starting_stack", "max_seats", "final_table", "denominations", "breaks", "re_entry", "add_on",
-                  "prizes", "withholding_percent", "min_age")
+    if regs.get("rounds"):
+        fields.append(("OFC rounds per table", regs["rounds"]))
+    levels = regs.get("levels", [])
+    level_columns: list[Column] = [("level", lambda v: v["number"], 1), ("minutes", lambda v: v["minutes"], 1)]
+    for key, heading in (("small_blind", "small blind"), ("big_blind", "big blind"), ("ante", "ante"),
+                         ("bring_in", "bring-in"), ("small_bet", "small bet"), ("big_bet", "big bet")):
+        if any(v.get(key) for v in levels):
+            level_columns.append((heading, lambda v, k=key: _amount(v.get(k, 0)), 1))
+    prizes = [{**p, "withheld": p["amount"] * percent // 100} for p in regs.get("prizes", [])]
+    return [
+        _fields("Regulations", fields),
+        _table("Regulations: level schedule", levels, level_columns),
+        _table("Regulations: breaks", regs.get("breaks", []),
+               (("after level", lambda b: b["after_level"], 1), ("minutes", lambda b: b["minutes"], 1))),
+        _table("Regulations: prizes", prizes, (
+            ("place", lambda p: p["place"], 1), ("prize", lambda p: _amount(p["amount"]), 1),
+            (f"withheld ({percent} %)", lambda p: _amount(p["withheld"]), 1),
+            ("paid", lambda p: _amount(p["amount"] - p["withheld"]), 1))),
     ]
-    out: list[tuple[str, Row, list[Row]]] = [
-        ("Competition", ("field", "value"), [tuple(r) for r in identity]),
-        ("Regulations", ("field", "value"), [tuple(r) for r in regulation_rows]),
-    ]
-    tables: list[tuple[str, str, Sequence[tuple[str, Callable[[JSON], Any]]]]] = [
-        ("Officials", "officials", (("person", lambda i: i["person"]), ("role", lambda i: i["role"]),
-                                    ("delegations", lambda i: ", ".join(i["delegations"])),
-                                    ("appointed", lambda i: i["appointed_at"]),
-                                    ("by", lambda i: _who(i["appointed_by"])), ("removed", lambda i: i["removed_at"]))),
-        ("Participants", "participants", (("participant", lambda i: i["participant"]), ("person", lambda i: i["person"]),
-                                          ("entry", lambda i: i["entry"]), ("registered", lambda i: i["registered_at"]))),
-        ("Seat draws", "draws", (("kind", lambda i: i["kind"]), ("commitment (SHA-256)", lambda i: i["commitment"]),
-                                 ("seed", lambda i: i["seed"]),
-                                 ("seed matches", lambda i: i["seed_matches_commitment"]),
-                                 ("seats match", lambda i: i["seats_match_seed"]),
-                                 ("seats", lambda i: "; ".join(f"{a['participant']} {a['table']}/{a['seat']}"
-                                                               for a in i["assignments"])),
-                                 ("rule", lambda i: i["rule"]))),
-        ("Levels", "levels", (("level", lambda i: i["number"]), ("stakes", lambda i: i["stakes"]),
-                              ("minutes", lambda i: i["minutes"]), ("started", lambda i: i["started_at"]))),
-        ("Breaks", "breaks", (("after level", lambda i: i["after_level"]), ("minutes", lambda i: i["minutes"]),
-                              ("started", lambda i: i["started_at"]), ("ended", lambda i: i["ended_at"]))),
-        ("Moves", "moves", (("type", lambda i: i["type"]), ("who", lambda i: i.get("participant", "")),
-                            ("at", lambda i: i["at"]))),
-        ("Hands", "hands", (("hand", lambda i: i["hand"]), ("table", lambda i: i["table"]),
-                            ("number", lambda i: i["number"]), ("started", lambda i: i["started_at"]),
-                            ("winners", lambda i: ", ".join(i["winners"])),
-                            ("pots", lambda i: ", ".join(str(p["amount"]) for p in i["pots"])))),
-        ("Challenges", "challenges", (("hand", lambda i: i["hand"]), ("participant", lambda i: i["participant"]),
-                                      ("kind", lambda i: i["kind"]), ("raised", lambda i: i["raised_at"]),
-                                      ("deadline", lambda i: i["deadline"]), ("grounds", lambda i: i["grounds"]))),
-        ("Rulings", "rulings", (("ruling", lambda i: i["ruling"]), ("hand", lambda i: i["hand"]),
-                                ("kind", lambda i: i["kind"]), ("official", lambda i: i["official"]),
-                                ("rule", lambda i: i["rule"]), ("finding", lambda i: i["finding"]),
-                                ("mechanical", lambda i: not i["discretionary"]))),
-        ("Misdeals and voids", "misdeals_and_voids", (("type", lambda i: i["type"]), ("hand", lambda i: i["hand"]),
-                                                       ("reason", lambda i: i["reason"]), ("rule", lambda i: i["rule"]),
-                                                       ("by", lambda i: _who(i["recorded_by"])))),
-        ("Incorrect bets", "incorrect_bets", (("hand", lambda i: i["hand"]), ("seat", lambda i: i["seat"]),
-                                              ("made", lambda i: f"{i['action']} to {i['made']}"),
-                                              ("rule broken", lambda i: i["rule"]), ("due", lambda i: i["due"]),
-                                              ("outcome", lambda i: i["outcome"]),
-                                              ("outcome rule", lambda i: i["outcome_rule"]),
-                                              ("bets moved", lambda i: "; ".join(
-                                                  f"{m['seat']}: {m['was']} to {m['to']}" for m in i["moved"])))),
-        ("Violations", "violations", (("participant", lambda i: i["participant"]), ("rule", lambda i: i["rule"]),
-                                      ("what", lambda i: i["what"]), ("occurrence", lambda i: i["occurrence"]),
-                                      ("hand", lambda i: i["hand"]), ("at", lambda i: i["at"]),
-                                      ("in protocol", lambda i: i["entered_in_protocol"]))),
-        ("Penalties", "penalties", (("participant", lambda i: i["participant"]), ("ref", lambda i: i["reference"]),
-                                    ("kind", lambda i: i["kind"]), ("by", lambda i: i["imposed_by"]),
-                                    ("rule", lambda i: i["rule"]), ("hands to miss", lambda i: i["hands_to_miss"]),
-                                    ("rescinded by", lambda i: i["rescinded_by_protest"]))),
-        ("Protests", "protests", (("protest", lambda i: i["protest"]), ("tier", lambda i: i["tier"]),
-                                  ("filer", lambda i: i["filer"]), ("against", lambda i: i["contested"]["reference"]),
-                                  ("filed", lambda i: i["filed_at"]), ("deadline", lambda i: i["deadline"]),
-                                  ("decision", lambda i: (i["decision"] or {}).get("decision", "pending")),
-                                  ("overdue", lambda i: i["overdue"]))),
-        ("Other acts of the competition", "other_acts", (("act", lambda i: i["type"]), ("at", lambda i: i["at"]),
-                                                         ("by", lambda i: _who(i["recorded_by"])),
-                                                         ("details", lambda i: {k: v for k, v in i.items()
-                                                                                if k not in ("type", "at", "recorded_by")}))),
-        ("Eliminations", "eliminations", (("participant", lambda i: i["participant"]), ("place", lambda i: i["place"]),
-                                          ("reason", lambda i: i["reason"]), ("hand", lambda i: i["hand"]),
-                                          ("at", lambda i: i["at"]), ("rule", lambda i: i["rule"]))),
-        ("Placings and prizes", "placings", (("place", lambda i: i["place"]),
-                                             ("participant", lambda i: i["participant"]),
-                                             ("disqualified", lambda i: i["disqualified"]),
-                                             ("gross", lambda i: (i["prize"] or {}).get("gross", 0)),
-                                             ("withheld", lambda i: (i["prize"] or {}).get("withheld", 0)))),
-        ("Rejections", "rejections", (("kind", lambda i: i["kind"]), ("type", lambda i: i["event_type"]),
-                                      ("rule", lambda i: i["rule"]), ("reason", lambda i: i["reason"]))),
-        ("Signatures", "signatures", (("snapshot", lambda i: i["version"]), ("person", lambda i: i["person"]),
-                                      ("role", lambda i: i["role"]), ("SHA-256", lambda i: i["sha256"]),
-                                      ("at", lambda i: i["at"]),
-                                      *((("covers this document", _covers),) if failing(protocol) else ()))),
-    ]
-    for title, key, columns in tables:
-        header, rows = _rows(list(protocol.get(key, [])), columns)
-        out.append((title, header, rows))
-    if "ofc" in protocol:  # an OFC event (bfsp 8): its rounds and points, projections/ofc.py
-        out.append(("OFC rounds", *_rows(protocol["ofc"]["rounds"], _OFC_ROUND_COLUMNS)))
-        out.append(("OFC standings (points)", *_rows(protocol["ofc"]["standings"], _OFC_STANDING_COLUMNS)))
+
+
+def _moves(protocol: JSON) -> list[JSON]:
+    """Every player moved, one row each: a balancing move as recorded, and each move of a broken table's draw."""
+    out = []
+    for act in protocol.get("moves", []):
+        if act.get("type") == "PlayerMoved":
+            out.append(act)
+        elif act.get("type") == "TableBroken":
+            out += [{**move, "at": act["at"], "recorded_by": act["recorded_by"], "rule": act.get("rule", "")}
+                    for move in act.get("moves", [])]
     return out
+
+
+def _floor_acts(protocol: JSON) -> list[JSON]:
+    out = []
+    for act in protocol.get("moves", []):
+        if act.get("type") == "PlayerMoved":
+            continue
+        details = {k: v for k, v in act.items() if k not in ("type", "at", "recorded_by", "rule", "moves")}
+        if act.get("type") == "TableBroken":
+            details["cards"] = ", ".join(f"{c['participant']} {c['card']}" for c in act.get("cards", []))
+            details["players moved"] = len(act.get("moves", []))
+        out.append({**act, "details": details})
+    return out
+
+
+def _reawarded(ruling: JSON) -> str:
+    parts = []
+    for r in ruling.get("reawards", []):
+        shares = ", ".join(f"{s.get('player') or 'seat ' + str(s['seat'])} (seat {s['seat']}) {_amount(s['amount'])}"
+                           for s in r["shares"])
+        parts.append(f"pot {r['pot_index']}{' ' + r['half'] if r.get('half') else ''}: {shares}")
+    for key, what in (("dead", "dead"), ("restored", "restored")):
+        if ruling.get(key):
+            parts.append(f"{what}: {_text(ruling[key])}")
+    return "; ".join(parts) or "nothing (a finding of fact)"
+
+
+def _forwarded(protest: JSON) -> str:
+    forwarded = protest.get("forwarded")
+    if not forwarded:
+        return ""
+    return (f"{forwarded['at']} by {_who(forwarded.get('by'))} with snapshot {forwarded['snapshot']} "
+            f"(chain head {str(forwarded['chain_head'])[:16]}...; {forwarded.get('rule', '')})")
+
+
+def _protest_records(protest: JSON) -> list[JSON]:
+    """A protest as a record card: one row per item, so its long texts print in full."""
+    decision = protest.get("decision") or {}
+    contested = protest["contested"]
+    items: list[tuple[str, Any]] = [
+        ("tier", protest["tier"]),
+        ("filer", protest["filer"]),
+        ("against", f"{contested['reference']} ({contested['kind'].replace('_', ' ')}, decided by "
+                    f"{contested['decided_by'].replace('_', ' ')})"),
+        ("grounds", protest["grounds"] if protest.get("grounds") is not None else "withheld: officials only"),
+        ("in writing", protest.get("written")),
+        ("filed", protest["filed_at"]),
+        ("recorded by", _who(protest.get("recorded_by"))),
+        ("forwarded", _forwarded(protest) or "not forwarded"),
+        ("deadline", protest.get("deadline") or ""),
+        ("decision", decision.get("decision", "pending")),
+    ]
+    if decision:
+        items += [
+            ("reasons", decision.get("reasons")),
+            ("decided by", f"{_who(decision.get('recorded_by'))}, as {decision['decided_by'].replace('_', ' ')}"
+                           if decision.get("recorded_by") else decision["decided_by"]),
+            ("decided", decision["at"]),
+        ]
+    items += [("overdue", protest.get("overdue")), ("filer notified", protest.get("filer_notified_at") or "")]
+    return [{"protest": protest["protest"], "item": k, "record": v} for k, v in items]
+
+
+def sections(protocol: JSON) -> list[Section]:
+    """Every section of the protocol, in the order they are printed (the annex last)."""
+    c = protocol.get("competition", {})
+    hand = _hand_links(protocol)
+    name = _hand_name(protocol)
+    out = [_fields("Competition", [
+        (k.replace("_", " "), _who(c.get(k)) if k == "adopted_by" else c.get(k))
+        for k in ("id", "title", "format", "variant", "betting", "starts_on", "rulebook", "rulebook_version",
+                  "adopted_at", "adopted_by", "winner", "ended_at")
+    ])]
+    out += _regulations(protocol.get("regulations", {}), c)
+    out.append(_table("Officials", protocol.get("officials", []), (
+        ("person", lambda i: i["person"], 2), ("role", lambda i: i["role"], 2),
+        ("delegations", lambda i: ", ".join(i["delegations"]), 2), ("appointed", lambda i: i["appointed_at"], 3),
+        ("by", lambda i: _who(i["appointed_by"]), 3), ("removed", lambda i: i["removed_at"], 3),
+        ("why", lambda i: i.get("removal_reason", ""), 3))))
+    out.append(_table("Participants", protocol.get("participants", []), (
+        ("participant", lambda i: i["participant"], 2), ("name", lambda i: i["person"], 3),
+        ("entry", lambda i: i["entry"], 1), ("registered", lambda i: i["registered_at"], 3),
+        ("by", lambda i: _who(i.get("registered_by")), 3))))
+    draws = protocol.get("draws", [])
+    out.append(_table("Seat draws", draws, (
+        ("kind", lambda i: i["kind"].replace("_", " ") + (f" ({i['stage']})" if i.get("stage") else ""), 2),
+        ("commitment (SHA-256)", lambda i: i["commitment"], 4), ("committed", lambda i: i["committed_at"], 3),
+        ("seed", lambda i: i["seed"], 4), ("conducted", lambda i: i["conducted_at"], 3),
+        ("by", lambda i: _who(i["conducted_by"]), 3), ("ordered by", lambda i: i["ordered_by"], 2),
+        ("seed matches", lambda i: i["seed_matches_commitment"], 1),
+        ("seats match", lambda i: i["seats_match_seed"], 1),
+        ("buttons", lambda i: ", ".join(f"T{b['table']} seat {b['seat']}" for b in i["buttons"]), 3),
+        ("rule", lambda i: i["rule"], 1))))
+    for number, d in enumerate(draws, start=1):
+        out.append(_table(f"Seats drawn: draw {number} ({d['kind'].replace('_', ' ')})", d["assignments"], (
+            ("participant", lambda a: a["participant"], 1), ("table", lambda a: a["table"], 1),
+            ("seat", lambda a: a["seat"], 1))))
+    out.append(_table("Levels played", protocol.get("levels", []), (
+        ("level", lambda i: i["number"], 1), ("stakes", lambda i: i["stakes"], 3),
+        ("minutes", lambda i: i["minutes"], 1), ("started", lambda i: i["started_at"], 3),
+        ("by", lambda i: _who(i.get("started_by")), 3))))
+    out.append(_table("Breaks taken", protocol.get("breaks", []), (
+        ("after level", lambda i: i["after_level"], 1), ("minutes", lambda i: i["minutes"], 1),
+        ("started", lambda i: i["started_at"], 3), ("ended", lambda i: i["ended_at"], 3))))
+    out.append(_table("Moves", _moves(protocol), (
+        ("at", lambda i: i["at"], 3), ("participant", lambda i: i["participant"], 2),
+        ("from", lambda i: f"table {i['from_table']} seat {i['from_seat']}", 2),
+        ("to", lambda i: f"table {i['to_table']} seat {i['to_seat']}", 2),
+        ("reason", lambda i: i["reason"].replace("_", " "), 2),
+        ("how chosen", lambda i: str(i.get("rule_applied", "")).replace("_", " "), 2),
+        ("rule", lambda i: i.get("rule", ""), 1),
+        ("authorised by", lambda i: i.get("authorised_by", ""), 2),
+        ("recorded by", lambda i: _who(i["recorded_by"]), 3))))
+    out.append(_table("Floor decisions (breaks, halts, tolerance, exceptions)", _floor_acts(protocol), (
+        ("at", lambda i: i["at"], 3), ("act", lambda i: i["type"], 2), ("rule", lambda i: i.get("rule", ""), 1),
+        ("by", lambda i: _who(i["recorded_by"]), 3), ("details", lambda i: i["details"], 8))))
+    out.append(_table("Chip races", protocol.get("chip_races", []), (
+        ("at", lambda i: i["at"], 3), ("table", lambda i: i.get("table", ""), 1),
+        ("removed", lambda i: i.get("removed_denomination", ""), 1),
+        ("results", lambda i: ", ".join(f"{r['participant']} {_amount(r['stack_after'])}"
+                                        for r in i.get("results", [])), 8))))
+    out.append(_table("Hands", protocol.get("hands", []), (
+        ("hand (history)", lambda i: i.get("name") or f"{i['table']}/{i['number']}", 2,
+         lambda i: i.get("history", "")),
+        ("started", lambda i: i["started_at"], 3), ("ended", lambda i: i["ended_at"], 3),
+        ("players", lambda i: len(i["players"]), 1), ("winners", lambda i: ", ".join(i.get("winners", [])), 2),
+        ("pots", lambda i: ", ".join(_amount(p["amount"]) + ("" if p.get("decided_by", "mechanical") == "mechanical"
+                                                           else f" (ruling {p['decided_by']['ruling']})")
+                                     for p in i["pots"]), 3),
+        ("officials' acts", lambda i: ", ".join(a["type"] for a in i.get("officials_acts", [])), 2)),
+        anchor_of=lambda i: anchor(i.get("name") or f"{i['table']}/{i['number']}")))
+    out.append(_table("Challenges", protocol.get("challenges", []), (
+        ("hand", lambda i: i["hand"], 2, lambda i: hand(i["hand"])), ("participant", lambda i: i["participant"], 2),
+        ("kind", lambda i: i["kind"], 2), ("grounds", lambda i: i["grounds"], 5),
+        ("raised", lambda i: i["raised_at"], 3), ("deadline", lambda i: i["deadline"], 3),
+        ("rule", lambda i: i.get("rule", ""), 1))))
+    out.append(_table("Rulings", protocol.get("rulings", []), (
+        ("ruling", lambda i: i["ruling"], 2), ("hand", lambda i: i["hand"], 2, lambda i: hand(i["hand"])),
+        ("kind", lambda i: i["kind"].replace("_", " "), 2),
+        ("official", lambda i: f"{i['official']} ({i['role'].replace('_', ' ')})", 3),
+        ("rule", lambda i: i["rule"], 1), ("finding", lambda i: i["finding"], 4),
+        ("re-awarded", _reawarded, 4), ("justification", lambda i: i.get("justification", ""), 3),
+        ("mechanical", lambda i: not i["discretionary"], 1), ("at", lambda i: i["at"], 3))))
+    out.append(_table("Misdeals and voids", protocol.get("misdeals_and_voids", []), (
+        ("type", lambda i: i["type"], 2), ("hand", lambda i: name(i["hand"]), 2, lambda i: hand(i["hand"])),
+        ("reason", lambda i: i["reason"], 5), ("rule", lambda i: i["rule"], 1), ("at", lambda i: i["at"], 3),
+        ("by", lambda i: _who(i["recorded_by"]), 3))))
+    out.append(_table("Incorrect bets", protocol.get("incorrect_bets", []), (
+        ("hand", lambda i: name(i["hand"]), 2, lambda i: hand(i["hand"])), ("seat", lambda i: i["seat"], 1),
+        ("player", lambda i: i.get("player", ""), 2), ("made", lambda i: f"{i['action']} to {_amount(i['made'])}", 2),
+        ("rule broken", lambda i: i["rule"], 1), ("due", lambda i: _amount(i["due"]), 1),
+        ("outcome", lambda i: i["outcome"], 1), ("outcome rule", lambda i: i["outcome_rule"], 1),
+        ("bets moved", lambda i: "; ".join(f"{m['seat']}: {m['was']} to {m['to']}" for m in i["moved"]), 3),
+        ("at", lambda i: i["at"], 3), ("recorded by", lambda i: _who(i.get("recorded_by")), 3))))
+    out.append(_table("Violations", protocol.get("violations", []), (
+        ("participant", lambda i: i["participant"], 2), ("no.", lambda i: i["number"], 1),
+        ("rule", lambda i: i["rule"], 1), ("what", lambda i: i["what"], 3),
+        ("hand", lambda i: i["hand"], 2, lambda i: hand(i["hand"])), ("occurrence", lambda i: i["occurrence"], 1),
+        ("intentional", lambda i: i["intentional"], 1), ("description", lambda i: i["description"], 4),
+        ("at", lambda i: i["at"], 3), ("recorded by", lambda i: _who(i["recorded_by"]), 3),
+        ("in protocol", lambda i: i["entered_in_protocol"], 1))))
+    out.append(_table("Penalties", protocol.get("penalties", []), (
+        ("participant", lambda i: i["participant"], 2), ("ref", lambda i: i["reference"], 2),
+        ("kind", lambda i: i["kind"].replace("_", " "), 2), ("for violation", lambda i: i["violation"], 1),
+        ("rule", lambda i: i["rule"], 1), ("imposed by", lambda i: i["imposed_by"].replace("_", " "), 2),
+        ("recorded by", lambda i: _who(i["recorded_by"]), 3),
+        ("sanction", lambda i: ", ".join(p for p in (
+            f"{i['rounds']} rounds" if i.get("rounds") else "", f"{i['hands_to_miss']} hands to miss"
+            if i.get("hands_to_miss") else "", f"{_amount(i['chips_removed'])} chips removed"
+            if i.get("chips_removed") else "") if p), 3),
+        ("served", lambda i: f"{'yes' if i['served'] else 'no'} ({i['hands_served']} hands)", 2),
+        ("at", lambda i: i["at"], 3), ("rescinded by", lambda i: i["rescinded_by_protest"], 2))))
+    out.append(_table("Season disqualifications", protocol.get("season_disqualifications", []), (
+        ("athlete", lambda i: i["athlete"], 2), ("season", lambda i: i["season"], 1),
+        ("competition", lambda i: i["competition"], 2), ("violation", lambda i: i["violation"], 1),
+        ("code", lambda i: i["code"], 1), ("at", lambda i: i["at"], 3), ("rule", lambda i: i["rule"], 1))))
+    out.append(_table("Protests", [r for p in protocol.get("protests", []) for r in _protest_records(p)], (
+        ("protest", lambda i: i["protest"], 2), ("item", lambda i: i["item"], 2), ("record", lambda i: i["record"], 10))))
+    out.append(_table("Other acts of the competition", protocol.get("other_acts", []), (
+        ("act", lambda i: i["type"], 2), ("at", lambda i: i["at"], 3), ("by", lambda i: _who(i["recorded_by"]), 3),
+        ("details", lambda i: {k: v for k, v in i.items() if k not in ("type", "at", "recorded_by")}, 8))))
+    out.append(_table("Eliminations", protocol.get("eliminations", []), (
+        ("place", lambda i: i["place"], 1), ("participant", lambda i: i["participant"], 2),
+        ("hand", lambda i: i["hand"], 2, lambda i: hand(i["hand"])), ("reason", lambda i: i["reason"], 2),
+        ("shared with", lambda i: ", ".join(i.get("shared_with", [])), 2), ("at", lambda i: i["at"], 3),
+        ("recorded by", lambda i: _who(i.get("recorded_by")), 3), ("rule", lambda i: i["rule"], 1))))
+    out.append(_table("Placings and prizes", protocol.get("placings", []), (
+        ("place", lambda i: i["place"], 1), ("participant", lambda i: i["participant"], 2),
+        ("name", lambda i: i.get("person", ""), 3), ("disqualified", lambda i: i["disqualified"], 1),
+        ("prize", lambda i: _amount((i["prize"] or {}).get("gross", 0)), 2),
+        ("withheld", lambda i: _withheld(i["prize"]), 2),
+        ("paid", lambda i: _amount((i["prize"] or {}).get("net", 0)), 2))))
+    out.append(_table("Signatures", protocol.get("signatures", []), (
+        ("snapshot", lambda i: i["version"], 1), ("person", lambda i: i["person"], 2),
+        ("role", lambda i: i["role"], 2), ("SHA-256", lambda i: i["sha256"], 6), ("at", lambda i: i["at"], 3),
+        *((("covers this document", _covers, 2),) if failing(protocol) else ()))))
+    if "ofc" in protocol:  # an OFC event (bfsp 8): its rounds and points, projections/ofc.py
+        out.append(_table("OFC rounds", protocol["ofc"]["rounds"], _OFC_ROUND_COLUMNS))
+        out.append(_table("OFC standings (points)", protocol["ofc"]["standings"], _OFC_STANDING_COLUMNS))
+    out.append(_table("Annex: rejections (records the referee refused, with the rule)", protocol.get("rejections", []), (
+        ("at", lambda i: i["at"], 3), ("table", lambda i: i.get("table_id", ""), 1),
+        ("hand", lambda i: i.get("hand_id", ""), 1,
+         lambda i: hand(f"{i.get('table_id', '')}/{i.get('hand_id', '')}")),
+        ("type", lambda i: i["event_type"], 2), ("kind", lambda i: i["kind"], 1), ("rule", lambda i: i["rule"], 1),
+        ("reason", lambda i: i["reason"], 6), ("recorded by", lambda i: _who(i.get("recorded_by")), 3)),
+        annex=True))
+    return out
+
+
+def _withheld(prize: JSON | None) -> str:
+    if not prize:
+        return "0"
+    percent = prize.get("withheld_percent")
+    return _amount(prize["withheld"]) + (f" ({percent} %)" if percent is not None and prize["gross"] else "")
 
 
 def _ofc_points(round_: JSON) -> str:
@@ -163,34 +403,52 @@ def _ofc_points(round_: JSON) -> str:
     return played or "being played"
 
 
-_OFC_ROUND_COLUMNS: Sequence[tuple[str, Callable[[JSON], Any]]] = (
-    ("table", lambda i: i["table"]),
-    ("round", lambda i: i["number"]),
-    ("button", lambda i: i["button"]),
-    ("fantasy", lambda i: ", ".join(i["fantasy"])),
-    ("redeals", lambda i: i["redeals"]),
-    ("points", _ofc_points),
-    ("scored", lambda i: i["scored_at"]),
+_OFC_ROUND_COLUMNS: Sequence[Column] = (
+    ("table", lambda i: i["table"], 1),
+    ("round", lambda i: i["number"], 1),
+    ("button", lambda i: i["button"], 1),
+    ("fantasy", lambda i: ", ".join(i["fantasy"]), 2),
+    ("redeals", lambda i: i["redeals"], 1),
+    ("points", _ofc_points, 5),
+    ("scored", lambda i: i["scored_at"], 3),
 )
-_OFC_STANDING_COLUMNS: Sequence[tuple[str, Callable[[JSON], Any]]] = (
-    ("place", lambda i: i["place"]),
-    ("player", lambda i: i["player"]),
-    ("points", lambda i: i["points"]),
+_OFC_STANDING_COLUMNS: Sequence[Column] = (
+    ("place", lambda i: i["place"], 1),
+    ("player", lambda i: i["player"], 3),
+    ("points", lambda i: i["points"], 1),
 )
 
+
+# --- HTML ------------------------------------------------------------------------------------------------------
 
 _CSS = """
 body { font-family: Georgia, serif; margin: 2em; color: #111; }
 h1 { font-size: 1.5em; margin-bottom: 0; }
 h2 { font-size: 1.1em; border-bottom: 1px solid #444; margin-top: 1.6em; }
+nav ol { columns: 3; font-size: 0.85em; }
 table { border-collapse: collapse; width: 100%; font-size: 0.85em; }
 th, td { border: 1px solid #999; padding: 0.2em 0.4em; text-align: left; vertical-align: top;
-         word-break: break-word; }
+         overflow-wrap: anywhere; }
 th { background: #eee; }
+tr:target { background: #ffd; }
 p.none { color: #666; font-style: italic; }
 div.failing { border: 3px solid #b00; color: #b00; padding: 0.3em 1em; margin: 1em 0; }
-@media print { body { margin: 0; } h2 { page-break-after: avoid; } tr { page-break-inside: avoid; } }
+@page { size: A4 landscape; margin: 12mm; }
+@media print {
+  body { margin: 0; font-size: 9pt; } nav { display: none; } a { color: inherit; text-decoration: none; }
+  h2 { page-break-after: avoid; } thead { display: table-header-group; } tr { page-break-inside: avoid; }
+  section.annex { page-break-before: always; }
+}
 """
+
+
+def _section_id(number: int) -> str:
+    return f"section-{number}"
+
+
+def _html_cell(cell: Cell) -> str:
+    text = escape(cell.text)
+    return f'<td><a href="{escape(cell.href)}">{text}</a></td>' if cell.href else f"<td>{text}</td>"
 
 
 def to_html(protocol: JSON) -> str:
@@ -208,16 +466,36 @@ def to_html(protocol: JSON) -> str:
         parts.append(f'<div class="failing" role="alert"><p><strong>{escape(warning(protocol))}</strong></p><ul>')
         parts += [f"<li>{escape(b)}</li>" for b in failing(protocol)]
         parts.append("</ul></div>")
-    for heading, header, rows in sections(protocol):
-        parts.append(f"<h2>{escape(heading)}</h2>")
-        if not rows:
-            parts.append('<p class="none">none</p>')
+    listed = sections(protocol)
+    parts.append("<nav><ol>" + "".join(
+        f'<li><a href="#{_section_id(n)}">{escape(s.title)}</a> ({len(s.rows)})</li>' for n, s in enumerate(listed)
+    ) + "</ol></nav>")
+    for number, section in enumerate(listed):
+        parts.append(f'<section id="{_section_id(number)}"{" class=annex" if section.annex else ""}>')
+        parts.append(f"<h2>{escape(section.title)}</h2>")
+        if not section.rows:
+            parts.append('<p class="none">none</p></section>')
             continue
-        parts.append("<table><thead><tr>" + "".join(f"<th>{escape(h)}</th>" for h in header) + "</tr></thead><tbody>")
-        parts += ["<tr>" + "".join(f"<td>{escape(cell)}</td>" for cell in row) + "</tr>" for row in rows]
-        parts.append("</tbody></table>")
+        parts.append("<table><thead><tr>" + "".join(f"<th>{escape(h)}</th>" for h in section.header)
+                     + "</tr></thead><tbody>")
+        anchors = section.anchors or ("",) * len(section.rows)
+        parts += [
+            (f'<tr id="{escape(a)}">' if a else "<tr>") + "".join(_html_cell(cell) for cell in row) + "</tr>"
+            for a, row in zip(anchors, section.rows, strict=True)
+        ]
+        parts.append("</tbody></table></section>")
     parts.append("</body></html>")
     return "\n".join(parts)
+
+
+# --- PDF -------------------------------------------------------------------------------------------------------
+
+#: the printed page: A4 landscape, its margins, the table text's size and line height (mm)
+_MARGIN = 10.0
+_FONT_SIZE = 7
+_LINE = 3.2
+#: how many lines of one cell one printed row may carry: longer cells go on over continuation rows
+_LINES_PER_ROW = 30
 
 
 def _latin(text: str) -> str:
@@ -225,13 +503,101 @@ def _latin(text: str) -> str:
     return text.encode("latin-1", "replace").decode("latin-1")
 
 
+class _Printed(FPDF):
+    title_line = ""
+
+    def footer(self) -> None:
+        self.set_y(-8)
+        self.set_font("Helvetica", "", 7)
+        self.cell(0, 4, _latin(f"{self.title_line} - page {self.page_no()} of {{nb}}"), align="C")
+
+
+class _Wrap:
+    """Lines of text as they fit a column, measured with the current core font's own widths: fpdf2's table wraps
+    every cell twice through its general text engine, which took minutes for a 1,000-player event."""
+
+    def __init__(self, pdf: FPDF) -> None:
+        font: Any = pdf.current_font
+        self.widths: dict[str, int] = font.cw
+        self.scale = pdf.font_size / 1000
+
+    def width(self, text: str) -> float:
+        return sum(self.widths.get(ch, 500) for ch in text) * self.scale
+
+    def lines(self, text: str, room: float) -> list[str]:
+        out: list[str] = []
+        space = self.width(" ")
+        for paragraph in text.split("\n"):
+            line, used = "", 0.0
+            for word in paragraph.split(" "):
+                size = self.width(word)
+                if line and used + space + size > room:
+                    out.append(line)
+                    line, used = "", 0.0
+                while size > room and len(word) > 1:  # a word wider than the column is cut where it ends
+                    cut = self._fits(word, room)
+                    out.append(word[:cut])
+                    word = word[cut:]
+                    size = self.width(word)
+                line, used = (f"{line} {word}", used + space + size) if line else (word, size)
+            out.append(line)
+        return out
+
+    def _fits(self, word: str, room: float) -> int:
+        used = 0.0
+        for n, ch in enumerate(word):
+            used += self.widths.get(ch, 500) * self.scale
+            if used > room:
+                return max(1, n)
+        return len(word)
+
+
+def _grid(pdf: FPDF, section: Section, widths: Sequence[float]) -> None:
+    """The section as a ruled table: its header again at the top of each page, a row taller than a page carried
+    on over continuation rows (each piece of its long cells in turn)."""
+    pad, x0 = 0.8, pdf.l_margin
+    bottom = pdf.h - pdf.b_margin
+    header = [_latin(h) for h in section.header] if any(section.header) else []
+
+    def draw(cells: Sequence[list[str]], bold: bool) -> None:
+        height = max(len(c) for c in cells) * _LINE + 2 * pad
+        if pdf.get_y() + height > bottom:
+            pdf.add_page()
+            if header and not bold:
+                draw(heading, True)
+        y, x = pdf.get_y(), x0
+        if bold:
+            pdf.set_fill_color(230)
+        for lines, width in zip(cells, widths, strict=True):
+            pdf.rect(x, y, width, height, style="DF" if bold else "D")
+            for n, line in enumerate(lines):
+                if line:
+                    pdf.text(x + pad, y + pad + (n + 0.78) * _LINE, line)
+            x += width
+        pdf.set_y(y + height)
+
+    pdf.set_font("Helvetica", "B", _FONT_SIZE)
+    heading = [_Wrap(pdf).lines(h, w - 2 * pad) for h, w in zip(header, widths, strict=True)] if header else []
+    if heading:
+        draw(heading, True)
+    pdf.set_font("Helvetica", "", _FONT_SIZE)
+    wrap = _Wrap(pdf)
+    for row in section.rows:
+        cells = [wrap.lines(_latin(cell.text), w - 2 * pad) for cell, w in zip(row, widths, strict=True)]
+        for start in range(0, max(len(c) for c in cells), _LINES_PER_ROW):
+            draw([c[start:start + _LINES_PER_ROW] for c in cells], False)
+
+
 def to_pdf(protocol: JSON) -> bytes:
     c = protocol.get("competition", {})
-    pdf = FPDF(orientation="L", format="A4")
+    title = f"Protocol of {c.get('title') or c.get('id', '')}"
+    pdf = _Printed(orientation="L", format="A4")
+    pdf.title_line = _latin(f"{title}, as of {_text(protocol.get('as_of'))}")
+    pdf.set_margins(_MARGIN, _MARGIN, _MARGIN)
     pdf.set_auto_page_break(auto=True, margin=12)
     pdf.add_page()
     pdf.set_font("Helvetica", "B", 15)
-    pdf.multi_cell(0, 8, _latin(f"Protocol of {c.get('title') or c.get('id', '')}"), new_x="LMARGIN", new_y="NEXT")
+    pdf.multi_cell(0, 8, _latin(title), new_x="LMARGIN", new_y="NEXT")
     pdf.set_font("Helvetica", "", 9)
     pdf.multi_cell(0, 5, _latin(f"As of {_text(protocol.get('as_of'))}; rulebook {_text(c.get('rulebook'))} "
                                 f"{_text(c.get('rulebook_version'))}"), new_x="LMARGIN", new_y="NEXT")
@@ -243,17 +609,20 @@ def to_pdf(protocol: JSON) -> bytes:
         for b in failing(protocol):
             pdf.multi_cell(0, 4, _latin(f"- {b}"), new_x="LMARGIN", new_y="NEXT")
         pdf.set_text_color(0, 0, 0)
-    for heading, header, rows in sections(protocol):
+    usable = pdf.w - 2 * _MARGIN
+    for section in sections(protocol):
+        if section.annex:
+            pdf.add_page()
         pdf.ln(2)
         pdf.set_font("Helvetica", "B", 11)
-        pdf.cell(0, 7, _latin(heading), new_x="LMARGIN", new_y="NEXT")
-        pdf.set_font("Helvetica", "", 7)
-        if not rows:
+        pdf.multi_cell(0, 7, _latin(section.title), new_x="LMARGIN", new_y="NEXT")
+        pdf.set_font("Helvetica", "", _FONT_SIZE)
+        if not section.rows:
             pdf.cell(0, 5, "none", new_x="LMARGIN", new_y="NEXT")
             continue
-        with pdf.table(text_align="LEFT", first_row_as_headings=True) as table:
-            for row in [header, *rows]:
-                line = table.row()
-                for cell in row:
-                    line.cell(_latin(cell))
+        # a narrow section (a seat list, a schedule) is printed narrow rather than stretched over the page
+        share = min(1.0, 0.12 * sum(section.widths)) if len(section.widths) <= 5 else 1.0
+        total = sum(section.widths)
+        widths = [usable * share * w / total for w in section.widths]
+        _grid(pdf, section, widths)
     return bytes(pdf.output())

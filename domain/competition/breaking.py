@@ -8,7 +8,8 @@ and the floor, so anyone can audit it:
 1. **The seat cards.** The broken table's players are spread over the other tables one at a time: to the
    table with the fewest players (lowest number first) among those with a seat where he is dealt in at once;
    at each table the seats are taken worst position first (the big blind or nearest it), never one that would
-   make a player big blind twice in a row; a seat between the button and the small blind only when no table
+   make a player big blind twice in a row (when the last open seats would, the table breaks after the next
+   hands: :func:`verify_break` refuses it until then); a seat between the button and the small blind only when no table
    has another (a player there waits for the button to pass, TDA 2022 10-A). The cards are listed by table,
    then in that order, and shuffled (step 3) into a pile.
 2. **The cards dealt face up.** A standard deck, shuffled from the same seed, is dealt one card to each player
@@ -62,6 +63,9 @@ def verify_break(tables: Sequence[Table], number: int, rulebook: Rulebook, seat_
             f"other tables have {room} open",
             rule,
         )
+    # every player needs a seat he may take: a count of open seats is not enough when one of them would make
+    # someone big blind twice in a row (seat_cards refuses then; the table breaks after the next hands)
+    seat_cards(tables, broken, rulebook, seat_limit)
     return broken
 
 
@@ -71,25 +75,36 @@ def seat_cards(
     """Step 1 before the shuffle: the (table, seat) cards the broken table's players draw for."""
     others = {t.number: t for t in tables if t is not broken}
     cards: dict[int, list[int]] = {number: [] for number in others}
+    # a table's seats change only when it takes a card: each is looked at once, then again after each card
+    views_at = {number: _open_seats(t, "#0", rulebook, seat_limit) for number, t in others.items()}
     for index in range(len(broken.seats)):
         placeholder = f"#{index}"
-        best = {
-            number: _worst_open_seat(t, placeholder, rulebook, seat_limit)
-            for number, t in others.items()
-            if free_seats(t, seat_limit)
-        }
+        best: dict[int, SeatOutlook] = {}
+        barred: list[tuple[int, SeatOutlook]] = []
+        for number, views in views_at.items():
+            legal = [v for v in views if not v.big_blind_twice]
+            if legal:
+                best[number] = min(legal, key=lambda v: (v.waits, v.hands_to_big_blind, v.distance))
+            barred += [(number, v) for v in views if v.big_blind_twice]
+        if not best:
+            raise CompetitionError(
+                f"table {broken.number} cannot break yet: its players need {len(broken.seats)} seats and the "
+                "last open ones would make a player big blind twice in a row ("
+                + "; ".join(f"table {number} seat {v.seat}: {v.big_blind_twice}" for number, v in barred)
+                + "); it breaks once the button has moved on",
+                rulebook.cite("table_break"),
+            )
         # a seat where the player is dealt in at once comes before balance: the floor's balancing moves even
         # the counts out later, but a player drawn behind the button would sit out hands (TV-52)
         number = min(best, key=lambda n: (best[n].waits, len(others[n].seats), n))
         cards[number].append(best[number].seat)
         others[number] = others[number].seated(placeholder, best[number].seat)
+        views_at[number] = _open_seats(others[number], f"#{index + 1}", rulebook, seat_limit)
     return [(number, seat) for number in sorted(cards) for seat in cards[number]]
 
 
-def _worst_open_seat(table: Table, placeholder: str, rulebook: Rulebook, seat_limit: int) -> SeatOutlook:
-    views = [outlook(table, seat, placeholder, rulebook) for seat in free_seats(table, seat_limit)]
-    views = [v for v in views if not v.big_blind_twice] or views
-    return min(views, key=lambda v: (v.waits, v.hands_to_big_blind, v.distance))
+def _open_seats(table: Table, placeholder: str, rulebook: Rulebook, seat_limit: int) -> list[SeatOutlook]:
+    return [outlook(table, seat, placeholder, rulebook) for seat in free_seats(table, seat_limit)]
 
 
 def _card_order(card: Card) -> tuple[int, int]:

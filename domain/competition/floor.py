@@ -49,7 +49,7 @@ from domain.competition.floor_events import (
     TableHalted,
 )
 from domain.competition.regulations import cite
-from domain.competition.seating import Positions, Table, dealt_in, next_positions
+from domain.competition.seating import Positions, Table, dealt_in, next_positions, worst_seats
 from domain.errors import CompetitionError
 from domain.officials import Act, Delegation, verify_permitted
 from domain.roles import Role
@@ -395,13 +395,20 @@ class Floor:
             if len(top.seats) - len(table.seats) < book.halt_short_by:
                 continue
             empty = table.last_hand.big_blind % table.max_seats + 1
-            if table.occupant(empty) is None:
+            if table.occupant(empty) is None and self._takes_a_mover(table):
                 due.append(
                     TableHalted(
                         table.number, len(table.seats), top.number, len(top.seats), empty, authorised_by
                     )
                 )
         return tuple(due)
+
+    def _takes_a_mover(self, table: Table) -> bool:
+        """A player moved for balance could sit at ``table`` now. Halting a table that has no such seat (each
+        free one the small blind or behind the button) would stop it waiting for a move that cannot come, and
+        the fullest tables waiting for it: it plays on until its button frees one (TDA 2022 11-D: not halting
+        is the TD's to decide, and no ground for a misdeal)."""
+        return bool(worst_seats(table, "#mover", self.book, self.seat_limit))
 
     def halt(self, event: TableHalted, role: Role, delegations: Collection[Delegation] = ()) -> Floor:
         verify_permitted(Act.TABLE_HALTED, role, delegations=delegations)
@@ -543,14 +550,17 @@ class Floor:
 
     def _settled(self) -> Floor:
         """A widened tolerance lapses once the tables are back within the normal one (the Chief Judge's decision
-        is for an exceptional case, bfsp 3.1); a halted table resumes once it is no longer far enough short."""
+        is for an exceptional case, bfsp 3.1); a halted table resumes once it is no longer far enough short, or
+        once no free seat of it can take a mover (a player moved in can leave the others the small blind's)."""
         book = self.book
         floor = self
         if floor.tolerance > book.balance_tolerance and floor.is_balanced(book.balance_tolerance):
             floor = replace(floor, tolerance=book.balance_tolerance)
         most = max((len(t.seats) for t in floor.tables), default=0)
         resumed = tuple(
-            replace(t, halted=False) if t.halted and most - len(t.seats) < book.halt_short_by else t
+            replace(t, halted=False)
+            if t.halted and (most - len(t.seats) < book.halt_short_by or not floor._takes_a_mover(t))
+            else t
             for t in floor.tables
         )
         return replace(floor, tables=resumed) if resumed != floor.tables else floor

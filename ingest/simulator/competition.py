@@ -57,6 +57,10 @@ def register(count: int, rng: random.Random) -> tuple[Player, ...]:
     """``count`` players with different names, their person ids in registration order."""
     names = [f"{first} {last}" for first, last in product(_FIRST, _LAST)]
     if count > len(names):
+        # a festival's field (federation events seat up to 1,000): double surnames too; a field that fits the
+        # single ones draws exactly as before, so a seed's smaller competitions do not change
+        names += [f"{first} {last}-{other}" for first, last, other in product(_FIRST, _LAST, _LAST) if last != other]
+    if count > len(names):
         raise ValueError(f"the simulator names at most {len(names)} players; {count} were asked for")
     return tuple(Player(f"P{n:04d}", name) for n, name in enumerate(rng.sample(names, count), start=1))
 

@@ -48,7 +48,7 @@ from domain.protests.events import ProtestDecision, ProtestTier
 from domain.roles import Role
 from domain.rulebooks import get_rulebook
 from domain.variants import BettingStructure, Variant
-from ingest.simulator.book import Book, Reported, contested_finding, contested_penalty
+from ingest.simulator.book import Book, contested_finding, contested_penalty
 from ingest.simulator.bots import Temperament
 from ingest.simulator.competition import register
 from ingest.simulator.federation import Cast, Official, regulations
@@ -170,6 +170,7 @@ class _Run:
         self.to_forward: str | None = None
         self.federation_protest: str | None = None
         self.finding_protest: str | None = None
+        self.had_hand_for_hand = False
         self.started_at = started_at
 
     # --- the clock ----------------------------------------------------------------------------------------
@@ -393,23 +394,24 @@ class _Run:
                 self.book.act("HandForHandEnded", chief, self._tick(), Competition.end_hand_for_hand)
                 self.level_ends = self.now + timedelta(seconds=c.level_seconds_left)
             return
-        if (
-            paid < c.players_left <= paid + 2
-            and len(self._floor().tables) > 1
-            and not self._had_hand_for_hand()
-        ):
+        if self._bubble_near():
             assert self.level_ends is not None
             left = int((self.level_ends - self.now).total_seconds())
             if left <= 0:
                 self._levels()
                 left = int((self.level_ends - self.now).total_seconds())
             self.book.act("HandForHandStarted", chief, self._tick(), Competition.start_hand_for_hand, left)
+            self.had_hand_for_hand = True
 
-    def _had_hand_for_hand(self) -> bool:
-        return any(
-            type(e.event).__name__ == "HandForHandStarted"
-            for e in self.book.entries
-            if isinstance(e, Reported)
+    def _bubble_near(self) -> bool:
+        """Two players or fewer from the money, at several tables, and no hand-for-hand yet (TDA 2022 RP-8)."""
+        c = self.competition
+        paid = len(c.regulations.prizes)
+        return (
+            c.hand_for_hand is None
+            and paid < c.players_left <= paid + 2
+            and len(self._floor().tables) > 1
+            and not self.had_hand_for_hand
         )
 
     def _stage_over(self) -> bool:
@@ -430,6 +432,8 @@ class _Run:
             self.now = start + timedelta(seconds=10 * len(played))
             if self.kind is Format.AMERICAN:
                 self._floor_work()  # balance before the fullest table deals again (bfsp 3.1)
+                if played and self._bubble_near():
+                    break  # the bubble is near mid-round: the next round is played hand-for-hand
             waiting = [t for t in self._ready() if t not in played]
             if not waiting:
                 break

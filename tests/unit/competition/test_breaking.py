@@ -414,3 +414,66 @@ def test_an_events_floor_from_the_draw_to_the_final_table_keeps_every_rule(
     )
     assert final_table.table(1).max_seats == final
     assert len(final_table.table(1).seats) == left <= final
+
+
+def big_blind_twice_floor(table_2_seats: tuple[int, ...]) -> Floor:
+    """Under the federation's moving button table 1's only free seat, 5, lies between its last small blind (4)
+    and big blind (6): a newcomer there would post the small blind and t1s6 the big blind again. Table 3's four
+    players break into tables 1 and 2."""
+    return Floor(
+        "bfsp",
+        9,
+        (
+            table(1, (1, 2, 3, 4, 6, 7, 8, 9), Positions(3, 4, 6)),
+            table(2, table_2_seats, Positions(5, 1, 2)),
+            table(3, (2, 4, 6, 9), Positions(9, 2, 4)),
+        ),
+        1,
+    )
+
+
+def test_a_break_draw_never_takes_a_tables_only_free_seat_when_it_makes_a_player_big_blind_twice() -> None:
+    floor = big_blind_twice_floor((1, 2, 3, 4, 5))
+    assert outlook(floor.table(1), 5, "newcomer", floor.book).big_blind_twice == "t1s6"
+    broken = floor.break_table(3, SEED, "cj")
+    assert {(m.to_table, m.to_seat) for m in broken.moves} == {(2, 6), (2, 7), (2, 8), (2, 9)}
+    after = floor.commit_break(TableBreakCommitted(3, commitment(SEED)), CJ).apply_break(broken, CJ)
+    assert after.counts() == {1: 8, 2: 9}
+
+
+def test_a_table_whose_players_have_no_seat_but_one_making_a_player_big_blind_twice_breaks_later() -> None:
+    floor = big_blind_twice_floor((1, 2, 3, 4, 5, 6))
+    with pytest.raises(CompetitionError, match=r"table 1 seat 5: t1s6") as refused:
+        floor.verify_break(3)
+    assert "big blind twice" in refused.value.reason
+    assert floor.table_to_break() is None
+    # once table 1 has played its next hand the button has moved on, and the seat is an ordinary one
+    moved_on = Floor(
+        "bfsp", 9, (replace(floor.tables[0], last_hand=Positions(4, 6, 7)), *floor.tables[1:]), 1,
+    )
+    assert moved_on.table_to_break() == 3
+
+
+def short_table_floor(halted: bool = False) -> Floor:
+    """Table 2 is three short; its big blind (seat 5) has just busted. Under the moving button its next hand's
+    button is seat 4, and a newcomer in any free seat (5, 6, 7) would be its small blind, which no mover may be
+    (TDA 2022 11-A): no player can be moved in before it deals again (the state seed 99 of a 600-player
+    simulation stopped in, every other table waiting for it)."""
+    short = Table(2, 9, tuple((s, f"t2s{s}") for s in (1, 2, 3, 4, 8, 9)), last_hand=Positions(3, 4, 5), halted=halted)
+    return Floor("bfsp", 9, (table(1, tuple(range(1, 10)), Positions(1, 2, 3)), short), 1)
+
+
+def test_a_short_table_no_player_can_be_moved_into_is_not_halted_but_plays_on_until_its_button_frees_a_seat() -> None:
+    floor = short_table_floor()
+    assert floor.next_balancing_move("cj") is None
+    assert floor.halts_due("cj") == ()
+    with pytest.raises(CompetitionError, match="does not halt"):
+        floor.halt(TableHalted(2, 6, 1, 9, 6, "cj"), CJ)
+    played = floor.hand_started(2, 4).hand_ended(2)
+    move = played.next_balancing_move("cj")
+    assert move is not None and (move.from_table, move.to_table) == (1, 2)
+
+
+def test_a_halted_table_no_player_can_be_moved_into_resumes() -> None:
+    floor = short_table_floor(halted=True)._settled()
+    assert not floor.table(2).halted

@@ -168,5 +168,6 @@ def test_the_protocol_lists_each_incorrect_bet_with_the_rule_it_broke_and_what_b
     assert fixed["outcome_by"]["role"] == "dealer"
     assert (kept["number"], kept["outcome"], kept["outcome_rule"], kept["moved"]) == (6, "stood", "tda-2022 52-A", [])
     assert "next card" in kept["closes"] and kept["outcome_at"] is not None
-    (printed,) = [rows for title, _, rows in sections(document) if title == "Incorrect bets"]
-    assert [row[5] for row in printed] == ["corrected", "stood"]
+    (printed,) = [s for s in sections(document) if s.title == "Incorrect bets"]
+    outcome = printed.header.index("outcome")
+    assert [row[outcome].text for row in printed.rows] == ["corrected", "stood"]
