@@ -34,6 +34,13 @@ def american() -> CompetitionSimulation:
 
 
 @pytest.fixture(scope="module")
+def bubble() -> CompetitionSimulation:
+    """A field whose count of players left stands two from the money between hands (seed 1's does not: three
+    bust in one hand at 12 left)."""
+    return simulate_competition(2, players=45, format="american")
+
+
+@pytest.fixture(scope="module")
 def olympic() -> CompetitionSimulation:
     return simulate_competition(2, players=45, format="olympic")
 
@@ -78,12 +85,36 @@ def test_an_american_competition_of_45_reaches_its_winner_through_the_floor(
     assert kinds["SeatDrawCommitted"] == kinds["SeatDrawConducted"] == 1
     assert kinds["FinalTableDrawCommitted"] == kinds["FinalTableDrawConducted"] == 1
     assert kinds["TableBreakCommitted"] == kinds["TableBroken"] >= 1
-    assert kinds["PlayerMoved"] >= 1 and kinds["HandForHandStarted"] == kinds["HandForHandEnded"] == 1
+    assert kinds["PlayerMoved"] >= 1
+    hand_for_hand = 1 if _stood_near_the_bubble(american) else 0
+    assert kinds["HandForHandStarted"] == kinds["HandForHandEnded"] == hand_for_hand
     assert kinds["BreakStarted"] == kinds["BreakEnded"] == 1 and kinds["LevelStarted"] >= 5
     assert len(american.hands) < 3000
     # the floor's record of each table's hand is the desk's to make from the hand, never reported
     assert kinds["TableHandStarted"] == kinds["TableHandEnded"] == 0
     assert american.book.competition.version > len(american.acts)
+
+
+def _stood_near_the_bubble(simulation: CompetitionSimulation) -> bool:
+    """Whether the field stood, between two hands, one or two players from the money (TDA 2022 RP-8)."""
+    paid = len(simulation.book.competition.regulations.prizes)
+    busts: dict[Any, list[int]] = {}
+    for e in (a.event for a in _acts(simulation, "PlayerEliminated")):
+        busts.setdefault(e.hand, []).append(e.place)
+    left_after_each_hand = {min(places) - 1 for places in busts.values()}
+    return any(paid < left <= paid + 2 for left in left_after_each_hand)
+
+
+def test_hand_for_hand_is_played_once_from_two_before_the_bubble_by_the_chief_judge(
+    american: CompetitionSimulation, bubble: CompetitionSimulation
+) -> None:
+    assert _stood_near_the_bubble(bubble) and not _stood_near_the_bubble(american)
+    started = _acts(bubble, "HandForHandStarted")
+    assert len(started) == len(_acts(bubble, "HandForHandEnded")) == 1
+    assert {a.recorded_by.role for a in started} == {Role.CHIEF_JUDGE}
+    paid = len(bubble.book.competition.regulations.prizes)
+    assert paid < started[0].event.players_left <= paid + 2
+    assert not _acts(american, "HandForHandStarted")
 
 
 def test_the_chips_of_25_are_raced_off_at_the_break_and_the_stacks_after_the_race_are_played(
@@ -138,7 +169,7 @@ def test_each_record_is_recorded_by_the_role_that_may_record_it(american: Compet
     expected = {
         "RegulationsAdopted": {Role.FEDERATION}, "ParticipantRegistered": {Role.SECRETARY},
         "SeatDrawConducted": {Role.SECRETARY}, "PlayerMoved": {Role.CHIEF_JUDGE}, "TableBroken": {Role.CHIEF_JUDGE},
-        "PlayerEliminated": {Role.JUDGE}, "HandForHandStarted": {Role.CHIEF_JUDGE}, "HandStarted": {Role.DEALER},
+        "PlayerEliminated": {Role.JUDGE}, "HandStarted": {Role.DEALER},
         "PenaltyHandServed": {Role.DEALER}, "ProtestFiled": {Role.PARTICIPANT}, "ProtestForwarded": {Role.CHIEF_JUDGE},
         "ProtestDecided": {Role.CHIEF_JUDGE, Role.FEDERATION}, "RulingIssued": {Role.JUDGE},
     }  # fmt: skip
