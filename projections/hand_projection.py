@@ -40,6 +40,7 @@ JSON = dict[str, Any]
 FOLLOWED = frozenset({
     "UncalledBetReturned", "PotAwarded", "HandEnded", "ActionObliged", "RulingRequested",
     "IncorrectBetNoted", "BetCorrected", "IncorrectBetStood", "MisdealRecognised", "ShowRequestAnswered",
+    "ClockExpiryApplied",
 })  # fmt: skip
 
 #: (seat, stack, chips it has in the pot) after an event, for the seats that moved

@@ -36,8 +36,11 @@ from eventsourcing.domain import event
 
 from domain.chained import JSON
 from domain.errors import HandStateError
+from domain.hand.clock import clock_runs_out_at
 from domain.hand.codec import decode, encode, encode_any
 from domain.hand.events import (
+    ClockCalled,
+    ClockExpired,
     DerivedEvent,
     HandStarted,
     HandVoided,
@@ -48,6 +51,8 @@ from domain.hand.events import (
 from domain.hand.raw_acts import HandReading, InterpretedAct
 from domain.hand.state import HandState
 from domain.judged import JudgedAggregate
+from domain.officials.permissions import verify_permitted
+from domain.roles import Role
 from domain.rulebooks import get_rulebook
 
 HAND_NAMESPACE = uuid5(NAMESPACE_URL, "https://pokeraudit/hand")
@@ -63,6 +68,9 @@ def hand_id(table_id: str, hand_number: int, competition_id: str = "") -> UUID:
 
 class Hand(JudgedAggregate[HandState]):
     __slots__ = ("_readings",)
+    #: the officials' acts on a hand whose recorder the aggregate checks against the roles table itself (the
+    #: desk checks every hand event's recorder on the write path; a Hand recorded outside it is checked too)
+    _OFFICIALS_ACTS = (ClockCalled, ClockExpired)
 
     @staticmethod
     def create_id(table_id: str, hand_number: int, **_: Any) -> UUID:
@@ -106,6 +114,10 @@ class Hand(JudgedAggregate[HandState]):
         """
         meta = meta or {}
         self._check_official(reported, meta)
+        if isinstance(reported, self._OFFICIALS_ACTS):
+            self._check_recorder(reported, meta)
+        if isinstance(reported, ClockExpired):
+            self._check_clock_time(reported, at, meta)
         derived: tuple[DerivedEvent, ...] = self._judge(reported, at, meta)
         follows = {"follows": meta.get("event_id")}
         raw_ids = getattr(self, "raw_acts", {})
@@ -143,6 +155,40 @@ class Hand(JudgedAggregate[HandState]):
                 f"the director's ruling on seat {asked.seat}'s act is pending ({asked.reason}); only a judge or "
                 f"the chief judge may enter what follows, and this was recorded by {who}",
                 rule,
+            )
+
+    def _check_recorder(self, reported: ReportedEvent, meta: JSON) -> None:
+        """Who may call the clock, or record that it ran out: the roles table's answer, with its rule."""
+        role = (meta.get("recorded_by") or {}).get("role")
+        if role is None:
+            return  # a hand judged outside the write path (an import, a test): no recorder to check
+        try:
+            recorder = Role(role)
+        except ValueError:
+            raise HandStateError(
+                f"{type(reported).__name__} was recorded by {role!r}, which is no role",
+                self.engine.rulebook.cite("clock"),
+            ) from None
+        verify_permitted(type(reported).__name__, recorder)
+
+    def _check_clock_time(self, reported: ClockExpired, at: datetime, meta: JSON) -> None:
+        """The clock has run out only once its seconds and its countdown have passed since it was called, by
+        the events' times: the service's clock where the write path stamped it (``received_at``, DESIGN 9),
+        else the table's. Which seat it runs on is the engine's to judge."""
+        clock = getattr(self, "clock_called", None)
+        engine = self.engine
+        if clock is None or engine.clock is None or clock[0] != reported.seat or engine.clock[0] != reported.seat:
+            return  # no clock on the seat: the engine refuses it with its rule
+        called_at = clock[1]
+        now = _event_time(at, meta)
+        runs_out = clock_runs_out_at(called_at, engine.rulebook)
+        if now < runs_out:
+            left = (runs_out - now).total_seconds()
+            raise HandStateError(
+                f"the clock on seat {reported.seat} was called at {called_at.isoformat()} and runs out at "
+                f"{runs_out.isoformat()} ({engine.rulebook.clock_seconds} s, then a "
+                f"{engine.rulebook.clock_countdown_seconds} s countdown): he still has {left:g} seconds to act",
+                engine.rulebook.cite("clock"),
             )
 
     def _apply(self, payload: JSON, link: str) -> None:
@@ -289,6 +335,20 @@ class Hand(JudgedAggregate[HandState]):
     def _show_requested(self, payload: JSON, meta: JSON, prev_link: str, link: str) -> None:
         self._apply(payload, link)
 
+    # --- the action clock (domain/hand/clock.py) ---------------------------------------------------------------
+
+    @event("ClockCalled")
+    def _clock_called(
+        self, payload: JSON, meta: JSON, prev_link: str, link: str, timestamp: datetime
+    ) -> None:
+        # the time it was called, kept for the expiry's check (``timestamp`` is the event's ``at``, on replay too)
+        self._apply(payload, link)
+        self.clock_called: tuple[int, datetime] = (payload["seat"], _event_time(timestamp, meta))
+
+    @event("ClockExpired")
+    def _clock_expired(self, payload: JSON, meta: JSON, prev_link: str, link: str) -> None:
+        self._apply(payload, link)
+
     # --- what follows mechanically (the engine derived it; replay derives it again) ------------------------
 
     @event("IncorrectBetNoted")
@@ -305,6 +365,10 @@ class Hand(JudgedAggregate[HandState]):
 
     @event("MisdealRecognised")
     def _misdeal_recognised(self, payload: JSON, meta: JSON, prev_link: str, link: str) -> None:
+        self._follow(link)
+
+    @event("ClockExpiryApplied")
+    def _clock_expiry_applied(self, payload: JSON, meta: JSON, prev_link: str, link: str) -> None:
         self._follow(link)
 
     @event("ShowRequestAnswered")
@@ -333,3 +397,10 @@ class Hand(JudgedAggregate[HandState]):
     def _ruling_requested(self, payload: JSON, meta: JSON, prev_link: str, link: str) -> None:
         self._follow(link)
 
+
+
+def _event_time(at: datetime, meta: JSON) -> datetime:
+    """When an event happened by the service's clock (``received_at``, stamped by the write path), else the
+    table's ``at``."""
+    received = meta.get("received_at")
+    return datetime.fromisoformat(received) if isinstance(received, str) else at

@@ -18,6 +18,8 @@ from domain.hand.events import (
     BurnsShuffledIntoStub,
     CardBurned,
     CardsDiscarded,
+    ClockCalled,
+    ClockExpired,
     CommunityCardDealt,
     DealtShort,
     ExposedCardReplaced,
@@ -87,6 +89,8 @@ REPORTED: dict[str, type[ReportedEvent]] = {
         ExtraCardDealt,
         BoxedCardFound,
         ShowRequested,
+        ClockCalled,
+        ClockExpired,
     )
 }
 

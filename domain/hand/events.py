@@ -487,6 +487,23 @@ class ShowRequested:
     target: int
 
 
+@dataclass(frozen=True, slots=True)
+class ClockCalled:
+    """The floor started the action clock on ``seat``, the player to act (TDA 2022 29; bfsp 7.1.7 note): he has
+    the rulebook's ``clock_seconds``, then its counted-down ``clock_countdown_seconds``."""
+
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class ClockExpired:
+    """The clock called on ``seat`` ran out before he acted. The engine works out what follows from the hand:
+    facing a bet his hand is dead (folded); facing none it is checked or folded, as the rulebook says
+    (``ClockExpiryApplied``)."""
+
+    seat: int
+
+
 # --- what the engine rules on an incorrect bet and on a deal that is a misdeal (the engine emits them) --------
 
 
@@ -537,6 +554,18 @@ class ShowRequestAnswered:
 
 
 @dataclass(frozen=True, slots=True)
+class ClockExpiryApplied:
+    """What the clock's expiry did to ``seat``: ``action`` (fold: his hand is dead; or check), worked out from
+    the hand (``facing_bet``) under ``rule``."""
+
+    seat: int
+    action: ActionKind
+    facing_bet: bool
+    rule: str
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
 class MisdealRecognised:
     """The deal itself shows a misdeal (TDA 2022 35-A; bfsp 6.3): every chip goes back, as for a declared one."""
 
@@ -578,6 +607,8 @@ ReportedEvent = (
     | ExtraCardDealt
     | BoxedCardFound
     | ShowRequested
+    | ClockCalled
+    | ClockExpired
 )
 DerivedEvent = (
     UncalledBetReturned
@@ -588,6 +619,7 @@ DerivedEvent = (
     | IncorrectBetStood
     | MisdealRecognised
     | ShowRequestAnswered
+    | ClockExpiryApplied
 )
 ReadingEvent = ActionObliged | RulingRequested
 HandEvent = ReportedEvent | DerivedEvent | ReadingEvent
@@ -603,6 +635,9 @@ __all__ = [
     "CardBurned",
     "CardsDiscarded",
     "ChipsPlaced",
+    "ClockCalled",
+    "ClockExpired",
+    "ClockExpiryApplied",
     "CommunityCardDealt",
     "DealtShort",
     "Declaration",

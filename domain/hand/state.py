@@ -19,6 +19,7 @@ from typing import Any
 from domain.cards import MaybeCard
 from domain.errors import ForcedBetError, HandError, HandStateError, IllegalActionError, RuleRef, chips
 from domain.hand.betting import BettingRound
+from domain.hand.clock import check_clock_called, check_clock_expired, do_clock_called, do_clock_expired
 from domain.hand.corrections import (
     Corrections,
     check_board_corrected,
@@ -71,6 +72,8 @@ from domain.hand.events import (
     BurnsShuffledIntoStub,
     CardBurned,
     CardsDiscarded,
+    ClockCalled,
+    ClockExpired,
     CommunityCardDealt,
     DealtShort,
     DerivedEvent,
@@ -216,6 +219,7 @@ class HandState:
         "boxed",
         "extra",
         "show_owed",
+        "clock",
     )
 
     def __init__(
@@ -285,6 +289,9 @@ class HandState:
         self.extra: dict[int, int] = {}
         #: seats whose hand a granted show request obliges them to table (domain/hand/show_requests.py)
         self.show_owed: set[int] = set()
+        #: (seat, actions recorded when it was called): the action clock running on the seat to act
+        #: (domain/hand/clock.py)
+        self.clock: tuple[int, int] | None = None
         if not owed:
             self._start_street(0)
 
@@ -858,4 +865,6 @@ _HANDLERS: dict[type, tuple[_Check, _Do]] = {
     ExtraCardDealt: (check_extra_card, do_extra_card),
     BoxedCardFound: (check_boxed, do_boxed),
     ShowRequested: (check_request, do_request),
+    ClockCalled: (check_clock_called, do_clock_called),
+    ClockExpired: (check_clock_expired, do_clock_expired),
 }

@@ -64,6 +64,7 @@ class Act(StrEnum):
     CARDS_RESTORED = "CardsRestored"
     MUCKED_CARDS_INSPECTED = "MuckedCardsInspected"
     CLOCK_CALLED = "ClockCalled"
+    CLOCK_EXPIRED = "ClockExpired"
     # --- rulings (RulingIssued, by kind) ---------------------------------------------------------------------
     FINDING_OF_FACT = "FindingOfFact"
     CHIEF_JUDGE_DECISION = "ChiefJudgeDecision"
@@ -207,7 +208,12 @@ PERMISSIONS: dict[Act, Permission] = {
     Act.HAND_VOIDED: Permission("void a hand", _OFFICIALS, "6.1.1"),
     Act.CARDS_RESTORED: Permission("restore folded or mucked cards", _CHIEF_JUDGE, "6.6.9"),
     Act.MUCKED_CARDS_INSPECTED: Permission("inspect mucked cards", _CHIEF_JUDGE, "5.9.2"),
-    Act.CLOCK_CALLED: Permission("call the clock", _OFFICIALS, "4.9.1"),
+    # bfsp 7.1.7's note does not say who calls the clock: the federation follows TDA 2022 29, where the floor
+    # starts it (a player may ask for it) and the hand is dead, mucked by the dealer, when it runs out
+    Act.CLOCK_CALLED: Permission("call the clock", _OFFICIALS, "tda-2022 29"),
+    Act.CLOCK_EXPIRED: Permission(
+        "record that the clock ran out", frozenset({DEALER, JUDGE, CHIEF_JUDGE}), "tda-2022 29"
+    ),
     Act.FINDING_OF_FACT: Permission("find what took place at the table", _OFFICIALS, "2.2.3"),
     Act.CHIEF_JUDGE_DECISION: Permission("decide as the Chief Judge", _CHIEF_JUDGE, "2.1.6"),
     Act.FAIRNESS_RULING: Permission("depart from the rules for fairness", _CHIEF_JUDGE, "7.4.1"),

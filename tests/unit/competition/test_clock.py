@@ -1,45 +1,63 @@
-"""The action clock: called by an official, then the countdown; at expiry the hand is dead facing a bet, and
-checked (TDA) or folded (bfsp) facing none (TDA 2022 29, TDA 2017 D-28, bfsp 7.1.7 note)."""
+"""The action clock on the record (TDA 2022 29, TDA 2017 D-28, bfsp 7.1.7 note): an official calls it on the
+player to act (``ClockCalled``); when its seconds and countdown have passed by the events' times, its expiry
+(``ClockExpired``) is judged by the engine from the hand itself: dead (folded) facing a bet, checked (TDA) or
+folded (bfsp) facing none (``ClockExpiryApplied``). Worked examples TV-97, TV-98 and TDA 2017 TV-55."""
 
 from __future__ import annotations
 
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
+from typing import Any
 
 import pytest
 from hand_table import C, X, start
 
 from domain.errors import HandStateError, NotPermittedError, RuleRef
-from domain.hand.events import ActionKind, PlayerActed
-from domain.officials.clock import CATALOG, call_clock, expire
-from domain.officials.codec import decode, encode
-from domain.roles import Role
+from domain.hand.aggregate import Hand
+from domain.hand.clock import clock_runs_out_at
+from domain.hand.codec import decode, encode
+from domain.hand.events import (
+    ActionKind,
+    BoardDealt,
+    CardBurned,
+    ClockCalled,
+    ClockExpired,
+    ClockExpiryApplied,
+    ForcedBetPosted,
+    ForcedBetKind,
+    HandStarted,
+    HoleCardsDealt,
+    PlayerActed,
+    ReportedEvent,
+    SeatEntry,
+    Stakes,
+)
 from domain.rulebooks import get_rulebook
 
 pytestmark = pytest.mark.unit
 
 CALLED = datetime(2026, 3, 14, 23, 0, 0, tzinfo=UTC)
+JUDGE: dict[str, Any] = {"recorded_by": {"person": "j", "role": "judge"}}
+DEALER: dict[str, Any] = {"recorded_by": {"person": "d", "role": "dealer"}}
 
 
-@pytest.mark.parametrize(("rulebook", "seconds", "countdown"), [("tda-2022", 25, 5), ("bfsp", 30, 10)])
-def test_the_clock_runs_its_seconds_then_the_countdown(rulebook: str, seconds: int, countdown: int) -> None:
-    clock = call_clock("hand-5", 3, Role.JUDGE, CALLED, get_rulebook(rulebook))
-    assert clock.countdown_at == CALLED + timedelta(seconds=seconds)
-    assert clock.expires_at == CALLED + timedelta(seconds=seconds + countdown)
-    assert decode(encode(clock), CATALOG) == clock
+@pytest.mark.parametrize(("rulebook", "seconds"), [("tda-2022", 30), ("bfsp", 40), ("tda-club", 60)])
+def test_the_clock_runs_its_seconds_then_the_countdown(rulebook: str, seconds: int) -> None:
+    assert clock_runs_out_at(CALLED, get_rulebook(rulebook)) == CALLED + timedelta(seconds=seconds)
+    for event in (ClockCalled(3), ClockExpired(3)):
+        assert decode(encode(event)) == event
 
 
 def test_tv_97_facing_a_bet_when_the_clock_runs_out_the_hand_is_dead() -> None:
     tda = get_rulebook("tda-2022")
     table = start(stacks=(10_000,) * 3, rulebook=tda).post().deal()
-    clock = call_clock("hand-5", 3, Role.JUDGE, CALLED, tda)
-    with pytest.raises(HandStateError, match="still has 1 seconds") as early:
-        expire(clock, CALLED + timedelta(seconds=29), facing_bet=True, rulebook=tda)
-    assert early.value.rule == RuleRef("tda-2022", "29")
-    expired = expire(clock, CALLED + timedelta(seconds=30), facing_bet=True, rulebook=tda)
-    assert expired.action is ActionKind.FOLD
-    table.apply(expired.act)
-    assert 3 in table.state.folded and table.state.actor == 1
+    assert table.state.actor == 3  # facing the big blind
+    table.apply(ClockCalled(3))
+    derived = table.apply(ClockExpired(3))
+    assert derived[0] == ClockExpiryApplied(
+        3, ActionKind.FOLD, True, "tda-2022 29", "facing a bet when the clock ran out: his hand is dead"
+    )
+    assert 3 in table.state.folded and table.state.actor == 1 and table.state.clock is None
 
 
 @pytest.mark.parametrize(("rulebook", "action"), [("tda-2022", ActionKind.CHECK), ("bfsp", ActionKind.FOLD)])
@@ -50,10 +68,10 @@ def test_tv_98_facing_no_bet_the_hand_is_checked_under_the_tda_and_folded_under_
     table = start(stacks=(10_000,) * 3, rulebook=book).post().deal()
     table.acts((3, C), (1, C), (2, X))
     table.board("2c7d9h")
-    clock = call_clock("hand-5", 1, Role.CHIEF_JUDGE, CALLED, book)
-    expired = expire(clock, clock.expires_at, facing_bet=False, rulebook=book)
-    assert expired.action is action and expired.rule == str(book.cite("clock"))
-    table.apply(expired.act)
+    table.apply(ClockCalled(1))
+    (applied, *_) = table.apply(ClockExpired(1))
+    assert isinstance(applied, ClockExpiryApplied)
+    assert applied.action is action and not applied.facing_bet and applied.rule == str(book.cite("clock"))
     assert (1 in table.state.folded) is (action is ActionKind.FOLD)
     assert table.state.actor == 2
 
@@ -63,11 +81,8 @@ def test_tv_55_2017_twenty_five_seconds_and_five_then_dead_facing_a_bet_or_check
     facing_bet: bool, action: ActionKind
 ) -> None:
     tda_2017 = get_rulebook("tda-2017")
-    clock = call_clock("hand-5", 6, Role.JUDGE, CALLED, tda_2017)
-    assert clock.expires_at - CALLED == timedelta(seconds=30)
-    expired = expire(clock, CALLED + timedelta(seconds=31), facing_bet=facing_bet, rulebook=tda_2017)
-    assert expired.action is action and expired.rule == "tda-2017 D-28"
-    # the expiry's action, entered for seat 6 of a six-handed hand on the flop, is judged by the engine
+    assert clock_runs_out_at(CALLED, tda_2017) - CALLED == timedelta(seconds=30)
+    # seat 6 of a six-handed hand on the flop, on the clock, facing a bet of 200 or checked to
     table = start(stacks=(10_000,) * 6, rulebook=tda_2017).post().deal()
     table.acts((3, C), (4, C), (5, C), (6, C), (1, C), (2, X))
     table.board("2c7d9h")
@@ -76,18 +91,139 @@ def test_tv_55_2017_twenty_five_seconds_and_five_then_dead_facing_a_bet_or_check
         table.apply(PlayerActed(5, ActionKind.BET, 200))
     else:
         table.acts((5, X))
-    table.apply(expired.act)
+    table.apply(ClockCalled(6))
+    (applied, *_) = table.apply(ClockExpired(6))
+    assert isinstance(applied, ClockExpiryApplied)
+    assert applied.action is action and applied.facing_bet is facing_bet and applied.rule == "tda-2017 D-28"
     if facing_bet:  # his hand is dead; the action goes on to seat 1
         assert 6 in table.state.folded and table.state.actor == 1
     else:  # checked: the flop is checked through
         assert 6 not in table.state.folded and table.state.street_index == 2
-    # the house's own 60 s + 10 s, dead when it runs out, is a rulebook of its own shape
+    # the house's own 60 s + 10 s, dead when it runs out even facing no bet, is a rulebook of its own shape
     house = replace(tda_2017, clock_seconds=60, clock_countdown_seconds=10, clock_expired_checks=False)
-    clock = call_clock("hand-5", 6, Role.JUDGE, CALLED, house)
-    assert clock.expires_at - CALLED == timedelta(seconds=70)
-    assert expire(clock, clock.expires_at, facing_bet=False, rulebook=house).action is ActionKind.FOLD
+    assert clock_runs_out_at(CALLED, house) - CALLED == timedelta(seconds=70)
+    table = start(stacks=(10_000,) * 3, rulebook=house).post().deal()
+    table.acts((3, C), (1, C), (2, X))
+    table.board("2c7d9h")
+    table.apply(ClockCalled(1))
+    (applied, *_) = table.apply(ClockExpired(1))
+    assert isinstance(applied, ClockExpiryApplied) and applied.action is ActionKind.FOLD and not applied.facing_bet
 
 
-def test_a_player_does_not_call_the_clock_on_the_record() -> None:
-    with pytest.raises(NotPermittedError, match="a participant may not call the clock"):
-        call_clock("hand-5", 3, Role.PARTICIPANT, CALLED, get_rulebook("bfsp"))
+def test_the_clock_is_called_on_the_player_to_act_and_runs_only_for_his_turn() -> None:
+    tda = get_rulebook("tda-2022")
+    table = start(stacks=(10_000,) * 3, rulebook=tda).post().deal()
+    with pytest.raises(HandStateError, match="seat 3 is to act, not seat 1") as wrong:
+        table.apply(ClockCalled(1))
+    assert wrong.value.rule == RuleRef("tda-2022", "29")
+    with pytest.raises(HandStateError, match="no clock was called on seat 3"):
+        table.apply(ClockExpired(3))
+    table.apply(ClockCalled(3))
+    with pytest.raises(HandStateError, match="already running on seat 3"):
+        table.apply(ClockCalled(3))
+    table.acts((3, C))  # he acted in time: the clock is gone
+    with pytest.raises(HandStateError, match="no clock was called on seat 3|acted after the clock"):
+        table.apply(ClockExpired(3))
+    assert 3 not in table.state.folded and table.state.actor == 1
+
+
+def test_an_expiry_after_the_seat_acted_and_came_round_again_is_refused() -> None:
+    table = start(stacks=(10_000,) * 2, rulebook=get_rulebook("tda-2022")).post().deal()
+    actor = table.state.actor
+    assert actor is not None
+    table.apply(ClockCalled(actor))
+    table.acts((actor, C))
+    other = table.state.actor
+    assert other is not None and other != actor
+    table.acts((other, X))
+    table.board("2c7d9h")
+    if table.state.actor != actor:
+        table.acts((other, X))
+    assert table.state.actor == actor
+    with pytest.raises(HandStateError, match="acted after the clock was called"):
+        table.apply(ClockExpired(actor))
+
+
+# --- through the Hand aggregate: the recorder and the time ---------------------------------------------------
+
+
+def _hand(rulebook: str = "tda-2022") -> Hand:
+    started = HandStarted(
+        "t",
+        1,
+        "NT",
+        (SeatEntry(1, "A", 10_000), SeatEntry(2, "B", 10_000), SeatEntry(3, "C", 10_000)),
+        3,
+        Stakes(blinds=((1, 50), (2, 100))),
+        rulebook=rulebook,
+    )
+    hand = Hand.start(started, CALLED - timedelta(minutes=1))
+    events: list[ReportedEvent] = [
+        ForcedBetPosted(1, ForcedBetKind.SMALL_BLIND, 50),
+        ForcedBetPosted(2, ForcedBetKind.BIG_BLIND, 100),
+        HoleCardsDealt(1, (None, None)),
+        HoleCardsDealt(2, (None, None)),
+        HoleCardsDealt(3, (None, None)),
+    ]
+    for e in events:
+        hand.record(e, CALLED - timedelta(seconds=30), DEALER)
+    assert hand.engine.actor == 3
+    return hand
+
+
+def test_the_expiry_before_the_seconds_and_the_countdown_have_passed_is_refused_with_the_rule() -> None:
+    hand = _hand()
+    hand.record(ClockCalled(3), CALLED, JUDGE)
+    version = hand.version
+    with pytest.raises(HandStateError, match="he still has 1 seconds to act") as early:
+        hand.record(ClockExpired(3), CALLED + timedelta(seconds=29), DEALER)
+    assert early.value.rule == RuleRef("tda-2022", "29")
+    assert hand.version == version and 3 not in hand.engine.folded
+    # at the very instant the countdown ends it is too late: the hand is dead, and the record shows why
+    derived = hand.record(ClockExpired(3), CALLED + timedelta(seconds=30), DEALER)
+    assert derived[0].action is ActionKind.FOLD  # type: ignore[union-attr]
+    assert 3 in hand.engine.folded
+    names = [type(e).__name__ for e in hand.collect_events()]
+    assert names[-2:] == ["ClockExpired", "ClockExpiryApplied"] and "ClockCalled" in names
+
+
+def test_the_service_clock_stamped_on_the_write_path_is_the_one_the_expiry_is_judged_by() -> None:
+    hand = _hand()
+    received = CALLED + timedelta(hours=1)
+    hand.record(ClockCalled(3), CALLED, {**JUDGE, "received_at": received.isoformat()})
+    # the table's time says 40 s later, the service's says 10 s: the service's clock is the authority
+    later = {**DEALER, "received_at": (received + timedelta(seconds=10)).isoformat()}
+    with pytest.raises(HandStateError, match="he still has 20 seconds"):
+        hand.record(ClockExpired(3), CALLED + timedelta(seconds=40), later)
+
+
+def test_the_clock_survives_a_replay_of_the_stored_events() -> None:
+    hand = _hand()
+    hand.record(ClockCalled(3), CALLED, JUDGE)
+    replayed: Hand | None = None
+    for stored in hand.collect_events():
+        replayed = stored.mutate(replayed)
+    assert replayed is not None and replayed.engine.clock == (3, 0)
+    with pytest.raises(HandStateError, match="still has 5 seconds"):
+        replayed.record(ClockExpired(3), CALLED + timedelta(seconds=25), DEALER)
+    replayed.record(ClockExpired(3), CALLED + timedelta(seconds=31), DEALER)
+    assert 3 in replayed.engine.folded
+
+
+def test_a_dealer_or_a_player_may_not_call_the_clock_on_the_record() -> None:
+    hand = _hand()
+    for role, who in (("dealer", "a dealer"), ("participant", "a participant")):
+        with pytest.raises(NotPermittedError, match=f"{who} may not call the clock; only a judge") as refused:
+            hand.record(ClockCalled(3), CALLED, {"recorded_by": {"person": "x", "role": role}})
+        assert refused.value.rule == RuleRef("tda-2022", "29")
+    assert hand.engine.clock is None
+
+
+def test_the_table_burns_and_deals_while_no_clock_can_run() -> None:
+    table = start(stacks=(10_000,) * 3, rulebook=get_rulebook("tda-2022"), burns=True).post().deal()
+    table.acts((3, C), (1, C), (2, X))
+    with pytest.raises(HandStateError, match="nobody is to bet now"):
+        table.apply(ClockCalled(1))
+    table.apply(CardBurned())
+    table.apply(BoardDealt((None, None, None)))
+    table.apply(ClockCalled(1))
