@@ -7,13 +7,18 @@ from __future__ import annotations
 
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 from typing import Any
 
+import embedded_referee
 import pytest
+from federation_records import DEALER as RECORDS_DEALER
+from federation_records import JUDGE as RECORDS_JUDGE
+from federation_records import Records
 from hand_table import C, X, start
 
 from domain.errors import HandStateError, NotPermittedError, RuleRef
-from domain.hand.aggregate import Hand
+from domain.hand.aggregate import Hand, hand_id
 from domain.hand.clock import clock_runs_out_at
 from domain.hand.codec import decode, encode
 from domain.hand.events import (
@@ -23,8 +28,8 @@ from domain.hand.events import (
     ClockCalled,
     ClockExpired,
     ClockExpiryApplied,
-    ForcedBetPosted,
     ForcedBetKind,
+    ForcedBetPosted,
     HandStarted,
     HoleCardsDealt,
     PlayerActed,
@@ -107,7 +112,11 @@ def test_tv_55_2017_twenty_five_seconds_and_five_then_dead_facing_a_bet_or_check
     table.board("2c7d9h")
     table.apply(ClockCalled(1))
     (applied, *_) = table.apply(ClockExpired(1))
-    assert isinstance(applied, ClockExpiryApplied) and applied.action is ActionKind.FOLD and not applied.facing_bet
+    assert (
+        isinstance(applied, ClockExpiryApplied)
+        and applied.action is ActionKind.FOLD
+        and not applied.facing_bet
+    )
 
 
 def test_the_clock_is_called_on_the_player_to_act_and_runs_only_for_his_turn() -> None:
@@ -227,3 +236,78 @@ def test_the_table_burns_and_deals_while_no_clock_can_run() -> None:
     table.apply(CardBurned())
     table.apply(BoardDealt((None, None, None)))
     table.apply(ClockCalled(1))
+
+
+# --- through the write path: envelope → referee → Hand aggregate → stored events ------------------------------
+
+
+def test_the_clock_travels_the_write_path_and_its_expiry_is_judged_by_the_service_clock(
+    tmp_path: Path,
+) -> None:
+    """TV-97 on the record: the judge calls the clock on seat 3 facing the big blind; the dealer's expiry, received
+    10 s later, is refused with the rule; received 30 s after the call it kills the hand, and the history keeps
+    the call, the expiry and what the engine made of it."""
+    pipeline = embedded_referee.Pipeline(tmp_path)
+    records = Records("clock-cup")
+    when = datetime.now(UTC) - timedelta(minutes=5)
+    started = HandStarted(
+        "t9", 1, "NT", tuple(SeatEntry(s, f"P{s}", 10_000) for s in (1, 2, 3)), 3,
+        Stakes(blinds=((1, 50), (2, 100))), rulebook="tda-2022",
+    )  # fmt: skip
+    dealt: list[ReportedEvent] = [
+        ForcedBetPosted(1, ForcedBetKind.SMALL_BLIND, 50),
+        ForcedBetPosted(2, ForcedBetKind.BIG_BLIND, 100),
+        *(HoleCardsDealt(s, (None, None)) for s in (1, 2, 3)),
+    ]
+    opening = [records.record(started, RECORDS_DEALER, when, "t9", "1", 0)]
+    opening += [records.record(e, RECORDS_DEALER, when, "t9", "1", i) for i, e in enumerate(dealt, 1)]
+    assert {v.outcome for v in pipeline.judge(opening)} == {"accepted"}
+    seq = len(dealt) + 1
+    by_a_dealer = pipeline.judge([records.record(ClockCalled(3), RECORDS_DEALER, when, "t9", "1", seq)])
+    assert [v.outcome for v in by_a_dealer] == ["rejected"]
+    assert (
+        by_a_dealer[0].rejection is not None
+        and "a dealer may not call the clock" in by_a_dealer[0].rejection.reason
+    )
+    assert by_a_dealer[0].rejection.rule == "tda-2022 29"
+    assert [
+        v.outcome
+        for v in pipeline.judge([records.record(ClockCalled(3), RECORDS_JUDGE, when, "t9", "1", seq)])
+    ] == ["accepted"]
+    called_at = pipeline.log.read(0, pipeline.referee.resume_offset(0) - 1, 1)[0].received_at
+    assert called_at is not None
+
+    def expiry_received(seconds: int) -> list[Any]:
+        pipeline.log.append([records.record(ClockExpired(3), RECORDS_DEALER, when, "t9", "1", seq + 1)])
+        [record] = pipeline.log.read(0, pipeline.referee.resume_offset(0), 1)
+        return pipeline.referee.judge(
+            0, [replace(record, received_at=called_at + timedelta(seconds=seconds))]
+        )
+
+    early = expiry_received(10)
+    assert [v.outcome for v in early] == ["rejected"] and early[0].rejection is not None
+    assert (
+        "he still has 20 seconds to act" in early[0].rejection.reason
+        and early[0].rejection.rule == "tda-2022 29"
+    )
+    assert [v.outcome for v in expiry_received(30)] == ["accepted"]
+    stored = list(pipeline.store.events.get(hand_id("t9", 1, "clock-cup")))
+    assert [type(e).__name__ for e in stored[-3:]] == ["ClockCalled", "ClockExpired", "ClockExpiryApplied"]
+    assert stored[-3].meta["recorded_by"]["role"] == "judge"
+    applied = next(e for e in stored if type(e).__name__ == "ClockExpiryApplied")
+    assert applied.payload == {
+        "type": "ClockExpiryApplied", "seat": 3, "action": "fold", "facing_bet": True, "rule": "tda-2022 29",
+        "reason": "facing a bet when the clock ran out: his hand is dead",
+    }  # fmt: skip
+    pipeline.restart()  # a new referee rebuilds the hand from the store: seat 3's hand is dead, seat 1 is to act
+    more = pipeline.judge(
+        [records.record(PlayerActed(3, ActionKind.CALL), RECORDS_DEALER, when, "t9", "1", seq + 2)]
+    )
+    assert [v.outcome for v in more] == ["rejected"] and more[0].rejection is not None
+    assert "seat 1" in more[0].rejection.reason, more[0].rejection.reason
+    assert [
+        v.outcome
+        for v in pipeline.judge(
+            [records.record(PlayerActed(1, ActionKind.CALL), RECORDS_DEALER, when, "t9", "1", seq + 2)]
+        )
+    ] == ["accepted"]
