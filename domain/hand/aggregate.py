@@ -17,6 +17,10 @@ when the seat's turn comes: its interpreted ``PlayerActed`` then follows the act
 ``reported`` keeps the reported events only (raw acts included, their readings not): replaying them reads
 the raw acts again, to the same result.
 
+The action clock's acts (``ClockCalled``, ``ClockExpired``) are checked here for what the engine cannot see: the
+recorder's role against the roles table, and whether the clock's seconds and countdown have passed, by the
+events' times (the service's ``received_at`` in the meta where the write path stamped it, else the table's).
+
 Every event carries ``meta`` (who recorded it, when, the log position: filled at the edge) and a link of the
 hand's hash chain (:mod:`domain.chained`).
 
@@ -179,7 +183,7 @@ class Hand(JudgedAggregate[HandState]):
         engine = self.engine
         if clock is None or engine.clock is None or clock[0] != reported.seat or engine.clock[0] != reported.seat:
             return  # no clock on the seat: the engine refuses it with its rule
-        called_at = clock[1]
+        called_at = datetime.fromisoformat(clock[1])
         now = _event_time(at, meta)
         runs_out = clock_runs_out_at(called_at, engine.rulebook)
         if now < runs_out:
@@ -343,7 +347,8 @@ class Hand(JudgedAggregate[HandState]):
     ) -> None:
         # the time it was called, kept for the expiry's check (``timestamp`` is the event's ``at``, on replay too)
         self._apply(payload, link)
-        self.clock_called: tuple[int, datetime] = (payload["seat"], _event_time(timestamp, meta))
+        # as text, like the rest of the stored state (the accepted acts are JSON values)
+        self.clock_called: tuple[int, str] = (payload["seat"], _event_time(timestamp, meta).isoformat())
 
     @event("ClockExpired")
     def _clock_expired(self, payload: JSON, meta: JSON, prev_link: str, link: str) -> None:
