@@ -345,9 +345,9 @@ class Hand(JudgedAggregate[HandState]):
     def _clock_called(
         self, payload: JSON, meta: JSON, prev_link: str, link: str, timestamp: datetime
     ) -> None:
-        # the time it was called, kept for the expiry's check (``timestamp`` is the event's ``at``, on replay too)
         self._apply(payload, link)
-        # as text, like the rest of the stored state (the accepted acts are JSON values)
+        # when it was called, for the expiry's check (``timestamp`` is the event's ``at``, on replay too); as
+        # text, like the rest of the stored state
         self.clock_called: tuple[int, str] = (payload["seat"], _event_time(timestamp, meta).isoformat())
 
     @event("ClockExpired")
@@ -401,7 +401,6 @@ class Hand(JudgedAggregate[HandState]):
     @event("RulingRequested")
     def _ruling_requested(self, payload: JSON, meta: JSON, prev_link: str, link: str) -> None:
         self._follow(link)
-
 
 
 def _event_time(at: datetime, meta: JSON) -> datetime:
