@@ -9,6 +9,7 @@ catalog it is given (each package's ``CATALOG``).
 from __future__ import annotations
 
 import dataclasses
+import functools
 import types
 import typing
 from collections.abc import Mapping
@@ -49,10 +50,16 @@ def _encode(value: Any) -> Any:
     return value
 
 
-def _dataclass(cls: type, payload: Mapping[str, Any]) -> Any:
+@functools.cache
+def _shape(cls: type) -> tuple[tuple[str, Any], ...]:
+    """Each field's name and type hint, worked out once per class: ``get_type_hints`` evaluates the module's
+    string annotations anew at every call, which was two thirds of replaying a competition's stream."""
     hints = typing.get_type_hints(cls)
-    names = (f.name for f in dataclasses.fields(cls))
-    return cls(**{name: _decode(hints[name], payload[name]) for name in names if name in payload})
+    return tuple((f.name, hints[f.name]) for f in dataclasses.fields(cls))
+
+
+def _dataclass(cls: type, payload: Mapping[str, Any]) -> Any:
+    return cls(**{name: _decode(hint, payload[name]) for name, hint in _shape(cls) if name in payload})
 
 
 def _decode(hint: Any, value: Any) -> Any:
