@@ -58,7 +58,7 @@ from domain.rulings.events import CATALOG as RULING_CATALOG
 from domain.rulings.events import RulingIssued
 from domain.rulings.outcome import stored_outcome
 from projections.ofc import protocol_section
-from projections.stored import ArchivingSource, EventSource, iso, recorded_by, replayed
+from projections.stored import ArchivingSource, EventSource, iso, recorded_by, replayed, stored_streams
 
 JSON = dict[str, Any]
 
@@ -100,9 +100,11 @@ def competition_streams(
     """
     streams: dict[UUID, list[Any]] = {}
     kept = _decoded_cache(store)
-    for stream in _candidates(store, competition_id):
+    candidates = _candidates(store, competition_id)
+    stored_by_stream = stored_streams(store.recorder, candidates)
+    for stream in candidates:  # in the order they were always read: a document's ties keep their order
         events = []
-        for stored in store.recorder.select_events(stream):
+        for stored in stored_by_stream.get(stream, []):
             try:
                 events.append(kept.decoded(store, stored))
             except UnreadableStream as err:
