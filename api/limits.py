@@ -3,6 +3,15 @@ minute (POKERAUDIT_RATE_SUBMITS_PER_MINUTE, POKERAUDIT_RATE_HEAVY_READS_PER_MINU
 
 Counted in this process (a sliding minute per token): behind N API processes a token may make up to N times
 the limit, which the reverse proxy's own limit per client bounds (docs/OPERATIONS.md, "Security").
+
+A limit counts what the person asked for. A web page (api/web/) reads the API in-process with the reader's own
+token, several routes for one page (the protest's review reads the protest and the rulings, the overview's
+standings the clock, the balance and the standings); counting each call would let a person open a fifth as many
+pages as a script may make reads, and a live overview, which fetches its standings each time the projector moves
+on, would run out within the minute. So the calls a page makes carry its :class:`Visit` (in their ASGI scope,
+where only this process can put it: nothing sent over a socket sets a scope key), and each limit counts the page
+once, at its first limited call: a page that makes no heavy read is not counted as one, and a page past the
+limit is refused with the API's own 429.
 """
 
 from __future__ import annotations
@@ -48,6 +57,29 @@ class SlidingMinute:
             return 0.0
 
 
+#: the ASGI scope key under which a web page's in-process calls carry its :class:`Visit`
+VISIT_SCOPE_KEY = "pokeraudit.visit"
+
+
+class Visit:
+    """One request of a person to the web app, under which its page calls the API in-process: each limit
+    counts it once, however many limited calls the page makes (at once, from several worker threads)."""
+
+    def __init__(self) -> None:
+        self._counted: set[str] = set()
+        self._lock = threading.Lock()
+
+    def wait_for(self, limiter: SlidingMinute, name: str, key: str) -> float:
+        """:meth:`SlidingMinute.wait_for` the first time this visit meets the limit ``name``, 0 after that."""
+        with self._lock:
+            if name in self._counted:
+                return 0.0
+            wait = limiter.wait_for(key)
+            if wait <= 0:  # a refused call is not counted: the page's next call is refused too
+                self._counted.add(name)
+            return wait
+
+
 def key_of(principal: Principal, request: Request) -> str:
     if principal.anonymous:
         return f"address:{request.client.host if request.client else '?'}"
@@ -56,7 +88,9 @@ def key_of(principal: Principal, request: Request) -> str:
 
 def _limited(request: Request, caller: Principal, what: str, name: str) -> None:
     limiter: SlidingMinute = getattr(request.app.state, name)
-    wait = limiter.wait_for(key_of(caller, request))
+    visit = request.scope.get(VISIT_SCOPE_KEY)
+    key = key_of(caller, request)
+    wait = visit.wait_for(limiter, name, key) if isinstance(visit, Visit) else limiter.wait_for(key)
     if wait > 0:
         raise ApiError(
             429, "rate_limited",

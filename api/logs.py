@@ -43,6 +43,10 @@ def configure(level: str = "info") -> None:
     root.setLevel(level.upper())
     # the Kafka client's own chatter (connection attempts while a broker is down) only at warning and above
     logging.getLogger("kafka").setLevel(max(logging.WARNING, root.level))
+    # httpx writes a line at info for every request it makes; the web pages read the API in-process through it
+    # (api/web/client.py), a dozen calls a page and ten a second for each open live page: lines that are not
+    # the service's requests (uvicorn logs those) and would bury its own
+    logging.getLogger("httpx").setLevel(max(logging.WARNING, root.level))
     for name in ("uvicorn", "uvicorn.error", "uvicorn.access"):
         logging.getLogger(name).handlers[:] = []
         logging.getLogger(name).propagate = True

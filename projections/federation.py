@@ -5,7 +5,8 @@ and hand challenges, the table balance, the level clock, the standings and the r
 participants, a handful of protests and rulings, and each view replays only its own streams — the
 Competition's (one stream, ids from natural keys), each participant's DisciplinaryCase and SeasonRecord, and the
 Protest and HandReview streams, found by one query of the store's index of the competition's streams (their
-ids hash names the Competition does not list). So the views are never behind the referee, and the floor's, the
+ids hash names the Competition does not list). So the views are never behind the referee (each stream's replay is
+kept between requests while the store holds nothing newer of it: projections/replays.py), and the floor's, the
 ladder's and the protest's own rules answer them (``Floor.next_balancing_move``, ``DisciplinaryCase
 .hands_remaining``, ``Protest.is_overdue``, ``rulings.amend``): nothing here re-decides what the domain decides.
 Only the chip counts come from the hand read models (each table's last hand, :class:`ReadModels`), with the
@@ -18,7 +19,6 @@ moment of the request while the domain stays clock-free.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 from uuid import UUID
@@ -48,8 +48,10 @@ from domain.rulebooks import get_rulebook
 from domain.rulings import HandReview, MechanicalOutcome, RulingIssued, amend
 from domain.rulings.amend import chips_moved, standing
 from domain.rulings.outcome import stored_outcome
+from projections import replays
 from projections.read_models import ReadModels
-from projections.stored import EventSource, iso, recorded_by, replayed
+from projections.replays import Replayed
+from projections.stored import EventSource, iso, recorded_by
 
 # --- the views ---------------------------------------------------------------------------------------------
 
@@ -286,18 +288,10 @@ class RulingView(BaseModel):
 # --- reading the streams -------------------------------------------------------------------------------------
 
 
-@dataclass(slots=True)
-class _Replayed:
-    aggregate: Any
-    events: list[Any] = field(default_factory=list)
-
-    def times(self, name: str) -> list[datetime]:
-        return [e.timestamp for e in self.events if type(e).__name__ == name]
-
-
-def _replay(store: EventSource, stream: UUID) -> _Replayed | None:
-    events: list[Any] = list(store.events.get(stream))
-    return _Replayed(replayed(events), events) if events else None
+def _replay(store: EventSource, stream: UUID) -> Replayed | None:
+    """The stream as stored now, replayed (kept between requests while it has not moved: projections/replays.py)."""
+    found = replays.read(store, stream)
+    return found if found.events else None
 
 
 def _who(event: Any) -> Who:
@@ -340,7 +334,7 @@ def penalty_register(store: EventSource, competition_id: str, grounds: bool = Tr
 
 
 def _participant_record(
-    participant: str, person: str, case: _Replayed | None, records: list[_Replayed], out: bool, grounds: bool
+    participant: str, person: str, case: Replayed | None, records: list[Replayed], out: bool, grounds: bool
 ) -> ParticipantRecord:
     violations, penalties = _case_entries(case, grounds) if case else ([], [])
     kept: DisciplinaryCase | None = case.aggregate if case else None
@@ -360,7 +354,7 @@ def _participant_record(
     )
 
 
-def _case_entries(case: _Replayed, grounds: bool) -> tuple[list[ViolationEntry], list[PenaltyEntry]]:
+def _case_entries(case: Replayed, grounds: bool) -> tuple[list[ViolationEntry], list[PenaltyEntry]]:
     kept: DisciplinaryCase = case.aggregate
     violations: list[ViolationEntry] = []
     penalties: list[PenaltyEntry] = []
@@ -415,7 +409,7 @@ def protest(store: EventSource, competition_id: str, protest: str, now: datetime
     return None if replayed is None else _protest(replayed, now, grounds)
 
 
-def _protest(replayed: _Replayed, now: datetime, grounds: bool) -> ProtestView:
+def _protest(replayed: Replayed, now: datetime, grounds: bool) -> ProtestView:
     kept: Protest = replayed.aggregate
     filing, forwarding, decided = kept.filing, kept.forwarding, kept.decision
     notified = [decode_officials(e.payload, PROTEST_CATALOG) for e in replayed.events
@@ -680,7 +674,7 @@ def rulings(store: EventSource, competition_id: str) -> list[RulingView]:
 
 def _hand_events(store: EventSource, competition_id: str, hand: str) -> list[Any]:
     table, _, number = hand.rpartition("/")
-    return list(store.events.get(hand_id(table, int(number), competition_id))) if number.isdigit() else []
+    return replays.read(store, hand_id(table, int(number), competition_id)).events if number.isdigit() else []
 
 
 def _mechanical(store: EventSource, competition_id: str, hand: str) -> MechanicalOutcome | None:

@@ -4,6 +4,9 @@ Every page reads through the same routes a federation's own tools call (DESIGN d
 the same 403s and the same sealing policy (api/sealing.py), so a change to what a role may see reaches the
 pages without a line here. The request goes through the app's ASGI stack (no socket, no second process):
 ``httpx.ASGITransport`` over the app that serves the page.
+
+The calls of one client (one page request) carry its :class:`api.limits.Visit`, so the per-token rate limits
+count the person's page once, not each read the page makes (api/limits.py says why).
 """
 
 from __future__ import annotations
@@ -14,6 +17,9 @@ from urllib.parse import quote
 
 import httpx
 from fastapi import FastAPI
+from starlette.types import ASGIApp, Receive, Scope, Send
+
+from api.limits import VISIT_SCOPE_KEY, Visit
 
 #: the host name the in-process calls carry (nothing resolves it: the transport is the app itself)
 INTERNAL_BASE = "http://pokeraudit.internal"
@@ -59,13 +65,26 @@ def segment(value: str) -> str:
     return quote(value, safe="/")
 
 
+class _OnVisit:
+    """The app, each call's scope carrying the page's visit (a scope key: no request from outside has it)."""
+
+    def __init__(self, app: ASGIApp, visit: Visit) -> None:
+        self.app = app
+        self.visit = visit
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        await self.app({**scope, VISIT_SCOPE_KEY: self.visit}, receive, send)
+
+
 class ApiClient:
-    """The API as the signed-in person reads it."""
+    """The API as the signed-in person reads it, for one request of theirs (one :class:`Visit`)."""
 
     def __init__(self, app: FastAPI, token: str | None) -> None:
         headers = {"Authorization": f"Bearer {token}"} if token else {}
+        self.visit = Visit()
         self._client = httpx.AsyncClient(
-            transport=httpx.ASGITransport(app=app), base_url=INTERNAL_BASE, headers=headers, timeout=40.0
+            transport=httpx.ASGITransport(app=_OnVisit(app, self.visit)), base_url=INTERNAL_BASE, headers=headers,
+            timeout=40.0,
         )
 
     async def close(self) -> None:

@@ -13,7 +13,7 @@ import pytest
 from api.cli_serve import production_refusal, start_warnings
 from api.follow import RETRIES, follow
 from api.limits import SlidingMinute
-from api.logs import JsonLines
+from api.logs import JsonLines, configure
 from api.observe import loggable
 from api.settings import Settings
 from ingest.behind import LogBehindStore, partitions_behind
@@ -28,6 +28,20 @@ def test_a_log_line_is_one_json_object_with_the_extra_fields_as_keys() -> None:
     assert line["level"] == "info" and line["logger"] == "pokeraudit.referee"
     assert line["message"] == "partitions assigned" and line["partitions"] == [0, 2]
     assert line["ts"].endswith("Z")
+
+
+def test_the_web_pages_in_process_reads_write_no_line_at_info() -> None:
+    # httpx logs each request at info; the pages read the API in-process through it, ten a second per live page
+    root = logging.getLogger()
+    handlers, level = root.handlers[:], root.level
+    try:
+        configure("info")
+        assert not logging.getLogger("httpx").isEnabledFor(logging.INFO)
+        assert logging.getLogger("httpx").isEnabledFor(logging.WARNING)
+        assert logging.getLogger("pokeraudit.api").isEnabledFor(logging.INFO)
+    finally:
+        root.handlers[:], root.level = handlers, level
+        logging.getLogger("httpx").setLevel(logging.NOTSET)
 
 
 def test_the_settings_logged_at_start_leave_the_secrets_out() -> None:

@@ -95,6 +95,15 @@ def test_a_tampered_store_gives_a_protocol_marked_as_failing_in_every_format(sig
     assert "FAILS VERIFICATION: 1 break" in text and "NO: the store fails verification" in text
 
 
+def test_a_protocol_read_before_the_store_was_tampered_with_is_not_served_again_after(signed: Pipeline) -> None:
+    # the events are kept decoded between reads (projections/protocol.py, DecodedEvents), by their stored bytes
+    assert checked_protocol(signed.store, COMPETITION)["verification"]["ok"]
+    assert checked_protocol(signed.store, COMPETITION)["verification"]["ok"]
+    _, version = tamper(signed)
+    [broken] = checked_protocol(signed.store, COMPETITION)["verification"]["breaks"]
+    assert f"version {version} (PlayerEliminated): its content hashes to" in broken
+
+
 def test_an_event_that_no_longer_reads_is_a_break_not_a_refusal(signed: Pipeline) -> None:
     with sqlite3.connect(signed.path) as db:
         rowid = db.execute("SELECT rowid FROM stored_events WHERE topic LIKE '%PlayerEliminated' LIMIT 1").fetchone()[0]

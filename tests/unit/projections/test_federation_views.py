@@ -235,3 +235,21 @@ def _remaining(judged: Judged) -> tuple[str, ...]:
     competition = federation.competition(judged.store, GOMEL)
     assert competition is not None
     return competition.remaining
+
+
+def test_a_view_read_again_replays_only_the_streams_that_moved_and_shows_what_they_hold_now(judged: Judged) -> None:
+    # the replays are kept between reads while the store holds nothing newer of their streams (projections/replays.py)
+    from projections.replays import cache_of
+
+    kept = cache_of(judged.store)
+    assert federation.clock(judged.store, GOMEL, at(35)) is not None
+    misses = kept.misses
+    assert federation.clock(judged.store, GOMEL, at(35)) is not None
+    assert kept.misses == misses, "the competition's stream had not moved: its replay was read again"
+    assert federation.clock(judged.store, GOMEL, at(35)).on_break is None  # type: ignore[union-attr]
+    gomel = Records(GOMEL)
+    gomel.count = 3_000
+    judged.judge([gomel.record(BreakStarted(1, 15), CHIEF, at(30))])
+    view = federation.clock(judged.store, GOMEL, at(35))
+    assert kept.misses == misses + 1, "the competition's stream moved: it is read again"
+    assert view is not None and view.on_break is not None and view.on_break.seconds_remaining == 10 * 60
