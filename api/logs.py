@@ -34,9 +34,19 @@ class JsonLines(logging.Formatter):
         return json.dumps(out, default=str)
 
 
+class _StandardError(logging.StreamHandler):  # type: ignore[type-arg]
+    """Writes to the ``sys.stderr`` of the moment of each line, not the one at set-up: a worker thread that
+    outlives what replaced stderr (an embedding host, a test runner's capture) must not write to a closed
+    stream."""
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.stream = sys.stderr
+        super().emit(record)
+
+
 def configure(level: str = "info") -> None:
     """Every logger's records as JSON lines on stderr at ``level`` and above (uvicorn's included)."""
-    handler = logging.StreamHandler(sys.stderr)
+    handler = _StandardError(sys.stderr)
     handler.setFormatter(JsonLines())
     root = logging.getLogger()
     root.handlers[:] = [handler]
