@@ -71,13 +71,12 @@ from __future__ import annotations
 from collections.abc import Callable, MutableMapping
 from dataclasses import dataclass
 from datetime import datetime
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 from uuid import UUID, uuid5
 
 from eventsourcing.application import AggregateNotFoundError
 from eventsourcing.domain import Aggregate
 
-from domain.clock import is_imported, time_of_act, time_of_stored_act
 from domain.competition import draw
 from domain.competition.aggregate import Competition, Recorder, competition_stream_id, decode_recorded
 from domain.competition.events import (
@@ -111,7 +110,7 @@ from domain.hand.events import (
 )
 from domain.officials import Delegation, verify_permitted
 from domain.officials.acts import act_of
-from domain.officials.appointments import NOT_APPOINTED, refusal_where_nobody_was_appointed, verify_appointed
+from domain.officials.appointments import NOT_APPOINTED, verify_appointed
 from domain.officials.codec import decode as decode_officials
 from domain.officials.permissions import PERMISSIONS, is_permitted
 from domain.officials.revocations import DENY_LIST_ID, TokenDenyList
@@ -134,11 +133,9 @@ from domain.rulings.outcome import stored_outcome
 from domain.rulings.window import verify_in_time
 from ingest.catalog import FEDERATION_CATALOG
 from ingest.envelope import Envelope, MalformedRecord
+from ingest.judgement import Batch, Bench, hand_stream, illegal, malformed, meta_of, out_of_sequence
+from ingest.log import LogRecord
 from ingest.store import Store
-
-if TYPE_CHECKING:
-    from ingest.log import LogRecord
-    from ingest.referee import Referee, _Batch
 
 JSON = dict[str, Any]
 _ACTS = frozenset(a.value for a in PERMISSIONS)
@@ -173,8 +170,7 @@ class Reported:
 
     @property
     def at(self) -> datetime:
-        """When the act is recorded and judged: by the service's clock (DESIGN decision 9)."""
-        return time_of_stored_act(self.envelope.occurred_at, self.meta)
+        return self.envelope.occurred_at
 
     @property
     def by(self) -> Recorder:
@@ -252,7 +248,7 @@ class Desk:
             return None
         competition = self.competition_of(envelope.competition_id)
         if competition is None:
-            return refusal_where_nobody_was_appointed(envelope.type, envelope.competition_id, role)
+            return None
         # only a dealer's table is asked (read off the record here, past the competitions with nobody appointed)
         table = _table_of(envelope, event) if role is Role.DEALER else None
         try:
@@ -266,9 +262,8 @@ class Desk:
 
     # --- a competition's hands (domain/competition/hand_checks.py) ----------------------------------------
 
-    def refusal_of_hand_start(self, envelope: Envelope, started: HandStarted, at: datetime) -> RuleError | None:
-        """The competition's refusal of a hand's start at ``at`` (the service's time of it), or None (also for a
-        competition with no aggregate)."""
+    def refusal_of_hand_start(self, envelope: Envelope, started: HandStarted) -> RuleError | None:
+        """The competition's refusal of a hand's start, or None (also for a competition with no aggregate)."""
         competition = self.competition_of(envelope.competition_id)
         if competition is None:
             return None
@@ -277,7 +272,7 @@ class Desk:
             self._carry_stacks_off_the_floor(competition, started, count)
         try:
             verify_hand_start(
-                competition, started, at, count,
+                competition, started, envelope.occurred_at, count,
                 envelope.recorded_by.person, envelope.recorded_by.role,
             )  # fmt: skip
         except RuleError as refusal:
@@ -302,7 +297,7 @@ class Desk:
             MISSED_ROUND_RULE,
         )
 
-    def follow_hand(self, batch: _Batch, envelope: Envelope, event: Any, hand: Hand, meta: JSON) -> None:
+    def follow_hand(self, batch: Batch, envelope: Envelope, event: Any, hand: Hand, meta: JSON) -> None:
         """After a hand event was accepted: the floor records the table's hand when a competition's hand starts
         and ends (so the table's hands are reported once, as hands), and the kills owed are struck off."""
         key = (envelope.competition_id, envelope.table_id or "", envelope.hand_id or "")
@@ -325,7 +320,7 @@ class Desk:
             if competition.floor is not None and event.button is not None:
                 after_misdeal = self.chip_count(competition).misdealt.get(number, False)
                 competition.start_table_hand(
-                    number, event.button, time_of_stored_act(envelope.occurred_at, meta), _recorder(envelope), after_misdeal, meta
+                    number, event.button, envelope.occurred_at, _recorder(envelope), after_misdeal, meta
                 )
                 self._dealers[hand.id] = _recorder(envelope)
         if hand.is_over:
@@ -335,13 +330,11 @@ class Desk:
             misdealt = any(type(e).__name__ in _VOIDS for e in hand.pending_events)
             if competition.floor is not None and competition.floor.table(number).hand_running:
                 meta.update(stacks=stacks, misdealt=misdealt)
-                competition.end_table_hand(number, time_of_stored_act(envelope.occurred_at, meta), dealer or self._dealer_of(hand), meta)
+                competition.end_table_hand(number, envelope.occurred_at, dealer or self._dealer_of(hand), meta)
             elif started.button is None:
                 # A stud hand has no button for the floor to record: the chips it leaves are followed here alone,
                 # and found again in the hands themselves after a restart (:meth:`_carry_stacks_off_the_floor`).
-                self.chip_count(competition).hand_ended(
-                    meta["hand"], number, stacks, misdealt, time_of_stored_act(envelope.occurred_at, meta)
-                )
+                self.chip_count(competition).hand_ended(meta["hand"], number, stacks, misdealt, envelope.occurred_at)
         if competition.pending_events:
             self.chip_count(competition)
             batch.touched[competition.id] = competition
@@ -910,10 +903,10 @@ def _file(desk: Desk, act: Reported) -> Aggregate:
     e: ProtestFiled = act.event
     if e.competition != act.competition_id:
         raise MalformedRecord(f"the envelope is for {act.competition_id}, the protest for {e.competition}", "competition_id")
-    if e.filed_at != act.envelope.occurred_at:
+    if e.filed_at != act.at:
         raise ProtestError(
             f"the protest says it was filed at {e.filed_at.isoformat()} and was recorded as filed at "
-            f"{act.envelope.occurred_at.isoformat()}; the two claims must agree",
+            f"{act.at.isoformat()}; its time decides whether it is in time",
             RuleRef("bfsp", "7.3.2"),
         )
     if desk.find(protest_id(e.competition, e.protest)) is not None:
@@ -921,7 +914,7 @@ def _file(desk: Desk, act: Reported) -> Aggregate:
     competition = desk.competition(act.competition_id)
     if e.contested.kind is ContestedKind.PENALTY:
         _verify_sanction(desk, competition, e)
-    protest = Protest.file(e, desk.ended_at(competition), act.role, act.meta, received_at=act.at)
+    protest = Protest.file(e, desk.ended_at(competition), act.role, act.meta)
     return protest
 
 
@@ -992,17 +985,16 @@ def _challenge(desk: Desk, act: Reported) -> Aggregate:
     named = hand_name(act.envelope.table_id, act.envelope.hand_id)
     if e.hand != named:
         raise MalformedRecord(f"the challenge is of hand {e.hand}; the envelope names hand {named}", "payload.hand")
-    if e.raised_at != act.envelope.occurred_at:
+    if e.raised_at != act.at:
         raise MalformedRecord(
-            f"the challenge says it was raised at {e.raised_at.isoformat()}, the record at "
-            f"{act.envelope.occurred_at.isoformat()}",
+            f"the challenge says it was raised at {e.raised_at.isoformat()}, the record at {act.at.isoformat()}",
             "payload.raised_at",
         )
     book = _rulebook(desk, act)
     window = _window(desk, act, hand)
     if window is None:
         raise ProtestError(f"hand {named} has not ended: there is no result to challenge yet", book.cite("dispute"))
-    judged = challenge(e.hand, e.participant, e.kind, e.grounds, act.at, window, book, act.role)  # service's clock
+    judged = challenge(e.hand, e.participant, e.kind, e.grounds, e.raised_at, window, book, act.role)
     _agrees(e.deadline, judged.deadline, "the challenge closes at", book.cite("dispute"), ProtestError)
     found = desk.find(challenges_id(act.competition_id))
     kept = found if isinstance(found, HandChallenges) else HandChallenges.open(act.competition_id, act.at, act.meta)
@@ -1160,69 +1152,54 @@ assert set(_HANDLERS) == set(FEDERATION_CATALOG), "every federation type has its
 # --- the referee's hook ---------------------------------------------------------------------------------------
 
 
-def desk_of(referee: Referee) -> Desk:
-    """The referee's desk, made on first use; its hot aggregates live with the referee's hands."""
-    desk: Desk | None = getattr(referee, "_desk", None)
-    if desk is None:
-        desk = Desk(referee.store, referee._hands)
-        referee._desk = desk  # type: ignore[attr-defined]
-    return desk
+class _HasDesk(Protocol):
+    @property
+    def desk(self) -> Desk: ...
+
+
+def desk_of(referee: _HasDesk) -> Desk:
+    """The referee's desk (made again with the hot aggregates whenever the referee forgets them)."""
+    return referee.desk
 
 
 def route_at_desk(
-    referee: Referee, batch: _Batch, record: LogRecord, event_id: UUID, envelope: Envelope, event: Any
+    bench: Bench, desk: Desk, batch: Batch, record: LogRecord, event_id: UUID, envelope: Envelope, event: Any
 ) -> bool:
     """Judge ``envelope`` here if it is the desk's (True), else let the referee route it to its hand (False).
 
     A hand event recorded by a role the roles table refuses is rejected here too (True).
     """
-    desk = desk_of(referee)
     refusal: RuleError | None = None
     if envelope.type not in FEDERATION_CATALOG:
         refusal = desk.refusal_of_hand_event(envelope) or desk.refusal_while_serving(envelope, event)
-        if refusal is None and isinstance(event, HandStarted) and _opens_a_hand(referee, envelope, event):
-            at = time_of_act(envelope.occurred_at, record.received_at, is_imported(envelope.recorded_by.role))
-            refusal = desk.refusal_of_hand_start(envelope, event, at)
+        if refusal is None and isinstance(event, HandStarted) and _opens_a_hand(bench, envelope, event):
+            refusal = desk.refusal_of_hand_start(envelope, event)
         if refusal is None:
             return False
-    # Imported here, off the hands' path: the referee imports this module.
-    from ingest.referee import Verdict, _illegal, _meta, _sequence
-
     if refusal is not None:
-        referee._reject(batch, record, event_id, envelope, _illegal(record, envelope, refusal))
+        bench.reject(batch, record, event_id, envelope, illegal(record, envelope, refusal))
         return True
     try:
-        touched = desk.judge(envelope, event, _meta(envelope, record))
+        touched = desk.judge(envelope, event, meta_of(envelope, record))
     except RuleError as err:
-        referee._reject(batch, record, event_id, envelope, _illegal(record, envelope, err))
+        bench.reject(batch, record, event_id, envelope, illegal(record, envelope, err))
         return True
     except NotYet as err:
-        referee._reject(batch, record, event_id, envelope, _sequence(record, envelope, err.why))
+        bench.reject(batch, record, event_id, envelope, out_of_sequence(record, envelope, err.why))
         return True
     except MalformedRecord as err:
-        referee._reject(batch, record, event_id, envelope, referee._malformed(record, envelope, err))
+        bench.reject(batch, record, event_id, envelope, malformed(record, envelope, err))
         return True
-    batch.touched[touched.id] = touched
-    batch.seen.append((event_id, touched.id, "accepted"))
-    batch.verdicts.append(
-        Verdict(record.partition, record.offset, event_id, "accepted", None, envelope.competition_id)
-    )
+    batch.accept(record, event_id, envelope, touched)
     return True
 
 
-def _opens_a_hand(referee: Referee, envelope: Envelope, started: HandStarted) -> bool:
+def _opens_a_hand(bench: Bench, envelope: Envelope, started: HandStarted) -> bool:
     """A start the referee would take as a new hand (a start of a hand that exists, or one out of step, is the
     referee's to reject as out of sequence, not the competition's)."""
-    from ingest.referee import _hand_stream
-
     if envelope.seq != 0:
         return False
     try:
-        return referee._hand(_hand_stream(envelope, started)) is None
+        return bench.hand(hand_stream(envelope, started)) is None
     except MalformedRecord:
         return False
-
-
-def hand_judged(referee: Referee, batch: _Batch, envelope: Envelope, event: Any, hand: Hand, meta: JSON) -> None:
-    """The referee accepted ``event`` into ``hand``: the competition follows its hands (:meth:`Desk.follow_hand`)."""
-    desk_of(referee).follow_hand(batch, envelope, event, hand, meta)
