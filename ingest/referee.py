@@ -35,28 +35,27 @@ from eventsourcing.domain import Aggregate
 from eventsourcing.persistence import PersistenceError
 
 from domain.checkpoints import CheckpointChain
-from domain.errors import HandError
 from domain.hand.aggregate import Hand
 from domain.hand.events import HandStarted
 from domain.rejections import Rejection, RejectionLog, rejection_log_id
+from ingest.catalog import FEDERATION_CATALOG
 from ingest.checkpoints import PublishCheckpoint, publish_checkpoints
 from ingest.clock import refusal_of_payload_times, refusal_of_time
-from ingest.desk import Desk, route_at_desk
+from ingest.desk import open_desk, route_at_desk
 from ingest.envelope import Envelope, MalformedRecord, parse_record
+from ingest.handlers.hands import judge_hand_event
+from ingest.handlers.ofc_rounds import is_ofc, route_ofc
 from ingest.judgement import (
     Batch,
     conflicting,
     hand_stream,
-    illegal,
     log_position,
     malformed,
     meta_of,
-    out_of_sequence,
     untimely,
 )
 from ingest.judgement import Verdict as Verdict  # the referee's answer, as its callers name it
 from ingest.log import LogRecord
-from ingest.ofc_rounds import route_ofc
 from ingest.outbox import Publish, publish_pending
 from ingest.store import SeenId, Store, position
 
@@ -124,7 +123,7 @@ class Referee:
         self._absent: set[UUID] = set()  # streams the current batch may start; known not to be stored
         #: the federation's acts and the officials' checks of hand events (ingest/desk.py); its aggregates are
         #: kept hot with the hands, so that :meth:`forget` drops them together
-        self.desk = Desk(store, self._hands)
+        self.desk = open_desk(store, self._hands)
 
     @property
     def hot(self) -> OrderedDict[UUID, Any]:
@@ -145,7 +144,7 @@ class Referee:
         self._rejection_logs.clear()
         # Another referee may judge the partition meanwhile (a rebalance): its chain is read again when needed.
         self._checkpoints.clear()
-        self.desk = Desk(self.store, self._hands)
+        self.desk = open_desk(self.store, self._hands)
 
     # --- judging ------------------------------------------------------------------------------------------
 
@@ -269,52 +268,13 @@ class Referee:
         return envelope.event_id, envelope, event, None
 
     def _route(self, batch: Batch, record: LogRecord, event_id: UUID, envelope: Envelope, event: Any) -> None:
-        if route_ofc(self, batch, record, event_id, envelope, event):  # OFC rounds: ingest/ofc_rounds.py
-            return
-        if route_at_desk(self, self.desk, batch, record, event_id, envelope, event):  # federation acts, officials' roles
-            return
-        meta = meta_of(envelope, record)
-        at = envelope.occurred_at
-        try:
-            stream = hand_stream(envelope, event)
-        except MalformedRecord as err:
-            self.reject(batch, record, event_id, envelope, malformed(record, envelope, err))
-            return
-        hand = self.hand(stream)
-        if isinstance(event, HandStarted):
-            if hand is not None:
-                why = f"hand {envelope.hand_id} at table {envelope.table_id} has already started"
-                self.reject(batch, record, event_id, envelope, out_of_sequence(record, envelope, why))
-                return
-            if envelope.seq != 0:
-                why = f"a hand starts at seq 0; this start has seq {envelope.seq}"
-                self.reject(batch, record, event_id, envelope, out_of_sequence(record, envelope, why))
-                return
-            try:
-                hand = Hand.start(event, at, meta)
-            except HandError as err:
-                self.reject(batch, record, event_id, envelope, illegal(record, envelope, err))
-                return
-            self.keep(hand)
+        """Hand the record to its family's handler (ingest/handlers/), giving it this referee as its Bench."""
+        if is_ofc(event):
+            route_ofc(self, batch, record, event_id, envelope, event)
+        elif envelope.type in FEDERATION_CATALOG:
+            route_at_desk(self, self.desk, batch, record, event_id, envelope, event)
         else:
-            if hand is None:
-                why = f"no hand {envelope.hand_id} has started at table {envelope.table_id}"
-                self.reject(batch, record, event_id, envelope, out_of_sequence(record, envelope, why))
-                return
-            expected = len(hand.reported) + 1
-            if envelope.seq != expected:
-                gap = "a gap" if envelope.seq > expected else "already recorded"
-                why = f"seq {envelope.seq} is out of step: the hand expects seq {expected} ({gap})"
-                self.reject(batch, record, event_id, envelope, out_of_sequence(record, envelope, why))
-                return
-            try:
-                hand.record(event, at, meta)
-            except HandError as err:
-                self.reject(batch, record, event_id, envelope, illegal(record, envelope, err))
-                return
-        batch.follow(hand)
-        self.desk.follow_hand(batch, envelope, event, hand, meta)  # a competition's floor follows its hands
-        batch.accept(record, event_id, envelope, hand)
+            judge_hand_event(self, self.desk, batch, record, event_id, envelope, event)
 
     def reject(
         self,

@@ -61,16 +61,13 @@ def is_ofc(event: Any) -> bool:
     return isinstance(event, _REPORTED)
 
 
-def route_ofc(bench: Bench, batch: Batch, record: LogRecord, event_id: UUID, envelope: Envelope, event: Any) -> bool:
-    """Judge ``envelope`` here if it is an OFC record (True); else leave it to the referee (False)."""
-    if not is_ofc(event):
-        return False
+def route_ofc(bench: Bench, batch: Batch, record: LogRecord, event_id: UUID, envelope: Envelope, event: Any) -> None:
+    """Judge an OFC record: accepted into its round (and the competition that counts it), or rejected."""
     outcome = judge_ofc(bench.store, bench.hot, record, envelope, event)
     if isinstance(outcome, Rejection):
         bench.reject(batch, record, event_id, envelope, outcome)
-        return True
+        return
     batch.accept(record, event_id, envelope, *outcome)
-    return True
 
 
 def judge_ofc(
