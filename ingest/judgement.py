@@ -2,8 +2,8 @@
 into, the one builder of rejections, and the narrow interface a handler is given (:class:`Bench`).
 
 The referee (ingest/referee.py) reads each record, answers duplicates and commits a batch's outcomes in one
-transaction; a handler (the desk's federation acts, ingest/desk.py; OFC rounds, ingest/ofc_rounds.py; a hand's
-events, the referee's own path) judges one record: it loads the aggregate(s) the record belongs to by natural
+transaction; a handler (ingest/handlers/: a hand's events, OFC rounds, and the federation's acts family by
+family, assembled in ingest/desk.py) judges one record: it loads the aggregate(s) the record belongs to by natural
 key, then accepts the record into them or rejects it with a rule. A handler never sees the referee itself,
 only a :class:`Bench`, so that this module, not the referee, is what the handlers import.
 """
