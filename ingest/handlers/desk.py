@@ -1,8 +1,10 @@
-"""The desk: what the referee does with a record that is not a hand's — the federation's acts.
+"""The desk: what the federation's handlers are given — each aggregate loaded by its natural key, the checks
+every record passes, and what a competition follows of its hands.
 
-A competition's Regulations, its officials, registrations, draws, levels, the floor's moves and eliminations;
-violations and penalties; challenges, protests and their decisions; rulings on a hand; the signatures on the
-protocol. For each record the desk finds the aggregate the act belongs to (ids from natural keys, like a
+The acts themselves (a competition's Regulations, its officials, registrations, draws, levels, the floor's
+moves and eliminations; violations and penalties; challenges, protests and their decisions; rulings on a hand;
+the signatures on the protocol) are judged by one handler each in this package's family modules. For each
+record the handler finds, through the desk, the aggregate the act belongs to (ids from natural keys, like a
 hand's):
 
 =====================================  =====================================================================
@@ -19,7 +21,7 @@ A hand is named in these records as ``"<table>/<number>"`` (:func:`domain.compet
 as ``"penalty-<number>"`` in the sanctioned participant's case, and a competition's season is the year it
 starts in (:func:`season_of`). Federation records carry no sequence number: their order is the log's.
 
-checks the recorder's role against the roles table (:func:`domain.officials.verify_permitted`, with the
+The desk checks the recorder's role against the roles table (:func:`domain.officials.verify_permitted`, with the
 ``recorded_by`` role of the envelope), gives the aggregate what it cannot know by itself (the domain does no
 I/O: the standing season disqualifications at registration, the players at the table of a missed-round
 penalty, whether the competition has ended and what the contested sanction was for a protest, the hand's
