@@ -37,7 +37,7 @@ def imported(tmp_path: Path) -> dict[str, ImportedHand]:
     """A PokerStars session, an OHH export of a Pluribus hand and a WSOP PHH hand, imported and judged."""
     (tmp_path / "stars.txt").write_text(SPLIT_POT)
     (pluribus,) = load_file(PLURIBUS_HAND)
-    start, *rest = recorded(pluribus.events())
+    start, *rest = recorded(hand_events(pluribus))
     assert isinstance(start, HandStarted)
     (tmp_path / "pluribus.ohh").write_text(dumps([to_ohh([dataclasses.replace(start, table_id="pluribus-100"), *rest])]))
     sources = [tmp_path / "stars.txt", tmp_path / "pluribus.ohh", WSOP_HAND]
@@ -104,9 +104,9 @@ def test_a_hand_exported_for_a_role_shows_only_the_cards_the_role_sees(
     assert integrity.stdout == whole.stdout
     (full,) = phh_loads(whole.stdout, "whole.phh")
     (sealed,) = phh_loads(viewer.stdout, "viewer.phh")
-    shown = {e.seat for e in full.events() if isinstance(e, HandShown)}
-    dealt = {e.seat: e.cards for e in full.events() if isinstance(e, HoleCardsDealt)}
-    seen = {e.seat: e.cards for e in sealed.events() if isinstance(e, HoleCardsDealt)}
+    shown = {e.seat for e in hand_events(full) if isinstance(e, HandShown)}
+    dealt = {e.seat: e.cards for e in hand_events(full) if isinstance(e, HoleCardsDealt)}
+    seen = {e.seat: e.cards for e in hand_events(sealed) if isinstance(e, HoleCardsDealt)}
     assert shown and set(dealt) - shown, "the hand has shown and unshown hands"
     for seat, cards in dealt.items():
         assert seen[seat] == (cards if seat in shown else tuple(None for _ in cards)), seat
