@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Container, Mapping, Sequence
 from typing import Any
 
 from domain.errors import DisciplineError, RuleRef
@@ -25,6 +25,15 @@ def hands_to_miss(players_at_table: int, rounds: int) -> int:
     if rounds < 1:
         raise DisciplineError(f"a missed-round penalty of {rounds} rounds misses nothing", MISSED_ROUND_RULE)
     return players_at_table * rounds
+
+
+def players_at_table(participant: str, seats: Mapping[str, tuple[int, int]], eliminated: Container[str]) -> int:
+    """The players at the offender's table when a missed-round penalty is imposed, himself included (bfsp 7.1.2
+    note): the count the penalty's hands are reckoned from. ``seats``: participant → (table, seat)."""
+    if participant not in seats:
+        raise DisciplineError(f"{participant} has no seat to miss rounds at", MISSED_ROUND_RULE)
+    table = seats[participant][0]
+    return sum(1 for p, (t, _) in seats.items() if t == table and p not in eliminated)
 
 
 def verify_killed(participant: str, named: str, played: Sequence[Any]) -> None:

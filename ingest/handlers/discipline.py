@@ -12,7 +12,7 @@ from eventsourcing.domain import Aggregate
 
 from domain.competition.aggregate import Competition
 from domain.discipline import DisciplinaryCase, PenaltyKind, SeasonRecord, case_id, season_record_id
-from domain.discipline.penalties import MISSED_ROUND_RULE, verify_killed
+from domain.discipline.penalties import MISSED_ROUND_RULE, players_at_table, verify_killed
 from domain.errors import (
     DisciplineError,
     NotPermittedError,
@@ -72,10 +72,7 @@ def _impose(desk: Desk, c: Competition, case: DisciplinaryCase, act: Reported) -
         )
     players = 0
     if e.kind is PenaltyKind.MISSED_ROUNDS:
-        if e.participant not in c.seats:
-            raise DisciplineError(f"{e.participant} has no seat to miss rounds at", MISSED_ROUND_RULE)
-        table = c.seats[e.participant][0]
-        players = sum(1 for p, (t, _) in c.seats.items() if t == table and p not in c.eliminated)
+        players = players_at_table(e.participant, c.seats, c.eliminated)
         verify_agrees(e.players_at_table, players, "players at the table", MISSED_ROUND_RULE, DisciplineError)
     case.impose(
         e.violation, e.kind, act.role, act.at,
