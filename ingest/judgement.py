@@ -17,11 +17,12 @@ from uuid import UUID
 
 from eventsourcing.domain import Aggregate
 
+from domain.clock import RULE as CLOCK_RULE
+from domain.clock import is_imported
 from domain.errors import RuleError
 from domain.hand.aggregate import Hand, hand_id
 from domain.hand.events import HandStarted
 from domain.rejections import Rejection, RejectionKind
-from ingest.clock import RULE as CLOCK_RULE
 from ingest.envelope import Envelope, MalformedRecord
 from ingest.log import LogRecord
 from ingest.store import Store
@@ -131,7 +132,10 @@ def meta_of(envelope: Envelope | None, record: LogRecord) -> JSON:
             recorded_by={"person": envelope.recorded_by.person, "role": envelope.recorded_by.role.value},
             competition_id=envelope.competition_id,
             rulebook=envelope.rulebook,
+            occurred_at=envelope.occurred_at.isoformat(),  # the table's claim; the act is judged at the service's
         )
+        if is_imported(envelope.recorded_by.role):
+            meta["imported"] = True  # a past event's record: its own time stands, no live deadline applies
     return meta
 
 
@@ -180,7 +184,7 @@ def malformed(record: LogRecord, envelope: Envelope | None, err: MalformedRecord
 
 
 def untimely(record: LogRecord, envelope: Envelope, why: str, field: str = "occurred_at") -> Rejection:
-    """A time the service's clock refuses (ingest/clock.py)."""
+    """A time the service's clock refuses (domain/clock.py)."""
     return rejection(RejectionKind.MALFORMED, why, record, envelope, rule=CLOCK_RULE, field=field)
 
 

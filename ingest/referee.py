@@ -35,12 +35,12 @@ from eventsourcing.domain import Aggregate
 from eventsourcing.persistence import PersistenceError
 
 from domain.checkpoints import CheckpointChain
+from domain.clock import refusal_of_payload_times, refusal_of_time
 from domain.hand.aggregate import Hand
 from domain.hand.events import HandStarted
 from domain.rejections import Rejection, RejectionLog, rejection_log_id
 from ingest.catalog import FEDERATION_CATALOG
 from ingest.checkpoints import PublishCheckpoint, publish_checkpoints
-from ingest.clock import refusal_of_payload_times, refusal_of_time
 from ingest.desk import open_desk, route_at_desk
 from ingest.envelope import Envelope, MalformedRecord, parse_record
 from ingest.handlers.hands import judge_hand_event
@@ -109,7 +109,7 @@ class Referee:
     ) -> None:
         self.store = store
         self.topic = topic
-        #: how far a reported time may stray from the log's (None: only the future is refused; ingest/clock.py)
+        #: how far a reported time may stray from the log's (None: only the future is refused; domain/clock.py)
         self.clock_skew = clock_skew
         self.publish_rejections = publish_rejections
         #: until the first publish succeeds, rejections stored by an earlier run may still be unpublished
@@ -288,7 +288,8 @@ class Referee:
         """Store ``rejection`` in the competition's rejection log; ``answered`` False for a record whose id is
         already answered (a conflicting duplicate): its rejection is kept, the id keeps its first answer."""
         competition = envelope.competition_id if envelope is not None else record.key.decode("utf-8", "replace")
-        at = envelope.occurred_at if envelope is not None else datetime.now(UTC)
+        # a refusal is the service's act: dated when the log received the record, not by the record's claim
+        at = record.received_at or (envelope.occurred_at if envelope is not None else datetime.now(UTC))
         log = self._rejection_log(competition or "(no competition)", at)
         meta = meta_of(envelope, record) if envelope is not None else {"log": log_position(record)}
         log.reject(rejection, at, meta)

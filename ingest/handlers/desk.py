@@ -79,6 +79,7 @@ from uuid import UUID, uuid5
 from eventsourcing.application import AggregateNotFoundError
 from eventsourcing.domain import Aggregate
 
+from domain.clock import time_of_stored_act
 from domain.competition.aggregate import Competition, Recorder, competition_stream_id, decode_recorded
 from domain.competition.hand_checks import ChipCount, hand_name, table_number, verify_hand_start
 from domain.discipline import DisciplinaryCase, case_id
@@ -99,7 +100,7 @@ from domain.hand.events import (
 )
 from domain.officials import Delegation, verify_permitted
 from domain.officials.acts import act_of
-from domain.officials.appointments import NOT_APPOINTED, verify_appointed
+from domain.officials.appointments import NOT_APPOINTED, refusal_where_nobody_was_appointed, verify_appointed
 from domain.officials.permissions import PERMISSIONS, is_permitted
 from domain.protests import ChallengeWindow, Protest, protest_id
 from domain.protocol import (
@@ -147,7 +148,8 @@ class Reported:
 
     @property
     def at(self) -> datetime:
-        return self.envelope.occurred_at
+        """When the act is recorded and judged: by the service's clock (DESIGN decision 9)."""
+        return time_of_stored_act(self.envelope.occurred_at, self.meta)
 
     @property
     def by(self) -> Recorder:
@@ -234,7 +236,7 @@ class Desk:
             return None
         competition = self.competition_of(envelope.competition_id)
         if competition is None:
-            return None
+            return refusal_where_nobody_was_appointed(envelope.type, envelope.competition_id, role)
         # only a dealer's table is asked (read off the record here, past the competitions with nobody appointed)
         table = _table_of(envelope, event) if role is Role.DEALER else None
         try:
@@ -248,8 +250,9 @@ class Desk:
 
     # --- a competition's hands (domain/competition/hand_checks.py) ----------------------------------------
 
-    def refusal_of_hand_start(self, envelope: Envelope, started: HandStarted) -> RuleError | None:
-        """The competition's refusal of a hand's start, or None (also for a competition with no aggregate)."""
+    def refusal_of_hand_start(self, envelope: Envelope, started: HandStarted, at: datetime) -> RuleError | None:
+        """The competition's refusal of a hand's start at ``at`` (the service's time of it), or None (also for a
+        competition with no aggregate)."""
         competition = self.competition_of(envelope.competition_id)
         if competition is None:
             return None
@@ -258,7 +261,7 @@ class Desk:
             self._carry_stacks_off_the_floor(competition, started, count)
         try:
             verify_hand_start(
-                competition, started, envelope.occurred_at, count,
+                competition, started, at, count,
                 envelope.recorded_by.person, envelope.recorded_by.role,
             )  # fmt: skip
         except RuleError as refusal:
@@ -306,7 +309,7 @@ class Desk:
             if competition.floor is not None and event.button is not None:
                 after_misdeal = self.chip_count(competition).misdealt.get(number, False)
                 competition.start_table_hand(
-                    number, event.button, envelope.occurred_at, _recorder(envelope), after_misdeal, meta
+                    number, event.button, time_of_stored_act(envelope.occurred_at, meta), _recorder(envelope), after_misdeal, meta
                 )
                 self._dealers[hand.id] = _recorder(envelope)
         if hand.is_over:
@@ -316,11 +319,13 @@ class Desk:
             misdealt = any(type(e).__name__ in _VOIDS for e in hand.pending_events)
             if competition.floor is not None and competition.floor.table(number).hand_running:
                 meta.update(stacks=stacks, misdealt=misdealt)
-                competition.end_table_hand(number, envelope.occurred_at, dealer or self._dealer_of(hand), meta)
+                competition.end_table_hand(number, time_of_stored_act(envelope.occurred_at, meta), dealer or self._dealer_of(hand), meta)
             elif started.button is None:
                 # A stud hand has no button for the floor to record: the chips it leaves are followed here alone,
                 # and found again in the hands themselves after a restart (:meth:`_carry_stacks_off_the_floor`).
-                self.chip_count(competition).hand_ended(meta["hand"], number, stacks, misdealt, envelope.occurred_at)
+                self.chip_count(competition).hand_ended(
+                    meta["hand"], number, stacks, misdealt, time_of_stored_act(envelope.occurred_at, meta)
+                )
         if competition.pending_events:
             self.chip_count(competition)
             batch.touched[competition.id] = competition

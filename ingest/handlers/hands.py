@@ -15,6 +15,7 @@ from __future__ import annotations
 from typing import Any
 from uuid import UUID
 
+from domain.clock import is_imported, time_of_act
 from domain.errors import HandError, RuleError
 from domain.hand.aggregate import Hand
 from domain.hand.events import HandStarted
@@ -30,12 +31,13 @@ def judge_hand_event(
     """Accept ``event`` into its hand, or reject it with the rule (or as out of sequence, or malformed)."""
     refusal: RuleError | None = desk.refusal_of_hand_event(envelope) or desk.refusal_while_serving(envelope, event)
     if refusal is None and isinstance(event, HandStarted) and _opens_a_hand(bench, envelope, event):
-        refusal = desk.refusal_of_hand_start(envelope, event)
+        at = time_of_act(envelope.occurred_at, record.received_at, is_imported(envelope.recorded_by.role))
+        refusal = desk.refusal_of_hand_start(envelope, event, at)
     if refusal is not None:
         bench.reject(batch, record, event_id, envelope, illegal(record, envelope, refusal))
         return
     meta = meta_of(envelope, record)
-    at = envelope.occurred_at
+    at = time_of_act(envelope.occurred_at, record.received_at, is_imported(envelope.recorded_by.role))
     try:
         stream = hand_stream(envelope, event)
     except MalformedRecord as err:

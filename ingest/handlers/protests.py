@@ -35,10 +35,10 @@ def _file(desk: Desk, act: Reported) -> Aggregate:
     e: ProtestFiled = act.event
     if e.competition != act.competition_id:
         raise MalformedRecord(f"the envelope is for {act.competition_id}, the protest for {e.competition}", "competition_id")
-    if e.filed_at != act.at:
+    if e.filed_at != act.envelope.occurred_at:
         raise ProtestError(
             f"the protest says it was filed at {e.filed_at.isoformat()} and was recorded as filed at "
-            f"{act.at.isoformat()}; its time decides whether it is in time",
+            f"{act.envelope.occurred_at.isoformat()}; the two claims must agree",
             RuleRef("bfsp", "7.3.2"),
         )
     if desk.find(protest_id(e.competition, e.protest)) is not None:
@@ -50,7 +50,7 @@ def _file(desk: Desk, act: Reported) -> Aggregate:
         verify_contested_penalty(
             competition.competition_id, e, case if isinstance(case, DisciplinaryCase) else None
         )
-    protest = Protest.file(e, desk.ended_at(competition), act.role, act.meta)
+    protest = Protest.file(e, desk.ended_at(competition), act.role, act.meta, received_at=act.at)
     return protest
 
 
@@ -99,16 +99,17 @@ def _challenge(desk: Desk, act: Reported) -> Aggregate:
     named = hand_name(act.envelope.table_id, act.envelope.hand_id)
     if e.hand != named:
         raise MalformedRecord(f"the challenge is of hand {e.hand}; the envelope names hand {named}", "payload.hand")
-    if e.raised_at != act.at:
+    if e.raised_at != act.envelope.occurred_at:
         raise MalformedRecord(
-            f"the challenge says it was raised at {e.raised_at.isoformat()}, the record at {act.at.isoformat()}",
+            f"the challenge says it was raised at {e.raised_at.isoformat()}, the record at "
+            f"{act.envelope.occurred_at.isoformat()}",
             "payload.raised_at",
         )
     book = rulebook_of(desk, act)
     window = challenge_window(desk, act, hand)
     if window is None:
         raise ProtestError(f"hand {named} has not ended: there is no result to challenge yet", book.cite("dispute"))
-    judged = challenge(e.hand, e.participant, e.kind, e.grounds, e.raised_at, window, book, act.role)
+    judged = challenge(e.hand, e.participant, e.kind, e.grounds, act.at, window, book, act.role)  # service's clock
     verify_agrees(e.deadline, judged.deadline, "the challenge closes at", book.cite("dispute"), ProtestError)
     found = desk.find(challenges_id(act.competition_id))
     kept = found if isinstance(found, HandChallenges) else HandChallenges.open(act.competition_id, act.at, act.meta)
