@@ -35,6 +35,7 @@ from api.sealing import SealingPolicy
 from api.settings import Settings
 from api.web import install as install_web
 from api.workers import Workers
+from ingest.store import open_event_store
 from projections.bootstrap import open_read_models
 from projections.read_models import ReadModels
 from projections.runner import Projector
@@ -103,7 +104,7 @@ def create_app(
     app.state.sealing = dataclasses.replace(
         SealingPolicy.from_settings(settings), appointed=StoredAppointments(lambda: app.state.pipeline.store.events)
     )
-    app.state.workers = Workers(settings, lambda: Projector.from_settings(settings)) if workers else None
+    app.state.workers = Workers(settings, lambda: Projector.from_settings(settings, open_event_store)) if workers else None
     app.state.heavy_reads = HeavyReads(settings.heavy_reads, settings.heavy_reads_wait_s)
     _install_error_shape(app)
     outages.install(app)

@@ -14,6 +14,7 @@ from api.logs import configure as configure_logs
 from api.observe import add_metrics_address
 
 if TYPE_CHECKING:
+    from ingest.store import open_event_store
     from projections.runner import Projector
 
 #: how long ``run --follow`` sleeps when the store has nothing new
@@ -50,7 +51,7 @@ def _projector() -> Projector:
     from api.settings import Settings
     from projections.runner import Projector
 
-    return Projector.from_settings(Settings())
+    return Projector.from_settings(Settings(), open_event_store)
 
 
 def _run(args: argparse.Namespace) -> int:

@@ -122,9 +122,10 @@ def load_demo(settings: Settings, seed: int = 7, out: Out = print) -> str | None
             return None
     finally:
         pipeline.close()
+    from ingest.store import open_event_store
     from projections.runner import Projector
 
-    projector = Projector.from_settings(settings)
+    projector = Projector.from_settings(settings, open_event_store)
     try:
         projected = projector.catch_up()
     finally:

@@ -19,6 +19,7 @@ from ingest.checkpoints import published_checkpoints
 from ingest.envelope import RecordedBy
 from ingest.log import EmbeddedLog
 from ingest.phh import load_hands
+from ingest.phh_events import hand_events
 from ingest.phh_tables import seat_hands
 from ingest.publish import batched, hand_records
 from ingest.runners import drain_embedded
@@ -41,7 +42,7 @@ def phh_records(
     for copy, (n, at) in itertools.product(range(repeat), enumerate(seated)):
         table = at.table_id + (f"@{copy}" if repeat > 1 else "")
         yield from hand_records(
-            _as_recorded(at.hand.events()), competition_id, IMPORTER, EPOCH + timedelta(minutes=n),
+            _as_recorded(hand_events(at.hand)), competition_id, IMPORTER, EPOCH + timedelta(minutes=n),
             table_id=table, hand_number=at.hand_number,
         )
 

@@ -231,6 +231,7 @@ def percentile(values: list[float], q: float) -> float:
 def rebuild_speed(env: dict[str, str], times: int) -> list[tuple[int, float]]:
     """``Projector.rebuild()`` on the served store, ``times`` times: (events, seconds) of each."""
     from api.settings import Settings
+    from ingest.store import open_event_store
     from projections.runner import Projector
 
     saved = dict(os.environ)
@@ -240,7 +241,7 @@ def rebuild_speed(env: dict[str, str], times: int) -> list[tuple[int, float]]:
     finally:
         os.environ.clear()
         os.environ.update(saved)
-    projector = Projector.from_settings(settings)
+    projector = Projector.from_settings(settings, open_event_store)
     runs = []
     try:
         for _ in range(times):

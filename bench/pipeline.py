@@ -155,6 +155,7 @@ def bench_records(paths: list[Path], repeat: int, competitions: int) -> Iterator
     from api.operations import EPOCH, IMPORTER
     from domain.errors import HandError
     from ingest.phh import load_hands
+    from ingest.phh_events import hand_events
     from ingest.publish import hand_records
 
     hands = list(load_hands(paths))
@@ -171,7 +172,7 @@ def bench_records(paths: list[Path], repeat: int, competitions: int) -> Iterator
     for copy in range(repeat):
         for n, hand in enumerate(hands):
             yield from hand_records(
-                as_recorded(hand.events()),
+                as_recorded(hand_events(hand)),
                 f"bench-{copy % competitions}",
                 IMPORTER,
                 EPOCH + timedelta(minutes=n),

@@ -75,9 +75,10 @@ def fill(where: Where, repeat: int) -> int:
 
 def rebuilds(where: Where, runs: int, workers: int, page: int) -> list[tuple[int, float, float]]:
     """(events, wall seconds, CPU seconds) of each rebuild."""
+    from ingest.store import open_event_store
     from projections.runner import Projector
 
-    projector = Projector.from_settings(where, page=page)
+    projector = Projector.from_settings(where, open_event_store, page=page)
     out = []
     try:
         for _ in range(runs):

@@ -80,3 +80,12 @@ class RulingRequired(HandError):
 def chips(amount: int) -> str:
     """Chip amounts the way a dealer announces them: ``1,300``."""
     return f"{amount:,}"
+
+
+def verify_agrees(
+    reported: object, computed: object, what: str, rule: RuleRef, error: type[RuleError] = CompetitionError
+) -> None:
+    """A value a record reports that the rules derive (a draw's buttons, a level's blinds, a place, an
+    occurrence) must be the rules' own: the record is refused with the rule that fixes it, never trusted."""
+    if reported != computed:
+        raise error(f"the record says {what} {reported}; the rules give {computed}", rule)

@@ -5,7 +5,7 @@ from an act (a finishing place's winner, an Olympic stage started, a case opened
 recorded by the aggregate after the act and never comes off the log, so a record naming one is of an unknown
 type. So is the floor's record of a table's hand (``TableHandStarted``, ``TableHandEnded``): the desk records it
 when the competition's hand starts and ends, so a table's hand is reported once, as the hand. The desk
-(ingest/desk.py) judges each of these types.
+(ingest/handlers/, assembled in ingest/desk.py) judges each of these types.
 """
 
 from __future__ import annotations

@@ -27,6 +27,7 @@ from domain.hand.state import HandState
 from domain.rulebooks import get_rulebook
 from ingest import ohh, pokerstars
 from ingest.phh import PHH_SUFFIXES, PhhError, PhhHand, load_file
+from ingest.phh_events import hand_events
 from ingest.phh_tables import SeatedHand, seat_hands
 from ingest.phh_validate import UnreadableReport, unreadable
 
@@ -195,7 +196,7 @@ def _phh(file: Path, tables: _PhhTables) -> Iterator[ImportedHand | UnreadableRe
         yield unreadable(hands)
         return
     for at in hands:
-        yield ImportedHand("phh", at.hand.file, at.hand.index, recorded(at.hand.events()), at.table_id, at.hand_number)
+        yield ImportedHand("phh", at.hand.file, at.hand.index, recorded(hand_events(at.hand)), at.table_id, at.hand_number)
 
 
 def _ohh(file: Path) -> Iterator[ImportedHand | UnreadableReport]:

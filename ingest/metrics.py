@@ -9,7 +9,7 @@ from collections.abc import Sequence
 
 from prometheus_client import Counter, Gauge, Histogram
 
-from ingest.referee import Verdict
+from ingest.judgement import Verdict
 
 log = logging.getLogger("pokeraudit.referee")
 

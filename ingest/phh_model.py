@@ -1,18 +1,12 @@
 """The values the PHH reader produces: :class:`PhhHand` (one hand, amounts in integer chips) and
-:class:`PhhError` (what could not be read, and where)."""
+:class:`PhhError` (what could not be read, and where). A hand's events are :func:`ingest.phh_events.hand_events`'s."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from dataclasses import dataclass
 from decimal import Decimal
-from typing import TYPE_CHECKING
 
 from ingest.phh_actions import PhhAction
-
-if TYPE_CHECKING:
-    from domain.hand.events import ReportedEvent
-    from ingest.phh_events import StateView
 
 #: Chips given to a seat whose stack the record does not know (``inf``): more than any pot in the data,
 #: small enough that sums stay exact. Such seats are in ``PhhHand.unknown_stacks``.
@@ -80,10 +74,3 @@ class PhhHand:
 
     def error(self, reason: str, field: str | None = None, line: int | None = None) -> PhhError:
         return PhhError(reason, self.file, self.index, field, line if line is not None else self.line)
-
-    def events(self, state: StateView | None = None) -> Iterator[ReportedEvent]:
-        """The hand as our events. ``state`` returns the engine's state after the events so far (the replay
-        that consumes them); without it the hand runs its own replay to read whose turn it is."""
-        from ingest.phh_events import hand_events
-
-        return hand_events(self, state)

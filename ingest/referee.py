@@ -25,7 +25,6 @@ import json
 import sqlite3
 from collections import OrderedDict
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any
 from uuid import NAMESPACE_URL, UUID, uuid5
@@ -36,22 +35,31 @@ from eventsourcing.domain import Aggregate
 from eventsourcing.persistence import PersistenceError
 
 from domain.checkpoints import CheckpointChain
-from domain.clock import RULE as CLOCK_RULE
-from domain.clock import is_imported, refusal_of_payload_times, refusal_of_time, time_of_act
-from domain.errors import HandError, RuleError
-from domain.hand.aggregate import Hand, hand_id
+from domain.clock import refusal_of_payload_times, refusal_of_time
+from domain.hand.aggregate import Hand
 from domain.hand.events import HandStarted
-from domain.rejections import Rejection, RejectionKind, RejectionLog, rejection_log_id
+from domain.rejections import Rejection, RejectionLog, rejection_log_id
+from ingest.catalog import FEDERATION_CATALOG
 from ingest.checkpoints import PublishCheckpoint, publish_checkpoints
-from ingest.desk import hand_judged, route_at_desk
+from ingest.desk import open_desk, route_at_desk
 from ingest.envelope import Envelope, MalformedRecord, parse_record
+from ingest.handlers.hands import judge_hand_event
+from ingest.handlers.ofc_rounds import is_ofc, route_ofc
+from ingest.judgement import (
+    Batch,
+    conflicting,
+    hand_stream,
+    log_position,
+    malformed,
+    meta_of,
+    untimely,
+)
+from ingest.judgement import Verdict as Verdict  # the referee's answer, as its callers name it
 from ingest.log import LogRecord
-from ingest.ofc_rounds import route_ofc
 from ingest.outbox import Publish, publish_pending
 from ingest.store import SeenId, Store, position
 
 #: the verbatim record kept with a rejection, at most this many characters
-RECORD_EXCERPT = 4000
 OFFSET_NAMESPACE = uuid5(NAMESPACE_URL, "https://pokeraudit/log-offset")
 #: failures of the store or the machine, not of the record being judged: they stop the batch (it is judged again
 #: once the store answers), never become a verdict
@@ -83,29 +91,10 @@ class _Unjudgeable(Exception):
         super().__init__(why)
 
 
-@dataclass(frozen=True, slots=True)
-class Verdict:
-    partition: int
-    offset: int
-    event_id: UUID
-    outcome: str  # "accepted", "rejected", "duplicate"
-    rejection: Rejection | None = None
-    competition_id: str = ""
-
-
 def record_digest(raw: bytes) -> str:
     """What tells two records with one event id apart: a digest of the record as the log holds it (the API and
     the CLI write each envelope one way, :func:`ingest.envelope.encode`, so a retry is the same bytes)."""
     return hashlib.blake2b(raw, digest_size=16).hexdigest()
-
-
-@dataclass
-class _Batch:
-    touched: dict[UUID, Aggregate] = field(default_factory=dict)
-    seen: list[tuple[UUID, UUID, str]] = field(default_factory=list)
-    #: the batch's answered ids → the digest of the record answered
-    ids: dict[UUID, str] = field(default_factory=dict)
-    verdicts: list[Verdict] = field(default_factory=list)
 
 
 class Referee:
@@ -132,6 +121,14 @@ class Referee:
         self._checkpoints: dict[int, CheckpointChain] = {}
         self.publish_checkpoint = publish_checkpoint
         self._absent: set[UUID] = set()  # streams the current batch may start; known not to be stored
+        #: the federation's acts and the officials' checks of hand events (ingest/desk.py); its aggregates are
+        #: kept hot with the hands, so that :meth:`forget` drops them together
+        self.desk = open_desk(store, self._hands)
+
+    @property
+    def hot(self) -> OrderedDict[UUID, Any]:
+        """The hot aggregates, hands first among them: what the handlers load by natural key before the store."""
+        return self._hands
 
     # --- positions ----------------------------------------------------------------------------------------
 
@@ -147,7 +144,7 @@ class Referee:
         self._rejection_logs.clear()
         # Another referee may judge the partition meanwhile (a rebalance): its chain is read again when needed.
         self._checkpoints.clear()
-        self.__dict__.pop("_desk", None)
+        self.desk = open_desk(self.store, self._hands)
 
     # --- judging ------------------------------------------------------------------------------------------
 
@@ -182,34 +179,34 @@ class Referee:
         ids = [p[0] for p in parsed]
         already = self.store.seen_digests(ids)
         self._absent = self._new_streams(parsed)
-        batch = _Batch()
-        for record, (event_id, envelope, event, malformed) in zip(records, parsed, strict=True):
+        batch = Batch()
+        for record, (event_id, envelope, event, unreadable) in zip(records, parsed, strict=True):
             digest = record_digest(record.value)
             if event_id in already or event_id in batch.ids:
                 first = already[event_id] if event_id in already else batch.ids[event_id]
                 if first is None or first == digest:  # the same record again (or one answered before digests)
                     batch.verdicts.append(Verdict(partition, record.offset, event_id, "duplicate"))
                 else:
-                    self._reject(batch, record, event_id, envelope, _conflict(record, event_id, envelope), answered=False)
+                    self.reject(batch, record, event_id, envelope, conflicting(record, event_id, envelope), answered=False)
                 continue
             batch.ids[event_id] = digest
-            if malformed is not None:
-                self._reject(batch, record, event_id, None, self._malformed(record, envelope, malformed))
+            if unreadable is not None:
+                self.reject(batch, record, event_id, None, malformed(record, envelope, unreadable))
                 continue
             assert envelope is not None
             late_or_early = refusal_of_time(
                 envelope.occurred_at, record.received_at, envelope.recorded_by.role, self.clock_skew
             )
             if late_or_early is not None:
-                self._reject(batch, record, event_id, envelope, _untimely(record, envelope, late_or_early))
+                self.reject(batch, record, event_id, envelope, untimely(record, envelope, late_or_early))
                 continue
             ahead = refusal_of_payload_times(envelope.payload, record.received_at, self.clock_skew)
             if ahead is not None:
-                self._reject(batch, record, event_id, envelope, _untimely(record, envelope, ahead[1], ahead[0]))
+                self.reject(batch, record, event_id, envelope, untimely(record, envelope, ahead[1], ahead[0]))
                 continue
             if record.offset in unjudgeable:
                 failure = MalformedRecord(unjudgeable[record.offset], "payload")
-                self._reject(batch, record, event_id, envelope, self._malformed(record, envelope, failure))
+                self.reject(batch, record, event_id, envelope, malformed(record, envelope, failure))
                 continue
             try:
                 self._route(batch, record, event_id, envelope, event)
@@ -253,7 +250,7 @@ class Referee:
         for _, envelope, event, _ in parsed:
             if envelope is not None and isinstance(event, HandStarted):
                 try:
-                    stream = _hand_stream(envelope, event)
+                    stream = hand_stream(envelope, event)
                 except MalformedRecord:
                     continue
                 if stream not in self._hands:
@@ -270,58 +267,18 @@ class Referee:
             return _fallback_id(record), _envelope_or_none(record.value), None, failure
         return envelope.event_id, envelope, event, None
 
-    def _route(self, batch: _Batch, record: LogRecord, event_id: UUID, envelope: Envelope, event: Any) -> None:
-        if route_ofc(self, batch, record, event_id, envelope, event, Verdict):  # OFC rounds: ingest/ofc_rounds.py
-            return
-        if route_at_desk(self, batch, record, event_id, envelope, event):  # federation acts, officials' roles
-            return
-        meta = _meta(envelope, record)
-        at = time_of_act(envelope.occurred_at, record.received_at, is_imported(envelope.recorded_by.role))
-        try:
-            stream = _hand_stream(envelope, event)
-        except MalformedRecord as err:
-            self._reject(batch, record, event_id, envelope, self._malformed(record, envelope, err))
-            return
-        hand = self._hand(stream)
-        if isinstance(event, HandStarted):
-            if hand is not None:
-                why = f"hand {envelope.hand_id} at table {envelope.table_id} has already started"
-                self._reject(batch, record, event_id, envelope, _sequence(record, envelope, why))
-                return
-            if envelope.seq != 0:
-                why = f"a hand starts at seq 0; this start has seq {envelope.seq}"
-                self._reject(batch, record, event_id, envelope, _sequence(record, envelope, why))
-                return
-            try:
-                hand = Hand.start(event, at, meta)
-            except HandError as err:
-                self._reject(batch, record, event_id, envelope, _illegal(record, envelope, err))
-                return
-            self._keep(hand)
+    def _route(self, batch: Batch, record: LogRecord, event_id: UUID, envelope: Envelope, event: Any) -> None:
+        """Hand the record to its family's handler (ingest/handlers/), giving it this referee as its Bench."""
+        if is_ofc(event):
+            route_ofc(self, batch, record, event_id, envelope, event)
+        elif envelope.type in FEDERATION_CATALOG:
+            route_at_desk(self, self.desk, batch, record, event_id, envelope, event)
         else:
-            if hand is None:
-                why = f"no hand {envelope.hand_id} has started at table {envelope.table_id}"
-                self._reject(batch, record, event_id, envelope, _sequence(record, envelope, why))
-                return
-            expected = len(hand.reported) + 1
-            if envelope.seq != expected:
-                gap = "a gap" if envelope.seq > expected else "already recorded"
-                why = f"seq {envelope.seq} is out of step: the hand expects seq {expected} ({gap})"
-                self._reject(batch, record, event_id, envelope, _sequence(record, envelope, why))
-                return
-            try:
-                hand.record(event, at, meta)
-            except HandError as err:
-                self._reject(batch, record, event_id, envelope, _illegal(record, envelope, err))
-                return
-        batch.touched[hand.id] = hand
-        hand_judged(self, batch, envelope, event, hand, meta)  # a competition's floor follows its hands
-        batch.seen.append((event_id, hand.id, "accepted"))
-        batch.verdicts.append(Verdict(record.partition, record.offset, event_id, "accepted", None, envelope.competition_id))
+            judge_hand_event(self, self.desk, batch, record, event_id, envelope, event)
 
-    def _reject(
+    def reject(
         self,
-        batch: _Batch,
+        batch: Batch,
         record: LogRecord,
         event_id: UUID,
         envelope: Envelope | None,
@@ -334,7 +291,7 @@ class Referee:
         # a refusal is the service's act: dated when the log received the record, not by the record's claim
         at = record.received_at or (envelope.occurred_at if envelope is not None else datetime.now(UTC))
         log = self._rejection_log(competition or "(no competition)", at)
-        meta = _meta(envelope, record) if envelope is not None else {"log": _log_position(record)}
+        meta = meta_of(envelope, record) if envelope is not None else {"log": log_position(record)}
         log.reject(rejection, at, meta)
         batch.touched[log.id] = log
         if answered:
@@ -343,22 +300,9 @@ class Referee:
             Verdict(record.partition, record.offset, event_id, "rejected", rejection, competition)
         )
 
-    def _malformed(self, record: LogRecord, envelope: Envelope | None, err: MalformedRecord) -> Rejection:
-        return Rejection(
-            RejectionKind.MALFORMED,
-            err.reason,
-            field=err.field,
-            event_id=str(envelope.event_id) if envelope else "",
-            event_type=envelope.type if envelope else "",
-            table_id=(envelope.table_id or "") if envelope else "",
-            hand_id=(envelope.hand_id or "") if envelope else "",
-            seq=envelope.seq if envelope else None,
-            record=_excerpt(record.value),
-        )
-
     # --- the hot aggregates -------------------------------------------------------------------------------
 
-    def _hand(self, stream: UUID) -> Hand | None:
+    def hand(self, stream: UUID) -> Hand | None:
         hand = self._hands.get(stream)
         if hand is not None:
             self._hands.move_to_end(stream)
@@ -370,7 +314,7 @@ class Referee:
         except AggregateNotFoundError:
             return None
         assert isinstance(found, Hand)
-        self._keep(found)
+        self.keep(found)
         return found
 
     def _checkpoint_chain(self, partition: int) -> CheckpointChain:
@@ -379,7 +323,7 @@ class Referee:
             chain = self._checkpoints[partition] = self.store.checkpoint_chain(f"{self.topic}:{partition}")
         return chain
 
-    def _keep(self, hand: Hand) -> None:
+    def keep(self, hand: Hand) -> None:
         self._hands[hand.id] = hand
         while len(self._hands) > self.hot_hands:
             self._hands.popitem(last=False)
@@ -396,105 +340,6 @@ class Referee:
                 log = RejectionLog.open(competition_id, at)
             self._rejection_logs[stream] = log
         return log
-
-
-def _hand_stream(envelope: Envelope, event: Any) -> UUID:
-    if not envelope.table_id:
-        raise MalformedRecord("a hand's event must name its table", "table_id")
-    if not envelope.hand_id:
-        raise MalformedRecord("a hand's event must name its hand", "hand_id")
-    if isinstance(event, HandStarted):
-        if event.table_id != envelope.table_id:
-            raise MalformedRecord(f"the envelope says table {envelope.table_id}, the start {event.table_id}", "table_id")
-        if str(event.hand_number) != envelope.hand_id:
-            raise MalformedRecord(
-                f"the envelope says hand {envelope.hand_id}, the start hand {event.hand_number}", "hand_id"
-            )
-    try:
-        number = int(envelope.hand_id)
-    except ValueError:
-        raise MalformedRecord(f"hand_id {envelope.hand_id!r} is not a hand number", "hand_id") from None
-    return hand_id(envelope.table_id, number, envelope.competition_id)
-
-
-def _meta(envelope: Envelope | None, record: LogRecord) -> dict[str, Any]:
-    meta: dict[str, Any] = {"log": _log_position(record)}
-    if record.received_at is not None:
-        meta["received_at"] = record.received_at.isoformat()  # the service's time, beside the table's claim
-    if envelope is not None:
-        meta.update(
-            event_id=str(envelope.event_id),
-            seq=envelope.seq,
-            recorded_by={"person": envelope.recorded_by.person, "role": envelope.recorded_by.role.value},
-            competition_id=envelope.competition_id,
-            rulebook=envelope.rulebook,
-            occurred_at=envelope.occurred_at.isoformat(),  # the table's claim; the act is judged at the service's
-        )
-        if is_imported(envelope.recorded_by.role):
-            meta["imported"] = True  # a past event's record: its own time stands, no live deadline applies
-    return meta
-
-
-def _log_position(record: LogRecord) -> dict[str, Any]:
-    return {"topic": record.topic, "partition": record.partition, "offset": record.offset}
-
-
-def _illegal(record: LogRecord, envelope: Envelope, err: RuleError) -> Rejection:
-    return Rejection(
-        RejectionKind.ILLEGAL,
-        err.reason,
-        rule=str(err.rule),
-        event_id=str(envelope.event_id),
-        event_type=envelope.type,
-        table_id=envelope.table_id or "",
-        hand_id=envelope.hand_id or "",
-        seq=envelope.seq,
-        record=_excerpt(record.value),
-    )
-
-
-def _untimely(record: LogRecord, envelope: Envelope, why: str, field: str = "occurred_at") -> Rejection:
-    return Rejection(
-        RejectionKind.MALFORMED,
-        why,
-        rule=CLOCK_RULE,
-        field=field,
-        event_id=str(envelope.event_id),
-        event_type=envelope.type,
-        table_id=envelope.table_id or "",
-        hand_id=envelope.hand_id or "",
-        seq=envelope.seq,
-        record=_excerpt(record.value),
-    )
-
-
-def _conflict(record: LogRecord, event_id: UUID, envelope: Envelope | None) -> Rejection:
-    return Rejection(
-        RejectionKind.CONFLICTING_DUPLICATE,
-        f"event id {event_id} was already answered for a record with other content: this one is not judged, and "
-        "the first one's verdict stands (a new record needs a new event id)",
-        field="event_id",
-        event_id=str(event_id),
-        event_type=envelope.type if envelope else "",
-        table_id=(envelope.table_id or "") if envelope else "",
-        hand_id=(envelope.hand_id or "") if envelope else "",
-        seq=envelope.seq if envelope else None,
-        record=_excerpt(record.value),
-    )
-
-
-def _sequence(record: LogRecord, envelope: Envelope, why: str) -> Rejection:
-    return Rejection(
-        RejectionKind.OUT_OF_SEQUENCE,
-        why,
-        field="seq" if "seq" in why else "hand_id",
-        event_id=str(envelope.event_id),
-        event_type=envelope.type,
-        table_id=envelope.table_id or "",
-        hand_id=envelope.hand_id or "",
-        seq=envelope.seq,
-        record=_excerpt(record.value),
-    )
 
 
 def _fallback_id(record: LogRecord) -> UUID:
@@ -522,7 +367,3 @@ def _describe(err: BaseException) -> str:
 
 def _failure(envelope: Envelope, err: BaseException) -> str:
     return f"the referee could not judge this {envelope.type}: {_describe(err)}"
-
-
-def _excerpt(raw: bytes) -> str:
-    return raw[:RECORD_EXCERPT].decode("utf-8", "replace")

@@ -31,11 +31,12 @@ from kafka.consumer.subscription_state import ConsumerRebalanceListener
 from kafka.structs import OffsetAndMetadata
 
 from ingest.behind import LogBehindStore, partitions_behind
+from ingest.judgement import Verdict
 from ingest.kafka_log import ensure_topic, producer
 from ingest.log import BATCH_MAX, EmbeddedLog, LogRecord, from_millis
 from ingest.metrics import RETRIES, BatchSummaries
 from ingest.outbox import Publish
-from ingest.referee import Referee, Verdict
+from ingest.referee import Referee
 
 log = logging.getLogger("pokeraudit.referee")
 

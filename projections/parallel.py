@@ -9,15 +9,11 @@ rebuild cut short leaves the read models in use as they were.
 from __future__ import annotations
 
 import multiprocessing
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
-
-from projections.database import ReadSettings
-
-if TYPE_CHECKING:
-    from projections.runner import Projector
+from typing import Any
 
 
 @dataclass(frozen=True)
@@ -28,15 +24,24 @@ class Where:
     data_dir: Path
 
 
-def rebuild_in_parallel(projector: Projector, settings: ReadSettings, workers: int, head: int) -> int:
+#: what a worker runs: (where, its part, the number of parts, the head, the page size, how to open the store)
+#: → the number of events it read. The projector passes its own (projections/runner.py), so that this module
+#: does not import it.
+ProjectPart = Callable[[Where, int, int, int, int, Any], int]
+
+
+def rebuild_in_parallel(
+    project_part: ProjectPart, where: Where, open_store: Any, workers: int, head: int, page: int
+) -> int:
     """Project everything stored up to ``head`` in ``workers`` processes; the number of events they read."""
-    where = Where(settings.database_url, settings.data_dir)
     # forked, so a caller's script needs no ``__main__`` guard; a child opens its own connections, never
     # touches the ones it inherits, and leaves by os._exit, so it does not close them either
     context = multiprocessing.get_context("fork")
     turns = context.Lock()
     with ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=_share, initargs=(turns,)) as pool:
-        parts = [pool.submit(_project_part, where, part, workers, head, projector.page) for part in range(workers)]
+        parts = [
+            pool.submit(project_part, where, part, workers, head, page, open_store) for part in range(workers)
+        ]
         return sum(part.result() for part in parts)
 
 
@@ -49,14 +54,6 @@ def _share(turns: Any) -> None:
     _turns = turns
 
 
-def _project_part(where: Where, part: int, parts: int, head: int, page: int) -> int:
-    from projections.runner import Projector
-
-    projector = Projector.from_settings(where, page=page)
-    projector.partition = (part, parts)
-    projector.database.take_turns(_turns)
-    projector.database.filling(True)
-    try:
-        return projector.project_partition(head)
-    finally:
-        projector.close()
+def turns() -> Any:
+    """The lock this worker process of a rebuild takes turns writing with."""
+    return _turns

@@ -14,6 +14,7 @@ from __future__ import annotations
 import logging
 import sqlite3
 from collections import OrderedDict
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from functools import partial
@@ -40,6 +41,7 @@ from projections.database import ReadDatabase, ReadSettings, Writer
 from projections.hand_projection import Stored, history_row
 from projections.integrity.live import IntegrityProjection
 from projections.ofc import ProjectedRound
+from projections.parallel import Where, rebuild_in_parallel, turns
 from projections.stored import StoredRow, served, stored_rows
 
 #: the stored events these read models are made of; other aggregates' events (competitions, protests, …)
@@ -65,6 +67,9 @@ NOT_THE_EVENTS_FAULT: tuple[type[BaseException], ...] = (
 POISON_EXCERPT = 500
 
 log = logging.getLogger(__name__)
+
+#: opens the event store settings name (``ingest.store.open_event_store``), handed in by whoever makes a projector
+OpenStore = Callable[[Any], Application[UUID]]
 
 
 @dataclass
@@ -123,19 +128,19 @@ class Projector:
         #: integrity's counters per competition (projections/integrity/live.py), and the tables a page goes to
         self.integrity = IntegrityProjection()
         self._writes: schema.Writes = schema.IN_USE
+        #: how a worker process of a parallel rebuild opens the store again (set by :meth:`from_settings`)
+        self.open_store: OpenStore | None = None
 
     @classmethod
-    def from_settings(cls, settings: ReadSettings, **kwargs: Any) -> Projector:
-        """The store and the read models the settings name, opened here and closed by :meth:`close`."""
-        from ingest.store import Store, store_env
+    def from_settings(cls, settings: ReadSettings, open_store: OpenStore, **kwargs: Any) -> Projector:
+        """The store ``open_store`` opens for the settings (``ingest.store.open_event_store``: projections name
+        the store only by its Protocol) and the read models the settings name, opened here and closed by
+        :meth:`close`."""
         from projections.bootstrap import open_read_database
 
-        if settings.database_url:
-            env = store_env(settings.database_url)
-        else:
-            settings.data_dir.mkdir(parents=True, exist_ok=True)
-            env = store_env(None, str(settings.data_dir / "store.sqlite"))
-        return cls(Store(env=env), open_read_database(settings), owns=True, settings=settings, **kwargs)
+        projector = cls(open_store(settings), open_read_database(settings), owns=True, settings=settings, **kwargs)
+        projector.open_store = open_store
+        return projector
 
     # --- positions -----------------------------------------------------------------------------------------
 
@@ -181,10 +186,9 @@ class Projector:
         head = self.store.recorder.max_notification_id() or 0
         self.database.filling(True)
         try:
-            if workers > 1 and self.settings is not None:
-                from projections.parallel import rebuild_in_parallel
-
-                done = rebuild_in_parallel(self, self.settings, workers, head)
+            if workers > 1 and self.settings is not None and self.open_store is not None:
+                where = Where(self.settings.database_url, self.settings.data_dir)
+                done = rebuild_in_parallel(project_part, where, self.open_store, workers, head, self.page)
             else:
                 done = self.project_partition(head)
         finally:
@@ -485,6 +489,18 @@ class Projector:
         w.executemany(sql.integrity_pair, pairs)
         if last_id is not None:
             w.execute(schema.SAVE_POSITION, (schema.POSITION_NAME, last_id))
+
+
+def project_part(where: Where, part: int, parts: int, head: int, page: int, open_store: OpenStore) -> int:
+    """One worker process of a parallel rebuild: project the streams of partition ``part`` of ``parts``."""
+    projector = Projector.from_settings(where, open_store, page=page)
+    projector.partition = (part, parts)
+    projector.database.take_turns(turns())
+    projector.database.filling(True)
+    try:
+        return projector.project_partition(head)
+    finally:
+        projector.close()
 
 
 def reviewed_hand(opened: dict[str, Any]) -> str:

@@ -15,6 +15,7 @@ from api.operations import phh_records
 from domain.errors import HandError
 from domain.hand.events import ReportedEvent
 from ingest.phh import PhhHand
+from ingest.phh_events import hand_events
 
 ROOT = Path(__file__).resolve().parents[1]
 PHH_DIR = Path(os.environ.get("POKERAUDIT_PHH_DIR", ROOT / ".." / "shared" / "data" / "phh"))
@@ -32,7 +33,7 @@ def events_of(hand: PhhHand) -> list[ReportedEvent]:
     """The hand's events up to and including one the rules refuse (as the importer publishes them)."""
     events: list[ReportedEvent] = []
     with contextlib.suppress(HandError):
-        events.extend(hand.events())
+        events.extend(hand_events(hand))
     return events
 
 

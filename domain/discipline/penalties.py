@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Container, Mapping, Sequence
+from typing import Any
+
 from domain.errors import DisciplineError, RuleRef
 
 #: the most seats a table of the federation's events has (bfsp 3.1: 10-max)
@@ -22,3 +25,27 @@ def hands_to_miss(players_at_table: int, rounds: int) -> int:
     if rounds < 1:
         raise DisciplineError(f"a missed-round penalty of {rounds} rounds misses nothing", MISSED_ROUND_RULE)
     return players_at_table * rounds
+
+
+def players_at_table(participant: str, seats: Mapping[str, tuple[int, int]], eliminated: Container[str]) -> int:
+    """The players at the offender's table when a missed-round penalty is imposed, himself included (bfsp 7.1.2
+    note): the count the penalty's hands are reckoned from. ``seats``: participant → (table, seat)."""
+    if participant not in seats:
+        raise DisciplineError(f"{participant} has no seat to miss rounds at", MISSED_ROUND_RULE)
+    table = seats[participant][0]
+    return sum(1 for p, (t, _) in seats.items() if t == table and p not in eliminated)
+
+
+def verify_killed(participant: str, named: str, played: Sequence[Any]) -> None:
+    """A hand counts towards missed rounds when he was dealt in and his hand killed in it (the federation digest
+    §3.7): a hand that ended without the kill recorded does not count, and the penalty goes on. ``played``:
+    the stored events of hand ``named``."""
+    seat = next((s["seat"] for s in played[0].payload["seats"] if s["player"] == participant), None)
+    if seat is None:
+        raise DisciplineError(f"{participant} was not dealt in at hand {named}: a missed round is dealt in", MISSED_ROUND_RULE)
+    if not any(type(s).__name__ == "PenaltyHandKilled" and s.payload["seat"] == seat for s in played):
+        raise DisciplineError(
+            f"{participant}'s hand was not killed at hand {named}: a hand counts towards missed rounds when he is "
+            "dealt in, posts his forced bets and his hand is killed",
+            MISSED_ROUND_RULE,
+        )

@@ -52,7 +52,7 @@ from domain.hand.events import (
     PlayerActed,
     ReportedEvent,
 )
-from domain.hand.raw_acts import HandReading, InterpretedAct
+from domain.hand.in_play import HandReading, InterpretedAct
 from domain.hand.state import HandState
 from domain.judged import JudgedAggregate
 from domain.officials.permissions import verify_permitted

@@ -114,7 +114,7 @@ class BettingRound:
         stacks, folded = self.stacks, self.folded
         self.able_count = sum(1 for s in self.seats if s not in folded and stacks[s] > 0)
         if first is not None:
-            self.actor = first if self.needs_action(first) else self._after(first)
+            self.actor = first if self.needs_action(first) else self.seat_after(first)
 
     # --- questions ----------------------------------------------------------------------------------------
 
@@ -129,7 +129,7 @@ class BettingRound:
             return self.bets[seat] < max(self.bets.values())
         return self.bets[seat] < self.call_level or seat not in self.acted_at
 
-    def _after(self, seat: int) -> int | None:
+    def seat_after(self, seat: int) -> int | None:
         """The next seat clockwise that must act: facing a bet, or not yet acted while two can bet."""
         folded, stacks, bets, acted = self.folded, self.stacks, self.bets, self.acted_at
         call, two = self.call_level, self.able_count >= 2
@@ -447,7 +447,7 @@ class BettingRound:
             self.awaiting_bring_in = False
         self.acted_at[seat] = self.call_level
         self.acted_seq[seat] = self.full_seq
-        self.actor = self._after(seat)
+        self.actor = self.seat_after(seat)
 
     def _raise(self, seat: int, total: int) -> None:
         self._put(seat, total)
@@ -488,7 +488,7 @@ class BettingRound:
         self.full_seq += 1
         self.acted_at[seat] = total
         self.acted_seq[seat] = self.full_seq
-        self.actor = self._after(seat)
+        self.actor = self.seat_after(seat)
 
     def correct_to(self, level: int, call_before: int, increment_before: int, seats: list[int]) -> None:
         """An incorrect bet corrected while its round lasts: the bet to call is ``level`` and the raise to beat
@@ -502,7 +502,7 @@ class BettingRound:
         folded, stacks = self.folded, self.stacks
         self.able_count = sum(1 for s in self.seats if s not in folded and stacks[s] > 0)
         if self.actor is not None and not self.needs_action(self.actor):
-            self.actor = self._after(self.actor)
+            self.actor = self.seat_after(self.actor)
 
     def finish(self) -> tuple[int, int] | None:
         """Close the round: the part of the highest bet nobody matched goes back to its seat (TDA 2022 65)."""

@@ -16,10 +16,9 @@ Where the federation's text is silent, the TDA rule it follows is cited (``tda-2
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from dataclasses import dataclass
 
-from domain.cards import Card, MaybeCard
+from domain.cards import Card
 from domain.errors import DealingError, HandStateError, IllegalActionError, RuleRef, RulingRequired, chips
 from domain.hand.deal_acts import after_deal, check_board, check_burn, do_board, do_burn
 from domain.hand.events import (
@@ -44,13 +43,11 @@ from domain.hand.events import (
     PrematureCardsReturned,
     UncalledBetReturned,
 )
+from domain.hand.in_play import Corrections, HandInPlay
 from domain.hand.interpretation import substantial_action
 from domain.hand.misdeals import dealt_out, do_dealt_out, recognise_by
 from domain.hand.phase import Phase
 from domain.hand.tabling import award_to, finish, showdown_awards
-
-if TYPE_CHECKING:
-    from domain.hand.state import HandState
 
 _NO_EVENTS: tuple[DerivedEvent, ...] = ()
 
@@ -133,7 +130,7 @@ _BFSP_PREMATURE = {"flop": "6.6.5", "turn": "6.6.6", "river": "6.6.7"}
 _FLOP_BACK_TO_STUB = frozenset({"bfsp"})
 
 
-def cite(hand: HandState, topic: str) -> RuleRef:
+def cite(hand: HandInPlay, topic: str) -> RuleRef:
     """The rule the hand's rulebook applies to a correction ``topic``."""
     rulebook = hand.rulebook
     rule = _RULES.get(rulebook.name, _RULES["tda-2022"]).get(topic)
@@ -145,61 +142,26 @@ def cite(hand: HandState, topic: str) -> RuleRef:
     return RuleRef(rulebook.name, rule)
 
 
-@dataclass(slots=True)
-class Corrections:
-    """What the corrections so far leave pending in a hand."""
-
-    #: seat → cards it was dealt short and has not been given (TDA 2022 37)
-    short: dict[int, int] = field(default_factory=dict)
-    #: the card the judge picked from a four-card flop is the next burn (bfsp 6.6.3)
-    burn_picked: bool = False
-    picked: MaybeCard = None
-    #: the flop on the board was dealt without its burn (bfsp 6.6.2)
-    unburned_flop: bool = False
-    #: board cards dealt early, not yet back in the stub, and the burn dealt before them (bfsp 6.6.5-6.6.7)
-    premature: tuple[MaybeCard, ...] = ()
-    premature_burn: tuple[MaybeCard, ...] = ()
-    #: the street the premature cards were dealt for
-    premature_street: int = 0
-    #: the street before whose deal the premature cards go back into the stub
-    return_street: int | None = None
-    #: the street whose burn is already down (TDA 2022 RP-5: no new burn)
-    burn_down_street: int | None = None
-    #: which card that burn is, in words, and the rule that made it so
-    burn_down_card: str = ""
-    burn_down_rule: RuleRef | None = None
-    #: the premature cards were a flop (bfsp 6.6.5: its burn goes back with it)
-    premature_flop: bool = False
-    #: stud: the earlier burns were shuffled into a short stub (bfsp 6.5.3; TDA 2022 RP-10-h)
-    burns_back: bool = False
-    #: stud: the folded hands too (bfsp 6.5.3)
-    muck_back: bool = False
-    #: hole cards the dealer exposed in the first deal, still to be replaced (bfsp 6.6.1)
-    exposed: dict[int, Card] = field(default_factory=dict)
-    #: how many hole cards were exposed in the first deal
-    exposures: int = 0
-
-
-def corrections(hand: HandState) -> Corrections:
+def corrections(hand: HandInPlay) -> Corrections:
     found: Corrections | None = hand.corrections
     if found is None:
         found = hand.corrections = Corrections()
     return found
 
 
-def _due(hand: HandState) -> int:
+def _due(hand: HandInPlay) -> int:
     """Hole cards each seat holds once this street's deal is complete (a draw keeps the count)."""
     return sum(st.hole_cards for st in hand.variant.streets[: hand.street_index + 1])
 
 
-def _has_acted(hand: HandState, seat: int) -> bool:
+def _has_acted(hand: HandInPlay, seat: int) -> bool:
     if hand.street_index > 0:
         return True
     rnd = hand.round
     return rnd is not None and seat in rnd.acted_at
 
 
-def _live(hand: HandState, seat: int, what: str) -> None:
+def _live(hand: HandInPlay, seat: int, what: str) -> None:
     if seat not in hand.hole or seat in hand.folded or seat in hand.mucked:
         raise IllegalActionError(f"{what}: seat {seat} has no live hand", hand.rulebook.cite("fold"))
 
@@ -207,7 +169,7 @@ def _live(hand: HandState, seat: int, what: str) -> None:
 # --- a seat dealt short, its missing card, a hand ruled dead -----------------------------------------------
 
 
-def check_dealt_short(hand: HandState, e: DealtShort) -> None:
+def check_dealt_short(hand: HandInPlay, e: DealtShort) -> None:
     cite_ = hand.rulebook.cite
     owed = hand.owed_hole.get(e.seat, 0)
     if hand.phase is not Phase.DEALING or not owed:
@@ -224,7 +186,7 @@ def check_dealt_short(hand: HandState, e: DealtShort) -> None:
         )
 
 
-def do_dealt_short(hand: HandState, e: DealtShort, _: None) -> tuple[DerivedEvent, ...]:
+def do_dealt_short(hand: HandInPlay, e: DealtShort, _: None) -> tuple[DerivedEvent, ...]:
     if dealt_out(hand, e):
         return do_dealt_out(hand, e)
     del hand.owed_hole[e.seat]
@@ -232,7 +194,7 @@ def do_dealt_short(hand: HandState, e: DealtShort, _: None) -> tuple[DerivedEven
     return after_deal(hand)
 
 
-def check_missing_card(hand: HandState, e: MissingCardDealt) -> None:
+def check_missing_card(hand: HandInPlay, e: MissingCardDealt) -> None:
     rule = cite(hand, "button_short")
     short = corrections(hand).short.get(e.seat)
     if short is None:
@@ -255,7 +217,7 @@ def check_missing_card(hand: HandState, e: MissingCardDealt) -> None:
     hand.deck.verify(e.cards, "the missing card to seat {seat}", e.seat)
 
 
-def do_missing_card(hand: HandState, e: MissingCardDealt, _: None) -> tuple[DerivedEvent, ...]:
+def do_missing_card(hand: HandInPlay, e: MissingCardDealt, _: None) -> tuple[DerivedEvent, ...]:
     hand.hole[e.seat].extend(e.cards)
     hand.face_up[e.seat].extend([False] * len(e.cards))
     hand.deck.add(e.cards)
@@ -263,7 +225,7 @@ def do_missing_card(hand: HandState, e: MissingCardDealt, _: None) -> tuple[Deri
     return _NO_EVENTS
 
 
-def check_kill(hand: HandState, e: HandKilled) -> None:
+def check_kill(hand: HandInPlay, e: HandKilled) -> None:
     rulebook = hand.rulebook
     _live(hand, e.seat, f"seat {e.seat}'s hand was ruled dead")
     short = corrections(hand).short
@@ -309,11 +271,11 @@ def check_kill(hand: HandState, e: HandKilled) -> None:
         )
 
 
-def do_kill(hand: HandState, e: HandKilled, _: None) -> tuple[DerivedEvent, ...]:
+def do_kill(hand: HandInPlay, e: HandKilled, _: None) -> tuple[DerivedEvent, ...]:
     return kill(hand, e.seat, refund=False)
 
 
-def check_penalty_kill(hand: HandState, e: PenaltyHandKilled) -> None:
+def check_penalty_kill(hand: HandInPlay, e: PenaltyHandKilled) -> None:
     _live(hand, e.seat, f"seat {e.seat}'s hand was killed for a penalty")
     if not e.rule.strip():
         raise HandStateError(
@@ -327,12 +289,12 @@ def check_penalty_kill(hand: HandState, e: PenaltyHandKilled) -> None:
         )
 
 
-def do_penalty_kill(hand: HandState, e: PenaltyHandKilled, _: None) -> tuple[DerivedEvent, ...]:
+def do_penalty_kill(hand: HandInPlay, e: PenaltyHandKilled, _: None) -> tuple[DerivedEvent, ...]:
     # Like any dead hand, its chips stay: a killed big blind is still the bet the others must call.
     return kill(hand, e.seat, refund=False)
 
 
-def kill(hand: HandState, seat: int, refund: bool) -> tuple[DerivedEvent, ...]:
+def kill(hand: HandInPlay, seat: int, refund: bool) -> tuple[DerivedEvent, ...]:
     """Take the seat's cards away; his chips stay in the pot, but for a bet nobody called when ``refund``."""
     out: list[DerivedEvent] = []
     corrections(hand).short.pop(seat, None)
@@ -354,9 +316,9 @@ def kill(hand: HandState, seat: int, refund: bool) -> tuple[DerivedEvent, ...]:
                 rnd.call_level = min(rnd.call_level, max(hand.bets.values()))
                 out.append(UncalledBetReturned(seat, back))
         if rnd.actor == seat:
-            rnd.actor = rnd._after(seat)
+            rnd.actor = rnd.seat_after(seat)
         if rnd.actor is None or len(hand.in_hand) == 1:
-            out.extend(hand._end_round())
+            out.extend(hand.end_round())
         return tuple(out)
     live = hand.in_hand
     if len(live) == 1:
@@ -367,23 +329,23 @@ def kill(hand: HandState, seat: int, refund: bool) -> tuple[DerivedEvent, ...]:
     elif hand.phase is Phase.DEALING and owed:
         out.extend(after_deal(hand))
     elif hand.phase is Phase.DRAW and not hand.draw_order:
-        out.extend(hand._begin_betting())
+        out.extend(hand.begin_betting())
     return tuple(out)
 
 
 # --- irregular flops -----------------------------------------------------------------------------------------
 
 
-def _check_flop_street(hand: HandState, what: str, rule: RuleRef) -> None:
+def _check_flop_street(hand: HandInPlay, what: str, rule: RuleRef) -> None:
     street = hand.street
     if hand.phase is not Phase.DEALING or street.board_cards != 3 or hand.board or hand.dealt_on_street:
-        raise DealingError(f"{what}, but no flop is due now: {hand._waiting_for()}", rule)
+        raise DealingError(f"{what}, but no flop is due now: {hand.waiting_for()}", rule)
 
 
-def check_four_card_flop(hand: HandState, e: FourCardFlopDealt) -> None:
+def check_four_card_flop(hand: HandInPlay, e: FourCardFlopDealt) -> None:
     rule = hand.rulebook.cite("irregular_flop")
     _check_flop_street(hand, "a four-card flop was reported", rule)
-    if hand._burn_owed():
+    if hand.burn_owed():
         raise DealingError(
             "a four-card flop was reported before the burn: the flop was dealt without a burn", rule
         )
@@ -396,7 +358,7 @@ def check_four_card_flop(hand: HandState, e: FourCardFlopDealt) -> None:
     hand.deck.verify(e.cards, "the four-card flop")
 
 
-def do_four_card_flop(hand: HandState, e: FourCardFlopDealt, _: None) -> tuple[DerivedEvent, ...]:
+def do_four_card_flop(hand: HandInPlay, e: FourCardFlopDealt, _: None) -> tuple[DerivedEvent, ...]:
     flop = list(e.cards)
     flop.remove(e.next_burn)
     hand.board.extend(flop)
@@ -408,7 +370,7 @@ def do_four_card_flop(hand: HandState, e: FourCardFlopDealt, _: None) -> tuple[D
     return after_deal(hand)
 
 
-def check_burn_corrected(hand: HandState, e: CardBurned) -> None:
+def check_burn_corrected(hand: HandInPlay, e: CardBurned) -> None:
     """A burn after a correction: the judge's pick from a four-card flop (bfsp 6.6.3); none while premature
     cards are still to go back into the stub, nor where the premature cards' burn is already down (RP-5)."""
     fix = hand.corrections
@@ -432,7 +394,7 @@ def check_burn_corrected(hand: HandState, e: CardBurned) -> None:
         )
 
 
-def do_burn_corrected(hand: HandState, e: CardBurned, _: None) -> tuple[DerivedEvent, ...]:
+def do_burn_corrected(hand: HandInPlay, e: CardBurned, _: None) -> tuple[DerivedEvent, ...]:
     fix = hand.corrections
     if fix is None or not fix.burn_picked:
         return do_burn(hand, e, None)
@@ -441,16 +403,16 @@ def do_burn_corrected(hand: HandState, e: CardBurned, _: None) -> tuple[DerivedE
     return _NO_EVENTS
 
 
-def check_board_corrected(hand: HandState, e: BoardDealt) -> None:
+def check_board_corrected(hand: HandInPlay, e: BoardDealt) -> None:
     """Board cards after premature ones: not before those go back into the stub (bfsp 6.6.6, 6.6.7; RP-5). Where
-    a correction put the street's burn down already, no burn is owed (``HandState._burn_owed``)."""
+    a correction put the street's burn down already, no burn is owed (``HandInPlay.burn_owed``)."""
     fix = hand.corrections
     if fix is not None:
         _check_premature_pending(hand, fix, "board cards were dealt")
     check_board(hand, e)
 
 
-def do_board_corrected(hand: HandState, e: BoardDealt, _: None) -> tuple[DerivedEvent, ...]:
+def do_board_corrected(hand: HandInPlay, e: BoardDealt, _: None) -> tuple[DerivedEvent, ...]:
     fix = hand.corrections
     if fix is not None and fix.burn_down_street == hand.street_index:
         fix.burn_down_street = None
@@ -461,11 +423,11 @@ def do_board_corrected(hand: HandState, e: BoardDealt, _: None) -> tuple[Derived
 # --- premature board cards (bfsp 6.6.5-6.6.7; TDA 2022 RP-5) --------------------------------------------------
 
 
-def _procedure(hand: HandState) -> PrematureProcedure:
+def _procedure(hand: HandInPlay) -> PrematureProcedure:
     return _PREMATURE.get(hand.rulebook.name, _PREMATURE["tda-2022"])
 
 
-def premature_rule(hand: HandState, street: str | None = None) -> RuleRef:
+def premature_rule(hand: HandInPlay, street: str | None = None) -> RuleRef:
     """bfsp 6.6.5 / 6.6.6 / 6.6.7 by the street dealt early; RP-5 in the TDA's books."""
     rulebook = hand.rulebook
     if rulebook.name == "bfsp":
@@ -478,7 +440,7 @@ def premature_rule(hand: HandState, street: str | None = None) -> RuleRef:
     return RuleRef(book, borrowed) if borrowed else RuleRef(rulebook.name, rule)
 
 
-def _check_premature_pending(hand: HandState, fix: Corrections, what: str) -> None:
+def _check_premature_pending(hand: HandInPlay, fix: Corrections, what: str) -> None:
     if fix.premature and fix.return_street == hand.street_index:
         raise DealingError(
             f"{what} before the premature card(s) went back into the stub; they are shuffled in first",
@@ -486,13 +448,13 @@ def _check_premature_pending(hand: HandState, fix: Corrections, what: str) -> No
         )
 
 
-def check_premature(hand: HandState, e: PrematureCardsDealt) -> None:
+def check_premature(hand: HandInPlay, e: PrematureCardsDealt) -> None:
     rnd = hand.round
     nxt = hand.street_index + 1
     streets = hand.variant.streets
     rule = premature_rule(hand, streets[nxt].name if nxt < len(streets) else None)
     if hand.phase is not Phase.BETTING or rnd is None or nxt >= len(streets) or not streets[nxt].board_cards:
-        raise DealingError(f"board cards were reported dealt early, but {hand._waiting_for()}", rule)
+        raise DealingError(f"board cards were reported dealt early, but {hand.waiting_for()}", rule)
     if corrections(hand).premature:
         raise DealingError("board cards were dealt early while earlier premature cards are still aside", rule)
     due = streets[nxt].board_cards
@@ -505,7 +467,7 @@ def check_premature(hand: HandState, e: PrematureCardsDealt) -> None:
     hand.deck.verify((*e.cards, e.burn), "the premature cards")
 
 
-def do_premature(hand: HandState, e: PrematureCardsDealt, _: None) -> tuple[DerivedEvent, ...]:
+def do_premature(hand: HandInPlay, e: PrematureCardsDealt, _: None) -> tuple[DerivedEvent, ...]:
     fix = corrections(hand)
     procedure = _procedure(hand)
     nxt = hand.street_index + 1
@@ -525,7 +487,7 @@ def do_premature(hand: HandState, e: PrematureCardsDealt, _: None) -> tuple[Deri
     return _NO_EVENTS
 
 
-def check_premature_return(hand: HandState, e: PrematureCardsReturned) -> None:
+def check_premature_return(hand: HandInPlay, e: PrematureCardsReturned) -> None:
     fix = corrections(hand)
     rule = premature_rule(hand)
     if not fix.premature:
@@ -539,7 +501,7 @@ def check_premature_return(hand: HandState, e: PrematureCardsReturned) -> None:
         raise DealingError("the premature card(s) go back into the stub before the burn, not after it", rule)
 
 
-def do_premature_return(hand: HandState, e: PrematureCardsReturned, _: None) -> tuple[DerivedEvent, ...]:
+def do_premature_return(hand: HandInPlay, e: PrematureCardsReturned, _: None) -> tuple[DerivedEvent, ...]:
     fix = corrections(hand)
     back = list(fix.premature)
     if fix.premature_flop and not _procedure(hand).burn_down:
@@ -552,17 +514,17 @@ def do_premature_return(hand: HandState, e: PrematureCardsReturned, _: None) -> 
     return _NO_EVENTS
 
 
-def check_unburned_flop(hand: HandState, e: FlopDealtUnburned) -> None:
+def check_unburned_flop(hand: HandInPlay, e: FlopDealtUnburned) -> None:
     rule = cite(hand, "unburned_flop")
     _check_flop_street(hand, "a flop was reported dealt without a burn", rule)
-    if not hand._burn_owed():
+    if not hand.burn_owed():
         raise DealingError("a flop was reported dealt without a burn, but the burn was taken", rule)
     if len(e.cards) != 3:
         raise DealingError(f"a flop of {len(e.cards)} card(s) was reported dealt without a burn", rule)
     hand.deck.verify(e.cards, "the flop")
 
 
-def do_unburned_flop(hand: HandState, e: FlopDealtUnburned, _: None) -> tuple[DerivedEvent, ...]:
+def do_unburned_flop(hand: HandInPlay, e: FlopDealtUnburned, _: None) -> tuple[DerivedEvent, ...]:
     hand.board.extend(e.cards)
     hand.deck.add(e.cards)
     hand.dealt_on_street = True
@@ -572,7 +534,7 @@ def do_unburned_flop(hand: HandState, e: FlopDealtUnburned, _: None) -> tuple[De
     return after_deal(hand)
 
 
-def check_reform(hand: HandState, e: FlopReformed) -> None:
+def check_reform(hand: HandInPlay, e: FlopReformed) -> None:
     fix = corrections(hand)
     rule = cite(hand, "unburned_flop")
     if not fix.unburned_flop or hand.street.board_cards != 3:
@@ -595,7 +557,7 @@ def check_reform(hand: HandState, e: FlopReformed) -> None:
         raise DealingError(f"the floor's pick for the burn, {e.burn}, is not one of the flop's cards", rule)
 
 
-def do_reform(hand: HandState, e: FlopReformed, _: None) -> tuple[DerivedEvent, ...]:
+def do_reform(hand: HandInPlay, e: FlopReformed, _: None) -> tuple[DerivedEvent, ...]:
     fix = corrections(hand)
     fix.unburned_flop = False
     hand.round = None
@@ -618,12 +580,12 @@ def do_reform(hand: HandState, e: FlopReformed, _: None) -> tuple[DerivedEvent, 
 # --- stud: a short stub on the last street (bfsp 6.5.3; TDA 2022 RP-10-h) ---------------------------------------
 
 
-def _earlier_burns(hand: HandState) -> int:
+def _earlier_burns(hand: HandInPlay) -> int:
     """Cards burned before the streets already dealt (the last street's own burn not included)."""
     return sum(1 for st in hand.variant.streets[: hand.street_index] if st.burn)
 
 
-def _stub(hand: HandState) -> int:
+def _stub(hand: HandInPlay) -> int:
     """Cards left in the stub (burns a record leaves out were taken all the same)."""
     stub = hand.deck.stub()
     if not hand.started.burns_recorded:
@@ -631,14 +593,14 @@ def _stub(hand: HandState) -> int:
     return stub
 
 
-def _last_stud_street(hand: HandState, what: str, rule: RuleRef) -> None:
+def _last_stud_street(hand: HandInPlay, what: str, rule: RuleRef) -> None:
     streets = hand.variant.streets
     street = hand.street
     if hand.phase is not Phase.DEALING or hand.street_index != len(streets) - 1 or not street.hole_cards:
         raise DealingError(f"{what}, but it is not the deal of a stud hand's last street", rule)
 
 
-def check_burns_shuffled(hand: HandState, e: BurnsShuffledIntoStub) -> None:
+def check_burns_shuffled(hand: HandInPlay, e: BurnsShuffledIntoStub) -> None:
     rule = cite(hand, "short_stub")
     _last_stud_street(hand, "the burns were shuffled into the stub", rule)
     if corrections(hand).burns_back:
@@ -656,7 +618,7 @@ def check_burns_shuffled(hand: HandState, e: BurnsShuffledIntoStub) -> None:
         )
 
 
-def do_burns_shuffled(hand: HandState, e: BurnsShuffledIntoStub, _: None) -> tuple[DerivedEvent, ...]:
+def do_burns_shuffled(hand: HandInPlay, e: BurnsShuffledIntoStub, _: None) -> tuple[DerivedEvent, ...]:
     deck = hand.deck
     held = {c for cards in hand.hole.values() for c in cards if c is not None}
     burns = [c for c in deck.seen if c not in held and c not in hand.board]
@@ -667,7 +629,7 @@ def do_burns_shuffled(hand: HandState, e: BurnsShuffledIntoStub, _: None) -> tup
     return _NO_EVENTS
 
 
-def check_muck_shuffled(hand: HandState, e: MuckShuffledIntoStub) -> None:
+def check_muck_shuffled(hand: HandInPlay, e: MuckShuffledIntoStub) -> None:
     rule = cite(hand, "short_stub")
     _last_stud_street(hand, "the muck was shuffled into the stub", rule)
     fix = corrections(hand)
@@ -690,7 +652,7 @@ def check_muck_shuffled(hand: HandState, e: MuckShuffledIntoStub) -> None:
         )
 
 
-def do_muck_shuffled(hand: HandState, e: MuckShuffledIntoStub, _: None) -> tuple[DerivedEvent, ...]:
+def do_muck_shuffled(hand: HandInPlay, e: MuckShuffledIntoStub, _: None) -> tuple[DerivedEvent, ...]:
     deck = hand.deck
     folded = [c for s in hand.folded for c in hand.hole[s]]
     for c in folded:
@@ -701,7 +663,7 @@ def do_muck_shuffled(hand: HandState, e: MuckShuffledIntoStub, _: None) -> tuple
     return _NO_EVENTS
 
 
-def check_community_card(hand: HandState, e: CommunityCardDealt) -> None:
+def check_community_card(hand: HandInPlay, e: CommunityCardDealt) -> None:
     rule = cite(hand, "short_stub")
     if hand.rulebook.name == "bfsp":
         raise DealingError(
@@ -712,7 +674,7 @@ def check_community_card(hand: HandState, e: CommunityCardDealt) -> None:
     _last_stud_street(hand, "a community card was dealt", rule)
     if hand.dealt_on_street:
         raise DealingError("a community card was dealt after some seats had their last card", rule)
-    if hand._burn_owed():
+    if hand.burn_owed():
         raise DealingError("a community card was dealt before the burn; one card is burned first", rule)
     players = len(hand.owed_hole)
     stub = _stub(hand) + (1 if hand.burned else 0)  # as it was before the burn
@@ -733,7 +695,7 @@ def check_community_card(hand: HandState, e: CommunityCardDealt) -> None:
     hand.deck.verify((e.card,), "the community card")
 
 
-def do_community_card(hand: HandState, e: CommunityCardDealt, _: None) -> tuple[DerivedEvent, ...]:
+def do_community_card(hand: HandInPlay, e: CommunityCardDealt, _: None) -> tuple[DerivedEvent, ...]:
     hand.board.append(e.card)
     hand.deck.add((e.card,))
     hand.owed_hole.clear()
@@ -744,13 +706,13 @@ def do_community_card(hand: HandState, e: CommunityCardDealt, _: None) -> tuple[
 # --- a hole card exposed in the deal (bfsp 6.3.6, 6.6.1; TDA 2022 35-A) -------------------------------------------
 
 
-def _deal_position(hand: HandState, seat: int, card: Card) -> int:
+def _deal_position(hand: HandInPlay, seat: int, card: Card) -> int:
     """The card's place in the deal, 1 for the first card: one card at a time, from the button's left."""
     order = hand.from_button
     return hand.hole[seat].index(card) * len(order) + order.index(seat) + 1
 
 
-def check_exposed(hand: HandState, e: HoleCardExposed) -> None:
+def check_exposed(hand: HandInPlay, e: HoleCardExposed) -> None:
     rule = cite(hand, "exposed_misdeal")
     if not any(st.board_cards for st in hand.variant.streets) or hand.street_index or hand.acted:
         raise DealingError(
@@ -762,7 +724,7 @@ def check_exposed(hand: HandState, e: HoleCardExposed) -> None:
         raise DealingError(f"seat {e.seat} was not dealt {e.card}", rule)
 
 
-def do_exposed(hand: HandState, e: HoleCardExposed, _: None) -> tuple[DerivedEvent, ...]:
+def do_exposed(hand: HandInPlay, e: HoleCardExposed, _: None) -> tuple[DerivedEvent, ...]:
     """The first or second card of the deal, or a second card exposed: a misdeal, every chip back."""
     fix = corrections(hand)
     fix.exposures += 1
@@ -773,7 +735,7 @@ def do_exposed(hand: HandState, e: HoleCardExposed, _: None) -> tuple[DerivedEve
     return _NO_EVENTS
 
 
-def check_exposed_replaced(hand: HandState, e: ExposedCardReplaced) -> None:
+def check_exposed_replaced(hand: HandInPlay, e: ExposedCardReplaced) -> None:
     rule = cite(hand, "exposed_replaced")
     exposed = corrections(hand).exposed.get(e.seat)
     if exposed is None:
@@ -785,7 +747,7 @@ def check_exposed_replaced(hand: HandState, e: ExposedCardReplaced) -> None:
     hand.deck.verify((e.card,), "the replacement for seat {seat}'s exposed card", e.seat)
 
 
-def do_exposed_replaced(hand: HandState, e: ExposedCardReplaced, _: None) -> tuple[DerivedEvent, ...]:
+def do_exposed_replaced(hand: HandInPlay, e: ExposedCardReplaced, _: None) -> tuple[DerivedEvent, ...]:
     fix = corrections(hand)
     exposed = fix.exposed.pop(e.seat)
     held = hand.hole[e.seat]
@@ -801,15 +763,15 @@ def do_exposed_replaced(hand: HandState, e: ExposedCardReplaced, _: None) -> tup
 # --- a hand mucked by mistake, a foreign card, chips found ----------------------------------------------------
 
 
-def check_mistaken_muck(hand: HandState, e: HandMuckedByMistake) -> None:
+def check_mistaken_muck(hand: HandInPlay, e: HandMuckedByMistake) -> None:
     _live(hand, e.seat, f"seat {e.seat} mucked by mistake")
 
 
-def do_mistaken_muck(hand: HandState, e: HandMuckedByMistake, _: None) -> tuple[DerivedEvent, ...]:
+def do_mistaken_muck(hand: HandInPlay, e: HandMuckedByMistake, _: None) -> tuple[DerivedEvent, ...]:
     return kill(hand, e.seat, refund=True)
 
 
-def recover_mucked_hand(hand: HandState, seat: int) -> None:
+def recover_mucked_hand(hand: HandInPlay, seat: int) -> None:
     """Whether a hand mucked by mistake can be restored is the director's finding (TDA 2022 15-B: only if 100 %
     identifiable; bfsp 4.9.1 note 1: at the Chief Judge's discretion, cards clearly separable from the muck):
     the engine asks for it."""
@@ -820,11 +782,11 @@ def recover_mucked_hand(hand: HandState, seat: int) -> None:
     )
 
 
-def check_foreign_card(hand: HandState, e: ForeignCardFound) -> None:
+def check_foreign_card(hand: HandInPlay, e: ForeignCardFound) -> None:
     return None
 
 
-def do_foreign_card(hand: HandState, e: ForeignCardFound, _: None) -> tuple[DerivedEvent, ...]:
+def do_foreign_card(hand: HandInPlay, e: ForeignCardFound, _: None) -> tuple[DerivedEvent, ...]:
     """Before substantial action a card outside the deck is a misdeal (TDA 2022 35-A-6): every chip goes back;
     after it, a scrap of paper passed over (35-D): nothing changes."""
     if substantial_action(hand.actions, hand.rulebook):
@@ -832,7 +794,7 @@ def do_foreign_card(hand: HandState, e: ForeignCardFound, _: None) -> tuple[Deri
     return recognise_by(hand, f"a card outside the deck: {e.description}", cite(hand, "foreign_card"))
 
 
-def found_chips_ruling(hand: HandState, seat: int, amount: int) -> None:
+def found_chips_ruling(hand: HandInPlay, seat: int, amount: int) -> None:
     """Chips of an all-in player found after he was called: whether they were part of the action is the
     director's decision (TDA 2022 62)."""
     raise RulingRequired(

@@ -3,16 +3,12 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from domain.cards import Card, MaybeCard
 from domain.errors import DealingError, HandStateError, OutOfTurnError
 from domain.hand.dealing import cards_phrase, reveal
 from domain.hand.events import BoardDealt, CardBurned, CardsDiscarded, DerivedEvent, HoleCardsDealt
+from domain.hand.in_play import HandInPlay
 from domain.hand.phase import Phase
-
-if TYPE_CHECKING:
-    from domain.hand.state import HandState
 
 _NO_EVENTS: tuple[DerivedEvent, ...] = ()
 
@@ -21,21 +17,21 @@ def _face_words(pattern: tuple[bool, ...]) -> str:
     return ", ".join("up" if up else "down" for up in pattern)
 
 
-def check_dealing(hand: HandState, template: str, seat: int = 0) -> None:
+def check_dealing(hand: HandInPlay, template: str, seat: int = 0) -> None:
     if hand.phase is Phase.DEALING and not (hand.burn_due and not hand.burned):
         return
     cite = hand.rulebook.cite
     what = template.format(seat=seat)
     if hand.phase is not Phase.DEALING:
-        raise HandStateError(f"{what} now: {hand._waiting_for()}", cite("deal_count"))
-    if hand._burn_owed():
+        raise HandStateError(f"{what} now: {hand.waiting_for()}", cite("deal_count"))
+    if hand.burn_owed():
         raise DealingError(
             f"{what} before a card was burned; one card is burned before the {hand.street.name}",
             cite("burn"),
         )
 
 
-def check_hole(hand: HandState, e: HoleCardsDealt) -> tuple[bool, ...]:
+def check_hole(hand: HandInPlay, e: HoleCardsDealt) -> tuple[bool, ...]:
     cite = hand.rulebook.cite
     check_dealing(hand, "seat {seat} was dealt hole cards", e.seat)
     street = hand.street
@@ -64,7 +60,7 @@ def check_hole(hand: HandState, e: HoleCardsDealt) -> tuple[bool, ...]:
     return pattern
 
 
-def do_hole(hand: HandState, e: HoleCardsDealt, pattern: tuple[bool, ...]) -> tuple[DerivedEvent, ...]:
+def do_hole(hand: HandInPlay, e: HoleCardsDealt, pattern: tuple[bool, ...]) -> tuple[DerivedEvent, ...]:
     hand.hole[e.seat].extend(e.cards)
     hand.face_up[e.seat].extend(pattern)
     hand.deck.add(e.cards)
@@ -77,7 +73,7 @@ def do_hole(hand: HandState, e: HoleCardsDealt, pattern: tuple[bool, ...]) -> tu
     return after_deal(hand)
 
 
-def check_board(hand: HandState, e: BoardDealt) -> None:
+def check_board(hand: HandInPlay, e: BoardDealt) -> None:
     check_dealing(hand, "board cards were dealt")
     n = len(e.cards)
     if n == 0 or n > hand.owed_board:
@@ -88,7 +84,7 @@ def check_board(hand: HandState, e: BoardDealt) -> None:
     hand.deck.verify(e.cards, "the board")
 
 
-def do_board(hand: HandState, e: BoardDealt, _: None) -> tuple[DerivedEvent, ...]:
+def do_board(hand: HandInPlay, e: BoardDealt, _: None) -> tuple[DerivedEvent, ...]:
     hand.board.extend(e.cards)
     hand.deck.add(e.cards)
     hand.dealt_on_street = True
@@ -96,10 +92,10 @@ def do_board(hand: HandState, e: BoardDealt, _: None) -> tuple[DerivedEvent, ...
     return after_deal(hand)
 
 
-def check_burn(hand: HandState, e: CardBurned) -> None:
+def check_burn(hand: HandInPlay, e: CardBurned) -> None:
     cite = hand.rulebook.cite
     if hand.phase not in (Phase.DEALING, Phase.DRAW):
-        raise DealingError(f"a card was burned now: {hand._waiting_for()}", cite("burn"))
+        raise DealingError(f"a card was burned now: {hand.waiting_for()}", cite("burn"))
     street = hand.street
     if not street.burn:
         raise DealingError(
@@ -114,25 +110,25 @@ def check_burn(hand: HandState, e: CardBurned) -> None:
     hand.deck.verify((e.card,), "the burn card", 0, reshuffled(hand, 0, 1))
 
 
-def do_burn(hand: HandState, e: CardBurned, _: None) -> tuple[DerivedEvent, ...]:
+def do_burn(hand: HandInPlay, e: CardBurned, _: None) -> tuple[DerivedEvent, ...]:
     hand.burned = True
     hand.deck.add((e.card,))
     return _NO_EVENTS
 
 
-def after_deal(hand: HandState) -> tuple[DerivedEvent, ...]:
+def after_deal(hand: HandInPlay) -> tuple[DerivedEvent, ...]:
     if hand.owed_hole or hand.owed_board:
         return _NO_EVENTS
-    return hand._begin_betting()
+    return hand.begin_betting()
 
 
 # --- the draw -----------------------------------------------------------------------------------------
 
 
-def check_draw(hand: HandState, e: CardsDiscarded) -> list[MaybeCard]:
+def check_draw(hand: HandInPlay, e: CardsDiscarded) -> list[MaybeCard]:
     cite = hand.rulebook.cite
     if hand.phase is not Phase.DRAW:
-        raise HandStateError(f"seat {e.seat} drew now: {hand._waiting_for()}", cite("draw"))
+        raise HandStateError(f"seat {e.seat} drew now: {hand.waiting_for()}", cite("draw"))
     if e.seat != hand.draw_order[0]:
         raise OutOfTurnError(
             f"seat {e.seat} drew out of turn; seat {hand.draw_order[0]} draws first", cite("draw")
@@ -144,7 +140,7 @@ def check_draw(hand: HandState, e: CardsDiscarded) -> list[MaybeCard]:
             cite("draw"),
         )
     held = hand.hole[e.seat]
-    if e.drawn and hand._burn_owed():
+    if e.drawn and hand.burn_owed():
         raise DealingError(
             f"seat {e.seat} was dealt its draw before a card was burned for the {hand.street.name}",
             cite("burn"),
@@ -163,7 +159,7 @@ def check_draw(hand: HandState, e: CardsDiscarded) -> list[MaybeCard]:
     return merged
 
 
-def reshuffled(hand: HandState, seat: int, drawing: int) -> frozenset[Card]:
+def reshuffled(hand: HandInPlay, seat: int, drawing: int) -> frozenset[Card]:
     """When the stub cannot cover a draw, the discards and folded hands are shuffled to finish it (the
     drawer's own discards are still in his hand as he draws, so they are not among them)."""
     stub = hand.deck.stub()
@@ -175,7 +171,7 @@ def reshuffled(hand: HandState, seat: int, drawing: int) -> frozenset[Card]:
     return frozenset(c for c in hand.deck.seen if c not in live)
 
 
-def do_draw(hand: HandState, e: CardsDiscarded, merged: list[MaybeCard]) -> tuple[DerivedEvent, ...]:
+def do_draw(hand: HandInPlay, e: CardsDiscarded, merged: list[MaybeCard]) -> tuple[DerivedEvent, ...]:
     hand.deck.add(merged, dealt=False)
     hand.deck.add(e.drawn)
     kept = list(merged)
@@ -197,4 +193,4 @@ def do_draw(hand: HandState, e: CardsDiscarded, merged: list[MaybeCard]) -> tupl
     hand.draw_order.pop(0)
     if hand.draw_order:
         return _NO_EVENTS
-    return hand._begin_betting()
+    return hand.begin_betting()

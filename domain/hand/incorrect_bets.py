@@ -14,10 +14,6 @@ act that closes the window says the amount stood (``IncorrectBetStood``). The am
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from enum import StrEnum
-from typing import TYPE_CHECKING
-
 from domain.errors import HandStateError, IllegalActionError, RuleRef, chips
 from domain.hand.events import (
     ActionKind,
@@ -30,6 +26,7 @@ from domain.hand.events import (
     PlayerActed,
     UncalledBetReturned,
 )
+from domain.hand.in_play import ErrorKind, HandInPlay, PendingError
 from domain.hand.interpretation import (
     Correction,
     correct_pot_limit_bet,
@@ -39,19 +36,6 @@ from domain.hand.interpretation import (
 from domain.hand.phase import Phase
 from domain.hand.raw_acts import before_act, check_obligation, turn_comes
 
-if TYPE_CHECKING:
-    from domain.hand.state import HandState
-
-
-class ErrorKind(StrEnum):
-    #: a bet or raise below the legal minimum, not all-in (TDA 2022 52-A)
-    UNDER_MINIMUM = "under_minimum"
-    #: a pot-limit bet or raise above the pot (TDA 2022 52-B, too large)
-    OVER_POT = "over_pot"
-    #: a "pot" bet of less than the pot, from a miscount (TDA 2022 52-B, too small)
-    UNDER_POT = "under_pot"
-
-
 #: what closes each kind's window, in words (the noted event says it)
 _CLOSES = {
     ErrorKind.UNDER_MINIMUM: "the next card, or on the last round the showdown",
@@ -60,26 +44,7 @@ _CLOSES = {
 }
 
 
-@dataclass(slots=True)
-class PendingError:
-    """An accepted incorrect bet whose window is open."""
-
-    seat: int
-    kind: ErrorKind
-    #: the seat's street total as made, and what the rule gives
-    made: int
-    due: int
-    #: the street it was made on, and how many actions in turn the hand had counted after it
-    street: int
-    actions_at: int
-    #: the round's bet to call and full raise before it, to size the round again when it is corrected
-    call_before: int
-    increment_before: int
-    #: the rule it breaks
-    broken: RuleRef
-
-
-def check_accepted(hand: HandState, e: IncorrectBetAccepted) -> PendingError:
+def check_accepted(hand: HandInPlay, e: IncorrectBetAccepted) -> PendingError:
     """The act must be the seat's turn, a bet or raise he could make, and really break a rule of size."""
     cite = hand.rulebook.cite
     rnd = hand.round
@@ -131,7 +96,7 @@ def check_accepted(hand: HandState, e: IncorrectBetAccepted) -> PendingError:
 
 
 def _error(
-    hand: HandState,
+    hand: HandInPlay,
     e: IncorrectBetAccepted,
     min_to: int,
     max_to: int,
@@ -157,7 +122,7 @@ def _error(
     return None
 
 
-def do_accepted(hand: HandState, e: IncorrectBetAccepted, error: PendingError) -> tuple[DerivedEvent, ...]:
+def do_accepted(hand: HandInPlay, e: IncorrectBetAccepted, error: PendingError) -> tuple[DerivedEvent, ...]:
     rnd = hand.round
     assert rnd is not None
     hand.acted = True
@@ -176,7 +141,7 @@ def do_accepted(hand: HandState, e: IncorrectBetAccepted, error: PendingError) -
         _CLOSES[error.kind],
     )
     if rnd.actor is None or len(hand.folded) >= len(hand.seats) - 1:
-        return (noted, *hand._end_round())
+        return (noted, *hand.end_round())
     return (noted, *turn_comes(hand))
 
 
@@ -188,7 +153,7 @@ def _what(error: PendingError) -> str:
     return f"the minimum is to {chips(error.due)}"
 
 
-def ruling(hand: HandState, error: PendingError) -> Correction:
+def ruling(hand: HandInPlay, error: PendingError) -> Correction:
     """What the rule gives now: the corrected amount while the window is open, the amount as made once closed."""
     rulebook = hand.rulebook
     later = hand.street_index > error.street
@@ -213,7 +178,7 @@ def ruling(hand: HandState, error: PendingError) -> Correction:
     return found
 
 
-def stood(hand: HandState) -> tuple[DerivedEvent, ...]:
+def stood(hand: HandInPlay) -> tuple[DerivedEvent, ...]:
     """The errors whose window the last event closed: each stands, and says so."""
     out: list[DerivedEvent] = []
     for error in list(hand.incorrect):
@@ -226,7 +191,7 @@ def stood(hand: HandState) -> tuple[DerivedEvent, ...]:
     return tuple(out)
 
 
-def check_corrected(hand: HandState, e: IncorrectBetCorrected) -> tuple[PendingError, Correction]:
+def check_corrected(hand: HandInPlay, e: IncorrectBetCorrected) -> tuple[PendingError, Correction]:
     cite = hand.rulebook.cite
     error = next((x for x in reversed(hand.incorrect) if x.seat == e.seat), None)
     if error is None:
@@ -259,7 +224,7 @@ def check_corrected(hand: HandState, e: IncorrectBetCorrected) -> tuple[PendingE
     return error, found
 
 
-def _moves(hand: HandState, error: PendingError, to: int) -> dict[int, int]:
+def _moves(hand: HandInPlay, error: PendingError, to: int) -> dict[int, int]:
     """The seats whose street total the correction moves, and to what: TDA 2022 52-A brings every bettor of the
     amount up (as far as his chips go), 52-B cuts every caller of a bet over the pot."""
     rnd = hand.table_round
@@ -279,7 +244,7 @@ def _moves(hand: HandState, error: PendingError, to: int) -> dict[int, int]:
 
 
 def do_corrected(
-    hand: HandState, e: IncorrectBetCorrected, prepared: tuple[PendingError, Correction]
+    hand: HandInPlay, e: IncorrectBetCorrected, prepared: tuple[PendingError, Correction]
 ) -> tuple[DerivedEvent, ...]:
     error, found = prepared
     rnd = hand.table_round
@@ -297,7 +262,7 @@ def do_corrected(
     if hand.round is rnd and hand.phase is Phase.BETTING and hand.street_index == error.street:
         rnd.correct_to(max(bets.values()), error.call_before, error.increment_before, list(moved))
         if rnd.actor is None:
-            out.extend(hand._end_round())
+            out.extend(hand.end_round())
         return tuple(out)
     back = rnd.finish()  # the round is over: a bet nobody can now match goes back (TDA 2022 65)
     if back is not None:

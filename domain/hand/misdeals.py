@@ -13,8 +13,6 @@ record, ``burns_recorded``): imported and online histories list the hole cards i
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from domain.errors import DealingError, HandStateError, RuleRef
 from domain.hand.deal_acts import check_dealing, check_hole, do_hole
 from domain.hand.events import (
@@ -26,18 +24,16 @@ from domain.hand.events import (
     MisdealDeclared,
     MisdealRecognised,
 )
+from domain.hand.in_play import HandInPlay
 from domain.hand.interpretation import substantial_action
 from domain.hand.phase import Phase
-
-if TYPE_CHECKING:
-    from domain.hand.state import HandState
 
 #: the rulebooks for which two boxed cards in the first deal are a misdeal (TDA 2022 35-A-1, TDA 2017 D-34 A-1,
 #: tda-club 35-A-1); bfsp 6.4.5 discards each boxed card and deals the next in its place
 _TWO_BOXED_MISDEAL = frozenset({"tda-2022", "tda-2017", "tda-club"})
 
 
-def misdeal_possible(hand: HandState) -> bool:
+def misdeal_possible(hand: HandInPlay) -> bool:
     """A misdeal may still be declared: before substantial action (TDA 2022 35-D), or under bfsp 6.3 before the
     first action."""
     if hand.rulebook.misdeal_until_substantial_action:
@@ -45,19 +41,19 @@ def misdeal_possible(hand: HandState) -> bool:
     return not hand.acted
 
 
-def recognise(hand: HandState, reason: str, topic: str) -> tuple[DerivedEvent, ...]:
+def recognise(hand: HandInPlay, reason: str, topic: str) -> tuple[DerivedEvent, ...]:
     return recognise_by(hand, reason, hand.rulebook.cite(topic))
 
 
-def recognise_by(hand: HandState, reason: str, rule: RuleRef) -> tuple[DerivedEvent, ...]:
+def recognise_by(hand: HandInPlay, reason: str, rule: RuleRef) -> tuple[DerivedEvent, ...]:
     """The hand ends as a misdeal: ``MisdealRecognised`` says why, then every chip goes back."""
-    return (MisdealRecognised(reason, str(rule)), *hand._do_void(MisdealDeclared(reason, str(rule)), None))
+    return (MisdealRecognised(reason, str(rule)), *hand.void(MisdealDeclared(reason, str(rule)), None))
 
 
 # --- the first card to the wrong seat ------------------------------------------------------------------------
 
 
-def _first_card_elsewhere(hand: HandState, e: HoleCardsDealt) -> bool:
+def _first_card_elsewhere(hand: HandInPlay, e: HoleCardsDealt) -> bool:
     return (
         hand.started.burns_recorded
         and hand.variant.uses_button
@@ -67,7 +63,7 @@ def _first_card_elsewhere(hand: HandState, e: HoleCardsDealt) -> bool:
     )
 
 
-def _not_entitled(hand: HandState, e: HoleCardsDealt) -> bool:
+def _not_entitled(hand: HandInPlay, e: HoleCardsDealt) -> bool:
     """A card of the first deal went to a seat with nobody dealt in: an empty seat, or a player not entitled to
     a hand (TDA 2022 35-A-3; bfsp 6.3.4). Only a live table's record shows it; in an imported history a seat
     outside the hand is the import's error and is refused."""
@@ -85,7 +81,7 @@ def _not_entitled(hand: HandState, e: HoleCardsDealt) -> bool:
 _MOST_SEATS = 10
 
 
-def check_first_hole(hand: HandState, e: HoleCardsDealt) -> tuple[bool, ...]:
+def check_first_hole(hand: HandInPlay, e: HoleCardsDealt) -> tuple[bool, ...]:
     """The deal's checks; a card to a seat not entitled to a hand passes them, to be recognised a misdeal."""
     if _not_entitled(hand, e):
         check_dealing(hand, "seat {seat} was dealt hole cards", e.seat)
@@ -96,7 +92,7 @@ def check_first_hole(hand: HandState, e: HoleCardsDealt) -> tuple[bool, ...]:
     return check_hole(hand, e)
 
 
-def do_first_hole(hand: HandState, e: HoleCardsDealt, pattern: tuple[bool, ...]) -> tuple[DerivedEvent, ...]:
+def do_first_hole(hand: HandInPlay, e: HoleCardsDealt, pattern: tuple[bool, ...]) -> tuple[DerivedEvent, ...]:
     if _not_entitled(hand, e):
         hand.deck.add(e.cards)
         return recognise(hand, f"seat {e.seat}, with nobody entitled to a hand, was dealt a card", "not_entitled")
@@ -113,7 +109,7 @@ def do_first_hole(hand: HandState, e: HoleCardsDealt, pattern: tuple[bool, ...])
 # --- a seat dealt out ---------------------------------------------------------------------------------------
 
 
-def dealt_out(hand: HandState, e: DealtShort) -> bool:
+def dealt_out(hand: HandInPlay, e: DealtShort) -> bool:
     """The seat was given no card of the first deal (TDA 2022 35-A-4; bfsp 6.3.4)."""
     street = hand.street
     return (
@@ -124,19 +120,19 @@ def dealt_out(hand: HandState, e: DealtShort) -> bool:
     )
 
 
-def do_dealt_out(hand: HandState, e: DealtShort) -> tuple[DerivedEvent, ...]:
+def do_dealt_out(hand: HandInPlay, e: DealtShort) -> tuple[DerivedEvent, ...]:
     return recognise(hand, f"seat {e.seat}, entitled to a hand, was dealt out", "dealt_out")
 
 
 # --- boxed cards --------------------------------------------------------------------------------------------
 
 
-def check_boxed(hand: HandState, e: BoxedCardFound) -> None:
+def check_boxed(hand: HandInPlay, e: BoxedCardFound) -> None:
     if e.card is not None:
         hand.deck.verify((e.card,), "the boxed card")
 
 
-def do_boxed(hand: HandState, e: BoxedCardFound, _: None) -> tuple[DerivedEvent, ...]:
+def do_boxed(hand: HandInPlay, e: BoxedCardFound, _: None) -> tuple[DerivedEvent, ...]:
     """The card is not a playing card and the next one replaces it (bfsp 6.4.5); a second one in the first deal
     is a misdeal under the TDA (35-A-1)."""
     if e.card is not None:
@@ -153,7 +149,7 @@ def do_boxed(hand: HandState, e: BoxedCardFound, _: None) -> tuple[DerivedEvent,
 # --- a card too many ------------------------------------------------------------------------------------------
 
 
-def check_extra_card(hand: HandState, e: ExtraCardDealt) -> None:
+def check_extra_card(hand: HandInPlay, e: ExtraCardDealt) -> None:
     cite = hand.rulebook.cite
     if e.seat not in hand.hole or e.seat in hand.folded or e.seat in hand.mucked:
         raise HandStateError(f"seat {e.seat} was found with a card too many, but has no live hand", cite("fold"))
@@ -163,7 +159,7 @@ def check_extra_card(hand: HandState, e: ExtraCardDealt) -> None:
         hand.deck.verify((e.card,), "the card too many to seat {seat}", e.seat)
 
 
-def do_extra_card(hand: HandState, e: ExtraCardDealt, _: None) -> tuple[DerivedEvent, ...]:
+def do_extra_card(hand: HandInPlay, e: ExtraCardDealt, _: None) -> tuple[DerivedEvent, ...]:
     if e.card is not None:
         hand.deck.add((e.card,))
     if misdeal_possible(hand):

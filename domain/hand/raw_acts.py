@@ -23,8 +23,7 @@ again, to the same result.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING
+from dataclasses import dataclass, replace
 
 from domain.errors import (
     HandError,
@@ -44,6 +43,8 @@ from domain.hand.events import (
     RawActReported,
     RulingRequested,
 )
+from domain.hand.in_play import HandInPlay, PendingOutOfTurn
+from domain.hand.in_play import InterpretedAct as InterpretedAct  # where the engine's readers name it
 from domain.hand.interpretation import (
     BettingContext,
     Interpreted,
@@ -58,33 +59,8 @@ from domain.hand.interpretation import (
 from domain.hand.legal import LegalActions
 from domain.hand.phase import Phase
 
-if TYPE_CHECKING:
-    from domain.hand.state import HandState
-
 _NO_EVENTS: tuple[DerivedEvent, ...] = ()
 _AGGRESSIVE = frozenset({ActionKind.BET, ActionKind.RAISE, ActionKind.COMPLETE})
-
-
-@dataclass(frozen=True, slots=True)
-class InterpretedAct:
-    """The action a raw act amounts to, with the rule that reads it so and the reading in words."""
-
-    event: PlayerActed
-    rule: RuleRef
-    reason: str
-    returned: int = 0
-
-
-@dataclass(slots=True)
-class PendingOutOfTurn:
-    """An out-of-turn act waiting for the seat's turn, and the actions of the seats it skipped since.
-
-    ``premature``: the act came before the previous player stated his amount (TDA 2022 50-B); it is not out of
-    turn, and ``reading`` is what it binds him to, or the director's question (TDA 2022 59-B)."""
-
-    reading: Reading | RulingRequired
-    skipped: list[ActionKind] = field(default_factory=list)
-    premature: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,14 +76,11 @@ class RawPlan:
     forfeit: int = 0
 
 
-HandReading = InterpretedAct | ActionObliged | RulingRequested
-
-
-def betting_context(hand: HandState, seat: int) -> BettingContext:
+def betting_context(hand: HandInPlay, seat: int) -> BettingContext:
     """Where the betting stands for ``seat`` now, as :func:`interpret` needs it."""
     rnd = hand.round
     if hand.phase is not Phase.BETTING or rnd is None:
-        raise IllegalActionError(f"seat {seat} cannot act now: {hand._waiting_for()}", hand.rulebook.cite("turn_order"))
+        raise IllegalActionError(f"seat {seat} cannot act now: {hand.waiting_for()}", hand.rulebook.cite("turn_order"))
     completing = rnd.completing()
     return BettingContext(
         structure=hand.variant.betting,
@@ -124,13 +97,13 @@ def betting_context(hand: HandState, seat: int) -> BettingContext:
     )
 
 
-def check_raw(hand: HandState, e: RawActReported) -> RawPlan:
+def check_raw(hand: HandInPlay, e: RawActReported) -> RawPlan:
     """Read the raw act; refuse it (with the rule) when it cannot be made now or reads as an illegal action."""
     cite = hand.rulebook.cite
     seat = e.seat
     rnd = hand.round
     if hand.phase is not Phase.BETTING or rnd is None:
-        raise IllegalActionError(f"seat {seat} acted now: {hand._waiting_for()}", cite("turn_order"))
+        raise IllegalActionError(f"seat {seat} acted now: {hand.waiting_for()}", cite("turn_order"))
     if seat not in hand.stacks or seat in hand.folded or hand.stacks[seat] == 0:
         raise OutOfTurnError(f"seat {seat} has no action: not in the hand with chips to bet", cite("turn_order"))
     if rnd.awaiting_bring_in or hand.open_bring_in:
@@ -178,11 +151,11 @@ def check_raw(hand: HandState, e: RawActReported) -> RawPlan:
             )
         return RawPlan(_obliged(hand, seat, reading), reading.rule)
     action = reading.as_event(seat)
-    total = hand._check_act(action)
+    total = hand.check_act(action)
     return RawPlan(InterpretedAct(action, reading.rule, reading.reason, reading.returned), reading.rule, total)
 
 
-def undercalls_unruled(hand: HandState) -> list[int]:
+def undercalls_unruled(hand: HandInPlay) -> list[int]:
     """Undercalls in sequence the director has yet to rule (TDA 2022 51-C): the first, whose ruling the hand
     waits for (51-B), then the undercalls held after it, in order. Empty when the pending ruling (if any) is not
     on an undercall."""
@@ -201,18 +174,18 @@ def undercalls_unruled(hand: HandState) -> list[int]:
         row.append(following)
 
 
-def undercall_may_follow(hand: HandState, seat: int) -> bool:
+def undercall_may_follow(hand: HandInPlay, seat: int) -> bool:
     """While the director is asked about an undercall, the next seat's raw act may still be recorded: the table
     did not stop, and if it is an undercall too the two are in a row (TDA 2022 51-C)."""
     row = undercalls_unruled(hand)
     return bool(row) and seat == _next_in_hand(hand, row[-1]) and seat not in row
 
 
-def _is_in_a_row(reading: Reading | RulingRequired, hand: HandState) -> bool:
+def _is_in_a_row(reading: Reading | RulingRequired, hand: HandInPlay) -> bool:
     return isinstance(reading, RulingRequired) and reading.rule == hand.rulebook.cite("undercalls_in_a_row")
 
 
-def _undercall_in_a_row(hand: HandState, seat: int, asked: RulingRequired) -> RulingRequired:
+def _undercall_in_a_row(hand: HandInPlay, seat: int, asked: RulingRequired) -> RulingRequired:
     """An act recorded while the director is asked about the undercall before it: it must be an undercall too
     (anything else waits for the ruling). Action goes back to the first undercaller, whose ruling is already
     asked; this one the director decides when his turn comes (TDA 2022 51-C)."""
@@ -229,7 +202,7 @@ def _undercall_in_a_row(hand: HandState, seat: int, asked: RulingRequired) -> Ru
     return ruling
 
 
-def _ruling_pending(hand: HandState, e: RawActReported) -> HandStateError:
+def _ruling_pending(hand: HandInPlay, e: RawActReported) -> HandStateError:
     assert hand.ruling is not None
     asked, rule = hand.ruling
     return HandStateError(
@@ -239,7 +212,7 @@ def _ruling_pending(hand: HandState, e: RawActReported) -> HandStateError:
     )
 
 
-def _next_in_hand(hand: HandState, seat: int) -> int | None:
+def _next_in_hand(hand: HandInPlay, seat: int) -> int | None:
     """The next seat clockwise after ``seat`` still in the hand with chips to bet."""
     for _ in range(len(hand.seats) - 1):
         seat = hand.next_seat[seat]
@@ -248,7 +221,7 @@ def _next_in_hand(hand: HandState, seat: int) -> int | None:
     return None
 
 
-def amount_awaited_by(hand: HandState) -> int | None:
+def amount_awaited_by(hand: HandInPlay) -> int | None:
     """The seat whose turn comes once the player to act states the amount of the bet or raise he declared
     (TDA 2022 50-B: he must wait for it), or None when nobody owes an amount.
 
@@ -271,7 +244,7 @@ def _chips_put_in(act: RawAct) -> int:
     return max(sum(sum(motion) for motion in pushed.motions) - pushed.pulled_back, 0)
 
 
-def _check_shape(hand: HandState, e: RawActReported) -> None:
+def _check_shape(hand: HandInPlay, e: RawActReported) -> None:
     """A raw act must say or push something readable: words with an action or an amount, chips in motions."""
     cite = hand.rulebook.cite
     said, pushed = e.act.declaration, e.act.chips
@@ -290,7 +263,7 @@ def _check_shape(hand: HandState, e: RawActReported) -> None:
             raise IllegalActionError(f"seat {e.seat}'s chips in front cannot be negative", cite("bet"))
 
 
-def do_raw(hand: HandState, e: RawActReported, plan: RawPlan) -> tuple[DerivedEvent, ...]:
+def do_raw(hand: HandInPlay, e: RawActReported, plan: RawPlan) -> tuple[DerivedEvent, ...]:
     reading = plan.reading
     if reading is None:
         assert plan.pending is not None
@@ -306,10 +279,10 @@ def do_raw(hand: HandState, e: RawActReported, plan: RawPlan) -> tuple[DerivedEv
     if isinstance(reading, ActionObliged):
         hand.obligation = (reading, plan.rule)
         return _NO_EVENTS
-    return hand._do_act(reading.event, plan.total)
+    return hand.do_act(reading.event, plan.total)
 
 
-def _skipped_through_substantial_action(hand: HandState) -> None:
+def _skipped_through_substantial_action(hand: HandInPlay) -> None:
     """TDA 2022 53-B: the acts out of turn since the skipped seat's turn amount to substantial action and he has
     not spoken up: they bind, and what becomes of his hand is the floor's (the hand waits for its entry)."""
     rnd = hand.round
@@ -330,7 +303,7 @@ def _skipped_through_substantial_action(hand: HandState) -> None:
     hand.readings.append(ruling)
 
 
-def check_obligation(hand: HandState, e: PlayerActed) -> None:
+def check_obligation(hand: HandInPlay, e: PlayerActed) -> None:
     """A seat held to an obligation acts within it (TDA 2022 55; bfsp 4.13)."""
     held = hand.obligation
     if held is None or held[0].seat != e.seat:
@@ -353,7 +326,7 @@ def check_obligation(hand: HandState, e: PlayerActed) -> None:
             )
 
 
-def obliged_options(hand: HandState, legal: LegalActions) -> LegalActions:
+def obliged_options(hand: HandInPlay, legal: LegalActions) -> LegalActions:
     """The seat's legal actions within his obligation, if he is held to one."""
     held = hand.obligation
     if held is None or held[0].seat != legal.seat:
@@ -384,7 +357,7 @@ def obliged_options(hand: HandState, legal: LegalActions) -> LegalActions:
     )
 
 
-def before_act(hand: HandState, e: PlayerActed) -> int:
+def before_act(hand: HandInPlay, e: PlayerActed) -> int:
     """Clear what an action settles (a ruling, the seat's obligation); note it for waiting out-of-turn acts.
     Returns what a fold forfeits under the seat's obligation (bfsp 4.10, 4.13), or under the director's ruling on
     his undercall (TDA 2022 51-B: "forfeit the chips put in and fold")."""
@@ -405,14 +378,14 @@ def before_act(hand: HandState, e: PlayerActed) -> int:
     return forfeit
 
 
-def forfeit(hand: HandState, seat: int, amount: int) -> None:
+def forfeit(hand: HandInPlay, seat: int, amount: int) -> None:
     """Chips put in out of turn or short stay in the pot when he folds (they are dead money)."""
     if amount:
         hand.stacks[seat] -= amount
         hand.contributions[seat] += amount
 
 
-def turn_comes(hand: HandState) -> tuple[DerivedEvent, ...]:
+def turn_comes(hand: HandInPlay) -> tuple[DerivedEvent, ...]:
     """The seat to act acted out of turn before: his act binds, or is released into an obligation."""
     rnd = hand.round
     if hand.phase is not Phase.BETTING or rnd is None or rnd.actor not in hand.out_of_turn:
@@ -444,7 +417,7 @@ def turn_comes(hand: HandState) -> tuple[DerivedEvent, ...]:
         return _NO_EVENTS
     action = resolved.as_event(seat)
     try:
-        total = hand._check_act(action)
+        total = hand.check_act(action)
     except HandError as err:
         ruling = RulingRequested(
             seat, str(resolved.rule), f"his act out of turn binds but cannot be made now: {err.reason}"
@@ -453,10 +426,10 @@ def turn_comes(hand: HandState) -> tuple[DerivedEvent, ...]:
         hand.readings.append(ruling)
         return _NO_EVENTS
     hand.readings.append(InterpretedAct(action, resolved.rule, resolved.reason, resolved.returned))
-    return hand._do_act(action, total)
+    return hand.do_act(action, total)
 
 
-def _ruled_at_turn(hand: HandState, seat: int, reading: Reading | RulingRequired) -> tuple[DerivedEvent, ...]:
+def _ruled_at_turn(hand: HandInPlay, seat: int, reading: Reading | RulingRequired) -> tuple[DerivedEvent, ...]:
     """The turn of a seat whose act waited for it: made before the amount he faces was stated (TDA 2022 50-B,
     59-B), a fold binds as made; that, or an undercall in a row after another (51-C), is otherwise the
     director's, ruled now that he knows the bet (he may hold him to call it)."""
@@ -465,12 +438,12 @@ def _ruled_at_turn(hand: HandState, seat: int, reading: Reading | RulingRequired
     if isinstance(reading, Interpreted):
         action = reading.as_event(seat)
         try:
-            total = hand._check_act(action)
+            total = hand.check_act(action)
         except HandError as err:
             reading = RulingRequired(f"his act, made early, binds but cannot be made now: {err.reason}", reading.rule)
         else:
             hand.readings.append(InterpretedAct(action, reading.rule, reading.reason, reading.returned))
-            return hand._do_act(action, total)
+            return hand.do_act(action, total)
     # an act held for its turn reads as a fold or as the director's question, never an obligation
     assert isinstance(reading, RulingRequired)
     asked = RulingRequested(seat, str(reading.rule), f"{reading.reason}; the bet to him is {chips(rnd.to_match())}")
@@ -479,7 +452,7 @@ def _ruled_at_turn(hand: HandState, seat: int, reading: Reading | RulingRequired
     return _NO_EVENTS
 
 
-def _obliged(hand: HandState, seat: int, ob: Obligation) -> ActionObliged:
+def _obliged(hand: HandInPlay, seat: int, ob: Obligation) -> ActionObliged:
     return ActionObliged(
         seat, ob.options, str(ob.rule), ob.reason, ob.minimum, ob.maximum, ob.forfeit_on_fold, ob.returned
     )

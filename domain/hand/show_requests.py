@@ -8,18 +8,14 @@ gave up his cards has no right; a mucked hand is not turned up; anything else is
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from domain.errors import HandStateError, IllegalActionError, RulingRequired
 from domain.hand.events import DerivedEvent, ShowRequestAnswered, ShowRequested
+from domain.hand.in_play import HandInPlay
 from domain.hand.interpretation import ShowRequest, answer_show_request
 from domain.hand.phase import Phase
 
-if TYPE_CHECKING:
-    from domain.hand.state import HandState
 
-
-def check_request(hand: HandState, e: ShowRequested) -> ShowRequestAnswered:
+def check_request(hand: HandInPlay, e: ShowRequested) -> ShowRequestAnswered:
     cite = hand.rulebook.cite
     if hand.phase is not Phase.SHOWDOWN:
         raise HandStateError(
@@ -46,7 +42,7 @@ def check_request(hand: HandState, e: ShowRequested) -> ShowRequestAnswered:
     return ShowRequestAnswered(e.seat, e.target, verdict, str(answer.rule), answer.reason)
 
 
-def _called_the_last_bet(hand: HandState, seat: int) -> bool:
+def _called_the_last_bet(hand: HandInPlay, seat: int) -> bool:
     """He matched the final round's last bet or raise without being its maker."""
     rnd = hand.table_round
     final = hand.last_aggressor_final
@@ -57,7 +53,7 @@ def _called_the_last_bet(hand: HandState, seat: int) -> bool:
     )
 
 
-def do_request(hand: HandState, e: ShowRequested, answer: ShowRequestAnswered) -> tuple[DerivedEvent, ...]:
+def do_request(hand: HandInPlay, e: ShowRequested, answer: ShowRequestAnswered) -> tuple[DerivedEvent, ...]:
     if answer.answer == "granted" and e.target not in hand.shown:
         hand.show_owed.add(e.target)
     return (answer,)

@@ -21,7 +21,6 @@ from domain.errors import ForcedBetError, HandError, HandStateError, IllegalActi
 from domain.hand.betting import BettingRound
 from domain.hand.clock import check_clock_called, check_clock_expired, do_clock_called, do_clock_expired
 from domain.hand.corrections import (
-    Corrections,
     check_board_corrected,
     check_burn_corrected,
     check_burns_shuffled,
@@ -110,8 +109,8 @@ from domain.hand.events import (
     ShowRequested,
     UncalledBetReturned,
 )
+from domain.hand.in_play import Corrections, HandReading, PendingError, PendingOutOfTurn
 from domain.hand.incorrect_bets import (
-    PendingError,
     check_accepted,
     check_corrected,
     do_accepted,
@@ -131,8 +130,6 @@ from domain.hand.misdeals import (
 from domain.hand.phase import Phase
 from domain.hand.pots import Pot
 from domain.hand.raw_acts import (
-    HandReading,
-    PendingOutOfTurn,
     before_act,
     betting_context,
     check_obligation,
@@ -350,7 +347,7 @@ class HandState:
             f = self.forced_owed[0]
             return NextAct(NextActKind.FORCED_BET, f.seat, f.kind, min(f.amount, self.stacks[f.seat]))
         if phase is Phase.DEALING:
-            if self._burn_owed():
+            if self.burn_owed():
                 return NextAct(NextActKind.BURN)
             for s in self.from_button:
                 n = self.owed_hole.get(s, 0)
@@ -359,7 +356,7 @@ class HandState:
                     return NextAct(NextActKind.DEAL_HOLE, s, count=n, face_up=self.street.face_up[start:])
             return NextAct(NextActKind.DEAL_BOARD, count=self.owed_board)
         if phase is Phase.DRAW:
-            if self._burn_owed():
+            if self.burn_owed():
                 return NextAct(NextActKind.BURN)
             return NextAct(NextActKind.DRAW, self.draw_order[0])
         if phase is Phase.BETTING:
@@ -586,14 +583,14 @@ class HandState:
 
     # --- dealing (domain/hand/deal_acts.py) ---------------------------------------------------------------
 
-    def _burn_owed(self) -> bool:
+    def burn_owed(self) -> bool:
         if not self.burn_due or self.burned:
             return False
         # a correction may have put this street's burn down already (domain/hand/corrections.py)
         fix = self.corrections
         return fix is None or fix.burn_down_street != self.street_index
 
-    def _waiting_for(self) -> str:
+    def waiting_for(self) -> str:
         nxt = self.expected_next()
         if nxt.kind is NextActKind.FORCED_BET:
             return f"seat {nxt.seat} has not posted the {_kind_words(nxt.forced_bet)}"
@@ -611,11 +608,11 @@ class HandState:
 
     # --- betting ------------------------------------------------------------------------------------------
 
-    def _check_act(self, e: PlayerActed) -> int:
+    def check_act(self, e: PlayerActed) -> int:
         cite = self.rulebook.cite
         if self.phase is not Phase.BETTING or self.round is None:
             raise IllegalActionError(
-                f"seat {e.seat} made a {e.action} now: {self._waiting_for()}", cite("turn_order")
+                f"seat {e.seat} made a {e.action} now: {self.waiting_for()}", cite("turn_order")
             )
         rnd = self.round
         if self.open_bring_in and e.seat not in self.folded and self.stacks.get(e.seat, 0) > 0:
@@ -629,7 +626,7 @@ class HandState:
         check_obligation(self, e)
         return total
 
-    def _do_act(self, e: PlayerActed, total: int) -> tuple[DerivedEvent, ...]:
+    def do_act(self, e: PlayerActed, total: int) -> tuple[DerivedEvent, ...]:
         rnd = self.round
         assert rnd is not None
         self.acted = True
@@ -641,7 +638,7 @@ class HandState:
         rnd.act(e.seat, e.action, total)
         forfeit(self, e.seat, forfeited)
         if rnd.actor is None or len(self.folded) >= len(self.seats) - 1:
-            return self._end_round()
+            return self.end_round()
         return turn_comes(self)
 
     # --- streets ------------------------------------------------------------------------------------------
@@ -663,7 +660,7 @@ class HandState:
         else:
             self.phase = Phase.DEALING
 
-    def _begin_betting(self) -> tuple[DerivedEvent, ...]:
+    def begin_betting(self) -> tuple[DerivedEvent, ...]:
         v = self.variant
         street = self.street
         stakes = self.started.stakes
@@ -738,13 +735,13 @@ class HandState:
         self.round = rnd
         self.phase = Phase.BETTING
         if self.round.actor is None:
-            return self._end_round()
+            return self.end_round()
         return _NO_EVENTS
 
     def _button(self) -> int:
         return self.started.button if self.started.button is not None else self.seats[-1]
 
-    def _end_round(self) -> tuple[DerivedEvent, ...]:
+    def end_round(self) -> tuple[DerivedEvent, ...]:
         rnd = self.round
         assert rnd is not None
         out: list[DerivedEvent] = []
@@ -769,7 +766,7 @@ class HandState:
         else:
             self._start_street(self.street_index + 1)
             if self.phase is Phase.DEALING and not self.owed_hole and not self.owed_board:
-                out.extend(self._begin_betting())
+                out.extend(self.begin_betting())
         return tuple(out)
 
     # --- showdown (domain/hand/tabling.py) --------------------------------------------------------------
@@ -795,7 +792,7 @@ class HandState:
                 self.rulebook.cite("misdeal"),
             )
 
-    def _do_void(self, e: MisdealDeclared | HandVoided, _: None) -> tuple[DerivedEvent, ...]:
+    def void(self, e: MisdealDeclared | HandVoided, _: None = None) -> tuple[DerivedEvent, ...]:
         self.stacks = dict(self.starting_stacks)
         self.contributions = dict.fromkeys(self.seats, 0)
         self.phase = Phase.OVER
@@ -838,11 +835,11 @@ _HANDLERS: dict[type, tuple[_Check, _Do]] = {
     BoardDealt: (check_board_corrected, do_board_corrected),
     CardBurned: (check_burn_corrected, do_burn_corrected),
     CardsDiscarded: (check_draw, do_draw),
-    PlayerActed: (HandState._check_act, HandState._do_act),
+    PlayerActed: (HandState.check_act, HandState.do_act),
     HandShown: (check_show, do_show),
     HandMucked: (check_muck, do_muck),
-    MisdealDeclared: (HandState._check_misdeal, HandState._do_void),
-    HandVoided: (HandState._check_void, HandState._do_void),
+    MisdealDeclared: (HandState._check_misdeal, HandState.void),
+    HandVoided: (HandState._check_void, HandState.void),
     RawActReported: (check_raw, do_raw),
     DealtShort: (check_dealt_short, do_dealt_short),
     MissingCardDealt: (check_missing_card, do_missing_card),

@@ -8,23 +8,19 @@ last hand not mucked wins without showing (bfsp 5.9.2). The pots are built and a
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from domain.cards import MaybeCard
 from domain.errors import IllegalActionError
 from domain.hand.dealing import cards_phrase, reveal
 from domain.hand.events import DerivedEvent, HandEnded, HandMucked, HandShown, PotAwarded, PotShare
+from domain.hand.in_play import HandInPlay
 from domain.hand.phase import Phase
 from domain.hand.pots import Pot, build_pots
 from domain.hand.showdown import award_pots
 
-if TYPE_CHECKING:
-    from domain.hand.state import HandState
-
 _NO_EVENTS: tuple[DerivedEvent, ...] = ()
 
 
-def tabling_allowed(hand: HandState) -> bool:
+def tabling_allowed(hand: HandInPlay) -> bool:
     """All-in hands may be tabled once no more betting is possible (TDA 2022 16)."""
     if hand.phase is Phase.SHOWDOWN:
         return True
@@ -33,10 +29,10 @@ def tabling_allowed(hand: HandState) -> bool:
     return sum(1 for s in hand.in_hand if hand.stacks[s] > 0) <= 1 and hand.street_index > 0
 
 
-def check_show(hand: HandState, e: HandShown) -> list[MaybeCard]:
+def check_show(hand: HandInPlay, e: HandShown) -> list[MaybeCard]:
     cite = hand.rulebook.cite
     if not tabling_allowed(hand):
-        raise IllegalActionError(f"seat {e.seat} showed its hand now: {hand._waiting_for()}", cite("show"))
+        raise IllegalActionError(f"seat {e.seat} showed its hand now: {hand.waiting_for()}", cite("show"))
     if e.seat not in hand.hole or e.seat in hand.folded or e.seat in hand.mucked:
         raise IllegalActionError(f"seat {e.seat} has no live hand to show", cite("show"))
     held = hand.hole[e.seat]
@@ -55,7 +51,7 @@ def check_show(hand: HandState, e: HandShown) -> list[MaybeCard]:
     return merged
 
 
-def do_show(hand: HandState, e: HandShown, merged: list[MaybeCard]) -> tuple[DerivedEvent, ...]:
+def do_show(hand: HandInPlay, e: HandShown, merged: list[MaybeCard]) -> tuple[DerivedEvent, ...]:
     if hand.phase is Phase.SHOWDOWN and complete_with(hand, shown={e.seat}):
         hole = dict(hand.hole)
         hole[e.seat] = merged
@@ -72,7 +68,7 @@ def do_show(hand: HandState, e: HandShown, merged: list[MaybeCard]) -> tuple[Der
     return finish(hand, awards, undetermined)
 
 
-def check_muck(hand: HandState, e: HandMucked) -> None:
+def check_muck(hand: HandInPlay, e: HandMucked) -> None:
     cite = hand.rulebook.cite
     if hand.phase is not Phase.SHOWDOWN:
         raise IllegalActionError(
@@ -88,7 +84,7 @@ def check_muck(hand: HandState, e: HandMucked) -> None:
         )
 
 
-def do_muck(hand: HandState, e: HandMucked, _: None) -> tuple[DerivedEvent, ...]:
+def do_muck(hand: HandInPlay, e: HandMucked, _: None) -> tuple[DerivedEvent, ...]:
     if complete_with(hand, mucked={e.seat}):
         awards, undetermined = showdown_awards(hand, hand.hole, {e.seat})
         hand.mucked.add(e.seat)
@@ -97,7 +93,7 @@ def do_muck(hand: HandState, e: HandMucked, _: None) -> tuple[DerivedEvent, ...]
     return _NO_EVENTS
 
 
-def complete_with(hand: HandState, shown: set[int] | None = None, mucked: set[int] | None = None) -> bool:
+def complete_with(hand: HandInPlay, shown: set[int] | None = None, mucked: set[int] | None = None) -> bool:
     gone = hand.mucked | (mucked or set())
     showed = hand.shown | (shown or set())
     contest = [s for s in hand.in_hand if s not in gone]
@@ -105,7 +101,7 @@ def complete_with(hand: HandState, shown: set[int] | None = None, mucked: set[in
 
 
 def showdown_awards(
-    hand: HandState, hole: dict[int, list[MaybeCard]], mucking: set[int]
+    hand: HandInPlay, hole: dict[int, list[MaybeCard]], mucking: set[int]
 ) -> tuple[tuple[PotAwarded, ...], bool]:
     out_of_it = hand.folded | hand.mucked | mucking
     contest = [s for s in hand.in_hand if s not in out_of_it]
@@ -125,14 +121,14 @@ def showdown_awards(
     )
 
 
-def single_awards(hand: HandState, winner: int, out_of_it: set[int]) -> tuple[PotAwarded, ...]:
+def single_awards(hand: HandInPlay, winner: int, out_of_it: set[int]) -> tuple[PotAwarded, ...]:
     # every layer of the pots has the winner as its only eligible seat or none, and build_pots joins those
     # into one pot: the winner takes all of it
     total = sum(hand.contributions.values())
     return (PotAwarded(0, total, (winner,), (PotShare(winner, total),)),)
 
 
-def pots(hand: HandState, out_of_it: set[int] | None = None) -> tuple[Pot, ...]:
+def pots(hand: HandInPlay, out_of_it: set[int] | None = None) -> tuple[Pot, ...]:
     """The main pot and the side pots now; dead money (antes others did not owe, dead blinds) is in the main
     pot whatever the side pots (PokerKit's convention for big-blind antes)."""
     out = hand.folded | hand.mucked if out_of_it is None else out_of_it
@@ -150,11 +146,11 @@ def pots(hand: HandState, out_of_it: set[int] | None = None) -> tuple[Pot, ...]:
     return tuple(layers)
 
 
-def award_to(hand: HandState, winner: int, out_of_it: set[int]) -> tuple[DerivedEvent, ...]:
+def award_to(hand: HandInPlay, winner: int, out_of_it: set[int]) -> tuple[DerivedEvent, ...]:
     return finish(hand, single_awards(hand, winner, out_of_it), False)
 
 
-def finish(hand: HandState, awards: tuple[PotAwarded, ...], undetermined: bool) -> tuple[DerivedEvent, ...]:
+def finish(hand: HandInPlay, awards: tuple[PotAwarded, ...], undetermined: bool) -> tuple[DerivedEvent, ...]:
     for award in awards:
         for share in award.shares:
             hand.stacks[share.seat] += share.amount

@@ -141,7 +141,7 @@ def simulate(
     the chance that a hold'em hand's board is a broadway straight every hand ties with (split pots). The
     events are recorded by ``recorded_by``, or with ``dealers`` by one dealer per table.
     """
-    game = _flop_game(variant)
+    game = flop_game(variant)
     book = get_rulebook(rulebook)
     if not 0.0 <= mistakes <= 1.0 or not 0.0 <= board_plays <= 1.0:
         raise ValueError("mistakes and board_plays are chances between 0 and 1")
@@ -198,7 +198,7 @@ def _table(table_id: str, drawn: tuple[SeatDrawn, ...], stack: int, rng: random.
     )
 
 
-def _flop_game(code: str) -> Variant:
+def flop_game(code: str) -> Variant:
     game = VARIANTS.get(code)
     if game is None:
         raise ValueError(f"no game is called {code!r}; the engine knows {', '.join(sorted(VARIANTS))}")

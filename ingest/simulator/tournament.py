@@ -55,7 +55,7 @@ from ingest.simulator.federation import Cast, Official, regulations
 from ingest.simulator.hand import play_hand
 from ingest.simulator.outcome import CompetitionSimulation, PenaltyRecord, Placing, ProtestRecord
 from ingest.simulator.records import STEP
-from ingest.simulator.run import BETWEEN_HANDS, SimulatedHand, _flop_game
+from ingest.simulator.run import BETWEEN_HANDS, SimulatedHand, flop_game
 from ingest.simulator.shoe import Shoe, deck_of
 
 START = datetime(2026, 3, 14, 11, 0, tzinfo=UTC)
@@ -104,7 +104,7 @@ def simulate_competition(
         raise ValueError(
             "a competition needs two players at least, tables of 2 to 10 seats, and a chance 0..1"
         )
-    game = _flop_game(variant)
+    game = flop_game(variant)
     book = get_rulebook(rulebook)
     if book.dead_button:
         raise ValueError(

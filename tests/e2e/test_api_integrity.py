@@ -14,6 +14,7 @@ from api.bootstrap import bootstrap
 from api.operations import publish, referee_once
 from api.settings import Settings
 from ingest.simulator import simulate
+from ingest.store import open_event_store
 from projections.bootstrap import open_read_models
 from projections.runner import Projector
 
@@ -31,7 +32,7 @@ def client(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
     publish(pipeline, list(simulate(5, tables=1, seats=6, hands_per_table=40).records()), progress=False)
     assert referee_once(pipeline).get("rejected", 0) == 0
     # the statistics are the read model the projector keeps
-    projector = Projector.from_settings(settings)
+    projector = Projector.from_settings(settings, open_event_store)
     projector.catch_up()
     projector.close()
     read_models = open_read_models(settings)

@@ -19,6 +19,7 @@ from ingest.formats import ImportedHand, read_hands, recorded
 from ingest.ohh import dumps, loads, to_ohh
 from ingest.phh import load_file
 from ingest.phh import loads as phh_loads
+from ingest.phh_events import hand_events
 
 pytestmark = pytest.mark.e2e
 
@@ -36,7 +37,7 @@ def imported(tmp_path: Path) -> dict[str, ImportedHand]:
     """A PokerStars session, an OHH export of a Pluribus hand and a WSOP PHH hand, imported and judged."""
     (tmp_path / "stars.txt").write_text(SPLIT_POT)
     (pluribus,) = load_file(PLURIBUS_HAND)
-    start, *rest = recorded(pluribus.events())
+    start, *rest = recorded(hand_events(pluribus))
     assert isinstance(start, HandStarted)
     (tmp_path / "pluribus.ohh").write_text(dumps([to_ohh([dataclasses.replace(start, table_id="pluribus-100"), *rest])]))
     sources = [tmp_path / "stars.txt", tmp_path / "pluribus.ohh", WSOP_HAND]
@@ -57,7 +58,7 @@ def test_a_pokerstars_hand_exported_as_phh_reads_back_as_the_events_imported(
     out = pokeraudit(tmp_path / "var", "export", "--hand", "club/Aase III/208912340003", "--format", "phh")
     assert out.returncode == 0, out.stderr
     (hand,) = phh_loads(out.stdout, "exported.phh")
-    assert tuple(hand.events()) == imported["pokerstars"].events
+    assert tuple(hand_events(hand)) == imported["pokerstars"].events
     # alpha (1.90) and foxtrot (9.85) each put in 1.25 and took 1.30 back; charlie lost his big blind
     assert dict(zip(hand.seats, hand.finishing_stacks or (), strict=True)) == {1: 195, 3: 1175, 6: 990}
 
@@ -103,9 +104,9 @@ def test_a_hand_exported_for_a_role_shows_only_the_cards_the_role_sees(
     assert integrity.stdout == whole.stdout
     (full,) = phh_loads(whole.stdout, "whole.phh")
     (sealed,) = phh_loads(viewer.stdout, "viewer.phh")
-    shown = {e.seat for e in full.events() if isinstance(e, HandShown)}
-    dealt = {e.seat: e.cards for e in full.events() if isinstance(e, HoleCardsDealt)}
-    seen = {e.seat: e.cards for e in sealed.events() if isinstance(e, HoleCardsDealt)}
+    shown = {e.seat for e in hand_events(full) if isinstance(e, HandShown)}
+    dealt = {e.seat: e.cards for e in hand_events(full) if isinstance(e, HoleCardsDealt)}
+    seen = {e.seat: e.cards for e in hand_events(sealed) if isinstance(e, HoleCardsDealt)}
     assert shown and set(dealt) - shown, "the hand has shown and unshown hands"
     for seat, cards in dealt.items():
         assert seen[seat] == (cards if seat in shown else tuple(None for _ in cards)), seat

@@ -93,6 +93,7 @@ def store_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     from api.operations import publish, referee_once
     from api.settings import Settings
     from ingest.simulator import simulate
+    from ingest.store import open_event_store
     from projections.runner import Projector
 
     folder = tmp_path_factory.mktemp("store")
@@ -101,7 +102,7 @@ def store_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     try:
         publish(pipeline, list(simulate(5, tables=1, seats=6, hands_per_table=40).records()), progress=False)
         assert referee_once(pipeline).get("rejected", 0) == 0
-        projector = Projector.from_settings(settings)
+        projector = Projector.from_settings(settings, open_event_store)
         projector.catch_up()
         projector.close()
     finally:

@@ -26,6 +26,7 @@ from ingest.formats import FormatError, ImportedHand, as_played, detect, read_ha
 from ingest.ohh import OhhHand, dumps, to_ohh
 from ingest.ohh import loads as ohh_loads
 from ingest.phh import load_file, loads
+from ingest.phh_events import hand_events
 from ingest.phh_validate import UnreadableReport
 from ingest.phh_write import write_hand
 from ingest.pokerstars import PokerStarsHand
@@ -38,7 +39,7 @@ pytestmark = pytest.mark.unit
 def session(tmp_path: Path) -> Path:
     """A folder as an importer finds it: an OHH export, a PokerStars session, a note that is no hand history."""
     (phh_hand,) = load_file(WSOP_HAND)
-    (tmp_path / "export.ohh").write_text(dumps([to_ohh(recorded(phh_hand.events()))]))
+    (tmp_path / "export.ohh").write_text(dumps([to_ohh(recorded(hand_events(phh_hand)))]))
     (tmp_path / "HH20200101 Aase III.txt").write_text(RAISE_WAR + "\n\n\n" + SPLIT_POT)
     (tmp_path / "notes.txt").write_text("bought in for 100, left at 8pm\n")
     return tmp_path
@@ -158,6 +159,6 @@ def test_a_pokerstars_hand_converts_to_phh_and_to_ohh_and_reads_back_the_same(te
     (hand,) = pokerstars_loads(text)
     assert isinstance(hand, PokerStarsHand)
     (phh_hand,) = loads(write_hand(hand.events))
-    assert tuple(phh_hand.events()) == hand.events
+    assert tuple(hand_events(phh_hand)) == hand.events
     (ohh_hand,) = ohh_loads(dumps([to_ohh(hand.events)]))
     assert isinstance(ohh_hand, OhhHand) and ohh_hand.events == hand.events

@@ -19,13 +19,14 @@ from domain.hand.events import (
     ReportedEvent,
 )
 from ingest.phh import loads
+from ingest.phh_events import hand_events
 
 pytestmark = pytest.mark.unit
 
 
 def events_of(text: str) -> list[ReportedEvent]:
     (hand,) = loads(text, "x.phh")
-    return list(hand.events())
+    return list(hand_events(hand))
 
 
 def acts(events: list[ReportedEvent]) -> list[tuple[int, ActionKind, int | None]]:

@@ -18,6 +18,7 @@ from domain.roles import Role
 from domain.rulings.events import InspectionOutcome
 from domain.rulings.review import HandReview
 from ingest.publish import hand_records
+from ingest.store import open_event_store
 from projections import schema
 from projections.database import SqliteReadDatabase, Writer
 from projections.read_models import ReadModels
@@ -195,7 +196,7 @@ class Folder:
 
 def test_a_rebuild_by_several_processes_equals_one_by_a_single_process(pipeline: Pipeline, tmp_path: Path) -> None:
     play_in_pieces(pipeline, lambda: projector_for(pipeline, tmp_path, page=7))
-    projector = Projector.from_settings(Folder(tmp_path), page=5)
+    projector = Projector.from_settings(Folder(tmp_path), open_event_store, page=5)
     try:
         alone = projector.rebuild()
         expected = everything(projector.database)

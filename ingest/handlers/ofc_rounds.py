@@ -19,14 +19,14 @@ places are by points (domain/competition/ofc_points.py). A competition without o
 keeps its rounds judged by the round alone.
 
 It keeps its rounds hot in the referee's own table of hot aggregates, as the desk does, so the referee's
-``forget()`` after a failed commit drops them too. The referee passes its :class:`Verdict` type in, so this
-module does not import the referee (which imports it).
+``forget()`` after a failed commit drops them too. It is given the referee's :class:`ingest.judgement.Bench`,
+never the referee itself.
 """
 
 from __future__ import annotations
 
 from collections.abc import MutableMapping
-from typing import Any, Protocol
+from typing import Any
 from uuid import UUID
 
 from eventsourcing.application import AggregateNotFoundError
@@ -41,15 +41,15 @@ from domain.errors import NotPermittedError, RuleError, RuleRef
 from domain.ofc.aggregate import OfcRound, ofc_round_id
 from domain.ofc.events import OFC, OFC_REPORTED, OfcRoundScored, OfcRoundStarted
 from domain.ofc.game import OfcError, verify_fantasy
-from domain.rejections import Rejection, RejectionKind
+from domain.rejections import Rejection
 from domain.roles import Role
 from domain.rulebooks import get_rulebook
-from ingest.envelope import Envelope
+from ingest.envelope import Envelope, MalformedRecord
+from ingest.judgement import Batch, Bench, illegal, malformed, meta_of, out_of_sequence
 from ingest.log import LogRecord
 from ingest.store import Store
 
 JSON = dict[str, Any]
-RECORD_EXCERPT = 4000
 #: who records the game as dealt (bfsp 2.4.1: the dealer; the officials over him; the machines that report it)
 AT_THE_TABLE = frozenset({Role.DEALER, Role.JUDGE, Role.CHIEF_JUDGE, Role.IMPORTER, Role.SIMULATOR})
 _REPORTED = tuple(OFC_REPORTED.values())
@@ -57,79 +57,52 @@ _REPORTED = tuple(OFC_REPORTED.values())
 DEALT_BY = RuleRef("bfsp", "2.4.1")
 
 
-class _Referee(Protocol):
-    store: Store
-
-    @property
-    def _hands(self) -> MutableMapping[UUID, Any]: ...
-
-    def _reject(
-        self, batch: Any, record: LogRecord, event_id: UUID, envelope: Envelope | None, rejection: Rejection
-    ) -> None: ...
-
-
 def is_ofc(event: Any) -> bool:
     return isinstance(event, _REPORTED)
 
 
-def route_ofc(
-    referee: _Referee,
-    batch: Any,
-    record: LogRecord,
-    event_id: UUID,
-    envelope: Envelope,
-    event: Any,
-    verdict: type,
-) -> bool:
-    """Judge ``envelope`` here if it is an OFC record (True); else leave it to the referee (False)."""
-    if not is_ofc(event):
-        return False
-    outcome = judge_ofc(referee.store, referee._hands, envelope, event, meta_of(envelope, record))
+def route_ofc(bench: Bench, batch: Batch, record: LogRecord, event_id: UUID, envelope: Envelope, event: Any) -> None:
+    """Judge an OFC record: accepted into its round (and the competition that counts it), or rejected."""
+    outcome = judge_ofc(bench.store, bench.hot, record, envelope, event)
     if isinstance(outcome, Rejection):
-        referee._reject(batch, record, event_id, envelope, _with_record(outcome, record))
-        return True
-    for touched in outcome:
-        batch.touched[touched.id] = touched
-    batch.seen.append((event_id, outcome[0].id, "accepted"))
-    batch.verdicts.append(
-        verdict(record.partition, record.offset, event_id, "accepted", None, envelope.competition_id)
-    )
-    return True
+        bench.reject(batch, record, event_id, envelope, outcome)
+        return
+    batch.accept(record, event_id, envelope, *outcome)
 
 
 def judge_ofc(
-    store: Store, hot: MutableMapping[UUID, Any], envelope: Envelope, event: Any, meta: JSON
+    store: Store, hot: MutableMapping[UUID, Any], record: LogRecord, envelope: Envelope, event: Any
 ) -> tuple[Aggregate, ...] | Rejection:
     """The round ``event`` was accepted into (and the competition that counted it), with their new events
     pending; or the rejection."""
+    meta = meta_of(envelope, record)
     role = envelope.recorded_by.role
     if role not in AT_THE_TABLE:
         refusal = NotPermittedError(
             f"a {role.value} may not record the deal or the setting of an OFC round; the dealer does",
             DEALT_BY,
         )
-        return _illegal(envelope, refusal)
+        return _illegal(record, envelope, refusal)
     if not envelope.table_id:
-        return _malformed(envelope, "an OFC round's event must name its table", "table_id")
+        return _malformed(record, envelope, "an OFC round's event must name its table", "table_id")
     try:
         number = int(envelope.hand_id or "")
     except ValueError:
-        return _malformed(envelope, f"hand_id {envelope.hand_id!r} is not a round number", "hand_id")
+        return _malformed(record, envelope, f"hand_id {envelope.hand_id!r} is not a round number", "hand_id")
     stream = ofc_round_id(envelope.table_id, number, envelope.competition_id)
     found = _round(store, hot, stream)
     at = time_of_stored_act(envelope.occurred_at, meta)  # the service's clock (domain/clock.py)
     if isinstance(event, OfcRoundStarted):
         if event.table_id != envelope.table_id or event.round_number != number:
-            return _malformed(
-                envelope,
+            return _malformed(record, envelope,
                 f"the envelope says table {envelope.table_id} round {number}, the start table {event.table_id} "
                 f"round {event.round_number}",
                 "hand_id",
             )
         if found is not None:
-            return _sequence(envelope, f"round {number} at table {envelope.table_id} has already started")
+            return out_of_sequence(record, envelope, f"round {number} at table {envelope.table_id} has already started")
         if envelope.seq != 0:
-            return _sequence(envelope, f"a round starts at seq 0; this start has seq {envelope.seq}")
+            return out_of_sequence(record, envelope, f"a round starts at seq 0; this start has seq {envelope.seq}")
         previous = _round(store, hot, ofc_round_id(envelope.table_id, number - 1, envelope.competition_id))
         try:
             if previous is not None and not previous.is_over:
@@ -146,21 +119,21 @@ def judge_ofc(
                 competition.verify_ofc_round(_table(competition, envelope.table_id), number, event.button, players)
             started = OfcRound.start(event, at, meta)
         except (RuleError, KeyError) as err:
-            return _illegal(envelope, err)
+            return _illegal(record, envelope, err)
         hot[started.id] = started
         return (started,)
     if found is None:
-        return _sequence(envelope, f"no round {number} has started at table {envelope.table_id}")
+        return out_of_sequence(record, envelope, f"no round {number} has started at table {envelope.table_id}")
     expected = len(found.reported) + 1
     if envelope.seq != expected:
         gap = "a gap" if envelope.seq > expected else "already recorded"
-        return _sequence(
-            envelope, f"seq {envelope.seq} is out of step: the round expects seq {expected} ({gap})"
+        return out_of_sequence(
+            record, envelope, f"seq {envelope.seq} is out of step: the round expects seq {expected} ({gap})"
         )
     try:
         derived = found.record(event, at, meta)
     except RuleError as err:
-        return _illegal(envelope, err)
+        return _illegal(record, envelope, err)
     scored = next((d for d in derived if isinstance(d, OfcRoundScored)), None)
     competition = _competition(store, hot, envelope.competition_id) if scored is not None else None
     table = table_number(envelope.table_id)
@@ -218,45 +191,12 @@ def _round(store: Store, hot: MutableMapping[UUID, Any], stream: UUID) -> OfcRou
     return found
 
 
-def meta_of(envelope: Envelope, record: LogRecord) -> JSON:
-    """What is stored with an accepted event: where it came from and who recorded it (as the referee's)."""
-    return {
-        "log": {"topic": record.topic, "partition": record.partition, "offset": record.offset},
-        "event_id": str(envelope.event_id),
-        "seq": envelope.seq,
-        "recorded_by": {"person": envelope.recorded_by.person, "role": envelope.recorded_by.role.value},
-        "competition_id": envelope.competition_id,
-        "rulebook": envelope.rulebook,
-    }
-
-
-def _base(envelope: Envelope) -> JSON:
-    return {
-        "event_id": str(envelope.event_id),
-        "event_type": envelope.type,
-        "table_id": envelope.table_id or "",
-        "hand_id": envelope.hand_id or "",
-        "seq": envelope.seq,
-    }
-
-
-def _illegal(envelope: Envelope, err: Exception) -> Rejection:
+def _illegal(record: LogRecord, envelope: Envelope, err: Exception) -> Rejection:
     if isinstance(err, RuleError):
-        return Rejection(RejectionKind.ILLEGAL, err.reason, rule=str(err.rule), **_base(envelope))
-    return Rejection(RejectionKind.MALFORMED, str(err), field="payload.rulebook", **_base(envelope))
+        return illegal(record, envelope, err)
+    # a KeyError: the start names a rulebook the catalog does not hold
+    return malformed(record, envelope, MalformedRecord(str(err), "payload.rulebook"))
 
 
-def _sequence(envelope: Envelope, why: str) -> Rejection:
-    return Rejection(
-        RejectionKind.OUT_OF_SEQUENCE, why, field="seq" if "seq" in why else "hand_id", **_base(envelope)
-    )
-
-
-def _malformed(envelope: Envelope, why: str, field: str) -> Rejection:
-    return Rejection(RejectionKind.MALFORMED, why, field=field, **_base(envelope))
-
-
-def _with_record(rejection: Rejection, record: LogRecord) -> Rejection:
-    from dataclasses import replace
-
-    return replace(rejection, record=record.value[:RECORD_EXCERPT].decode("utf-8", "replace"))
+def _malformed(record: LogRecord, envelope: Envelope, why: str, field: str) -> Rejection:
+    return malformed(record, envelope, MalformedRecord(why, field))

@@ -1,0 +1,186 @@
+"""The competition and its floor: Regulations adopted, registrations, draws, levels and breaks, the floor's
+moves, chip races, eliminations, hand-for-hand, deals (bfsp 2-5). One handler per act; each loads the
+Competition by its natural key (``competition_stream_id``) through the desk, checks what the record derives
+against the rules (domain/), and calls the act."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from eventsourcing.domain import Aggregate
+
+from domain.competition import draw
+from domain.competition.aggregate import Competition, competition_stream_id
+from domain.competition.eliminations import verify_bust
+from domain.competition.events import (
+    EliminationReason,
+    LevelStarted,
+    PlayerEliminated,
+    SeatDrawConducted,
+)
+from domain.competition.placings import Bust
+from domain.competition.regulations import cite
+from domain.discipline import SeasonRecord, season_record_id
+from domain.errors import (
+    CompetitionError,
+    RuleRef,
+    verify_agrees,
+)
+from domain.hand.aggregate import Hand, hand_id
+from domain.rulings import HandReview, hand_review_id
+from domain.rulings.events import RulingIssued
+from ingest.envelope import MalformedRecord
+from ingest.handlers.desk import (
+    Desk,
+    Handler,
+    Reported,
+    season_of,
+)
+
+
+def _adopt(desk: Desk, act: Reported) -> Aggregate:
+    e = act.event
+    if e.competition_id != act.competition_id:
+        raise MalformedRecord(
+            f"the envelope is for {act.competition_id}, the Regulations for {e.competition_id}", "competition_id"
+        )
+    if desk.find(competition_stream_id(act.competition_id)) is not None:
+        raise CompetitionError(
+            f"competition {act.competition_id} has adopted its Regulations already; the Chief Judge changes the "
+            "schedule, nobody adopts them twice",
+            RuleRef("bfsp", "2.1.1"),
+        )
+    desk.adopted(act.competition_id)
+    return Competition.adopt(act.competition_id, e.regulations, act.at, act.by, act.meta)
+
+
+def on_competition(do: Callable[[Desk, Competition, Reported], None]) -> Callable[[Desk, Reported], Aggregate]:
+    def handle(desk: Desk, act: Reported) -> Aggregate:
+        competition = desk.competition(act.competition_id)
+        do(desk, competition, act)
+        desk.note_end(competition, act.at)
+        return competition
+
+    return handle
+
+
+def _register(desk: Desk, c: Competition, act: Reported) -> None:
+    e = act.event
+    season = season_of(c)
+    record = desk.find(season_record_id(e.person, season))
+    barred = [e.person] if isinstance(record, SeasonRecord) and record.is_disqualified(season, act.at) else []
+    c.register(
+        e.participant,
+        e.person,
+        e.birth_date,
+        act.at,
+        act.by,
+        season_disqualified=barred,
+        membership_valid=e.membership_valid,
+        entry_fee_paid=e.entry_fee_paid,
+        consent_personal_data=e.consent_personal_data,
+        consent_media=e.consent_media,
+        seat=e.seat,
+        meta=act.meta,
+    )
+
+
+def _conduct_draw(desk: Desk, c: Competition, act: Reported) -> None:
+    e: SeatDrawConducted = act.event
+    verify_agrees(e.buttons, draw.starting_buttons(e.assignments), "starting buttons", cite(c.rulebook, "starting_button"))
+    c.conduct_draw(e.seed, e.assignments, e.ordered_by, act.at, act.by, act.meta)
+
+
+def _start_level(desk: Desk, c: Competition, act: Reported) -> None:
+    e: LevelStarted = act.event
+    number = c.current_level.number + 1 if c.current_level else 1
+    if number <= len(c.levels):
+        verify_agrees(e.level, c.levels[number - 1], f"level {number} is", cite(c.rulebook, "levels"))
+    c.start_level(act.at, act.by, act.meta)
+
+
+def _start_break(desk: Desk, c: Competition, act: Reported) -> None:
+    if c.current_level is not None:
+        verify_agrees(act.event.after_level, c.current_level.number, "the break follows level", cite(c.rulebook, "schedule"))
+    c.start_break(act.event.minutes, act.at, act.by, act.meta)
+
+
+def _eliminate(desk: Desk, c: Competition, act: Reported) -> None:
+    """One record per bust, or one for the players busted in the same hand with equal starting stacks, who share
+    their places (``shared_with``; bfsp 5.10.2, tda-club 28-C)."""
+    e: PlayerEliminated = act.event
+    if e.reason is EliminationReason.DISQUALIFIED:
+        c.disqualify(e.participant, e.ruling, act.at, act.by, act.meta)
+        return
+    group = (e.participant, *e.shared_with)
+    if all(p in c.entries and p not in c.eliminated for p in group):
+        for participant in group:
+            verify_bust(c, e, participant, group, *_played(desk, c, e.hand))
+        # The group takes the last places still open (bfsp 5.10.2), the best of them named in the record.
+        verify_agrees(e.place, c.players_left - len(group) + 1, f"{e.participant} finished in place", cite(c.rulebook, "placings"))
+    busts = [Bust(p, c.seats.get(p, (0, 0))[0], e.starting_stack) for p in group]
+    c.eliminate(e.hand, busts, act.at, act.by, act.meta)
+
+
+def _hand_for_hand(desk: Desk, c: Competition, act: Reported) -> None:
+    verify_agrees(act.event.players_left, c.players_left, "players left", cite(c.rulebook, "hand_for_hand"))
+    c.start_hand_for_hand(act.event.level_seconds_left, act.at, act.by, act.meta)
+
+
+_ON_THE_COMPETITION: dict[str, Callable[[Desk, Competition, Reported], None]] = {
+    "ParticipantRegistered": _register,
+    "SeatDrawCommitted": lambda d, c, a: c.commit_draw(a.event.seed_sha256, a.at, a.by, a.meta),
+    "SeatDrawConducted": _conduct_draw,
+    "LevelStarted": _start_level,
+    "BreakStarted": _start_break,
+    "BreakEnded": lambda d, c, a: c.end_break(a.at, a.by, a.meta),
+    "ScheduleChanged": lambda d, c, a: c.change_schedule(
+        a.event.levels, a.event.breaks, a.event.reason, a.at, a.by, a.meta
+    ),
+    "ChipRaceConducted": lambda d, c, a: _chip_race(c, a),
+    "PlayerEliminated": _eliminate,
+    "HandForHandStarted": _hand_for_hand,
+    "HandForHandHandStarted": lambda d, c, a: _hand_for_hand_hand(c, a),
+    "HandForHandEnded": lambda d, c, a: c.end_hand_for_hand(a.at, a.by, a.meta),
+    "FinalTableDrawCommitted": lambda d, c, a: c.commit_final_table_draw(a.event.seed_sha256, a.at, a.by, a.meta),
+    "FinalTableDrawConducted": lambda d, c, a: c.conduct_final_table_draw(
+        a.event.seed, a.event.assignments, a.event.ordered_by, a.at, a.by, a.meta
+    ),
+    "DealAgreed": lambda d, c, a: c.agree_deal(a.event.shares, a.event.left_to_play_for, a.at, a.by, a.meta),
+    "PlayerMoved": lambda d, c, a: c.move_player(a.event, a.at, a.by, a.meta),
+    "BalanceToleranceWidened": lambda d, c, a: c.widen_tolerance(a.event, a.at, a.by, a.meta),
+    "MoverExceptionDecided": lambda d, c, a: c.decide_mover_exception(a.event, a.at, a.by, a.meta),
+    "TableHalted": lambda d, c, a: c.halt_table(a.event, a.at, a.by, a.meta),
+    "TableBreakCommitted": lambda d, c, a: c.commit_table_break(a.event, a.at, a.by, a.meta),
+    "TableBroken": lambda d, c, a: c.break_table(a.event, a.at, a.by, a.meta),
+}
+
+
+def _chip_race(c: Competition, act: Reported) -> None:
+    e = act.event
+    # The exchange and the race are recomputed from the entries and the race cards: the stored results are
+    # the rules', whatever the record's own say.
+    c.conduct_chip_race(e.table, e.removed_denomination, e.entries, e.dealt, act.at, act.by, act.meta)
+
+
+def _hand_for_hand_hand(c: Competition, act: Reported) -> None:
+    c.start_hand_for_hand_hand(act.at, act.by, act.meta)
+
+
+
+
+def _played(desk: Desk, c: Competition, named: str) -> tuple[list[Any] | None, tuple[RulingIssued, ...]]:
+    """The stored events of hand ``named`` (None when it is not recorded) and the rulings in force on it."""
+    table, _, number = named.rpartition("/")
+    found = desk.find(hand_id(table, int(number), c.competition_id)) if table and number.isdigit() else None
+    if not isinstance(found, Hand):
+        return None, ()
+    review = desk.find(hand_review_id(c.competition_id, named))
+    return desk.hand_events(found), tuple(review.rulings) if isinstance(review, HandReview) else ()
+
+
+HANDLERS: dict[str, Handler] = {
+    "RegulationsAdopted": _adopt,
+    **{name: on_competition(do) for name, do in _ON_THE_COMPETITION.items()},
+}

@@ -1,0 +1,128 @@
+"""Challenges of a hand's result and protests (bfsp 5.9, 7.3): each handler loads the Protest, the hand and the
+competition's HandChallenges by natural key through the desk; the windows and the contested penalty are
+judged by domain/protests/."""
+
+from __future__ import annotations
+
+from eventsourcing.domain import Aggregate
+
+from domain.competition.hand_checks import hand_name
+from domain.discipline import DisciplinaryCase, case_id
+from domain.errors import (
+    NotPermittedError,
+    ProtestError,
+    RuleRef,
+    verify_agrees,
+)
+from domain.protests import Protest, challenge, protest_id
+from domain.protests.contested import verify_contested_penalty
+from domain.protests.events import ContestedKind, HandChallenged, ProtestFiled
+from domain.protocol import (
+    HandChallenges,
+    challenges_id,
+)
+from ingest.envelope import MalformedRecord
+from ingest.handlers.desk import (
+    Desk,
+    Handler,
+    Reported,
+    challenge_window,
+    rulebook_of,
+)
+
+
+def _file(desk: Desk, act: Reported) -> Aggregate:
+    e: ProtestFiled = act.event
+    if e.competition != act.competition_id:
+        raise MalformedRecord(f"the envelope is for {act.competition_id}, the protest for {e.competition}", "competition_id")
+    if e.filed_at != act.envelope.occurred_at:
+        raise ProtestError(
+            f"the protest says it was filed at {e.filed_at.isoformat()} and was recorded as filed at "
+            f"{act.envelope.occurred_at.isoformat()}; the two claims must agree",
+            RuleRef("bfsp", "7.3.2"),
+        )
+    if desk.find(protest_id(e.competition, e.protest)) is not None:
+        raise ProtestError(f"protest {e.protest} has been filed already", RuleRef("bfsp", "7.3"))
+    competition = desk.competition(act.competition_id)
+    if e.contested.kind is ContestedKind.PENALTY:
+        sanctioned = e.contested.sanctioned
+        case = desk.find(case_id(competition.competition_id, sanctioned)) if sanctioned else None
+        verify_contested_penalty(
+            competition.competition_id, e, case if isinstance(case, DisciplinaryCase) else None
+        )
+    protest = Protest.file(e, desk.ended_at(competition), act.role, act.meta, received_at=act.at)
+    return protest
+
+
+def _forward(desk: Desk, act: Reported) -> Aggregate:
+    e = act.event
+    protest = desk.protest(act.competition_id, e.protest)
+    archive = desk.archive(act.competition_id)
+    snapshot = archive.named(e.protocol_snapshot) if archive is not None else None
+    if snapshot is None or snapshot.chain_head != e.chain_head:
+        raise ProtestError(
+            f"the protocol forwarded must be a snapshot the archive keeps with that chain head; "
+            f"{e.protocol_snapshot} "
+            + ("is not in the archive" if snapshot is None else f"has chain head {snapshot.chain_head[:16]}…"),
+            RuleRef("bfsp", "7.3.3"),
+        )
+    protest.forward(e.protocol_snapshot, e.chain_head, act.role, act.at, act.meta)
+    return protest
+
+
+def _decide(desk: Desk, act: Reported) -> Aggregate:
+    e = act.event
+    protest = desk.protest(act.competition_id, e.protest)
+    if e.decided_by is not act.role:
+        raise NotPermittedError(
+            f"the decision says the {e.decided_by.value.replace('_', ' ')} decided it, and it was recorded by the "
+            f"{act.role.value.replace('_', ' ')}",
+            RuleRef("bfsp", "7.3.4"),
+        )
+    protest.decide(e.decision, e.reasons, act.role, act.at, act.meta)
+    return protest
+
+
+def _notify(desk: Desk, act: Reported) -> Aggregate:
+    protest = desk.protest(act.competition_id, act.event.protest)
+    protest.notify_filer(act.role, act.at, act.meta)
+    return protest
+
+
+def _challenge(desk: Desk, act: Reported) -> Aggregate:
+    """A challenge of a hand's result, judged against the window the hands give: open until the next hand at
+    the table starts, or for the rulebook's seconds after the award when the hand was the last before a break
+    (bfsp 5.9.1; TDA 2022 22)."""
+    e: HandChallenged = act.event
+    hand = desk.hand(act.envelope)
+    assert act.envelope.table_id is not None and act.envelope.hand_id is not None
+    named = hand_name(act.envelope.table_id, act.envelope.hand_id)
+    if e.hand != named:
+        raise MalformedRecord(f"the challenge is of hand {e.hand}; the envelope names hand {named}", "payload.hand")
+    if e.raised_at != act.envelope.occurred_at:
+        raise MalformedRecord(
+            f"the challenge says it was raised at {e.raised_at.isoformat()}, the record at "
+            f"{act.envelope.occurred_at.isoformat()}",
+            "payload.raised_at",
+        )
+    book = rulebook_of(desk, act)
+    window = challenge_window(desk, act, hand)
+    if window is None:
+        raise ProtestError(f"hand {named} has not ended: there is no result to challenge yet", book.cite("dispute"))
+    judged = challenge(e.hand, e.participant, e.kind, e.grounds, act.at, window, book, act.role)  # service's clock
+    verify_agrees(e.deadline, judged.deadline, "the challenge closes at", book.cite("dispute"), ProtestError)
+    found = desk.find(challenges_id(act.competition_id))
+    kept = found if isinstance(found, HandChallenges) else HandChallenges.open(act.competition_id, act.at, act.meta)
+    kept.record(judged, act.meta)
+    return kept
+
+
+
+
+HANDLERS: dict[str, Handler] = {
+    "HandChallenged": _challenge,
+    "ProtestFiled": _file,
+    "ProtestForwarded": _forward,
+    "ProtestDecided": _decide,
+    "FilerNotified": _notify,
+}
