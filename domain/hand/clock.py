@@ -14,7 +14,6 @@ the events' times; :func:`clock_runs_out_at`); the engine sees only the order of
 from __future__ import annotations
 
 from datetime import datetime, timedelta
-from typing import TYPE_CHECKING
 
 from domain.errors import HandStateError
 from domain.hand.events import (
@@ -25,11 +24,9 @@ from domain.hand.events import (
     DerivedEvent,
     PlayerActed,
 )
+from domain.hand.in_play import HandInPlay
 from domain.hand.phase import Phase
 from domain.rulebooks import Rulebook
-
-if TYPE_CHECKING:
-    from domain.hand.state import HandState
 
 
 def clock_runs_out_at(called_at: datetime, rulebook: Rulebook) -> datetime:
@@ -38,7 +35,7 @@ def clock_runs_out_at(called_at: datetime, rulebook: Rulebook) -> datetime:
     return called_at + timedelta(seconds=rulebook.clock_seconds + rulebook.clock_countdown_seconds)
 
 
-def check_clock_called(hand: HandState, e: ClockCalled) -> None:
+def check_clock_called(hand: HandInPlay, e: ClockCalled) -> None:
     rule = hand.rulebook.cite("clock")
     actor = hand.actor
     if hand.phase is not Phase.BETTING or actor is None:
@@ -51,13 +48,13 @@ def check_clock_called(hand: HandState, e: ClockCalled) -> None:
         raise HandStateError(f"the clock is already running on seat {e.seat}", rule)
 
 
-def do_clock_called(hand: HandState, e: ClockCalled, _: None) -> tuple[DerivedEvent, ...]:
+def do_clock_called(hand: HandInPlay, e: ClockCalled, _: None) -> tuple[DerivedEvent, ...]:
     # the clock belongs to this turn: the count of actions tells a later turn of the same seat apart
     hand.clock = (e.seat, len(hand.actions))
     return ()
 
 
-def check_clock_expired(hand: HandState, e: ClockExpired) -> tuple[PlayerActed, int, ClockExpiryApplied]:
+def check_clock_expired(hand: HandInPlay, e: ClockExpired) -> tuple[PlayerActed, int, ClockExpiryApplied]:
     rulebook = hand.rulebook
     rule = rulebook.cite("clock")
     clock = hand.clock
@@ -73,13 +70,13 @@ def check_clock_expired(hand: HandState, e: ClockExpired) -> tuple[PlayerActed, 
     else:
         action, reason = ActionKind.FOLD, "the clock ran out: under this rulebook his hand is folded"
     act = PlayerActed(e.seat, action)
-    total = hand._check_act(act)
+    total = hand.check_act(act)
     return act, total, ClockExpiryApplied(e.seat, action, facing_bet, str(rule), reason)
 
 
 def do_clock_expired(
-    hand: HandState, e: ClockExpired, prepared: tuple[PlayerActed, int, ClockExpiryApplied]
+    hand: HandInPlay, e: ClockExpired, prepared: tuple[PlayerActed, int, ClockExpiryApplied]
 ) -> tuple[DerivedEvent, ...]:
     act, total, applied = prepared
     hand.clock = None
-    return (applied, *hand._do_act(act, total))
+    return (applied, *hand.do_act(act, total))

@@ -184,9 +184,16 @@ class HandInPlay(Protocol):
     boxed: int
     extra: dict[int, int]
     show_owed: set[int]
+    #: (seat, actions recorded when it was called): the action clock running on the seat to act
+    clock: tuple[int, int] | None
 
     @property
     def street(self) -> Street: ...
+
+    @property
+    def actor(self) -> int | None:
+        """The seat to act now, if any."""
+        ...
 
     @property
     def in_hand(self) -> tuple[int, ...]: ...

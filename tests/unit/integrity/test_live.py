@@ -14,6 +14,7 @@ from api.bootstrap import bootstrap
 from api.operations import publish, referee_once
 from api.settings import Settings
 from ingest.simulator import simulate
+from ingest.store import open_event_store
 from projections.integrity.counters import Counters
 from projections.integrity.live import read_counters
 from projections.integrity.parallel import count
@@ -60,7 +61,7 @@ def test_the_projector_keeps_the_counters_the_store_s_hands_give(tmp_path: Path)
         half = len(records) // 2
         publish(pipeline, records[:half], progress=False)
         assert referee_once(pipeline).get("rejected", 0) == 0
-        first = Projector.from_settings(settings, page=17)
+        first = Projector.from_settings(settings, open_event_store, page=17)
         first.catch_up()
         assert first.integrity.hands > 0
         live_half = read_counters(first.database.query, COMPETITION)
@@ -70,7 +71,7 @@ def test_the_projector_keeps_the_counters_the_store_s_hands_give(tmp_path: Path)
         publish(pipeline, records[half:], progress=False)
         assert referee_once(pipeline).get("rejected", 0) == 0
         # a new run: the hands in progress at the cut are read back from the store, the counters from the rows
-        second = Projector.from_settings(settings, page=29)
+        second = Projector.from_settings(settings, open_event_store, page=29)
         second.catch_up()
         reference = count(competition_records(pipeline.store, COMPETITION))
         assert live_half is not None and reference.hands > live_half.hands
