@@ -58,6 +58,7 @@ def served(kafka_bootstrap: str, database_url: str) -> Iterator[str]:
         POKERAUDIT_PARTITIONS=3,
         POKERAUDIT_JWT_SECRET=SECRET,
         POKERAUDIT_REFEREE_BATCH_MS=50,
+        POKERAUDIT_CLOCK_SKEW_S=0,  # the shared hands are dated in the past (production: 300 s)
     )
     try:
         with serving(create_app(settings_, workers=True)) as url:
