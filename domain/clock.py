@@ -35,6 +35,11 @@ def is_imported(role: Role) -> bool:
     return role in HISTORICAL
 
 
+def is_imported_record(meta: Mapping[str, Any]) -> bool:
+    """Whether a stored record's meta marks it imported (the referee marks the importer's records so)."""
+    return meta.get("imported") is True
+
+
 def time_of_act(occurred_at: datetime, received_at: datetime | None, imported: bool) -> datetime:
     """The time an act is recorded and judged at: when the log received it, by the service's clock; an imported
     record's own time (a past event's, never held to a live deadline); the claim where the log kept no time (a
@@ -50,7 +55,7 @@ def time_of_stored_act(occurred_at: datetime, meta: Mapping[str, Any]) -> dateti
     return time_of_act(
         occurred_at,
         datetime.fromisoformat(received) if isinstance(received, str) else None,
-        meta.get("imported") is True,
+        is_imported_record(meta),
     )
 
 

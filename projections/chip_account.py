@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from domain.clock import is_imported_record
 from domain.hand.codec import decode
 from domain.hand.events import HandStarted
 from domain.hand.pots import Pot, build_pots
@@ -72,12 +73,13 @@ class ChipAccount:
         "hand_id", "competition", "started", "seats", "stacks", "committed", "bets", "acted", "folded",
         "hole", "board", "dead", "antes_dead", "status", "undetermined", "started_at", "ended_at", "version",
         "chain_head", "awards", "events", "shown", "mucked", "order", "aggressor_any", "aggressor_final",
-        "final_board", "from_button", "rulebook",
+        "final_board", "from_button", "rulebook", "imported",
     )
 
     def __init__(self, stream: str, event: Stored, started: HandStarted, final_board: int) -> None:
         self.hand_id = str(stream)
         self.competition = str(event.meta.get("competition_id", ""))
+        self.imported = is_imported_record(event.meta)
         self.started = started
         starting = {entry.seat: entry.stack for entry in started.seats}
         self.seats = tuple(sorted(starting))

@@ -127,6 +127,10 @@ class ReadDatabase(ABC):
                 w.execute(self.schema_lock)
             for statement in schema.CREATE:
                 w.execute(statement)
+            for table, column, kind in schema.ADDED_COLUMNS:
+                present = w.one(schema.COLUMN_PRESENT[self.dialect], (table, column))
+                if present is None or not present[0]:
+                    w.execute(f"ALTER TABLE {table} ADD COLUMN {column} {kind}")
             w.execute(schema.SEED_POSITION, (schema.POSITION_NAME,))
 
     def prepare_rebuild(self) -> None:

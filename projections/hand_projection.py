@@ -17,6 +17,7 @@ from typing import Any
 
 import orjson
 
+from domain.clock import is_imported_record
 from domain.cards import MaybeCard
 from domain.hand.codec import decode
 from domain.hand.events import (
@@ -149,7 +150,7 @@ def hand_row(
     board: list[str],
 ) -> tuple[Any, ...]:
     """The hands table's row of ``hand`` (the engine's replay or the chip accountant: both keep ``started``,
-    ``stacks``, ``committed``, the status and the chain head; the cards and flags are given by each)."""
+    ``stacks``, ``committed``, the status, the chain head and whether it was imported; the cards and flags are given by each)."""
     s = hand.started
     players = {entry.seat: entry for entry in s.seats}
     rows = [
@@ -178,7 +179,7 @@ def hand_row(
     return (
         hand.hand_id, hand.competition, s.table_id, s.hand_number, s.variant, s.rulebook, s.button, s.level,
         dumps(stakes), dumps(rows), dumps(board), hand.status, int(hand.undetermined), hand.started_at,
-        hand.ended_at, hand.version, hand.chain_head,
+        hand.ended_at, hand.version, hand.chain_head, int(hand.imported),
     )
 
 
@@ -186,6 +187,7 @@ class HandProjection:
     __slots__ = (
         "hand_id", "competition", "started", "engine", "stacks", "committed", "status", "voiding",
         "started_at", "ended_at", "version", "chain_head", "order", "awards", "contributors", "undetermined",
+        "imported",
     )
 
     def __init__(self, hand_id: str, event: Stored) -> None:
@@ -193,6 +195,7 @@ class HandProjection:
         assert isinstance(started, HandStarted)
         self.hand_id = str(hand_id)
         self.competition = str(event.meta.get("competition_id", ""))
+        self.imported = is_imported_record(event.meta)
         self.started = started
         self.engine = HandState.start(started, get_rulebook(started.rulebook))
         self.stacks = dict(self.engine.stacks)

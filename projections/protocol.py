@@ -32,6 +32,7 @@ from eventsourcing.application import AggregateNotFoundError
 from eventsourcing.persistence import RecordConflictError
 
 from domain.chain import GENESIS, link
+from domain.clock import is_imported_record
 from domain.chained import chain_body
 from domain.competition import draw, floor_events
 from domain.competition import events as competition_events
@@ -67,8 +68,8 @@ JSON = dict[str, Any]
 #: and chains rather than recomputed (format 2: hand summaries carry the engine's and the ruled final stacks;
 #: format 3: the incorrect bets the dealer accepted, and what became of each; format 4: what a reviewer deciding
 #: a protest needs — each hand's name and history, each move's rule, who recorded, forwarded and decided a
-#: protest, each placing's name and prize net of the tax withheld)
-PROTOCOL_FORMAT = 4
+#: protest, each placing's name and prize net of the tax withheld; format 5: whether each hand was imported)
+PROTOCOL_FORMAT = 5
 
 
 @dataclass(frozen=True, slots=True)
@@ -635,7 +636,9 @@ def _hand(stream: UUID, events: list[Any]) -> JSON:
             "table": start["table_id"], "number": start["hand_number"],
             # where the hand's whole history is read (the API's /v1/hands/{id}/history, sealed as the reader may)
             "history": f"/v1/hands/{stream}/history",
-            "started_at": iso(events[0].timestamp), "ended_at": ended_at, "players": sorted(seats.values()),
+            "started_at": iso(events[0].timestamp), "ended_at": ended_at,
+            # an imported history of a past event: its times are its own, no live deadline judged it
+            "imported": is_imported_record(events[0].meta), "players": sorted(seats.values()),
             "pots": pots, "officials_acts": acts}
 
 

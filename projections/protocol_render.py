@@ -306,8 +306,8 @@ def sections(protocol: JSON) -> list[Section]:
     out.append(_table("Hands", protocol.get("hands", []), (
         ("hand (history)", lambda i: i.get("name") or f"{i['table']}/{i['number']}", 2,
          lambda i: i.get("history", "")),
-        ("started", lambda i: i["started_at"], 3), ("ended", lambda i: i["ended_at"], 3),
-        ("players", lambda i: len(i["players"]), 1), ("winners", lambda i: ", ".join(i.get("winners", [])), 2),
+        ("started", lambda i: i["started_at"] + (" (imported)" if i.get("imported") else ""), 3),
+        ("ended", lambda i: i["ended_at"], 3), ("players", lambda i: len(i["players"]), 1), ("winners", lambda i: ", ".join(i.get("winners", [])), 2),
         ("pots", lambda i: ", ".join(_amount(p["amount"]) + ("" if p.get("decided_by", "mechanical") == "mechanical"
                                                            else f" (ruling {p['decided_by']['ruling']})")
                                      for p in i["pots"]), 3),

@@ -297,6 +297,7 @@ def _hand(row: Row) -> views.Hand:
         stakes=views.Stakes(**json.loads(r["stakes"])), seats=[views.Seat(**s) for s in json.loads(r["seats"])],
         board=json.loads(r["board"]), status=r["status"], undetermined=bool(r["undetermined"]),
         started_at=r["started_at"], ended_at=r["ended_at"], version=int(r["version"]), chain_head=r["chain_head"],
+        imported=bool(r["imported"]),
     )
 
 

@@ -52,7 +52,8 @@ _COLUMNS = {
     HANDS: """hand_id TEXT PRIMARY KEY, competition TEXT NOT NULL, table_id TEXT NOT NULL, number BIGINT NOT NULL,
         variant TEXT NOT NULL, rulebook TEXT NOT NULL, button INTEGER, level INTEGER, stakes TEXT NOT NULL,
         seats TEXT NOT NULL, board TEXT NOT NULL, status TEXT NOT NULL, undetermined INTEGER NOT NULL,
-        started_at TEXT NOT NULL, ended_at TEXT, version BIGINT NOT NULL, chain_head TEXT NOT NULL""",
+        started_at TEXT NOT NULL, ended_at TEXT, version BIGINT NOT NULL, chain_head TEXT NOT NULL,
+        imported INTEGER NOT NULL DEFAULT 0""",
     STACKS: """hand_id TEXT NOT NULL, version BIGINT NOT NULL, seat INTEGER NOT NULL, stack BIGINT NOT NULL,
         committed BIGINT NOT NULL""",
     POTS: """hand_id TEXT NOT NULL, position INTEGER NOT NULL, pot_index INTEGER NOT NULL, half TEXT NOT NULL,
@@ -105,6 +106,21 @@ INDEXES = (
     f"CREATE INDEX IF NOT EXISTS {OFC_ROUNDS}_by_table ON {OFC_ROUNDS} (competition, table_id, number)",
     f"CREATE INDEX IF NOT EXISTS {OFC_POINTS}_by_competition ON {OFC_POINTS} (competition, table_id, number)",
 )
+#: columns the read models gained after stores were made with them: (table, column, its type and the value the
+#: rows already there take), added when missing (a rebuild makes its fresh tables with them)
+ADDED_COLUMNS = (
+    # a hand history of a past event, recorded by the importer (HandStarted's meta says ``imported``): its own
+    # times stand and no live deadline judged it; a hand projected before the column existed was taken as live
+    (HANDS, "imported", "INTEGER NOT NULL DEFAULT 0"),
+)
+#: whether a table in use has a column (asked before adding one: an ALTER would lock the table out of readers)
+COLUMN_PRESENT = {
+    "sqlite": "SELECT COUNT(*) FROM pragma_table_info(?) WHERE name = ?",
+    "postgresql": (
+        "SELECT COUNT(*) FROM information_schema.columns WHERE table_schema = current_schema()"
+        " AND table_name = ? AND column_name = ?"
+    ),
+}
 _POSITION_TABLE = f"CREATE TABLE IF NOT EXISTS {POSITION} (name TEXT PRIMARY KEY, notification_id BIGINT NOT NULL)"
 
 
@@ -166,7 +182,7 @@ class Insert(NamedTuple):
 
 HAND_COLUMNS = (
     "hand_id", "competition", "table_id", "number", "variant", "rulebook", "button", "level", "stakes",
-    "seats", "board", "status", "undetermined", "started_at", "ended_at", "version", "chain_head",
+    "seats", "board", "status", "undetermined", "started_at", "ended_at", "version", "chain_head", "imported",
 )
 _MUTABLE = ("seats", "board", "status", "undetermined", "ended_at", "version", "chain_head")
 OFC_ROUND_COLUMNS = (

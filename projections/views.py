@@ -49,6 +49,10 @@ class Hand(BaseModel):
     ended_at: str | None
     version: int = Field(description="stored events of the hand so far")
     chain_head: str = Field(description="the hash-chain link of the hand's last event")
+    imported: bool = Field(
+        description="a hand history of a past event, recorded by the importer: its times are its own and no live "
+        "deadline judged it"
+    )
 
 
 class Competition(BaseModel):
