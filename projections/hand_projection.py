@@ -17,8 +17,8 @@ from typing import Any
 
 import orjson
 
-from domain.clock import is_imported_record
 from domain.cards import MaybeCard
+from domain.clock import is_imported_record
 from domain.hand.codec import decode
 from domain.hand.events import (
     BetCorrected,

@@ -32,8 +32,8 @@ from eventsourcing.application import AggregateNotFoundError
 from eventsourcing.persistence import RecordConflictError
 
 from domain.chain import GENESIS, link
-from domain.clock import is_imported_record
 from domain.chained import chain_body
+from domain.clock import is_imported_record
 from domain.competition import draw, floor_events
 from domain.competition import events as competition_events
 from domain.competition.aggregate import Competition, competition_stream_id, decode_recorded
