@@ -190,3 +190,28 @@ def test_each_threads_snapshot_is_its_own_and_pinned_read_models_cross_threads(
 def _snapshot_and_position(database: ReadDatabase) -> tuple[Any, int]:
     with database.snapshot() as snapshot:
         return snapshot, position(database)
+
+
+def test_an_older_read_model_store_gains_the_imported_mark_and_a_rebuild_reads_it_again(
+    tmp_path: Path, pg_database: PgDatabase
+) -> None:
+    """The hands table of a store made before ``imported`` existed gets the column (its hands read as live),
+    and a rebuild reads each imported PHH hand's mark from its start again (issue 11 §3)."""
+    pipeline = Pipeline(tmp_path, pg_database)
+    projector = pipeline.projector(page=500)
+    models = ReadModels(projector.database)
+    try:
+        assert set(pipeline.judge(list(phh_records(sorted(WSOP.glob("*.phh"))[:2], COMPETITION)))) == {"accepted"}
+        projector.catch_up()
+        hands = [r[0] for r in projector.database.query(f"SELECT hand_id FROM {schema.HANDS}")]
+        assert hands and all(models.hand(h).imported for h in hands)  # type: ignore[union-attr]
+        with projector.database.transaction() as w:
+            w.execute(f"ALTER TABLE {schema.HANDS} DROP COLUMN imported")
+        projector.database.create()
+        projector.database.create()  # the column there: nothing to add
+        assert not any(models.hand(h).imported for h in hands)  # type: ignore[union-attr]
+        projector.rebuild()
+        assert all(models.hand(h).imported for h in hands)  # type: ignore[union-attr]
+    finally:
+        projector.close()
+        pipeline.close()
