@@ -14,7 +14,6 @@ from api.logs import configure as configure_logs
 from api.observe import add_metrics_address
 
 if TYPE_CHECKING:
-    from ingest.store import open_event_store
     from projections.runner import Projector
 
 #: how long ``run --follow`` sleeps when the store has nothing new
@@ -49,6 +48,9 @@ def add_projections(subparsers: argparse._SubParsersAction[argparse.ArgumentPars
 
 def _projector() -> Projector:
     from api.settings import Settings
+    from ingest.store import (
+        open_event_store,  # used at run time: under TYPE_CHECKING only, the command failed
+    )
     from projections.runner import Projector
 
     return Projector.from_settings(Settings(), open_event_store)

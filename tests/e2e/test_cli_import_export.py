@@ -20,6 +20,9 @@ from ingest.ohh import dumps, loads, to_ohh
 from ingest.phh import load_file
 from ingest.phh import loads as phh_loads
 from ingest.phh_events import hand_events
+from projections.bootstrap import READ_MODELS_FILE
+from projections.database import SqliteReadDatabase
+from projections.read_models import ReadModels
 
 pytestmark = pytest.mark.e2e
 
@@ -110,3 +113,21 @@ def test_a_hand_exported_for_a_role_shows_only_the_cards_the_role_sees(
     assert shown and set(dealt) - shown, "the hand has shown and unshown hands"
     for seat, cards in dealt.items():
         assert seen[seat] == (cards if seat in shown else tuple(None for _ in cards)), seat
+
+
+def test_every_imported_hand_reads_imported_once_projected_and_after_a_rebuild(
+    tmp_path: Path, imported: dict[str, ImportedHand]
+) -> None:
+    """Issue 11 §3: the importer's hands keep their own times and say so to readers."""
+    for action in ("run", "rebuild"):
+        projected = pokeraudit(tmp_path / "var", "projections", action)
+        assert projected.returncode == 0, projected.stderr
+        models = ReadModels(SqliteReadDatabase(tmp_path / "var" / READ_MODELS_FILE))
+        try:
+            found = [
+                hand for table in models.tables("club", 0, 10)[0]
+                for hand in models.hands("club", table.table_id, 0, 10)[0]
+            ]
+        finally:
+            models.close()
+        assert len(found) == len(imported) and all(hand.imported for hand in found), action
