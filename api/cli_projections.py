@@ -48,9 +48,8 @@ def add_projections(subparsers: argparse._SubParsersAction[argparse.ArgumentPars
 
 def _projector() -> Projector:
     from api.settings import Settings
-    from ingest.store import (
-        open_event_store,  # used at run time: under TYPE_CHECKING only, the command failed
-    )
+    # used at run time (under TYPE_CHECKING only, the command failed with a NameError)
+    from ingest.store import open_event_store
     from projections.runner import Projector
 
     return Projector.from_settings(Settings(), open_event_store)
