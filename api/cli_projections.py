@@ -47,8 +47,8 @@ def add_projections(subparsers: argparse._SubParsersAction[argparse.ArgumentPars
 
 
 def _projector() -> Projector:
+    # imported here, at run time: under TYPE_CHECKING only, the command failed with a NameError
     from api.settings import Settings
-    # used at run time (under TYPE_CHECKING only, the command failed with a NameError)
     from ingest.store import open_event_store
     from projections.runner import Projector
 
