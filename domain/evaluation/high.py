@@ -147,6 +147,30 @@ def best_high(cards: Sequence[Card], rules: HighRules) -> int:
     return value
 
 
+def strength_of(key: int, suit_masks: Sequence[int], rules: HighRules) -> int:
+    """:func:`best_high` from the cards' parts already added up: ``key`` the sum of their ``POW5[rank]``,
+    ``suit_masks`` each suit's rank bitmask (a caller trying many completions of the same cards adds the
+    fixed cards' parts once, then each completion's)."""
+    value = rules.by_ranks[key]
+    for mask in suit_masks:
+        if mask.bit_count() >= 5:
+            flush = rules.by_suit_mask[mask]
+            if flush > value:
+                value = flush
+    return value
+
+
+def parts_of(cards: Sequence[Card]) -> tuple[int, list[int]]:
+    """The rank key and the four suit masks of ``cards`` (what :func:`strength_of` reads)."""
+    key = 0
+    suit_masks = [0, 0, 0, 0]
+    for card in cards:
+        rank = card.rank
+        key += POW5[rank]
+        suit_masks[SUIT_INDEX[card.suit]] |= 1 << rank
+    return key, suit_masks
+
+
 def best_short_deck(cards: Sequence[Card]) -> int:
     if any(card.rank < SHORT_DECK_LOWEST_RANK for card in cards):
         bad = ", ".join(str(c) for c in cards if c.rank < SHORT_DECK_LOWEST_RANK)

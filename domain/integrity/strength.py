@@ -12,7 +12,8 @@ from enum import IntEnum
 from functools import cache
 
 from domain.cards import Card, standard_deck
-from domain.evaluation.high import STANDARD, Category, best_high
+from domain.evaluation.encoding import POW5, SUIT_INDEX
+from domain.evaluation.high import STANDARD, Category, best_high, parts_of, strength_of
 
 
 class Strength(IntEnum):
@@ -154,10 +155,16 @@ def _is_nuts(hole: Sequence[Card], board: Sequence[Card]) -> bool:
         return False
     mine = best_high([*hole, *board], STANDARD)
     seen = {*hole, *board}
-    rest = [c for c in standard_deck() if c not in seen]
-    for i, a in enumerate(rest):
-        for b in rest[i + 1 :]:
-            if best_high([a, b, *board], STANDARD) > mine:
+    # the board's parts are added up once and each unseen card's looked up once: 990 two-card hands tried
+    board_key, board_masks = parts_of(board)
+    rest = [(POW5[c.rank], SUIT_INDEX[c.suit], 1 << c.rank) for c in standard_deck() if c not in seen]
+    for i, (a_key, a_suit, a_bit) in enumerate(rest):
+        with_a = list(board_masks)
+        with_a[a_suit] |= a_bit
+        for b_key, b_suit, b_bit in rest[i + 1 :]:
+            masks = list(with_a)
+            masks[b_suit] |= b_bit
+            if strength_of(board_key + a_key + b_key, masks, STANDARD) > mine:
                 return False
     return True
 

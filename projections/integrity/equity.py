@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from itertools import combinations
 
 from domain.cards import Card, standard_deck
-from domain.evaluation.high import STANDARD, best_high
+from domain.evaluation.high import STANDARD, parts_of, strength_of
 
 #: boards drawn where more than one card is to come: the expectation to about ±6% of the pot per hand,
 #: which over a player's all-ins averages out
@@ -37,10 +37,17 @@ def equities(
         rng = random.Random(seed)
         runs = [tuple(rng.sample(rest, missing)) for _ in range(SAMPLES)]
     shares = [0.0] * len(hole)
-    base = list(board)
+    # the board's and each hand's parts are added up once; a run adds its own (the same strengths as
+    # best_high of each hand with the full board, at a fraction of the cost)
+    board_key, board_masks = parts_of(board)
+    hands = []
+    for h in hole:
+        key, masks = parts_of(h)
+        hands.append((key + board_key, [m | b for m, b in zip(masks, board_masks, strict=True)]))
     for run in runs:
-        full = base + list(run)
-        values = [best_high([*h, *full], STANDARD) for h in hole]
+        run_key, run_masks = parts_of(run)
+        values = [strength_of(key + run_key, [m | r for m, r in zip(masks, run_masks, strict=True)], STANDARD)
+                  for key, masks in hands]
         top = max(values)
         winners = [i for i, v in enumerate(values) if v == top]
         for i in winners:
