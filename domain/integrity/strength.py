@@ -13,7 +13,7 @@ from functools import cache
 
 from domain.cards import Card, standard_deck
 from domain.evaluation.encoding import POW5, SUIT_INDEX
-from domain.evaluation.high import STANDARD, Category, best_high, parts_of, strength_of
+from domain.evaluation.high import STANDARD, Category, best_high, parts_of
 
 
 class Strength(IntEnum):
@@ -155,16 +155,20 @@ def _is_nuts(hole: Sequence[Card], board: Sequence[Card]) -> bool:
         return False
     mine = best_high([*hole, *board], STANDARD)
     seen = {*hole, *board}
-    # the board's parts are added up once and each unseen card's looked up once: 990 two-card hands tried
+    # the board's parts are added up once and each unseen card's looked up once: 990 two-card hands tried,
+    # a suit looked at for a flush only where the board holds three of it
     board_key, board_masks = parts_of(board)
+    suits = [suit for suit in range(4) if board_masks[suit].bit_count() >= 3]
+    by_ranks, by_suit_mask = STANDARD.by_ranks, STANDARD.by_suit_mask
     rest = [(POW5[c.rank], SUIT_INDEX[c.suit], 1 << c.rank) for c in standard_deck() if c not in seen]
     for i, (a_key, a_suit, a_bit) in enumerate(rest):
-        with_a = list(board_masks)
-        with_a[a_suit] |= a_bit
+        with_a = board_key + a_key
         for b_key, b_suit, b_bit in rest[i + 1 :]:
-            masks = list(with_a)
-            masks[b_suit] |= b_bit
-            if strength_of(board_key + a_key + b_key, masks, STANDARD) > mine:
+            if by_ranks[with_a + b_key] > mine:
                 return False
+            for suit in suits:
+                mask = board_masks[suit] | (a_bit if a_suit == suit else 0) | (b_bit if b_suit == suit else 0)
+                if mask.bit_count() >= 5 and by_suit_mask[mask] > mine:
+                    return False
     return True
 

@@ -13,7 +13,7 @@ from itertools import combinations
 
 from domain.cards import Card, standard_deck
 from domain.evaluation.encoding import POW5, SUIT_INDEX
-from domain.evaluation.high import STANDARD, parts_of, strength_of
+from domain.evaluation.high import STANDARD, parts_of
 
 #: boards drawn where more than one card is to come: the expectation to about ±6% of the pot per hand,
 #: which over a player's all-ins averages out
@@ -39,23 +39,32 @@ def equities(
         runs = draws(random.Random(seed), len(rest), missing, SAMPLES)
     shares = [0.0] * len(hole)
     # the board's and each hand's parts are added up once, a run adds its cards' (the same strengths as
-    # best_high of each hand with the full board, at a fraction of the cost)
+    # best_high of each hand with the full board, at a fraction of the cost); a suit is looked at for a flush
+    # only where the full board and some hand could hold five of it
     board_key, board_masks = parts_of(board)
-    hands = []
-    for h in hole:
-        key, masks = parts_of(h)
-        hands.append((key + board_key, [m | b for m, b in zip(masks, board_masks, strict=True)]))
+    hands = [parts_of(h) for h in hole]
+    most = [max((masks[suit].bit_count() for _, masks in hands), default=0) for suit in range(4)]
     keys = [POW5[c.rank] for c in rest]
     cards = [(SUIT_INDEX[c.suit], 1 << c.rank) for c in rest]
+    by_ranks, by_suit_mask = STANDARD.by_ranks, STANDARD.by_suit_mask
     for run in runs:
-        run_key = sum(keys[j] for j in run)
+        full = board_masks.copy()
+        run_key = board_key
+        for j in run:
+            suit, bit = cards[j]
+            full[suit] |= bit
+            run_key += keys[j]
+        suits = [suit for suit in range(4) if full[suit].bit_count() + most[suit] >= 5]
         values = []
         for key, masks in hands:
-            full = masks.copy()
-            for j in run:
-                suit, bit = cards[j]
-                full[suit] |= bit
-            values.append(strength_of(key + run_key, full, STANDARD))
+            value = by_ranks[key + run_key]
+            for suit in suits:
+                mask = full[suit] | masks[suit]
+                if mask.bit_count() >= 5:
+                    flush = by_suit_mask[mask]
+                    if flush > value:
+                        value = flush
+            values.append(value)
         top = max(values)
         winners = [i for i, v in enumerate(values) if v == top]
         for i in winners:
