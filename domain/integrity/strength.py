@@ -26,6 +26,8 @@ class Strength(IntEnum):
 
 #: percentile of the starting hand (0 worst, 1 best) from which each bucket begins
 _PREFLOP_CUTS = (0.95, 0.85, 0.62, 0.35)
+#: the deck, made once (the cards left to come are taken from it for every all-in and nuts test)
+_DECK = standard_deck()
 _HOLE_WORDS = {
     Category.HIGH_CARD: "high card",
     Category.PAIR: "a pair",
@@ -160,7 +162,7 @@ def _is_nuts(hole: Sequence[Card], board: Sequence[Card]) -> bool:
     board_key, board_masks = parts_of(board)
     suits = [suit for suit in range(4) if board_masks[suit].bit_count() >= 3]
     by_ranks, by_suit_mask = STANDARD.by_ranks, STANDARD.by_suit_mask
-    rest = [(POW5[c.rank], SUIT_INDEX[c.suit], 1 << c.rank) for c in standard_deck() if c not in seen]
+    rest = [(POW5[c.rank], SUIT_INDEX[c.suit], 1 << c.rank) for c in _DECK if c not in seen]
     for i, (a_key, a_suit, a_bit) in enumerate(rest):
         with_a = board_key + a_key
         for b_key, b_suit, b_bit in rest[i + 1 :]:

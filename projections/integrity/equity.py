@@ -18,6 +18,8 @@ from domain.evaluation.high import STANDARD, parts_of
 #: boards drawn where more than one card is to come: the expectation to about ±6% of the pot per hand,
 #: which over a player's all-ins averages out
 SAMPLES = 60
+#: the deck, made once (the cards left to come are taken from it for every all-in and nuts test)
+_DECK = standard_deck()
 
 
 def equities(
@@ -26,7 +28,7 @@ def equities(
     """Each hand's expected share of one pot all of them contest (ties split); ``dead``: other cards known
     not to come (a side pot's: the hole cards of the all-in players it does not concern)."""
     seen = {c for h in hole for c in h} | set(board) | set(dead)
-    rest = [c for c in standard_deck() if c not in seen]
+    rest = [c for c in _DECK if c not in seen]
     missing = 5 - len(board)
     # a run is the positions in ``rest`` of the cards it deals
     if missing == 0:
