@@ -142,9 +142,13 @@ def _unflat(flat: list[int]) -> defaultdict[int, int]:
     return defaultdict(int, zip(flat[::2], flat[1::2], strict=True))
 
 
+#: compact JSON, the encoder made once (json.dumps with separators makes one per call, and every page writes
+#: the rows of every player and pair it touched)
+_dumps = json.JSONEncoder(separators=(",", ":")).encode
+
+
 def dump_player(p: PlayerCounts) -> str:
-    return json.dumps([p.counts, p.net, p.net_bb, p.net_bb_sq, p.adjusted_bb, p.adjusted_bb_sq, _flat(p.opposed)],
-                      separators=(",", ":"))
+    return _dumps([p.counts, p.net, p.net_bb, p.net_bb_sq, p.adjusted_bb, p.adjusted_bb_sq, _flat(p.opposed)])
 
 
 def load_player(text: str) -> PlayerCounts:
@@ -153,8 +157,8 @@ def load_player(text: str) -> PlayerCounts:
 
 
 def dump_pair(p: PairCounts) -> str:
-    return json.dumps([p.hands, p.pots, p.flow, p.gross, p.flow_sq, p.luck, p.luck_var, p.all_ins,
-                       _flat(p.decisions[0]), _flat(p.decisions[1]), p.evidence], separators=(",", ":"))
+    return _dumps([p.hands, p.pots, p.flow, p.gross, p.flow_sq, p.luck, p.luck_var, p.all_ins,
+                   _flat(p.decisions[0]), _flat(p.decisions[1]), p.evidence])
 
 
 def load_pair(text: str) -> PairCounts:
@@ -164,8 +168,8 @@ def load_pair(text: str) -> PairCounts:
 
 
 def dump_seating(counters: Counters) -> str:
-    return json.dumps({session: {table: sorted(names) for table, names in tables.items()}
-                       for session, tables in counters.seating.items()}, separators=(",", ":"))
+    return _dumps({session: {table: sorted(names) for table, names in tables.items()}
+                   for session, tables in counters.seating.items()})
 
 
 def load(
