@@ -147,21 +147,10 @@ def best_high(cards: Sequence[Card], rules: HighRules) -> int:
     return value
 
 
-def strength_of(key: int, suit_masks: Sequence[int], rules: HighRules) -> int:
-    """:func:`best_high` from the cards' parts already added up: ``key`` the sum of their ``POW5[rank]``,
-    ``suit_masks`` each suit's rank bitmask (a caller trying many completions of the same cards adds the
-    fixed cards' parts once, then each completion's)."""
-    value = rules.by_ranks[key]
-    for mask in suit_masks:
-        if mask.bit_count() >= 5:
-            flush = rules.by_suit_mask[mask]
-            if flush > value:
-                value = flush
-    return value
-
-
 def parts_of(cards: Sequence[Card]) -> tuple[int, list[int]]:
-    """The rank key and the four suit masks of ``cards`` (what :func:`strength_of` reads)."""
+    """The rank key (the sum of ``POW5[rank]``, what ``by_ranks`` is keyed by) and the four suit masks (what
+    ``by_suit_mask`` is keyed by) of ``cards``: a caller trying many completions of the same cards adds the
+    fixed cards' parts once, then each completion's (best_high reads the same parts)."""
     key = 0
     suit_masks = [0, 0, 0, 0]
     for card in cards:
