@@ -43,7 +43,7 @@ def main() -> None:
     from projections.runner import Projector
 
     class WithoutIntegrity(Projector):
-        def _integrity(self, event: object) -> None:
+        def _integrity(self, event: object, started: object = None) -> None:
             return None
 
     scratch = Path(tempfile.mkdtemp(prefix="pokeraudit-integrity-live-"))

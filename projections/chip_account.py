@@ -332,6 +332,11 @@ class ProjectedHand:
         return self.now.version
 
     @property
+    def started(self) -> HandStarted:
+        """The hand's start as decoded once (integrity's counters read it too)."""
+        return self.now.started
+
+    @property
     def is_over(self) -> bool:
         return self.now.is_over
 

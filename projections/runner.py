@@ -317,13 +317,14 @@ class Projector:
             page.stacks.extend((hand.hand_id, event.version, *change) for change in changes)
         page.history.append(history_row(hand.hand_id, event))
         page.touched[hand.hand_id] = hand
-        self._integrity(event)
+        self._integrity(event, getattr(hand, "started", None) if event.version == 1 else None)
 
-    def _integrity(self, event: Stored) -> None:
+    def _integrity(self, event: Stored, started: object = None) -> None:
         """Integrity's counters take the hand's events (an event they cannot read leaves the hand out of
-        them, logged; it does not stop the hand's other read models)."""
+        them, logged; it does not stop the hand's other read models); ``started``: the hand's start as the
+        hand projection decoded it, so it is not decoded twice."""
         try:
-            self.integrity.event(event, self._earlier, self._read_back, self._writes)
+            self.integrity.event(event, self._earlier, self._read_back, self._writes, started)
         except NOT_THE_EVENTS_FAULT:
             raise
         except Exception as err:

@@ -147,6 +147,19 @@ def best_high(cards: Sequence[Card], rules: HighRules) -> int:
     return value
 
 
+def parts_of(cards: Sequence[Card]) -> tuple[int, list[int]]:
+    """The rank key (the sum of ``POW5[rank]``, what ``by_ranks`` is keyed by) and the four suit masks (what
+    ``by_suit_mask`` is keyed by) of ``cards``: a caller trying many completions of the same cards adds the
+    fixed cards' parts once, then each completion's (best_high reads the same parts)."""
+    key = 0
+    suit_masks = [0, 0, 0, 0]
+    for card in cards:
+        rank = card.rank
+        key += POW5[rank]
+        suit_masks[SUIT_INDEX[card.suit]] |= 1 << rank
+    return key, suit_masks
+
+
 def best_short_deck(cards: Sequence[Card]) -> int:
     if any(card.rank < SHORT_DECK_LOWEST_RANK for card in cards):
         bad = ", ".join(str(c) for c in cards if c.rank < SHORT_DECK_LOWEST_RANK)

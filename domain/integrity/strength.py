@@ -12,7 +12,8 @@ from enum import IntEnum
 from functools import cache
 
 from domain.cards import Card, standard_deck
-from domain.evaluation.high import STANDARD, Category, best_high
+from domain.evaluation.encoding import POW5, SUIT_INDEX
+from domain.evaluation.high import STANDARD, Category, best_high, parts_of
 
 
 class Strength(IntEnum):
@@ -25,6 +26,8 @@ class Strength(IntEnum):
 
 #: percentile of the starting hand (0 worst, 1 best) from which each bucket begins
 _PREFLOP_CUTS = (0.95, 0.85, 0.62, 0.35)
+#: the deck, made once (the cards left to come are taken from it for every all-in and nuts test)
+_DECK = standard_deck()
 _HOLE_WORDS = {
     Category.HIGH_CARD: "high card",
     Category.PAIR: "a pair",
@@ -154,10 +157,20 @@ def _is_nuts(hole: Sequence[Card], board: Sequence[Card]) -> bool:
         return False
     mine = best_high([*hole, *board], STANDARD)
     seen = {*hole, *board}
-    rest = [c for c in standard_deck() if c not in seen]
-    for i, a in enumerate(rest):
-        for b in rest[i + 1 :]:
-            if best_high([a, b, *board], STANDARD) > mine:
+    # the board's parts are added up once and each unseen card's looked up once: 990 two-card hands tried,
+    # a suit looked at for a flush only where the board holds three of it
+    board_key, board_masks = parts_of(board)
+    suits = [suit for suit in range(4) if board_masks[suit].bit_count() >= 3]
+    by_ranks, by_suit_mask = STANDARD.by_ranks, STANDARD.by_suit_mask
+    rest = [(POW5[c.rank], SUIT_INDEX[c.suit], 1 << c.rank) for c in _DECK if c not in seen]
+    for i, (a_key, a_suit, a_bit) in enumerate(rest):
+        with_a = board_key + a_key
+        for b_key, b_suit, b_bit in rest[i + 1 :]:
+            if by_ranks[with_a + b_key] > mine:
                 return False
+            for suit in suits:
+                mask = board_masks[suit] | (a_bit if a_suit == suit else 0) | (b_bit if b_suit == suit else 0)
+                if mask.bit_count() >= 5 and by_suit_mask[mask] > mine:
+                    return False
     return True
 

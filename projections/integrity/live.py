@@ -18,8 +18,10 @@ from __future__ import annotations
 import json
 from collections import defaultdict
 from collections.abc import Callable, Iterable
+from itertools import chain
 from typing import Any
 
+from domain.hand.events import HandStarted
 from domain.integrity.record import is_holdem, record_from_events
 from projections import schema
 from projections.integrity.counters import Counters, PairCounts, PlayerCounts
@@ -41,8 +43,9 @@ class IntegrityProjection:
 
     def __init__(self, part: int = 0) -> None:
         self.part = part
-        #: stream → (competition, the hand's events so far); None for a hand integrity does not read
-        self._open: dict[str, tuple[str, list[Event]] | None] = {}
+        #: stream → (competition, the hand's events so far, its start decoded when the hand projection had
+        #: it); None for a hand integrity does not read
+        self._open: dict[str, tuple[str, list[Event], HandStarted | None] | None] = {}
         #: competition → its counters of this part, as stored plus this page's hands
         self._counters: dict[str, Counters] = {}
         #: what this page changed: competition → players, pairs
@@ -61,11 +64,12 @@ class IntegrityProjection:
         """The hand's further events are passed over (one of its events could not be read)."""
         self._open[stream] = None
 
-    def event(self, event: Event, earlier: Earlier, query: Query, reads: Any) -> None:
-        """One stored event of a hand's stream; ``reads`` is the page's Writes (which tables to read back)."""
+    def event(self, event: Event, earlier: Earlier, query: Query, reads: Any, started: object = None) -> None:
+        """One stored event of a hand's stream; ``reads`` is the page's Writes (which tables to read back);
+        ``started``: the hand's start already decoded (the projector's hand projection has it), or None."""
         stream = event.stream
         if event.version == 1:
-            self._open[stream] = self._opened(event)
+            self._open[stream] = self._opened(event, started)
             return
         if stream not in self._open:
             events = list(earlier(stream, event.version - 1))
@@ -79,8 +83,10 @@ class IntegrityProjection:
         kept[1].append(event)
         if event.type == "HandEnded":
             del self._open[stream]
-            competition, events = kept
-            record = record_from_events(domain_events(events), stream, competition, "")
+            competition, events, decoded_start = kept
+            read = domain_events(events) if decoded_start is None else \
+                chain((decoded_start,), domain_events(events[1:]))
+            record = record_from_events(read, stream, competition, "")
             if record is None:
                 return
             counters = self._counters_of(competition, query, reads)
@@ -93,10 +99,11 @@ class IntegrityProjection:
             pairs.update((a, b) for i, a in enumerate(names) for b in names[i + 1 :])
 
     @staticmethod
-    def _opened(event: Event) -> tuple[str, list[Event]] | None:
+    def _opened(event: Event, started: object = None) -> tuple[str, list[Event], HandStarted | None] | None:
         if event.type != "HandStarted" or not is_holdem(str(event.payload.get("variant", ""))):
             return None
-        return str(event.meta.get("competition_id", "")), [event]
+        return (str(event.meta.get("competition_id", "")), [event],
+                started if isinstance(started, HandStarted) else None)
 
     def _counters_of(self, competition: str, query: Query, reads: Any) -> Counters:
         found = self._counters.get(competition)
@@ -135,9 +142,13 @@ def _unflat(flat: list[int]) -> defaultdict[int, int]:
     return defaultdict(int, zip(flat[::2], flat[1::2], strict=True))
 
 
+#: compact JSON, the encoder made once (json.dumps with separators makes one per call, and every page writes
+#: the rows of every player and pair it touched)
+_dumps = json.JSONEncoder(separators=(",", ":")).encode
+
+
 def dump_player(p: PlayerCounts) -> str:
-    return json.dumps([p.counts, p.net, p.net_bb, p.net_bb_sq, p.adjusted_bb, p.adjusted_bb_sq, _flat(p.opposed)],
-                      separators=(",", ":"))
+    return _dumps([p.counts, p.net, p.net_bb, p.net_bb_sq, p.adjusted_bb, p.adjusted_bb_sq, _flat(p.opposed)])
 
 
 def load_player(text: str) -> PlayerCounts:
@@ -146,8 +157,8 @@ def load_player(text: str) -> PlayerCounts:
 
 
 def dump_pair(p: PairCounts) -> str:
-    return json.dumps([p.hands, p.pots, p.flow, p.gross, p.flow_sq, p.luck, p.luck_var, p.all_ins,
-                       _flat(p.decisions[0]), _flat(p.decisions[1]), p.evidence], separators=(",", ":"))
+    return _dumps([p.hands, p.pots, p.flow, p.gross, p.flow_sq, p.luck, p.luck_var, p.all_ins,
+                   _flat(p.decisions[0]), _flat(p.decisions[1]), p.evidence])
 
 
 def load_pair(text: str) -> PairCounts:
@@ -157,8 +168,8 @@ def load_pair(text: str) -> PairCounts:
 
 
 def dump_seating(counters: Counters) -> str:
-    return json.dumps({session: {table: sorted(names) for table, names in tables.items()}
-                       for session, tables in counters.seating.items()}, separators=(",", ":"))
+    return _dumps({session: {table: sorted(names) for table, names in tables.items()}
+                   for session, tables in counters.seating.items()})
 
 
 def load(

@@ -15,6 +15,7 @@ from typing import Any
 from domain.hand.codec import REPORTED, decode
 from domain.hand.events import HandEnded
 from domain.integrity.record import HandRecord, record_from_events
+from projections.hand_projection import Stored, decoded
 from projections.protocol import competition_streams
 from projections.stored import EventSource
 
@@ -40,7 +41,12 @@ def domain_events(stored: list[Any]) -> Iterator[object]:
         payload = getattr(event, "payload", None)
         kind = payload.get("type") if isinstance(payload, dict) else None
         if kind in READ and kind in REPORTED:
-            yield decode(payload)  # type: ignore[arg-type]
+            if kind != "HandStarted" and isinstance(event, Stored):
+                # the projector's hand projection has just decoded this act through the memo: looked up, not
+                # decoded again (a hand's start is decoded once, and would only crowd the memo)
+                yield decoded(event)
+            else:
+                yield decode(payload)  # type: ignore[arg-type]
         elif kind == "HandEnded":
             yield HandEnded(tuple((int(seat), int(chips)) for seat, chips in payload["final_stacks"]),  # type: ignore[index]
                             bool(payload.get("undetermined", False)))  # type: ignore[union-attr]

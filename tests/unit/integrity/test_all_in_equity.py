@@ -70,3 +70,30 @@ def test_all_in_adjusted_winnings_share_each_pot_among_those_eligible(tmp_path: 
     alice_bob = counters.pairs[("Alice", "Bob")]
     assert alice_bob.all_ins == 1
     assert alice_bob.luck == pytest.approx(((-1000 - expected["Alice"]) - (6000 - expected["Bob"])) / 2)
+
+
+@pytest.mark.parametrize("n", [5, 21, 22, 40, 45, 48])
+@pytest.mark.parametrize("k", [1, 2, 5])
+def test_drawn_boards_are_those_random_sample_gives(n: int, k: int) -> None:
+    """The boards drawn for an all-in before the river are the generator's ``sample`` (the same figures as
+    ever for a hand), taken without its per-call cost."""
+    import random
+
+    from projections.integrity.equity import draws
+
+    for seed in ("table-1#7", "x", "hand 99"):
+        ours, theirs = random.Random(seed), random.Random(seed)
+        assert draws(ours, n, k, 60) == [tuple(theirs.sample(range(n), k)) for _ in range(60)]
+        assert ours.random() == theirs.random()  # the generator left in the same state
+
+
+def test_the_nuts_are_found_on_the_board_and_missed_when_a_better_hand_can_be_held() -> None:
+    from domain.integrity.strength import describe
+
+    assert describe(parse_cards("AsKs"), parse_cards("QsJsTs2d3c")) == "AsKs (the nuts, a straight flush)"
+    assert describe(parse_cards("9s8s"), parse_cards("7s6s5s2d2c")) == "9s8s (the nuts, a straight flush)"
+    # a low flush: two higher spades make a better one
+    assert describe(parse_cards("3s4s"), parse_cards("7s8sKs2d2c")) == "3s4s (a flush)"
+    # the nut flush on a paired board is beaten by a full house
+    assert describe(parse_cards("AsQs"), parse_cards("7s8sKs2d2c")) == "AsQs (a flush)"
+    assert describe(parse_cards("AsQs"), parse_cards("7s8sKs2d3c")) == "AsQs (the nuts, a flush)"
