@@ -447,8 +447,11 @@ def _ofc_world() -> World:
         Reader("dealer-of-a-same-named-ofc-table", Role.DEALER, (("table", ofc.TABLE), ("competition", OPEN)),
                ofc.DEALER.person),
     )
-    sees_live = {"judge", "chief_judge", "dealer-of-the-ofc-table"}
-    sees_ended = {"judge", "chief_judge", "integrity", "federation", "dealer-of-the-ofc-table"}
+    # the OFC event adopted no Regulations and appointed nobody: every judge reads by the roles table alone
+    # (README's API section), those appointed elsewhere or nowhere included
+    judges = {"judge", "chief_judge", "judge-appointed-elsewhere", "judge-appointed-nowhere"}
+    sees_live = {*judges, "dealer-of-the-ofc-table"}
+    sees_ended = {*judges, "integrity", "federation", "dealer-of-the-ofc-table"}
 
     def ofc_secrets(reader: Reader) -> dict[str, str]:
         found: dict[str, str] = {}
