@@ -217,6 +217,7 @@ def main() -> int:
 
     from api.auth import issue_token
     from api.demo import load_demo
+    from api.demo_people import DEMO_PEOPLE
     from api.settings import Settings
 
     scratch = Path(tempfile.mkdtemp(prefix="pokeraudit-bench-web-"))
@@ -243,8 +244,9 @@ def main() -> int:
                 pass
             assert time.monotonic() < deadline and server.poll() is None, "the server did not start"
             time.sleep(0.2)
-        chief = issue_token(secret, "bench-chief-judge", "chief_judge")
-        judge_person = "bench-judge"
+        # the whole competition's appointed officials (permissions and sealed reads follow appointments)
+        chief = issue_token(secret, DEMO_PEOPLE["chief_judge"][0], "chief_judge")
+        judge_person = DEMO_PEOPLE["judge"][0]
         judge = issue_token(secret, judge_person, "judge")
         api = httpx.Client(base_url=base, headers={"Authorization": f"Bearer {chief}"}, timeout=30)
         web = httpx.Client(base_url=base, cookies={"pokeraudit_session": chief}, timeout=30)
