@@ -13,17 +13,15 @@ import pytest
 from fastapi.testclient import TestClient
 from federation_records import CHIEF, COMPETITION, JUDGE, SECRETARY, Records, at
 from federation_views_scenario import FORWARDED_AT, GOMEL, GROUNDS, forwarded, gomel_cup, minsk_open
+from served_app import served_projected
 
-from api.app import create_app
 from api.auth import issue_token
 from api.bootstrap import bootstrap
 from api.operations import publish, referee_once
 from api.routes import federation as routes
 from api.settings import Settings
 from ingest.simulator.clock import simulation_clock
-from projections.bootstrap import open_read_models
 from projections.protocol import take_snapshot
-from projections.runner import Projector
 
 pytestmark = pytest.mark.e2e
 
@@ -44,13 +42,8 @@ def client(tmp_path: Path) -> Iterator[TestClient]:
     snapshot = take_snapshot(pipeline.store, COMPETITION, "sec-petrova", at(30))
     publish(pipeline, [forwarded(records, snapshot.name, snapshot.chain_head)], progress=False)
     assert referee_once(pipeline) == {"accepted": 1}
-    projector = Projector(pipeline.store, open_read_models(settings).database)
-    projector.catch_up()
-    read_models = open_read_models(settings)
-    with TestClient(create_app(settings, pipeline, read_models)) as served:
+    with served_projected(settings, pipeline) as served:
         yield served
-    read_models.close()
-    projector.database.close()
     pipeline.close()
 
 

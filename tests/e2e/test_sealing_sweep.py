@@ -13,6 +13,7 @@ import pytest
 import sealing_sweep_ofc
 from fastapi.testclient import TestClient
 from sealing_sweep import MINSK, OFC_WORLD, READERS, REJECTED, Read, get_paths, scenario, sweep
+from served_app import served_projected
 
 from api.app import create_app
 from api.auth import issue_token
@@ -100,13 +101,8 @@ def ofc_client(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]
     records = sealing_sweep_ofc.scenario()
     pipeline.log.append(records)
     assert referee_once(pipeline) == {"accepted": len(records)}
-    projector = Projector(pipeline.store, open_read_models(settings).database)
-    projector.catch_up()
-    read_models = open_read_models(settings)
-    with TestClient(create_app(settings, pipeline, read_models)) as served:
+    with served_projected(settings, pipeline) as served:
         yield served
-    read_models.close()
-    projector.database.close()
     pipeline.close()
 
 

@@ -11,15 +11,13 @@ from urllib.parse import urlencode
 
 import pytest
 from fastapi.testclient import TestClient
+from served_app import served_projected
 
-from api.app import create_app
 from api.auth import issue_token
 from api.bootstrap import bootstrap
 from api.operations import publish, referee_once
 from api.settings import Settings
 from ingest.simulator import simulate
-from projections.bootstrap import open_read_models
-from projections.runner import Projector
 
 pytestmark = pytest.mark.e2e
 
@@ -37,13 +35,8 @@ def client(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
     publish(pipeline, list(simulate(5, tables=1, seats=6, hands_per_table=40).records()), progress=False)
     assert referee_once(pipeline).get("rejected", 0) == 0
     # the replayer reads the hands' read model, which the projector fills
-    projector = Projector(pipeline.store, open_read_models(settings).database)
-    projector.catch_up()
-    read_models = open_read_models(settings)
-    with TestClient(create_app(settings, pipeline, read_models)) as served:
+    with served_projected(settings, pipeline) as served:
         yield served
-    read_models.close()
-    projector.database.close()
     pipeline.close()
 
 

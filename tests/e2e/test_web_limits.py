@@ -11,14 +11,12 @@ import pytest
 from fastapi.testclient import TestClient
 from federation_records import COMPETITION, Records
 from federation_views_scenario import GOMEL, gomel_cup, minsk_open
+from served_app import served_projected
 
-from api.app import create_app
 from api.auth import issue_token
 from api.bootstrap import bootstrap
 from api.operations import publish, referee_once
 from api.settings import Settings
-from projections.bootstrap import open_read_models
-from projections.runner import Projector
 
 pytestmark = pytest.mark.e2e
 
@@ -39,13 +37,8 @@ def client(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
     pipeline = bootstrap(settings)
     publish(pipeline, [*minsk_open(Records()), *gomel_cup(Records(GOMEL))], progress=False)
     assert referee_once(pipeline).get("rejected", 0) == 0
-    projector = Projector(pipeline.store, open_read_models(settings).database)
-    projector.catch_up()
-    read_models = open_read_models(settings)
-    with TestClient(create_app(settings, pipeline, read_models)) as served:
+    with served_projected(settings, pipeline) as served:
         yield served
-    read_models.close()
-    projector.database.close()
     pipeline.close()
 
 
