@@ -354,8 +354,11 @@ def test_pokeraudit_serve_and_token_from_the_command_line(tmp_path: Path) -> Non
                            capture_output=True, text=True, timeout=60)
     assert token.returncode == 0, token.stderr
     port = free_port()
-    server = subprocess.Popen([str(POKERAUDIT), "serve", "--port", str(port)], env=env,
-                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    # The server's output goes to a file kept with the test's tmp_path: a pipe nobody reads would fill
+    # and block the server's event loop.
+    with (tmp_path / "serve.log").open("w") as log:
+        server = subprocess.Popen([str(POKERAUDIT), "serve", "--port", str(port)], env=env,
+                                  stdout=log, stderr=subprocess.STDOUT, text=True)
     try:
         url = f"http://127.0.0.1:{port}"
         deadline = time.monotonic() + 60

@@ -52,10 +52,13 @@ def _free_port() -> int:
 
 def test_the_demo_ends_with_the_api_answering(tmp_path: Path) -> None:
     port = _free_port()
-    demo = subprocess.Popen(
-        [str(POKERAUDIT), "demo", "--data-dir", str(tmp_path / "demo"), "--port", str(port)],
-        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=_env(),
-    )
+    # A file, not a pipe: nobody reads a pipe while the demo runs, and a full one would block its event loop.
+    log = tmp_path / "demo.log"
+    with log.open("w") as sink:
+        demo = subprocess.Popen(
+            [str(POKERAUDIT), "demo", "--data-dir", str(tmp_path / "demo"), "--port", str(port)],
+            stdout=sink, stderr=subprocess.STDOUT, text=True, env=_env(),
+        )
     base = f"http://127.0.0.1:{port}"
     try:
         deadline = time.monotonic() + 120
@@ -81,8 +84,9 @@ def test_the_demo_ends_with_the_api_answering(tmp_path: Path) -> None:
     finally:
         demo.terminate()
         try:
-            output, _ = demo.communicate(timeout=30)
+            demo.wait(timeout=30)
         except subprocess.TimeoutExpired:
             demo.kill()
-            output, _ = demo.communicate()
+            demo.wait()
+    output = log.read_text()
     assert f"the API is starting on {base}" in output, output

@@ -37,8 +37,11 @@ def test_publish_and_simulate_beside_serve_leave_the_api_submitting(tmp_path: Pa
     assert token.returncode == 0, token.stderr
     headers = {"Authorization": f"Bearer {token.stdout.strip()}"}
     port = _free_port()
-    server = subprocess.Popen([str(POKERAUDIT), "serve", "--port", str(port)], env=env,
-                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    # The server's output goes to a file kept with the test's tmp_path: a pipe nobody reads would fill
+    # and block the server's event loop.
+    with (tmp_path / "serve.log").open("w") as log:
+        server = subprocess.Popen([str(POKERAUDIT), "serve", "--port", str(port)], env=env,
+                                  stdout=log, stderr=subprocess.STDOUT, text=True)
     try:
         url = f"http://127.0.0.1:{port}"
         deadline = time.monotonic() + 90
@@ -66,7 +69,7 @@ def test_publish_and_simulate_beside_serve_leave_the_api_submitting(tmp_path: Pa
             assert {v["outcome"] for v in answer.json()["verdicts"]} == {"accepted"}, answer.text
     finally:
         server.terminate()
-        server.communicate(timeout=30)
+        server.wait(timeout=30)
     # What the server's referee judged of all three processes' records, checkpoints included, verifies.
     verified = subprocess.run([str(POKERAUDIT), "verify"], env=env, capture_output=True, text=True, timeout=300)
     assert verified.returncode == 0 and "every chain holds" in verified.stdout, verified.stdout

@@ -32,10 +32,13 @@ def _free_port() -> int:
 
 def test_two_processes_serve_the_same_read_models(tmp_path: Path) -> None:
     port = _free_port()
-    server = subprocess.Popen(
-        [str(POKERAUDIT), "serve", "--processes", "2", "--no-workers", "--port", str(port), "--log-level", "warning"],
-        env=_env(tmp_path), stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-    )
+    # The server's output goes to a file kept with the test's tmp_path: a pipe nobody reads would fill
+    # and block the server's event loop.
+    with (tmp_path / "serve.log").open("w") as log:
+        server = subprocess.Popen(
+            [str(POKERAUDIT), "serve", "--processes", "2", "--no-workers", "--port", str(port), "--log-level", "warning"],
+            env=_env(tmp_path), stdout=log, stderr=subprocess.STDOUT, text=True,
+        )
     try:
         deadline, answered = time.monotonic() + 60, None
         while time.monotonic() < deadline and server.poll() is None:
@@ -49,7 +52,7 @@ def test_two_processes_serve_the_same_read_models(tmp_path: Path) -> None:
         assert all(httpx.get(f"http://127.0.0.1:{port}/health").status_code == 200 for _ in range(20))
     finally:
         server.terminate()
-        server.communicate(timeout=30)
+        server.wait(timeout=30)
 
 
 def test_the_in_process_workers_refuse_to_be_split_across_processes(tmp_path: Path) -> None:
