@@ -29,6 +29,14 @@ RULES_REQUIRE: dict[tuple[str, str], str] = {
         "bfsp 5.10.2: players busted in the same hand are placed by the chips they started it with, so an "
         "elimination for want of chips gives them; the schema's default 0 would rank him last"
     ),
+    ("PenaltyImposed", "players_at_table"): (
+        "bfsp 7.1.2: missed rounds are counted in hands at the offender's table, so a `missed_rounds` penalty "
+        "gives the players seated there (the offender included), as the floor knows them"
+    ),
+    ("PenaltyImposed", "hands_to_miss"): (
+        "bfsp 7.1.2: a `missed_rounds` penalty gives `rounds` x `players_at_table`; any other kind gives 0. A "
+        "wrong count is refused with the right one, never stored corrected"
+    ),
 }
 
 #: events that carry several acts of the roles table, told apart by the payload (domain/officials/acts.py)

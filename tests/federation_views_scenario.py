@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import replace
-from datetime import date
+from datetime import date, timedelta
 
 from federation_records import (
     CHIEF,
@@ -96,7 +96,7 @@ def minsk_open(records: Records) -> Iterator[Record]:
     # (bfsp 7.1.2), and p03 plays hand 2 out
     yield records.record(ViolationRecorded("p03", "7.1.6", "", False, 1, "used his phone at the table"), JUDGE, at(21))
     yield records.record(
-        PenaltyImposed("p03", 1, PenaltyKind.MISSED_ROUNDS, Role.JUDGE, rounds=1, players_at_table=2), JUDGE, at(21.5)
+        PenaltyImposed("p03", 1, PenaltyKind.MISSED_ROUNDS, Role.JUDGE, rounds=1, players_at_table=2, hands_to_miss=2), JUDGE, at(21.5)
     )
     yield records.record(
         PlayerEliminated("p03", f"{table()}/2", EliminationReason.NO_CHIPS, 2, starting_stack=STACKS_AFTER_HAND_1["p03"]),
@@ -107,7 +107,7 @@ def minsk_open(records: Records) -> Iterator[Record]:
 def forwarded(records: Records, snapshot: str, chain_head: str) -> Record:
     """The Chief Judge forwards protest-1 with the protocol snapshot (its deadline is the desk's to compute)."""
     return records.record(
-        ProtestForwarded("protest-1", snapshot, chain_head, FORWARDED_AT, FORWARDED_AT), CHIEF, FORWARDED_AT
+        ProtestForwarded("protest-1", snapshot, chain_head, FORWARDED_AT, FORWARDED_AT + timedelta(days=30)), CHIEF, FORWARDED_AT
     )
 
 

@@ -29,7 +29,7 @@ from domain.discipline.events import (
 )
 from domain.discipline.ladder import PenaltyKind, Violation, verify_sanction, violation
 from domain.discipline.penalties import MISSED_ROUND_RULE, hands_to_miss
-from domain.errors import DisciplineError, RuleRef
+from domain.errors import DisciplineError, RuleRef, verify_agrees
 from domain.officials import Act, verify_permitted
 from domain.officials.codec import decode, encode
 from domain.officials.recorded import OfficialsRecord
@@ -141,9 +141,12 @@ class DisciplinaryCase(OfficialsRecord):
         rounds: int = 0,
         players_at_table: int = 0,
         chips_removed: int = 0,
+        reported_hands_to_miss: int | None = None,
         meta: JSON | None = None,
     ) -> PenaltyImposed:
-        """Impose ``kind`` for violation ``number`` (its position in this case, from 1)."""
+        """Impose ``kind`` for violation ``number`` (its position in this case, from 1). A record that reports
+        the hands to miss (``reported_hands_to_miss``) must report the rules' own count: a wrong one is refused
+        with the rule and the right count, never stored corrected."""
         verify_permitted(kind.act, imposed_by)
         recorded = self._violation(number)
         rule = violation(recorded.code)
@@ -158,6 +161,8 @@ class DisciplinaryCase(OfficialsRecord):
                 RuleRef("bfsp", "7.2.3"),
             )
         missed = hands_to_miss(players_at_table, rounds) if kind is PenaltyKind.MISSED_ROUNDS else 0
+        if reported_hands_to_miss is not None:
+            verify_agrees(reported_hands_to_miss, missed, "hands to miss", MISSED_ROUND_RULE, DisciplineError)
         if kind is not PenaltyKind.MISSED_ROUNDS and players_at_table:
             raise DisciplineError(f"{kind.words} is not counted in hands at a table", MISSED_ROUND_RULE)
         if chips_removed < 0 or (chips_removed and kind is not PenaltyKind.COMPETITION_DISQUALIFICATION):

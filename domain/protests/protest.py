@@ -21,7 +21,7 @@ from uuid import NAMESPACE_URL, UUID, uuid5
 from eventsourcing.domain import event
 
 from domain.chained import JSON
-from domain.errors import ProtestError, RuleRef
+from domain.errors import ProtestError, RuleRef, verify_agrees
 from domain.officials import Act, verify_permitted
 from domain.officials.codec import decode, encode
 from domain.officials.recorded import OfficialsRecord
@@ -127,8 +127,18 @@ class Protest(OfficialsRecord):
     # --- the acts -------------------------------------------------------------------------------------------
 
     def forward(
-        self, protocol_snapshot: str, chain_head: str, forwarded_by: Role, at: datetime, meta: JSON | None = None
+        self,
+        protocol_snapshot: str,
+        chain_head: str,
+        forwarded_by: Role,
+        at: datetime,
+        meta: JSON | None = None,
+        *,
+        reported: tuple[datetime, datetime] | None = None,
     ) -> ProtestForwarded:
+        """Forward the protest at ``at`` (the service's clock: the federation's days run from it). A record that
+        reports its own ``(forwarded_at, deadline)`` must count the rulebook's days from the time it claims: a
+        wrong deadline is refused with the rule and the right value, never stored corrected."""
         verify_permitted(Act.PROTEST_FORWARDED, forwarded_by)
         filing = self.filing
         if filing.tier is ProtestTier.CHIEF_JUDGE:
@@ -145,7 +155,12 @@ class Protest(OfficialsRecord):
                 _bfsp("7.3.3"),
             )
         days = get_rulebook(filing.rulebook).protest_decision_days
-        forwarded = ProtestForwarded(filing.protest, protocol_snapshot, chain_head, at, at + timedelta(days=days))
+        deadline = at + timedelta(days=days)
+        if reported is not None:
+            claimed_at, claimed_deadline = reported
+            verify_agrees(claimed_deadline, claimed_at + timedelta(days=days),
+                          f"the federation decides by ({days} days from receipt)", _bfsp("7.3.4"), ProtestError)
+        forwarded = ProtestForwarded(filing.protest, protocol_snapshot, chain_head, at, deadline)
         self._record(forwarded, at, meta)
         return forwarded
 

@@ -76,7 +76,8 @@ def _impose(desk: Desk, c: Competition, case: DisciplinaryCase, act: Reported) -
         verify_agrees(e.players_at_table, players, "players at the table", MISSED_ROUND_RULE, DisciplineError)
     case.impose(
         e.violation, e.kind, act.role, act.at,
-        rounds=e.rounds, players_at_table=players, chips_removed=e.chips_removed, meta=act.meta,
+        rounds=e.rounds, players_at_table=players, chips_removed=e.chips_removed,
+        reported_hands_to_miss=e.hands_to_miss, meta=act.meta,
     )
 
 

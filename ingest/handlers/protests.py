@@ -66,7 +66,7 @@ def _forward(desk: Desk, act: Reported) -> Aggregate:
             + ("is not in the archive" if snapshot is None else f"has chain head {snapshot.chain_head[:16]}…"),
             RuleRef("bfsp", "7.3.3"),
         )
-    protest.forward(e.protocol_snapshot, e.chain_head, act.role, act.at, act.meta)
+    protest.forward(e.protocol_snapshot, e.chain_head, act.role, act.at, act.meta, reported=(e.forwarded_at, e.deadline))
     return protest
 
 

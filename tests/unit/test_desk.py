@@ -171,10 +171,26 @@ def test_missed_rounds_count_the_players_at_the_offenders_table(pipeline: Pipeli
     rejection = refusal(pipeline.judge([records.record(told_two, JUDGE, at(3))]))
     assert rejection.rule == "tda-2022 71-A" or rejection.rule.startswith("bfsp 7.1")
     assert "players at the table 2" in rejection.reason and "3" in rejection.reason
-    right = replace(told_two, players_at_table=3)
+    right = replace(told_two, players_at_table=3, hands_to_miss=3)
     assert outcomes(pipeline.judge([records.record(right, JUDGE, at(4))])) == ["accepted"]
     case = pipeline.store.repository.get(case_id(COMPETITION, "p03"))
     assert case.penalties[0].hands_to_miss == 3
+
+
+def test_a_wrong_count_of_hands_to_miss_is_refused_never_stored_corrected(pipeline: Pipeline) -> None:
+    """Issue 13, silent corrections: ``hands_to_miss: 2`` for one round at a table of three was stored as 3."""
+    records = Records()
+    pipeline.judge(opening(records))
+    pipeline.judge([records.record(ViolationRecorded("p03", "7.1.6", "", False, 1), JUDGE, at(2))])
+    told_two = PenaltyImposed("p03", 1, PenaltyKind.MISSED_ROUNDS, Role.JUDGE, rounds=1, players_at_table=3,
+                              hands_to_miss=2)
+    rejection = refusal(pipeline.judge([records.record(told_two, JUDGE, at(3))]))
+    assert rejection.rule.startswith("bfsp 7.1")
+    assert rejection.reason == "the record says hands to miss 2; the rules give 3"
+    assert not pipeline.store.repository.get(case_id(COMPETITION, "p03")).penalties
+    right = PenaltyImposed("p03", 1, PenaltyKind.MISSED_ROUNDS, Role.JUDGE, rounds=1, players_at_table=3,
+                           hands_to_miss=3)
+    assert outcomes(pipeline.judge([records.record(right, JUDGE, at(4))])) == ["accepted"]
 
 
 def test_a_penalty_at_a_competition_never_adopted_is_out_of_sequence(pipeline: Pipeline) -> None:
@@ -224,7 +240,7 @@ def test_registration_is_refused_while_a_season_disqualification_stands(pipeline
     steps = [
         records.record(ViolationRecorded("p02", "7.1.4", "", True, 1, "team play with p03"), JUDGE, at(5)),
         records.record(
-            PenaltyImposed("p02", 1, PenaltyKind.MISSED_ROUNDS, Role.JUDGE, rounds=2, players_at_table=3),
+            PenaltyImposed("p02", 1, PenaltyKind.MISSED_ROUNDS, Role.JUDGE, rounds=2, players_at_table=3, hands_to_miss=6),
             JUDGE, at(6),
         ),
         records.record(ViolationRecorded("p02", "7.1.4", "", True, 2, "team play again"), JUDGE, at(7)),

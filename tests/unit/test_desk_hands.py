@@ -289,7 +289,7 @@ def test_a_player_sits_down_with_the_chips_the_competitions_hands_left_him(pipel
 def serving_p03(pipeline: Pipeline, records: Records) -> None:
     opened(pipeline, records)
     violation = ViolationRecorded("p03", "7.1.6", "", False, 1, "named his hand aloud while two were betting")
-    penalty = PenaltyImposed("p03", 1, PenaltyKind.MISSED_ROUNDS, Role.JUDGE, rounds=1, players_at_table=3)
+    penalty = PenaltyImposed("p03", 1, PenaltyKind.MISSED_ROUNDS, Role.JUDGE, rounds=1, players_at_table=3, hands_to_miss=3)
     accepted(pipeline.judge([records.record(violation, JUDGE, at(2)), records.record(penalty, JUDGE, at(3))]))
 
 

@@ -135,7 +135,7 @@ def test_a_snapshot_is_signed_forwarded_and_verified(played: tuple[Pipeline, Rec
     assert verdicts[0].rejection is not None and verdicts[0].rejection.rule == "bfsp 2.1.4"
     assert verdicts[0].rejection.reason.startswith("a judge may not sign the final protocol")
     assert verdicts[1].rejection is not None and "another text" in verdicts[1].rejection.reason
-    forwarded = ProtestForwarded("protest-1", snapshot.name, snapshot.chain_head, at(34), at(34))
+    forwarded = ProtestForwarded("protest-1", snapshot.name, snapshot.chain_head, at(34), at(34) + timedelta(days=30))
     assert [v.outcome for v in pipeline.judge([records.record(forwarded, CHIEF, at(34))])] == ["accepted"]
     assert pipeline.store.repository.get(protest_id(COMPETITION, "protest-1")).state == "forwarded"
     later = protocol(pipeline.store, COMPETITION)
@@ -150,7 +150,7 @@ def test_a_snapshot_is_signed_forwarded_and_verified(played: tuple[Pipeline, Rec
 
 def test_a_forwarded_protocol_must_be_a_snapshot_the_archive_keeps(played: tuple[Pipeline, Records]) -> None:
     pipeline, records = played
-    forwarded = ProtestForwarded("protest-1", f"{COMPETITION}/protocol/v9", "a" * 64, at(34), at(34))
+    forwarded = ProtestForwarded("protest-1", f"{COMPETITION}/protocol/v9", "a" * 64, at(34), at(34) + timedelta(days=30))
     [verdict] = pipeline.judge([records.record(forwarded, CHIEF, at(34))])
     assert verdict.rejection is not None and verdict.rejection.rule == "bfsp 7.3.3"
     assert "is not in the archive" in verdict.rejection.reason
@@ -203,7 +203,7 @@ def test_a_snapshot_in_an_older_protocol_format_verifies_by_its_hash_and_chains_
 def test_an_undecided_protest_is_overdue_once_its_deadline_has_passed(played: tuple[Pipeline, Records]) -> None:
     pipeline, records = played
     snapshot = take_snapshot(pipeline.store, COMPETITION, "sec-petrova", at(30))
-    forwarded = ProtestForwarded("protest-1", snapshot.name, snapshot.chain_head, at(34), at(34))
+    forwarded = ProtestForwarded("protest-1", snapshot.name, snapshot.chain_head, at(34), at(34) + timedelta(days=30))
     pipeline.judge([records.record(forwarded, CHIEF, at(34))])
     document = protocol(pipeline.store, COMPETITION)
     deadline = at(34) + timedelta(days=30)
@@ -215,7 +215,7 @@ def test_an_undecided_protest_is_overdue_once_its_deadline_has_passed(played: tu
 def test_a_federation_decision_after_its_thirty_days_is_flagged_overdue(played: tuple[Pipeline, Records]) -> None:
     pipeline, records = played
     snapshot = take_snapshot(pipeline.store, COMPETITION, "sec-petrova", at(30))
-    forwarded = ProtestForwarded("protest-1", snapshot.name, snapshot.chain_head, at(34), at(34))
+    forwarded = ProtestForwarded("protest-1", snapshot.name, snapshot.chain_head, at(34), at(34) + timedelta(days=30))
     late = at(34) + timedelta(days=31)
     decided = ProtestDecided("protest-1", ProtestDecision.DISMISSED, Role.FEDERATION, "the warning stands", late)
     verdicts = pipeline.judge([records.record(forwarded, CHIEF, at(34)), records.record(decided, FEDERATION, late)])

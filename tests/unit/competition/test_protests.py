@@ -134,6 +134,11 @@ def test_the_federation_decides_only_what_the_chief_judge_forwarded_with_the_pro
         protest.forward("protocol-snapshot-12", "not-a-chain-head", Role.CHIEF_JUDGE, FILED_AT)
     with pytest.raises(NotPermittedError, match="a judge may not forward a protest"):
         protest.forward("protocol-snapshot-12", HEAD, Role.JUDGE, FILED_AT)
+    forty_days = (FILED_AT, FILED_AT + timedelta(days=40))
+    with pytest.raises(ProtestError, match=r"decides by \(30 days from receipt\)") as wrong:
+        protest.forward("protocol-snapshot-12", HEAD, Role.CHIEF_JUDGE, FILED_AT, reported=forty_days)
+    assert wrong.value.rule == RuleRef("bfsp", "7.3.4")
+    assert str(FILED_AT + timedelta(days=30)) in str(wrong.value)
     forwarded = protest.forward("protocol-snapshot-12", HEAD, Role.CHIEF_JUDGE, FILED_AT)
     assert (forwarded.protocol_snapshot, forwarded.chain_head) == ("protocol-snapshot-12", HEAD)
     with pytest.raises(NotPermittedError, match="the Chief Judge may not decide a protest to the federation"):

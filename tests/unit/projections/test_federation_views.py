@@ -198,7 +198,7 @@ def test_disqualifications_from_the_competition_and_for_the_season_are_on_the_re
     judged.judge([
         gomel.record(ViolationRecorded(colluder, "7.1.4", "", True, 1, "soft play with his neighbour"), JUDGE, at(7)),
         gomel.record(PenaltyImposed(colluder, 1, PenaltyKind.MISSED_ROUNDS, Role.JUDGE, rounds=2,
-                                    players_at_table=2), JUDGE, at(8)),
+                                    players_at_table=2, hands_to_miss=4), JUDGE, at(8)),
         gomel.record(ViolationRecorded(colluder, "7.1.4", "", True, 2, "soft play again"), JUDGE, at(9)),
         gomel.record(PenaltyImposed(colluder, 2, PenaltyKind.COMPETITION_DISQUALIFICATION, Role.CHIEF_JUDGE,
                                     chips_removed=10_000), CHIEF, at(10)),
