@@ -436,7 +436,8 @@ def challenge_windows(
     store: EventSource, models: ReadModels, competition_id: str, now: datetime
 ) -> list[ChallengeWindowView]:
     """Each table's last ended hand and whether its result may still be challenged: until the next hand starts,
-    or for the rulebook's seconds after the award when play stopped for a break (bfsp 5.9.1)."""
+    or for the rulebook's seconds after the award when play stopped for a break, or after the competition's end,
+    which closes them all (bfsp 5.9.1)."""
     found = competition(store, competition_id)
     book = found.rulebook if found else get_rulebook("bfsp")
     at_break = found is not None and found.on_break is not None
@@ -446,7 +447,9 @@ def challenge_windows(
         if last is None or last.ended_at is None:
             continue
         ended = datetime.fromisoformat(last.ended_at)
-        closes = challenge_deadline(ChallengeWindow(awarded_at=ended, at_break=at_break), ChallengeKind.RESULT, book)
+        window = ChallengeWindow(awarded_at=ended, at_break=at_break,
+                                 competition_ended_at=found.ended_at if found is not None else None)
+        closes = challenge_deadline(window, ChallengeKind.RESULT, book)
         windows.append(ChallengeWindowView(
             table_id=table_id, hand_id=last.hand_id, hand_number=last.number, ended_at=last.ended_at,
             closes_at=iso(closes), open=closes is None or now <= closes, rule=str(book.cite("dispute")),

@@ -149,6 +149,8 @@ class Competition(ChainedAggregate):
         #: competition's, or the current Olympic stage's
         self.floor: Floor | None = None
         self.winner: str | None = None
+        #: when the winner was declared: the competition's end, which closes every challenge window (bfsp 5.9.1)
+        self.ended_at: datetime | None = None
         #: OFC (bfsp 8): the rounds counted, whose points place the players (domain/competition/ofc_points.py)
         self.ofc_rounds: list[OfcRoundCounted] = []
         self.chain_head = link
@@ -1049,6 +1051,7 @@ class Competition(ChainedAggregate):
 
     def _on_CompetitionWinnerDeclared(self, e: CompetitionWinnerDeclared, at: datetime) -> None:
         self.winner = e.participant
+        self.ended_at = at
 
     def _on_OlympicStageStarted(self, e: OlympicStageStarted, at: datetime) -> None:
         self.stage = e

@@ -5,7 +5,9 @@ machine's button: bfsp 5.5.6, TDA 2022 23). The TDA texts keep an error in count
 substantial action on the next hand (``Rulebook.pot_count_dispute_until_substantial_action``). The last hand
 before a break can be challenged until ``dispute_seconds_at_break`` after the pot is awarded. A challenge at the
 very instant the next hand starts is late (the hand has begun); one at the last second of the break's minute is
-in time.
+in time. The competition's end is the last stop of play: every window still open then closes as at a break,
+``dispute_seconds_at_break`` after the end (or after its own award, if later), so no result stays open to
+challenge once the competition is over.
 """
 
 from __future__ import annotations
@@ -28,6 +30,14 @@ class ChallengeWindow:
     at_break: bool = False
     next_hand_started_at: datetime | None = None
     next_hand_substantial_action_at: datetime | None = None
+    #: when the competition ended (its winner declared), or None while it goes on
+    competition_ended_at: datetime | None = None
+
+
+def _closed_by_the_end(window: ChallengeWindow, rulebook: Rulebook) -> datetime | None:
+    if window.competition_ended_at is None:
+        return None
+    return max(window.awarded_at, window.competition_ended_at) + timedelta(seconds=rulebook.dispute_seconds_at_break)
 
 
 def challenge_deadline(window: ChallengeWindow, kind: ChallengeKind, rulebook: Rulebook) -> datetime | None:
@@ -35,8 +45,19 @@ def challenge_deadline(window: ChallengeWindow, kind: ChallengeKind, rulebook: R
     if window.at_break:
         return window.awarded_at + timedelta(seconds=rulebook.dispute_seconds_at_break)
     if kind is ChallengeKind.POT_COUNT and rulebook.pot_count_dispute_until_substantial_action:
-        return window.next_hand_substantial_action_at
-    return window.next_hand_started_at
+        own = window.next_hand_substantial_action_at
+    else:
+        own = window.next_hand_started_at
+    at_end = _closed_by_the_end(window, rulebook)
+    if at_end is None or own is None:
+        return own if at_end is None else at_end
+    return min(own, at_end)
+
+
+def closed_by_the_end(window: ChallengeWindow, kind: ChallengeKind, rulebook: Rulebook) -> bool:
+    """Whether it is the competition's end, not play at the table, that closes this window."""
+    at_end = _closed_by_the_end(window, rulebook)
+    return at_end is not None and not window.at_break and challenge_deadline(window, kind, rulebook) == at_end
 
 
 def verify_challenge_in_time(
@@ -52,6 +73,15 @@ def verify_challenge_in_time(
                 f"the hand ended at a break: its result could be challenged until "
                 f"{rulebook.dispute_seconds_at_break} seconds after the pot was awarded; this challenge came "
                 f"{late:g} seconds after",
+                rule,
+            )
+        return
+    if closed_by_the_end(window, kind, rulebook):
+        assert deadline is not None
+        if raised_at > deadline:  # as at a break, the minute's last second is in time
+            raise ProtestError(
+                f"the competition ended at {window.competition_ended_at}: every result could be challenged until "
+                f"{rulebook.dispute_seconds_at_break} seconds after, and no longer; this challenge came after it",
                 rule,
             )
         return

@@ -14,7 +14,7 @@ from __future__ import annotations
 from datetime import datetime
 
 from domain.errors import DisciplineError
-from domain.protests.challenges import ChallengeWindow, challenge_deadline
+from domain.protests.challenges import ChallengeWindow, challenge_deadline, closed_by_the_end
 from domain.protests.events import ChallengeKind
 from domain.rulebooks import Rulebook
 from domain.rulings.events import RulingIssued, RulingKind
@@ -33,11 +33,12 @@ def verify_in_time(ruling: RulingIssued, issued_at: datetime, window: ChallengeW
     rule = rulebook.cite("dispute")
     if ruling.kind is RulingKind.FAIRNESS_OVERRIDE and str(rule) in ruling.deviates_from:
         return
-    closed_by = (
-        f", the last before a break, ended {rulebook.dispute_seconds_at_break} seconds after the pot was awarded"
-        if window.at_break
-        else " ended when the next hand at the table started, which was dealt with the chips as they stood"
-    )
+    if window.at_break:
+        closed_by = f", the last before a break, ended {rulebook.dispute_seconds_at_break} seconds after the pot was awarded"
+    elif closed_by_the_end(window, ChallengeKind.RESULT, rulebook):
+        closed_by = f" ended {rulebook.dispute_seconds_at_break} seconds after the competition ended"
+    else:
+        closed_by = " ended when the next hand at the table started, which was dealt with the chips as they stood"
     raise DisciplineError(
         f"the right to challenge the result of hand {ruling.hand}{closed_by}: only the Chief Judge, departing from "
         f"{rule} for fairness, re-awards its pots now",

@@ -59,7 +59,6 @@ def on_competition(do: Callable[[Desk, Competition, Reported], None]) -> Callabl
     def handle(desk: Desk, act: Reported) -> Aggregate:
         competition = desk.competition(act.competition_id)
         do(desk, competition, act)
-        desk.note_end(competition, act.at)
         return competition
 
     return handle

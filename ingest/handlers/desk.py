@@ -177,7 +177,6 @@ class Desk:
         self.store = store
         self.hot = hot
         self.handlers = handlers
-        self._ended: dict[str, datetime] = {}
         #: (hand event type, role) → allowed without a delegation: asked for every hand event, so remembered
         self._permitted: dict[tuple[str, Role], bool] = {}
         #: competitions known to have no Competition aggregate (imports, plain simulations): asked at every hand
@@ -493,18 +492,7 @@ class Desk:
 
     def ended_at(self, competition: Competition) -> datetime | None:
         """When the competition ended (its winner declared), or None while it goes on."""
-        if competition.winner is None:
-            return None
-        known = self._ended.get(competition.competition_id)
-        if known is not None:
-            return known
-        stored: Any
-        for stored in self.store.events.get(competition.id):
-            if type(stored).__name__ == "CompetitionWinnerDeclared":
-                ended: datetime = stored.timestamp
-                self._ended[competition.competition_id] = ended
-                return ended
-        return None
+        return competition.ended_at
 
     def archive(self, competition_id: str) -> ProtocolArchive | None:
         # Read from the store each time: the service, not the referee, writes the archive.
@@ -548,10 +536,6 @@ class Desk:
     def adopted(self, competition_id: str) -> None:
         """A competition has adopted its Regulations: its hands are judged against it from now on."""
         self._no_competition.discard(competition_id)
-
-    def note_end(self, competition: Competition, at: datetime) -> None:
-        if competition.winner is not None:
-            self._ended.setdefault(competition.competition_id, at)
 
 
 def _table_of(envelope: Envelope, event: Any) -> int | None:
@@ -597,5 +581,7 @@ def challenge_window(desk: Desk, act: Reported, hand: Hand) -> ChallengeWindow |
     following = desk.find(hand_id(act.envelope.table_id, int(act.envelope.hand_id) + 1, act.competition_id))
     next_started = desk.hand_events(following)[0].timestamp if isinstance(following, Hand) else None
     competition = desk.find(competition_stream_id(act.competition_id))
-    at_break = next_started is None and isinstance(competition, Competition) and competition.on_break is not None
-    return ChallengeWindow(ended[-1], at_break, next_started)
+    if not isinstance(competition, Competition):
+        return ChallengeWindow(ended[-1], False, next_started)
+    at_break = next_started is None and competition.on_break is not None
+    return ChallengeWindow(ended[-1], at_break, next_started, competition_ended_at=desk.ended_at(competition))

@@ -178,14 +178,18 @@ def test_each_ruling_says_which_pots_were_mechanical(judged: Judged) -> None:
     assert federation.rulings(judged.store, GOMEL) == []
 
 
-def test_the_challenge_windows_stay_open_until_the_next_hand(judged: Judged) -> None:
+def test_the_last_hands_challenge_window_closes_a_minute_after_the_competition_ends(judged: Judged) -> None:
+    """No next hand closes the last hand's window: the end does (p03 eliminated second at 22 min, p01 the
+    winner), as at a break (issue 13: it showed open months later)."""
     models = judged.read_models()
     try:
-        [window] = federation.challenge_windows(judged.store, models, COMPETITION, at(25))
+        [open_] = federation.challenge_windows(judged.store, models, COMPETITION, at(22.5))
+        [closed] = federation.challenge_windows(judged.store, models, COMPETITION, at(23.1))
     finally:
         models.database.close()
-    assert (window.table_id, window.hand_number, window.closes_at, window.open) == (table(), 2, None, True)
-    assert window.rule.startswith("bfsp")
+    assert (open_.table_id, open_.hand_number, open_.closes_at, open_.open) == (table(), 2, at(23).isoformat(), True)
+    assert (closed.closes_at, closed.open) == (at(23).isoformat(), False)
+    assert open_.rule.startswith("bfsp")
 
 
 def test_disqualifications_from_the_competition_and_for_the_season_are_on_the_register(judged: Judged) -> None:
