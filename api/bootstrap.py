@@ -11,6 +11,7 @@ from ingest.checkpoints import KafkaCheckpoints, PublishCheckpoint
 from ingest.log import EmbeddedLog, Log
 from ingest.referee import Referee
 from ingest.store import Store, store_env
+from projections.protocol import compile_snapshot
 
 
 class Pipeline:
@@ -44,7 +45,8 @@ class Pipeline:
                 )
             skew = settings.clock_skew
             self._referee = Referee(
-                self.store, settings.topic, publisher, publish_checkpoint=self._checkpoint_publisher(), clock_skew=skew
+                self.store, settings.topic, publisher, publish_checkpoint=self._checkpoint_publisher(), clock_skew=skew,
+                protocols=compile_snapshot,
             )
         return self._referee
 

@@ -23,6 +23,7 @@ from domain.rulebooks import DEFAULT_RULEBOOK, RULEBOOKS
 
 if TYPE_CHECKING:
     from api.bootstrap import Pipeline
+    from ingest.envelope import RecordedBy
     from ingest.log import Log
     from ingest.simulator import CompetitionSimulation, Simulation
     from ingest.simulator.ofc import OfcSimulation
@@ -93,13 +94,22 @@ class CompetitionPublisher:
             self.published += len(self.pending)
             self.pending = []
 
-    def snapshot(self, competition_id: str, at: datetime) -> tuple[str, str]:
-        from projections.protocol import take_snapshot
+    def snapshot(self, competition_id: str, at: datetime, by: RecordedBy) -> tuple[str, str]:
+        """The snapshot the Chief Judge forwarding a protest takes: his act on the log, judged by the referee
+        (what it covers is what the log holds before it)."""
+        from ingest.protocol_acts import snapshot_request, snapshot_request_id
+        from projections.protocol import snapshots
 
+        self.pending.append(snapshot_request(competition_id, by, at))
         self.flush()
         self.until_judged()
-        taken = take_snapshot(self.store(), competition_id, "pokeraudit simulate", at)
-        return taken.name, taken.chain_head
+        wanted = str(snapshot_request_id(competition_id, by, at))
+        store = self.store()
+        kept = [s for s in snapshots(store, competition_id) if s.taken_at == at and s.taken_by == by.person]
+        if not kept:
+            raise RuntimeError(f"the referee kept no snapshot for the Chief Judge's request {wanted} (see the "
+                               f"rejections of {competition_id})")
+        return kept[-1].name, kept[-1].chain_head
 
 
 def until_judged(log: Log, store: Store, topic: str, timeout_s: float = JUDGED_TIMEOUT_S) -> None:

@@ -13,9 +13,10 @@ stored as a document that could be edited. What is stored is what must not chang
   sign the final protocol (bfsp 2.1.4, 2.3.3), each naming the snapshot he signs and its SHA-256, so a
   signature is on one fixed text.
 
-The archive is written by the service (whoever asks for a snapshot, through the API or the CLI); the
-signatures are officials' acts that come through the log and the referee like every other act. Two
-aggregates, so the referee and the service never write the same stream.
+Both are written by the referee alone (DESIGN decision 10): taking a snapshot is an official's act on the log
+(:class:`ProtocolSnapshotRequested`, the Secretary's or the Chief Judge's, bfsp 2.3.3) judged like any other, and
+the referee fixes what the snapshot covers — every stream of the competition as the log stood at that record —
+so the same log replayed into an empty store gives the same snapshot, byte for byte. A signature is one too.
 """
 
 from __future__ import annotations
@@ -95,6 +96,29 @@ class ProtocolSnapshotTaken:
 
 
 @dataclass(frozen=True, slots=True)
+class ProtocolSnapshotRequested:
+    """An official asks for a snapshot of the protocol as it stands at this record's place in the log. What it
+    covers, its number and its SHA-256 are the referee's to fix (:meth:`ProtocolArchive.take`), never the
+    requester's."""
+
+    competition_id: str
+
+
+@dataclass(frozen=True, slots=True)
+class CompiledProtocol:
+    """The protocol as the store holds it at one moment: the document, the (version, link) head of every
+    stream it was read from, and every break its streams' verification found (none: the chains hold)."""
+
+    document: JSON
+    heads: dict[str, tuple[int, str]]
+    breaks: tuple[str, ...] = ()
+
+
+#: a snapshot is the record a protest is forwarded with: never one of stored events that fail verification
+TAMPER_RULE = RuleRef("DESIGN", "7")
+
+
+@dataclass(frozen=True, slots=True)
 class ProtocolSigned:
     """An official's signature on snapshot ``version`` of the protocol, whose SHA-256 is ``sha256``."""
 
@@ -105,7 +129,7 @@ class ProtocolSigned:
     role: Role
 
 
-CATALOG: dict[str, type] = {"ProtocolSigned": ProtocolSigned}
+CATALOG: dict[str, type] = {"ProtocolSnapshotRequested": ProtocolSnapshotRequested, "ProtocolSigned": ProtocolSigned}
 
 
 class ProtocolArchive(ChainedAggregate):
@@ -118,17 +142,30 @@ class ProtocolArchive(ChainedAggregate):
         self.chain_head = link
 
     @classmethod
-    def open(cls, competition_id: str, at: datetime) -> ProtocolArchive:
+    def open(cls, competition_id: str, at: datetime, meta: JSON | None = None) -> ProtocolArchive:
         archive: ProtocolArchive = cls._create_chained(
-            "Opened", archive_id(competition_id), at, {"competition_id": competition_id}, {},
+            "Opened", archive_id(competition_id), at, {"competition_id": competition_id}, meta or {},
             competition_id=competition_id,
         )
         return archive
 
     def take(
-        self, protocol: JSON, heads: Mapping[str, tuple[int, str]], taken_by: str, at: datetime
+        self,
+        protocol: JSON,
+        heads: Mapping[str, tuple[int, str]],
+        taken_by: str,
+        at: datetime,
+        meta: JSON | None = None,
+        breaks: tuple[str, ...] = (),
     ) -> ProtocolSnapshotTaken:
-        """Keep ``protocol`` as the next snapshot, with the chain heads it was read from."""
+        """Keep ``protocol`` as the next snapshot, with the chain heads it was read from; refused when the
+        streams it was read from fail verification (``breaks``: what the caller's reading found)."""
+        if breaks:
+            raise CompetitionError(
+                f"the stored events of {self.competition_id} fail verification ({len(breaks)} breaks, first: "
+                f"{breaks[0]}): a snapshot of them would not be the record",
+                TAMPER_RULE,
+            )
         if protocol.get("competition", {}).get("id") != self.competition_id:
             raise CompetitionError(
                 f"the archive of {self.competition_id} keeps that competition's protocol only",
@@ -147,7 +184,7 @@ class ProtocolArchive(ChainedAggregate):
         payload = asdict(taken)
         payload["taken_at"] = at.isoformat()
         payload["heads"] = {stream: list(head) for stream, head in taken.heads.items()}
-        self._trigger_chained("ProtocolSnapshotTaken", payload, at, {"competition_id": self.competition_id})
+        self._trigger_chained("ProtocolSnapshotTaken", payload, at, {**(meta or {}), "competition_id": self.competition_id})
         return taken
 
     def snapshot(self, version: int) -> ProtocolSnapshotTaken | None:

@@ -17,7 +17,7 @@ from domain.errors import RuleError
 from ingest.catalog import FEDERATION_CATALOG
 from ingest.envelope import Envelope, MalformedRecord
 from ingest.handlers import competition, discipline, protests, protocol, rulings
-from ingest.handlers.desk import Desk, Handler, NotYet
+from ingest.handlers.desk import Desk, Handler, NotYet, ProtocolCompiler
 from ingest.judgement import Batch, Bench, illegal, malformed, meta_of, out_of_sequence
 from ingest.log import LogRecord
 from ingest.store import Store
@@ -34,9 +34,10 @@ FEDERATION_HANDLERS: dict[str, Handler] = {
 assert set(FEDERATION_HANDLERS) == set(FEDERATION_CATALOG), "every federation type has its handler at the desk"
 
 
-def open_desk(store: Store, hot: MutableMapping[UUID, Any]) -> Desk:
-    """A desk over ``store`` keeping its aggregates in ``hot`` (the referee's hot aggregates)."""
-    return Desk(store, hot, FEDERATION_HANDLERS)
+def open_desk(store: Store, hot: MutableMapping[UUID, Any], protocols: ProtocolCompiler | None = None) -> Desk:
+    """A desk over ``store`` keeping its aggregates in ``hot`` (the referee's hot aggregates), reading protocols
+    for their snapshots with ``protocols``."""
+    return Desk(store, hot, FEDERATION_HANDLERS, protocols)
 
 
 class _HasDesk(Protocol):

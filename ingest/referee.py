@@ -16,6 +16,10 @@ A batch of records of one partition is committed in one transaction with its las
 (:meth:`ingest.store.Store.commit`), ending with a checkpoint of the heads it moved (:mod:`domain.checkpoints`),
 which is published to the checkpoints topic after the commit. Rejections are stored in the competition's :class:`RejectionLog` and,
 after the commit, published to the rejections topic. Nothing is dropped.
+
+A snapshot of the protocol (``ProtocolSnapshotRequested``) covers the competition as the log stood at its record:
+the records before it in the batch are committed first, so what it reads from the store is the log up to it,
+whatever the batches were — the same log replayed gives the same snapshot.
 """
 
 from __future__ import annotations
@@ -43,6 +47,7 @@ from ingest.catalog import FEDERATION_CATALOG
 from ingest.checkpoints import PublishCheckpoint, publish_checkpoints
 from ingest.desk import open_desk, route_at_desk
 from ingest.envelope import Envelope, MalformedRecord, parse_record
+from ingest.handlers.desk import ProtocolCompiler, ProtocolsNotWired
 from ingest.handlers.hands import judge_hand_event
 from ingest.handlers.ofc_rounds import is_ofc, route_ofc
 from ingest.judgement import (
@@ -69,7 +74,11 @@ NOT_THE_RECORDS_FAULT: tuple[type[BaseException], ...] = (
     sqlite3.Error,
     OSError,
     MemoryError,
+    ProtocolsNotWired,
 )
+#: the type of record a batch is cut before (its bytes are searched for it: a record that only mentions it is cut
+#: before too, which changes where a transaction ends, never a verdict)
+_CUT_BEFORE = b'"ProtocolSnapshotRequested"'
 #: how much of an unexpected failure's message a rejection keeps
 FAILURE_EXCERPT = 300
 
@@ -106,8 +115,11 @@ class Referee:
         hot_hands: int = 20_000,
         publish_checkpoint: PublishCheckpoint | None = None,
         clock_skew: timedelta | None = None,
+        protocols: ProtocolCompiler | None = None,
     ) -> None:
         self.store = store
+        #: reads a competition's protocol for a snapshot (projections/protocol.py, wired by api/bootstrap.py)
+        self.protocols = protocols
         self.topic = topic
         #: how far a reported time may stray from the log's (None: only the future is refused; domain/clock.py)
         self.clock_skew = clock_skew
@@ -123,7 +135,7 @@ class Referee:
         self._absent: set[UUID] = set()  # streams the current batch may start; known not to be stored
         #: the federation's acts and the officials' checks of hand events (ingest/desk.py); its aggregates are
         #: kept hot with the hands, so that :meth:`forget` drops them together
-        self.desk = open_desk(store, self._hands)
+        self.desk = open_desk(store, self._hands, protocols)
 
     @property
     def hot(self) -> OrderedDict[UUID, Any]:
@@ -144,7 +156,7 @@ class Referee:
         self._rejection_logs.clear()
         # Another referee may judge the partition meanwhile (a rebalance): its chain is read again when needed.
         self._checkpoints.clear()
-        self.desk = open_desk(self.store, self._hands)
+        self.desk = open_desk(self.store, self._hands, self.protocols)
 
     # --- judging ------------------------------------------------------------------------------------------
 
@@ -159,6 +171,10 @@ class Referee:
         """
         if not records:
             return []
+        cut = next((n for n, r in enumerate(records) if n > 0 and _CUT_BEFORE in r.value), None)
+        if cut is not None:
+            # a snapshot reads the store: what the log holds before its record is committed first
+            return [*self.judge(partition, records[:cut]), *self.judge(partition, records[cut:])]
         unjudgeable: dict[int, str] = {}
         while True:
             try:

@@ -9,8 +9,10 @@ ruling in force amended them), rulings, violations
 and penalties with their rules, misdeals and voids, protests with their deadlines and overdue flags,
 eliminations and placings, prizes, rejections and signatures.
 
-**Snapshots** (:func:`take_snapshot`) keep the document with its SHA-256 and the chain head of every stream it
-was read from in the competition's :class:`domain.protocol.ProtocolArchive`. :func:`verify_snapshot` reads
+**Snapshots** keep the document with its SHA-256 and the chain head of every stream it was read from in the
+competition's :class:`domain.protocol.ProtocolArchive`. Taking one is an official's act on the log, judged by the
+referee, which reads the protocol with :func:`compile_snapshot` (handed to it by the composition root: the write
+path does not import the read side). :func:`verify_snapshot` reads
 those streams back up to those heads, recomputes every link, rebuilds the document and compares: a snapshot
 forwarded with a protest can be checked against the store at any later time, and a changed byte in any stored
 event is named (stream, version, type).
@@ -29,7 +31,6 @@ from typing import Any
 from uuid import UUID
 
 from eventsourcing.application import AggregateNotFoundError
-from eventsourcing.persistence import RecordConflictError
 
 from domain.chain import GENESIS, link
 from domain.chained import chain_body
@@ -46,6 +47,7 @@ from domain.officials.codec import decode as decode_officials
 from domain.officials.permissions import permission
 from domain.protests.events import CATALOG as PROTEST_CATALOG
 from domain.protocol import (
+    CompiledProtocol,
     ProtocolArchive,
     ProtocolSnapshotTaken,
     archive_id,
@@ -59,7 +61,7 @@ from domain.rulings.events import CATALOG as RULING_CATALOG
 from domain.rulings.events import RulingIssued
 from domain.rulings.outcome import stored_outcome
 from projections.ofc import protocol_section
-from projections.stored import ArchivingSource, EventSource, iso, recorded_by, replayed, stored_streams
+from projections.stored import EventSource, iso, recorded_by, replayed, stored_streams
 
 JSON = dict[str, Any]
 
@@ -89,7 +91,7 @@ class UnreadableStream(Exception):
 
 
 def competition_streams(
-    store: EventSource, competition_id: str, unreadable: list[str] | None = None
+    store: EventSource, competition_id: str, unreadable: list[str] | None = None, kept: DecodedEvents | None = None
 ) -> dict[UUID, list[Any]]:
     """Every stored stream of ``competition_id``, each as its domain events in version order.
 
@@ -102,7 +104,7 @@ def competition_streams(
     there instead and its stream is read as far as it reads (a state the stream was once in).
     """
     streams: dict[UUID, list[Any]] = {}
-    kept = _decoded_cache(store)
+    kept = kept if kept is not None else _decoded_cache(store)
     candidates = _candidates(store, competition_id)
     stored_by_stream = stored_streams(store.recorder, candidates)
     for stream in candidates:  # in the order they were always read: a document's ties keep their order
@@ -320,28 +322,16 @@ def archive(store: EventSource, competition_id: str) -> ProtocolArchive | None:
     return found
 
 
-#: how often a snapshot is taken again when another was saved at the same time (each gets its own number)
-SNAPSHOT_ATTEMPTS = 3
+def compile_snapshot(store: EventSource, competition_id: str) -> CompiledProtocol:
+    """The protocol of ``competition_id`` as the store holds it now, with the heads it covers and every break its
+    streams' verification finds: what the referee keeps as a snapshot (ingest/handlers/protocol.py).
 
-
-def take_snapshot(store: ArchivingSource, competition_id: str, taken_by: str, at: datetime) -> ProtocolSnapshotTaken:
-    """Keep the protocol as it stands as the archive's next snapshot (immutable, hash-chained)."""
-    for attempt in range(1, SNAPSHOT_ATTEMPTS + 1):
-        streams = competition_streams(store, competition_id)
-        if competition_stream_id(competition_id) not in streams:
-            raise LookupError(f"no competition {competition_id} is stored")
-        document = build(competition_id, streams)
-        kept = archive(store, competition_id) or ProtocolArchive.open(competition_id, at)
-        taken = kept.take(document, heads(streams), taken_by, at)
-        try:
-            store.save(kept)
-        except RecordConflictError:
-            # Another snapshot took this number first: read the archive again and take the next one.
-            if attempt == SNAPSHOT_ATTEMPTS:
-                raise
-            continue
-        return taken
-    raise AssertionError("unreachable: the last attempt returns or raises")
+    Decoded afresh, not through the readers' cache: the referee's memory is for its hot hands."""
+    kept = DecodedEvents(MOST_DECODED)
+    unreadable: list[str] = []
+    streams = competition_streams(store, competition_id, unreadable, kept)
+    breaks = unreadable + chain_breaks(streams, kept.link) + cut_short(store, competition_id, streams)
+    return CompiledProtocol(build(competition_id, streams), heads(streams), tuple(breaks))
 
 
 def verify_snapshot(store: EventSource, snapshot: ProtocolSnapshotTaken) -> Verification:
@@ -418,6 +408,12 @@ def first_difference(expected: Any, found: Any, path: str = "$") -> str:
 def _short(value: Any) -> str:
     text = repr(value)
     return text if len(text) <= 80 else text[:77] + "…"
+
+
+def signatures(store: EventSource, competition_id: str) -> list[JSON]:
+    """Every signature on the competition's snapshots, in the order signed: each with when it was recorded."""
+    stored: list[Any] = list(store.events.get(signatures_id(competition_id)))
+    return [{**e.payload, "at": iso(e.timestamp)} for e in stored if type(e).__name__ == "ProtocolSigned"]
 
 
 def snapshots(store: EventSource, competition_id: str) -> list[ProtocolSnapshotTaken]:
@@ -867,12 +863,13 @@ __all__ = (
     "build",
     "chain_breaks",
     "checked_protocol",
+    "compile_snapshot",
     "cut_short",
     "competition_streams",
     "first_difference",
     "protocol",
+    "signatures",
     "snapshots",
-    "take_snapshot",
     "verified",
     "verify_snapshot",
 )

@@ -5,6 +5,10 @@ Both show the same sections in the same order, as tables of rows; what a section
 and a link to their history in the API); every other section that names a hand links to that row. The
 rejections come last, in an annex of their own. A cell too long for one printed page is carried on over
 continuation rows, so a 1,000-player seat draw prints as it is.
+
+Every print says what it is (:func:`stamp`): the live protocol is marked as unsigned (it changes as the
+competition goes on); a snapshot is printed with its number, its SHA-256, its chain head, who took it and who
+signed it, and when — what a reviewer checks a printed copy against.
 """
 
 from __future__ import annotations
@@ -94,6 +98,34 @@ def warning(protocol: JSON) -> str:
         return ""
     return (f"FAILS VERIFICATION: {len(breaks)} break{'s' if len(breaks) > 1 else ''} in the stored events this "
             "protocol is read from; it is not the record, and no signature covers it")
+
+
+def stamp(snapshot: JSON | None) -> list[str]:
+    """What a print says it is, line by line: for the live protocol (``None``) that it is unsigned; for a
+    snapshot (the API's JSON of one: name, sha256, chain_head, taken_by, taken_at, signatures, verification)
+    its identity and every signature on it."""
+    if snapshot is None:
+        return ["LIVE PROTOCOL - NOT SIGNED: it changes as the competition goes on. The signed record is a "
+                "snapshot (pokeraudit snapshot list; /protocol/snapshots)."]
+    lines = [
+        f"Snapshot {snapshot['name']} (version {snapshot['version']}), taken by {snapshot['taken_by']} at "
+        f"{snapshot['taken_at']}",
+        f"SHA-256 of its text: {snapshot['sha256']}",
+        f"Chain head of the {snapshot.get('streams', len(snapshot.get('heads', {})))} streams it covers: "
+        f"{snapshot['chain_head']}",
+    ]
+    signatures = snapshot.get("signatures") or []
+    if not signatures:
+        lines.append("NOT SIGNED: no official has signed this snapshot")
+    for s in signatures:
+        lines.append(f"Signed by {s['person']} ({_text(s['role'])}) at {s['at']}, on SHA-256 {s['sha256']}")
+    verification = snapshot.get("verification")
+    if verification is not None:
+        lines.append("Verified against the store: " + (
+            "it holds" + (f" ({verification['note']})" if verification.get("note") else "")
+            if verification.get("ok") else f"IT DOES NOT HOLD: {verification.get('difference', '')}"
+        ))
+    return lines
 
 
 # --- the sections ----------------------------------------------------------------------------------------------
@@ -433,6 +465,8 @@ th { background: #eee; }
 tr:target { background: #ffd; }
 p.none { color: #666; font-style: italic; }
 div.failing { border: 3px solid #b00; color: #b00; padding: 0.3em 1em; margin: 1em 0; }
+div.stamp { border: 2px solid #444; padding: 0.3em 1em; margin: 1em 0; font-family: monospace; }
+div.stamp.live { border-style: dashed; color: #555; }
 @page { size: A4 landscape; margin: 12mm; }
 @media print {
   body { margin: 0; font-size: 9pt; } nav { display: none; } a { color: inherit; text-decoration: none; }
@@ -451,7 +485,8 @@ def _html_cell(cell: Cell) -> str:
     return f'<td><a href="{escape(cell.href)}">{text}</a></td>' if cell.href else f"<td>{text}</td>"
 
 
-def to_html(protocol: JSON) -> str:
+def to_html(protocol: JSON, snapshot: JSON | None = None) -> str:
+    """The protocol as a page; ``snapshot`` the snapshot it is the text of (None: the live protocol)."""
     c = protocol.get("competition", {})
     title = f"Protocol of {c.get('title') or c.get('id', '')}"
     parts = [
@@ -461,6 +496,8 @@ def to_html(protocol: JSON) -> str:
         f"<h1>{escape(title)}</h1>",
         f"<p>As of {escape(_text(protocol.get('as_of')))}; rulebook {escape(_text(c.get('rulebook')))} "
         f"{escape(_text(c.get('rulebook_version')))}</p>",
+        f'<div class="stamp{" live" if snapshot is None else ""}">'
+        + "".join(f"<p>{escape(line)}</p>" for line in stamp(snapshot)) + "</div>",
     ]
     if warning(protocol):
         parts.append(f'<div class="failing" role="alert"><p><strong>{escape(warning(protocol))}</strong></p><ul>')
@@ -588,11 +625,15 @@ def _grid(pdf: FPDF, section: Section, widths: Sequence[float]) -> None:
             draw([c[start:start + _LINES_PER_ROW] for c in cells], False)
 
 
-def to_pdf(protocol: JSON) -> bytes:
+def to_pdf(protocol: JSON, snapshot: JSON | None = None) -> bytes:
+    """The protocol as an A4 PDF; ``snapshot`` the snapshot it is the text of (None: the live protocol)."""
     c = protocol.get("competition", {})
     title = f"Protocol of {c.get('title') or c.get('id', '')}"
     pdf = _Printed(orientation="L", format="A4")
-    pdf.title_line = _latin(f"{title}, as of {_text(protocol.get('as_of'))}")
+    pdf.title_line = _latin(f"{title}, as of {_text(protocol.get('as_of'))}" + (
+        f" - snapshot v{snapshot['version']}, SHA-256 {snapshot['sha256'][:16]}..." if snapshot is not None
+        else " - live, not signed"
+    ))
     pdf.set_margins(_MARGIN, _MARGIN, _MARGIN)
     pdf.set_auto_page_break(auto=True, margin=12)
     pdf.add_page()
@@ -601,6 +642,9 @@ def to_pdf(protocol: JSON) -> bytes:
     pdf.set_font("Helvetica", "", 9)
     pdf.multi_cell(0, 5, _latin(f"As of {_text(protocol.get('as_of'))}; rulebook {_text(c.get('rulebook'))} "
                                 f"{_text(c.get('rulebook_version'))}"), new_x="LMARGIN", new_y="NEXT")
+    pdf.set_font("Courier", "B" if snapshot is not None else "", 8)
+    for line in stamp(snapshot):
+        pdf.multi_cell(0, 4, _latin(line), border=0, new_x="LMARGIN", new_y="NEXT")
     if warning(protocol):
         pdf.set_text_color(176, 0, 0)
         pdf.set_font("Helvetica", "B", 11)
@@ -626,3 +670,13 @@ def to_pdf(protocol: JSON) -> bytes:
         widths = [usable * share * w / total for w in section.widths]
         _grid(pdf, section, widths)
     return bytes(pdf.output())
+
+
+def signed_snapshot_html(snapshot: JSON) -> str:
+    """A snapshot's text as a page, stamped with its identity and its signatures (:func:`stamp`)."""
+    return to_html(snapshot["protocol"], snapshot)
+
+
+def signed_snapshot_pdf(snapshot: JSON) -> bytes:
+    """A snapshot's text as an A4 PDF, stamped with its identity and its signatures (:func:`stamp`)."""
+    return to_pdf(snapshot["protocol"], snapshot)

@@ -46,12 +46,6 @@ class EventSource(Protocol):
         ...
 
 
-class ArchivingSource(EventSource, Protocol):
-    """An event source the protocol's snapshots are saved to: a snapshot is itself a stored, chained event."""
-
-    def save(self, *objs: Any, **kwargs: Any) -> Any: ...
-
-
 def replayed(events: Iterable[Any]) -> Any:
     """The aggregate a stream's stored events make, applied in version order (None for no events)."""
     aggregate: Any = None

@@ -1,37 +1,35 @@
-"""The competition protocol: read as JSON, a printable HTML page or a PDF; its immutable snapshots taken by the
-Secretary or the Chief Judge (bfsp 2.1.4, 2.3.3), listed, and each read back with its verification."""
+"""The competition protocol: read as JSON, a printable HTML page or a PDF; its immutable snapshots taken and
+signed by the Secretary or the Chief Judge (bfsp 2.1.4, 2.3.3) — each an act on the log, judged by the referee
+like any other (DESIGN decision 10) — listed, each read back with its verification, and printed as signed."""
 
 from __future__ import annotations
 
+import uuid
 from datetime import UTC, datetime
 from typing import Annotated, Any, Literal
 
-from eventsourcing.application import AggregateNotFoundError
-from fastapi import APIRouter, Path, Query, Request
+from fastapi import APIRouter, Body, Path, Query, Request
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 
-from api.auth import AuthError, Principal, require
+from api.auth import AuthError, require
 from api.deps import CurrentPrincipal, CurrentSealing, event_store, verify_scope
 from api.errors import ERROR_RESPONSES, ApiError, not_found
 from api.heavy import HeavyReads
+from api.routes.submit import MAX_WAIT_SECONDS, EventSubmission, submit_and_wait
 from api.sealing import READS_REJECTIONS
-from domain.competition.aggregate import Competition, competition_stream_id
-from domain.errors import NotPermittedError, RuleRef
-from domain.officials.appointments import verify_appointed
-from domain.protocol import ProtocolSnapshotTaken
-from domain.roles import Role
+from api.verdicts import EventVerdict, Outcome
+from domain.protocol import TAMPER_RULE, ProtocolSnapshotTaken, archive_id, snapshot_from_json
 from ingest.store import Store
 from projections import protocol as protocols
-from projections.protocol_render import to_html, to_pdf
+from projections.protocol_render import signed_snapshot_html, signed_snapshot_pdf, to_html, to_pdf
 
 router = APIRouter(prefix="/v1", tags=["protocol"], responses=ERROR_RESPONSES)
 
-#: who keeps the protocol: the Secretary compiles it, the Chief Judge signs it (bfsp 2.1.4, 2.3.3)
-TAKES_SNAPSHOTS: frozenset[Role] = frozenset({Role.SECRETARY, Role.CHIEF_JUDGE})
-SNAPSHOT_RULE = RuleRef("bfsp", "2.3.3")
 
 CompetitionId = Annotated[str, Path(description="the competition, as the events name it")]
 Version = Annotated[int, Path(ge=1, le=10**6, description="the snapshot's number, from 1")]
+Timeout = Annotated[float, Query(gt=0, le=MAX_WAIT_SECONDS, description="seconds to wait for the referee's verdict")]
+Sha256 = Annotated[str, Body(embed=True, pattern="^[0-9a-f]{64}$", description="the SHA-256 of the snapshot read")]
 
 
 def _document(request: Request, competition: str) -> dict[str, Any]:
@@ -91,60 +89,103 @@ async def read_protocol(
 
 
 @router.post("/competitions/{competition}/protocol/snapshots", status_code=201)
-def take_snapshot(request: Request, principal: CurrentPrincipal, competition: CompetitionId) -> dict[str, Any]:
-    try:
-        require(principal, TAKES_SNAPSHOTS, "taking a snapshot of the protocol")
-    except AuthError as exc:
-        raise ApiError(exc.status, exc.code, exc.message, rule="bfsp 2.3.3") from exc
+def take_snapshot(
+    request: Request, principal: CurrentPrincipal, competition: CompetitionId, timeout: Timeout = 10.0
+) -> dict[str, Any]:
+    """Take a snapshot of the protocol as it stands: a ``ProtocolSnapshotRequested`` record put on the log and
+    its verdict awaited (as ``POST /v1/events?wait=true``). 201 with the snapshot the referee kept; refused by
+    the referee (the refusal stays on record): 403 citing the rule for a role or an office that may not (bfsp
+    2.3.3, 2.1.1), 409 when the stored events fail verification (DESIGN 7), 404 for a competition without
+    Regulations; 504 when the referee has not judged it in time (it will be: read the list)."""
     verify_scope(principal, competition)
-    breaks = _document(request, competition)["verification"]["breaks"]
-    _verify_keeper(event_store(request), principal, competition)
-    if breaks:
-        # A snapshot is the record a protest is forwarded with: never one of a store that fails verification.
-        raise ApiError(409, "store_tampered", f"the stored events fail verification ({len(breaks)} breaks), first:"
-                       f" {breaks[0]}")
-    taken = protocols.take_snapshot(event_store(request), competition, principal.person, datetime.now(UTC))
-    return _snapshot_json(taken)
+    envelope = _act(principal, competition, "ProtocolSnapshotRequested", {"competition_id": competition})
+    verdict = submit_and_wait(request, principal, envelope, timeout)
+    if verdict.outcome is not Outcome.ACCEPTED:
+        raise _refused(verdict, competition, permission_refusal=True)
+    return _snapshot_json(_taken_by_record(event_store(request), competition, envelope.event_id))
 
 
-def _verify_keeper(store: Store, principal: Principal, competition: str) -> None:
-    """The Secretary or the Chief Judge the competition's own records appointed (DESIGN decision 11): another
-    competition's Chief Judge keeps no protocol here (403 citing the rule)."""
-    try:
-        found: object = store.repository.get(competition_stream_id(competition))
-    except AggregateNotFoundError:
-        raise not_found("competition", competition) from None
-    assert isinstance(found, Competition)
-    try:
-        verify_appointed(
-            found.officials, competition, principal.person, principal.role,
-            doing="take a snapshot of the protocol", rule=SNAPSHOT_RULE,
-        )  # fmt: skip
-    except NotPermittedError as refused:
-        raise ApiError(403, "forbidden", refused.reason, rule=str(refused.rule)) from refused
+@router.post("/competitions/{competition}/protocol/snapshots/{version}/signatures", status_code=201)
+def sign_snapshot(
+    request: Request, principal: CurrentPrincipal, competition: CompetitionId, version: Version, sha256: Sha256,
+    timeout: Timeout = 10.0,
+) -> dict[str, Any]:
+    """Sign snapshot ``version`` in the caller's own name and office (bfsp 2.1.4, 2.3.3): a ``ProtocolSigned``
+    record naming the SHA-256 the signer read, put on the log and judged. 201 with the snapshot's signatures;
+    refused by the referee (a role that may not sign, an official not appointed here, no such snapshot,
+    another text, signed already): 409 citing the rule (404 for a competition without Regulations)."""
+    verify_scope(principal, competition)
+    payload = {"competition_id": competition, "version": version, "sha256": sha256, "person": principal.person,
+               "role": principal.role.value}
+    verdict = submit_and_wait(request, principal, _act(principal, competition, "ProtocolSigned", payload), timeout)
+    if verdict.outcome is not Outcome.ACCEPTED:
+        raise _refused(verdict, competition, permission_refusal=False)
+    return {"name": f"{competition}/protocol/v{version}", "version": version,
+            "signatures": _signatures_json(event_store(request), competition, version)}
+
+
+def _act(principal: Any, competition: str, kind: str, payload: dict[str, Any]) -> EventSubmission:
+    return EventSubmission(
+        event_id=uuid.uuid4(), competition_id=competition, seq=0, type=kind, payload=payload,
+        occurred_at=datetime.now(UTC),
+    )  # fmt: skip
+
+
+def _refused(verdict: EventVerdict, competition: str, *, permission_refusal: bool) -> ApiError:
+    """The referee's refusal as an answer: its rule and reason, as stored in the competition's rejections."""
+    if verdict.kind == "out_of_sequence":
+        return ApiError(404, "not_found", verdict.reason, field=verdict.field)
+    if verdict.kind == "malformed":
+        return ApiError(422, "validation_error", verdict.reason, field=verdict.field, rule=verdict.rule)
+    if verdict.rule == str(TAMPER_RULE):
+        return ApiError(409, "store_tampered", verdict.reason, rule=verdict.rule)
+    if permission_refusal:
+        # a snapshot is refused only for who asks for it (the roles table, the appointments)
+        return ApiError(403, "forbidden", verdict.reason, rule=verdict.rule)
+    return ApiError(409, "rejected", f"the referee refused it: {verdict.reason}", rule=verdict.rule)
+
+
+def _taken_by_record(store: Store, competition: str, event_id: uuid.UUID) -> ProtocolSnapshotTaken:
+    """The snapshot the referee kept for the record ``event_id`` (its stored event carries the record's id)."""
+    stored: Any
+    for stored in store.events.get(archive_id(competition)):
+        if type(stored).__name__ == "ProtocolSnapshotTaken" and stored.meta.get("event_id") == str(event_id):
+            return snapshot_from_json(stored.payload)
+    raise ApiError(500, "internal", f"the referee accepted snapshot record {event_id} but kept no snapshot of it")
+
+
+def _signatures_json(store: Store, competition: str, version: int) -> list[dict[str, Any]]:
+    return [s for s in protocols.signatures(store, competition) if s["version"] == version]
 
 
 @router.get("/competitions/{competition}/protocol/snapshots")
 def list_snapshots(request: Request, principal: CurrentPrincipal, competition: CompetitionId) -> dict[str, Any]:
+    """Every snapshot of the protocol, in the order taken, each with the signatures on it."""
     verify_scope(principal, competition)
-    items = [_snapshot_json(s) for s in protocols.snapshots(event_store(request), competition)]
+    signed = protocols.signatures(event_store(request), competition)
+    items = [
+        {**_snapshot_json(s), "signatures": [x for x in signed if x["version"] == s.version]}
+        for s in protocols.snapshots(event_store(request), competition)
+    ]
     return {"items": items, "total": len(items)}
 
 
-@router.get("/competitions/{competition}/protocol/snapshots/{version}")
+@router.get("/competitions/{competition}/protocol/snapshots/{version}", response_model=None)
 async def read_snapshot(
     request: Request, principal: CurrentPrincipal, competition: CompetitionId, version: Version,
     sealing: CurrentSealing,
-) -> dict[str, Any]:
-    """A snapshot re-verified against the store; its text as the caller may read it (a reader who may not see
-    every card it quotes reads them sealed, and ``sealed`` says that the SHA-256 covers the text unsealed)."""
+    format: Annotated[Literal["json", "html", "pdf"], Query(description="json, a printable html page, or pdf")] = "json",
+) -> Response:
+    """A snapshot re-verified against the store, with the signatures on it; its text as the caller may read it (a
+    reader who may not see every card it quotes reads them sealed, and ``sealed`` says that the SHA-256 covers the
+    text unsealed). As html or pdf: the text printed under its number, SHA-256, chain head and signatures."""
     try:
         require(principal, READS_REJECTIONS, "a protocol snapshot's full text")
     except AuthError as exc:
         raise ApiError(exc.status, exc.code, exc.message) from exc
     verify_scope(principal, competition)
 
-    def verified() -> dict[str, Any]:
+    def verified() -> Response:
         archive = protocols.archive(event_store(request), competition)
         snapshot = archive.snapshot(version) if archive is not None else None
         if snapshot is None:
@@ -153,6 +194,12 @@ async def read_snapshot(
         readable = sealing.protocol(snapshot.protocol, principal)
         out["sealed"] = readable != snapshot.protocol
         out["protocol"] = readable
-        return out
+        out["signatures"] = _signatures_json(event_store(request), competition, version)
+        if format == "html":
+            return HTMLResponse(signed_snapshot_html(out))
+        if format == "pdf":
+            headers = {"Content-Disposition": f'inline; filename="protocol-{competition}-v{version}.pdf"'}
+            return Response(signed_snapshot_pdf(out), media_type="application/pdf", headers=headers)
+        return JSONResponse(out)
 
     return await _heavy(request).run(f"snapshot {version} of {competition}", verified)

@@ -173,6 +173,15 @@ def _submit(
     return SubmissionResult(event_ids=ids, verdicts=found)
 
 
+def submit_and_wait(
+    request: Request, caller: Principal, submission: EventSubmission, timeout: float = 10.0
+) -> EventVerdict:
+    """One record put on the log and its verdict awaited, as ``POST /v1/events?wait=true`` does it (the same
+    checks before the log, the same 503 and 504): for routes whose act is one record (the protocol's snapshots
+    and signatures)."""
+    return _submit(request, Response(), caller, [(submission, "")], True, timeout).verdicts[0]
+
+
 def deadline_seconds(timeout: float, wait: bool) -> float:
     return timeout if wait else APPEND_SECONDS
 

@@ -110,6 +110,8 @@ class Act(StrEnum):
     COMPETITION_WINNER_DECLARED = "CompetitionWinnerDeclared"
     FINAL_PROTOCOL_COMPILED = "FinalProtocolCompiled"
     FINAL_PROTOCOL_SIGNED = "FinalProtocolSigned"
+    #: a snapshot of the protocol as it stands, to sign or to forward with a protest (bfsp 2.3.3, 7.3.3)
+    PROTOCOL_SNAPSHOT_REQUESTED = "ProtocolSnapshotRequested"
     RESULT_DOCUMENTS_ISSUED = "ResultDocumentsIssued"
     # --- discipline -----------------------------------------------------------------------------------------
     VIOLATION_RECORDED = "ViolationRecorded"
@@ -279,6 +281,9 @@ PERMISSIONS: dict[Act, Permission] = {
     Act.FINAL_PROTOCOL_COMPILED: Permission("compile the final protocol", frozenset({SECRETARY}), "2.3.3"),
     Act.FINAL_PROTOCOL_SIGNED: Permission(
         "sign the final protocol", frozenset({SECRETARY, CHIEF_JUDGE}), "2.1.4"
+    ),
+    Act.PROTOCOL_SNAPSHOT_REQUESTED: Permission(
+        "take a snapshot of the protocol", frozenset({SECRETARY, CHIEF_JUDGE}), "2.3.3"
     ),
     Act.RESULT_DOCUMENTS_ISSUED: Permission("issue the result documents", frozenset({SECRETARY}), "2.3.3"),
     Act.VIOLATION_RECORDED: Permission("record a violation", _OFFICIALS, "7.2.1"),

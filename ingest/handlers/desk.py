@@ -104,6 +104,7 @@ from domain.officials.appointments import NOT_APPOINTED, refusal_where_nobody_wa
 from domain.officials.permissions import PERMISSIONS, is_permitted
 from domain.protests import ChallengeWindow, Protest, protest_id
 from domain.protocol import (
+    CompiledProtocol,
     ProtocolArchive,
     archive_id,
 )
@@ -166,6 +167,15 @@ class Reported:
 
 #: a federation act's handler: judge the act, loading its aggregates through the desk; the aggregate it changed
 Handler = Callable[["Desk", Reported], Aggregate]
+#: reads a competition's protocol from the store as it stands, with the heads it covers and what its
+#: verification found: projections/protocol.py's ``compile_snapshot``, which the composition root hands the
+#: referee (ingest/ does not import the read side)
+ProtocolCompiler = Callable[[Store, str], CompiledProtocol]
+
+
+class ProtocolsNotWired(RuntimeError):
+    """The referee was started without a :data:`ProtocolCompiler`: it cannot judge a snapshot. Not the record's
+    fault, so never a verdict (the same log must give the same verdicts on every referee): the referee stops."""
 
 
 class Desk:
@@ -173,10 +183,17 @@ class Desk:
     the checks every record passes (the roles table, the appointments) and what the competition follows of its
     hands. The acts themselves are judged by ``handlers`` (ingest/handlers/, assembled in ingest/desk.py)."""
 
-    def __init__(self, store: Store, hot: MutableMapping[UUID, Any], handlers: Mapping[str, Handler]) -> None:
+    def __init__(
+        self,
+        store: Store,
+        hot: MutableMapping[UUID, Any],
+        handlers: Mapping[str, Handler],
+        protocols: ProtocolCompiler | None = None,
+    ) -> None:
         self.store = store
         self.hot = hot
         self.handlers = handlers
+        self._protocols = protocols
         #: (hand event type, role) → allowed without a delegation: asked for every hand event, so remembered
         self._permitted: dict[tuple[str, Role], bool] = {}
         #: competitions known to have no Competition aggregate (imports, plain simulations): asked at every hand
@@ -495,13 +512,19 @@ class Desk:
         return competition.ended_at
 
     def archive(self, competition_id: str) -> ProtocolArchive | None:
-        # Read from the store each time: the service, not the referee, writes the archive.
-        try:
-            found: Aggregate = self.store.repository.get(archive_id(competition_id))
-        except AggregateNotFoundError:
-            return None
-        assert isinstance(found, ProtocolArchive)
+        found = self.find(archive_id(competition_id))
+        assert found is None or isinstance(found, ProtocolArchive)
         return found
+
+    def compiled_protocol(self, competition_id: str) -> CompiledProtocol:
+        """The competition's protocol as the store holds it now. The referee commits what it judged before a
+        snapshot's record first (:meth:`ingest.referee.Referee.judge`), so the store holds the log up to it."""
+        if self._protocols is None:
+            raise ProtocolsNotWired(
+                "this referee was started without the protocol compiler (api/bootstrap.py wires it): it cannot "
+                "judge a snapshot of the protocol"
+            )
+        return self._protocols(self.store, competition_id)
 
     def hand(self, envelope: Envelope) -> Hand:
         if not envelope.table_id or not envelope.hand_id or not envelope.hand_id.isdigit():

@@ -1,5 +1,10 @@
-"""The protocol's signatures (bfsp 2.1.4, 2.3.3): the handler loads the competition's ProtocolSignatures and
-the archived snapshot signed, through the desk."""
+"""The protocol's snapshots and signatures (bfsp 2.1.4, 2.3.3): acts on the log like any other, judged here.
+
+A snapshot's record is the Secretary's or the Chief Judge's (the roles table and the appointments, checked at
+the desk); what it covers is the referee's to fix: the competition's every stream as the log stood at the
+record (the referee commits what it judged before it first), read into the protocol with its heads. A
+signature names a snapshot of the archive and its SHA-256.
+"""
 
 from __future__ import annotations
 
@@ -10,14 +15,29 @@ from domain.errors import (
     RuleRef,
 )
 from domain.protocol import (
+    ProtocolArchive,
     ProtocolSignatures,
     signatures_id,
 )
+from ingest.envelope import MalformedRecord
 from ingest.handlers.desk import (
     Desk,
     Handler,
     Reported,
 )
+
+
+def _take(desk: Desk, act: Reported) -> Aggregate:
+    if act.event.competition_id != act.competition_id:
+        raise MalformedRecord(
+            f"the record is for {act.competition_id}, its payload asks for {act.event.competition_id}'s protocol",
+            "payload.competition_id",
+        )
+    desk.competition(act.competition_id)  # a competition that adopted no Regulations has no protocol yet
+    compiled = desk.compiled_protocol(act.competition_id)
+    archive = desk.archive(act.competition_id) or ProtocolArchive.open(act.competition_id, act.at, act.meta)
+    archive.take(compiled.document, compiled.heads, act.by.person, act.at, act.meta, compiled.breaks)
+    return archive
 
 
 def _sign(desk: Desk, act: Reported) -> Aggregate:
@@ -41,6 +61,4 @@ def _sign(desk: Desk, act: Reported) -> Aggregate:
     return signatures
 
 
-
-
-HANDLERS: dict[str, Handler] = {"ProtocolSigned": _sign}
+HANDLERS: dict[str, Handler] = {"ProtocolSnapshotRequested": _take, "ProtocolSigned": _sign}

@@ -19,7 +19,7 @@ from domain.competition.regulations import Format
 from domain.discipline import PenaltyKind
 from domain.protests.events import ProtestDecision, ProtestTier
 from domain.roles import Role
-from ingest.envelope import encode, make_envelope
+from ingest.envelope import RecordedBy, encode, make_envelope
 from ingest.publish import EVENT_NAMESPACE
 from ingest.simulator.book import Book, Forwarding, Reported
 from ingest.simulator.federation import Official
@@ -27,7 +27,7 @@ from ingest.simulator.records import simulated_records
 from ingest.simulator.run import SimulatedHand
 
 #: (competition id, when) → (the snapshot's name, its chain head): the protocol snapshot a forwarding names
-Snapshotter = Callable[[str, datetime], tuple[str, str]]
+Snapshotter = Callable[[str, datetime, RecordedBy], tuple[str, str]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,7 +96,7 @@ class CompetitionSimulation:
                 yield from simulated_records(entry.played, self.competition_id, dealer, entry.started_at)
                 continue
             act = (
-                entry.reported(*take(self.competition_id, entry.at))
+                entry.reported(*take(self.competition_id, entry.at, entry.recorded_by))
                 if isinstance(entry, Forwarding)
                 else entry
             )
@@ -114,7 +114,7 @@ class CompetitionSimulation:
             )
             yield self.competition_id.encode(), encode(envelope)
 
-    def own_snapshot(self, competition_id: str, at: datetime) -> tuple[str, str]:
+    def own_snapshot(self, competition_id: str, at: datetime, by: RecordedBy) -> tuple[str, str]:
         """The simulator's own snapshot of its books (for a log nobody takes snapshots of)."""
         return self.book.snapshot(at)
 

@@ -20,8 +20,9 @@ from api.bootstrap import bootstrap
 from api.operations import publish, referee_once
 from api.routes import federation as routes
 from api.settings import Settings
+from ingest.protocol_acts import snapshot_request
 from ingest.simulator.clock import simulation_clock
-from projections.protocol import take_snapshot
+from projections.protocol import snapshots
 
 pytestmark = pytest.mark.e2e
 
@@ -39,7 +40,9 @@ def client(tmp_path: Path) -> Iterator[TestClient]:
     records = Records()
     publish(pipeline, [*minsk_open(records), *gomel_cup(Records(GOMEL))], progress=False)
     assert referee_once(pipeline).get("rejected", 0) == 0
-    snapshot = take_snapshot(pipeline.store, COMPETITION, "sec-petrova", at(30))
+    publish(pipeline, [snapshot_request(COMPETITION, SECRETARY, at(30))], progress=False)
+    assert referee_once(pipeline) == {"accepted": 1}
+    [snapshot] = snapshots(pipeline.store, COMPETITION)
     publish(pipeline, [forwarded(records, snapshot.name, snapshot.chain_head)], progress=False)
     assert referee_once(pipeline) == {"accepted": 1}
     with served_projected(settings, pipeline) as served:

@@ -43,8 +43,8 @@ from domain.protocol import ProtocolSigned, heads_digest, protocol_digest
 from domain.roles import Role
 from domain.rulings import PotReaward, RulingIssued, RulingKind
 from ingest.envelope import RecordedBy
+from ingest.protocol_acts import signature, snapshot_request
 from ingest.publish import hand_records
-from projections import protocol as protocol_module
 from projections.protocol import (
     PROTOCOL_FORMAT,
     as_at,
@@ -52,7 +52,6 @@ from projections.protocol import (
     competition_streams,
     protocol,
     snapshots,
-    take_snapshot,
     verify_snapshot,
 )
 from projections.protocol_render import to_html, to_pdf
@@ -117,7 +116,7 @@ def test_the_protocol_prints_as_escaped_html_and_as_pdf(played: tuple[Pipeline, 
 
 def test_a_snapshot_is_signed_forwarded_and_verified(played: tuple[Pipeline, Records]) -> None:
     pipeline, records = played
-    snapshot = take_snapshot(pipeline.store, COMPETITION, "sec-petrova", at(30))
+    snapshot = pipeline.take_snapshot(SECRETARY, at(30))
     assert (snapshot.version, snapshot.name) == (1, f"{COMPETITION}/protocol/v1")
     assert snapshot.sha256 == protocol_digest(protocol(pipeline.store, COMPETITION))
     assert snapshot.chain_head == heads_digest(snapshot.heads)
@@ -160,7 +159,7 @@ def test_a_single_changed_byte_in_a_stored_event_is_named_by_the_snapshots_verif
     played: tuple[Pipeline, Records],
 ) -> None:
     pipeline, _ = played
-    snapshot = take_snapshot(pipeline.store, COMPETITION, "sec-petrova", at(30))
+    snapshot = pipeline.take_snapshot(SECRETARY, at(30))
     with sqlite3.connect(pipeline.path) as db:
         table = next(
             name for (name,) in db.execute("SELECT name FROM sqlite_master WHERE type='table'") if "event" in name
@@ -182,7 +181,7 @@ def test_a_snapshot_in_an_older_protocol_format_verifies_by_its_hash_and_chains_
     played: tuple[Pipeline, Records],
 ) -> None:
     pipeline, _ = played
-    current = take_snapshot(pipeline.store, COMPETITION, "sec-petrova", at(30))
+    current = pipeline.take_snapshot(SECRETARY, at(30))
     assert current.protocol["format"] == PROTOCOL_FORMAT
     # a snapshot the service wrote before the protocol gained its format key and final stacks per hand
     old_document = {k: v for k, v in copy.deepcopy(current.protocol).items() if k != "format"}
@@ -202,7 +201,7 @@ def test_a_snapshot_in_an_older_protocol_format_verifies_by_its_hash_and_chains_
 
 def test_an_undecided_protest_is_overdue_once_its_deadline_has_passed(played: tuple[Pipeline, Records]) -> None:
     pipeline, records = played
-    snapshot = take_snapshot(pipeline.store, COMPETITION, "sec-petrova", at(30))
+    snapshot = pipeline.take_snapshot(SECRETARY, at(30))
     forwarded = ProtestForwarded("protest-1", snapshot.name, snapshot.chain_head, at(34), at(34) + timedelta(days=30))
     pipeline.judge([records.record(forwarded, CHIEF, at(34))])
     document = protocol(pipeline.store, COMPETITION)
@@ -214,7 +213,7 @@ def test_an_undecided_protest_is_overdue_once_its_deadline_has_passed(played: tu
 
 def test_a_federation_decision_after_its_thirty_days_is_flagged_overdue(played: tuple[Pipeline, Records]) -> None:
     pipeline, records = played
-    snapshot = take_snapshot(pipeline.store, COMPETITION, "sec-petrova", at(30))
+    snapshot = pipeline.take_snapshot(SECRETARY, at(30))
     forwarded = ProtestForwarded("protest-1", snapshot.name, snapshot.chain_head, at(34), at(34) + timedelta(days=30))
     late = at(34) + timedelta(days=31)
     decided = ProtestDecided("protest-1", ProtestDecision.DISMISSED, Role.FEDERATION, "the warning stands", late)
@@ -241,7 +240,7 @@ def test_the_api_serves_the_protocol_and_lets_only_the_secretary_or_chief_judge_
     settings = Settings(POKERAUDIT_DATA_DIR=tmp_path, POKERAUDIT_JWT_SECRET=SECRET)
     judge, secretary = bearer("judge", JUDGE.person), bearer("secretary", SECRETARY.person)
     base = f"/v1/competitions/{COMPETITION}/protocol"
-    with TestClient(create_app(settings, workers=False)) as api:
+    with TestClient(create_app(settings, workers=True)) as api:  # the app's referee judges what it submits
         document = api.get(base, headers=judge)
         assert document.status_code == 200 and document.json()["competition"]["winner"] == "p01"
         page = api.get(base, params={"format": "html"}, headers=judge)
@@ -262,7 +261,10 @@ def test_the_api_serves_the_protocol_and_lets_only_the_secretary_or_chief_judge_
         assert api.get(f"{base}/snapshots/1", headers=viewer).status_code == 403
         public = api.get(base, headers=viewer).json()
         assert public["placings"] == document.json()["placings"]
-        assert [(r["rule"], r["reason"]) for r in public["rejections"]] == [("bfsp 2.3.1", "withheld: officials only")]
+        # the judge's attempt at a snapshot is on record too: the referee refused it (bfsp 2.3.3)
+        assert [(r["rule"], r["reason"]) for r in public["rejections"]] == [
+            ("bfsp 2.3.1", "withheld: officials only"), ("bfsp 2.3.3", "withheld: officials only"),
+        ]
         assert document.json()["rejections"][0]["reason"].startswith("a dealer may not register a participant")
 
 
@@ -277,7 +279,7 @@ def test_the_cli_writes_the_protocol_in_each_format(
     assert json.loads((tmp_path / "protocol.json").read_text())["competition"]["winner"] == "p01"
     assert cli_main(["protocol", "nowhere-cup"]) == 1
     assert "no competition nowhere-cup is stored" in capsys.readouterr().err
-    take_snapshot(played[0].store, COMPETITION, "sec-petrova", at(30))
+    played[0].take_snapshot(SECRETARY, at(30))
     assert cli_main(["protocol", COMPETITION, "--verify", "1"]) == 0
     assert f"{COMPETITION}/protocol/v1 verifies" in capsys.readouterr().out
     assert cli_main(["protocol", COMPETITION, "--verify", "2"]) == 1
@@ -341,21 +343,69 @@ def test_the_protocol_does_not_depend_on_the_order_its_streams_are_read_in(playe
     assert len(streams) == 5 and len(digests) == 1  # the competition, two hands, a case, a protest
 
 
-def test_a_snapshot_taken_while_another_is_saved_gets_the_next_number(
-    played: tuple[Pipeline, Records], monkeypatch: pytest.MonkeyPatch
+def test_snapshots_asked_for_in_one_batch_are_numbered_in_log_order_each_covering_the_log_before_it(
+    played: tuple[Pipeline, Records],
+) -> None:
+    """The referee commits what it judged before a snapshot's record first: a snapshot covers the log up to its
+    record, whatever batch it came in (so a replay cut into other batches gives the same snapshots)."""
+    pipeline, records = played
+    late = ParticipantRegistered("p09", "person-p09", date(1990, 1, 1))
+    verdicts = pipeline.judge([
+        snapshot_request(COMPETITION, SECRETARY, at(30)),
+        records.record(late, DEALER, at(30)),  # refused: a rejection the second snapshot covers, the first not
+        snapshot_request(COMPETITION, CHIEF, at(31)),
+    ])
+    assert [v.outcome for v in verdicts] == ["accepted", "rejected", "accepted"]
+    first, second = snapshots(pipeline.store, COMPETITION)
+    assert [(s.version, s.taken_by) for s in (first, second)] == [(1, "sec-petrova"), (2, "cj-ivanov")]
+    assert first.protocol["rejections"] == [] and len(second.protocol["rejections"]) == 1
+    assert first.sha256 != second.sha256 and verify_snapshot(pipeline.store, first).ok
+    assert verify_snapshot(pipeline.store, second).ok
+
+
+def test_who_may_take_or_sign_a_snapshot_is_judged_by_the_referee_and_each_refusal_cites_its_rule(
+    played: tuple[Pipeline, Records],
+) -> None:
+    pipeline, records = played
+    verdicts = pipeline.judge([
+        snapshot_request(COMPETITION, JUDGE, at(30)),  # the roles table: a judge does not keep the protocol
+        snapshot_request(COMPETITION, RecordedBy(person="sec-nobody", role=Role.SECRETARY), at(30)),
+        snapshot_request("nowhere-cup", SECRETARY, at(30)),
+        signature(COMPETITION, 1, "a" * 64, SECRETARY, at(30)),  # no snapshot 1 yet
+    ])
+    assert [v.outcome for v in verdicts] == ["rejected"] * 4
+    refusals = [v.rejection for v in verdicts]
+    assert all(r is not None for r in refusals)
+    assert [(r.kind.value, r.rule) for r in refusals if r is not None] == [
+        ("illegal", "bfsp 2.3.3"), ("illegal", "bfsp 2.1.1"), ("out_of_sequence", ""), ("illegal", "bfsp 2.1.4"),
+    ]
+    assert refusals[0] is not None and refusals[0].reason.startswith("a judge may not take a snapshot of the protocol")
+    assert refusals[1] is not None and refusals[1].reason.startswith(f"sec-nobody is not appointed secretary of {COMPETITION}")
+    assert refusals[3] is not None and "there is no snapshot 1" in refusals[3].reason
+    assert snapshots(pipeline.store, COMPETITION) == []
+    # the attempts are on record, in the competition's rejections
+    assert len(protocol(pipeline.store, COMPETITION)["rejections"]) == 3
+
+
+def test_a_snapshot_of_stored_events_that_fail_verification_is_refused_citing_design_7(
+    played: tuple[Pipeline, Records],
 ) -> None:
     pipeline, _ = played
-    take_snapshot(pipeline.store, COMPETITION, "sec-petrova", at(30))
-    stale = protocol_module.archive(pipeline.store, COMPETITION)
-    take_snapshot(pipeline.store, COMPETITION, "cj-ivanov", at(31))
-    fresh = protocol_module.archive
-    reads = iter([stale])
-    monkeypatch.setattr(protocol_module, "archive", lambda store, c: next(reads, None) or fresh(store, c))
-    taken = take_snapshot(pipeline.store, COMPETITION, "sec-petrova", at(32))
-    assert taken.version == 3
-    assert [(s.version, s.taken_by) for s in snapshots(pipeline.store, COMPETITION)] == [
-        (1, "sec-petrova"), (2, "cj-ivanov"), (3, "sec-petrova"),
-    ]
+    with sqlite3.connect(pipeline.path) as db:
+        table = next(
+            name for (name,) in db.execute("SELECT name FROM sqlite_master WHERE type='table'") if "event" in name
+            and "referee" not in name
+        )
+        rows = db.execute(f"SELECT originator_id, originator_version, state FROM {table}").fetchall()
+        stream, version, state = next(r for r in rows if b'"place":3' in bytes(r[2]))
+        db.execute(
+            f"UPDATE {table} SET state = ? WHERE originator_id = ? AND originator_version = ?",
+            (bytes(state).replace(b'"place":3', b'"place":4'), stream, version),
+        )
+    pipeline.restart()  # the referee's hot aggregates are the untampered ones: read the store afresh
+    [verdict] = pipeline.judge([snapshot_request(COMPETITION, SECRETARY, at(30))])
+    assert verdict.rejection is not None and verdict.rejection.rule == "DESIGN 7"
+    assert "fail verification" in verdict.rejection.reason and "PlayerEliminated" in verdict.rejection.reason
 
 
 def test_each_competition_of_a_store_has_its_own_protocol(played: tuple[Pipeline, Records]) -> None:

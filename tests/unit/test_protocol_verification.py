@@ -21,7 +21,7 @@ from api.cli import main as cli_main
 from api.settings import Settings
 from domain.protocol import ProtocolSigned
 from domain.roles import Role
-from projections.protocol import checked_protocol, take_snapshot
+from projections.protocol import checked_protocol
 from projections.protocol_render import to_html, to_pdf
 
 pytestmark = pytest.mark.unit
@@ -37,7 +37,7 @@ def signed(tmp_path: Path) -> Pipeline:
     records = Records()
     verdicts = pipeline.judge([*opening(records), *play_to_the_end(records)])
     assert {v.outcome for v in verdicts} == {"accepted"}, [v.rejection for v in verdicts if v.rejection]
-    snapshot = take_snapshot(pipeline.store, COMPETITION, "sec-petrova", at(30))
+    snapshot = pipeline.take_snapshot(SECRETARY, at(30))
     signatures = [
         records.record(ProtocolSigned(COMPETITION, 1, snapshot.sha256, SECRETARY.person, Role.SECRETARY), SECRETARY,
                        at(31)),
@@ -120,7 +120,7 @@ def test_the_api_marks_a_tampered_protocol_and_refuses_to_snapshot_it(signed: Pi
     secretary = {"Authorization": f"Bearer {issue_token(SECRET, SECRETARY.person, 'secretary')}"}
     viewer = {"Authorization": f"Bearer {issue_token(SECRET, 'fan-1', 'viewer')}"}
     base = f"/v1/competitions/{COMPETITION}/protocol"
-    with TestClient(create_app(settings, workers=False)) as api:
+    with TestClient(create_app(settings, workers=True)) as api:  # the app's referee judges the snapshot's record
         for who in (judge, viewer):
             document = api.get(base, headers=who)
             assert document.status_code == 200
@@ -133,6 +133,7 @@ def test_the_api_marks_a_tampered_protocol_and_refuses_to_snapshot_it(signed: Pi
         refused = api.post(f"{base}/snapshots", headers=secretary)
         assert refused.status_code == 409 and refused.json()["error"]["code"] == "store_tampered"
         assert "(PlayerEliminated)" in refused.json()["error"]["message"]
+        assert refused.json()["error"]["rule"] == "DESIGN 7"
 
 
 def test_the_cli_writes_a_tampered_protocol_marked_and_exits_1(

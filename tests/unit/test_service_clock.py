@@ -210,18 +210,17 @@ def test_production_bounds_the_skew_by_default_and_the_embedded_mode_does_not() 
 
 def test_the_federations_30_days_run_on_the_service_clock_not_on_the_dates_a_decision_claims(tmp_path: Path) -> None:
     from embedded_referee import Pipeline
-    from federation_records import COMPETITION, FEDERATION, Records, at
+    from federation_records import COMPETITION, FEDERATION, SECRETARY, Records, at
     from federation_views_scenario import FORWARDED_AT, forwarded, minsk_open
 
     from domain.protests.events import ProtestDecided, ProtestDecision
     from domain.protests.protest import Protest, protest_id
     from domain.roles import Role
-    from projections.protocol import take_snapshot
 
     records = Records()
     pipeline = Pipeline(tmp_path)
     assert {v.outcome for v in pipeline.judge(list(minsk_open(records)))} == {"accepted"}
-    snapshot = take_snapshot(pipeline.store, COMPETITION, "sec-petrova", at(30))
+    snapshot = pipeline.take_snapshot(SECRETARY, at(30))
     assert [v.outcome for v in pipeline.judge([forwarded(records, snapshot.name, snapshot.chain_head)])] == ["accepted"]
     claimed = FORWARDED_AT + timedelta(days=1)  # within the 30 days, says the record ...
     decided = ProtestDecided("protest-1", ProtestDecision.DISMISSED, Role.FEDERATION, "the penalty stands", claimed)

@@ -36,7 +36,7 @@ from domain.variants import BettingStructure
 from ingest.envelope import RecordedBy, encode, make_envelope
 from ingest.simulator.ofc import next_fantasy, play_round
 from projections import federation
-from projections.protocol import protocol, take_snapshot, verify_snapshot
+from projections.protocol import protocol, verify_snapshot
 
 pytestmark = pytest.mark.unit
 
@@ -164,7 +164,7 @@ def test_the_draws_tables_play_their_rounds_and_the_places_go_by_points(tmp_path
         s.participant for s in sorted(standings, key=lambda s: (s.place, s.participant))
     ]
     assert len(document["ofc"]["rounds"]) == 2 * OFC_REGULATIONS.rounds
-    snapshot = take_snapshot(pipeline.store, COMPETITION, SECRETARY.person, at(600))
+    snapshot = pipeline.take_snapshot(SECRETARY, at(600), COMPETITION)
     assert verify_snapshot(pipeline.store, snapshot).ok
     # the federation's views speak points, not chips
     ranked = federation.standings(pipeline.store, None, COMPETITION)

@@ -9,7 +9,18 @@ from datetime import timedelta
 from pathlib import Path
 
 import pytest
-from federation_records import CHIEF, COMPETITION, FEDERATION, JUDGE, LEVEL_1, STACK, Records, at, table
+from federation_records import (
+    CHIEF,
+    COMPETITION,
+    FEDERATION,
+    JUDGE,
+    LEVEL_1,
+    SECRETARY,
+    STACK,
+    Records,
+    at,
+    table,
+)
 from federation_views_scenario import (
     FORWARDED_AT,
     GOMEL,
@@ -33,12 +44,13 @@ from domain.discipline.events import (
 from domain.discipline.ladder import PenaltyKind
 from domain.roles import Role
 from ingest.log import EmbeddedLog
+from ingest.protocol_acts import snapshot_request
 from ingest.referee import Referee
 from ingest.simulator.clock import simulation_clock
 from ingest.store import Store, store_env
 from projections import federation
 from projections.database import SqliteReadDatabase
-from projections.protocol import take_snapshot
+from projections.protocol import compile_snapshot, snapshots
 from projections.read_models import ReadModels
 from projections.runner import Projector
 
@@ -49,7 +61,7 @@ class Judged:
     def __init__(self, folder: Path) -> None:
         self.log = EmbeddedLog(folder / "log.sqlite", "events", partitions=1, clock=simulation_clock)
         self.store = Store(env=store_env(None, str(folder / "store.sqlite")))
-        self.referee = Referee(self.store, "events")
+        self.referee = Referee(self.store, "events", protocols=compile_snapshot)
         self.read_path = folder / "read.sqlite"
 
     def judge(self, records: Iterable[Record]) -> None:
@@ -69,7 +81,8 @@ def judged(tmp_path: Path) -> Iterator[Judged]:
     pipeline = Judged(tmp_path)
     records = Records()
     pipeline.judge(minsk_open(records))
-    snapshot = take_snapshot(pipeline.store, COMPETITION, "sec-petrova", at(30))
+    pipeline.judge([snapshot_request(COMPETITION, SECRETARY, at(30))])
+    [snapshot] = snapshots(pipeline.store, COMPETITION)
     pipeline.judge([forwarded(records, snapshot.name, snapshot.chain_head)])
     pipeline.judge(gomel_cup(Records(GOMEL)))
     yield pipeline
