@@ -98,18 +98,17 @@ class CompetitionPublisher:
         """The snapshot the Chief Judge forwarding a protest takes: his act on the log, judged by the referee
         (what it covers is what the log holds before it)."""
         from ingest.protocol_acts import snapshot_request, snapshot_request_id
-        from projections.protocol import snapshots
+        from projections.protocol import snapshot_of_record
 
-        self.pending.append(snapshot_request(competition_id, by, at))
         self.flush()
+        self.log.append([snapshot_request(competition_id, by, at)])  # the official's act, not the simulation's
         self.until_judged()
-        wanted = str(snapshot_request_id(competition_id, by, at))
-        store = self.store()
-        kept = [s for s in snapshots(store, competition_id) if s.taken_at == at and s.taken_by == by.person]
-        if not kept:
+        wanted = snapshot_request_id(competition_id, by, at)
+        kept = snapshot_of_record(self.store(), competition_id, wanted)
+        if kept is None:
             raise RuntimeError(f"the referee kept no snapshot for the Chief Judge's request {wanted} (see the "
                                f"rejections of {competition_id})")
-        return kept[-1].name, kept[-1].chain_head
+        return kept.name, kept.chain_head
 
 
 def until_judged(log: Log, store: Store, topic: str, timeout_s: float = JUDGED_TIMEOUT_S) -> None:

@@ -32,6 +32,7 @@ def build(store_dir: Path, seed: int, players: int) -> str:
     from ingest.runners import drain_embedded
     from ingest.simulator import simulate_competition
     from ingest.store import Store, store_env
+    from projections.protocol import compile_snapshot
 
     store_dir.mkdir(parents=True, exist_ok=True)
     marker = store_dir / "competition.json"
@@ -46,7 +47,7 @@ def build(store_dir: Path, seed: int, players: int) -> str:
           f"in {time.perf_counter() - started:.1f} s", flush=True)
     log = EmbeddedLog(store_dir / "log.sqlite", "events", partitions=1)
     store = Store(env=store_env(None, str(store_dir / "store.sqlite")))
-    referee = Referee(store, "events")
+    referee = Referee(store, "events", protocols=compile_snapshot)
     verdicts: list = []
     CompetitionPublisher(log, lambda: store, lambda: verdicts.extend(drain_embedded(log, referee))).publish(simulation)
     verdicts.extend(drain_embedded(log, referee))

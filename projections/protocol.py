@@ -54,6 +54,7 @@ from domain.protocol import (
     challenges_id,
     protocol_digest,
     signatures_id,
+    snapshot_from_json,
 )
 from domain.rejections import rejection_log_id
 from domain.rulings.amend import awards_in_force, stacks_in_force
@@ -408,6 +409,49 @@ def first_difference(expected: Any, found: Any, path: str = "$") -> str:
 def _short(value: Any) -> str:
     text = repr(value)
     return text if len(text) <= 80 else text[:77] + "…"
+
+
+def snapshot_of_record(store: EventSource, competition_id: str, event_id: UUID) -> ProtocolSnapshotTaken | None:
+    """The snapshot the referee kept for the log record ``event_id`` (its stored event carries the record's id),
+    or None (not judged yet, or refused)."""
+    event: Any
+    for event in store.events.get(archive_id(competition_id)):
+        if type(event).__name__ == "ProtocolSnapshotTaken" and event.meta.get("event_id") == str(event_id):
+            return snapshot_from_json(event.payload)
+    return None
+
+
+def snapshot_json(
+    snapshot: ProtocolSnapshotTaken, verification: Verification | None = None, signed: list[JSON] | None = None
+) -> JSON:
+    """A snapshot as the API and the CLI give it: its identity; with ``verification``, its heads, its text and
+    what re-reading the store found; with ``signed``, the signatures on it."""
+    out: JSON = {
+        "name": snapshot.name,
+        "version": snapshot.version,
+        "sha256": snapshot.sha256,
+        "chain_head": snapshot.chain_head,
+        "streams": len(snapshot.heads),
+        "taken_by": snapshot.taken_by,
+        "taken_at": snapshot.taken_at.isoformat(),
+    }
+    if verification is not None:
+        out["heads"] = {stream: list(head) for stream, head in snapshot.heads.items()}
+        out["protocol"] = snapshot.protocol
+        out["verification"] = verification.to_json()
+    if signed is not None:
+        out["signatures"] = [s for s in signed if s["version"] == snapshot.version]
+    return out
+
+
+def verified_snapshot(store: EventSource, competition_id: str, version: int) -> JSON | None:
+    """Snapshot ``version`` re-verified against the store, with its text and the signatures on it; None when the
+    archive holds no such snapshot."""
+    kept = archive(store, competition_id)
+    snapshot = kept.snapshot(version) if kept is not None else None
+    if snapshot is None:
+        return None
+    return snapshot_json(snapshot, verify_snapshot(store, snapshot), signatures(store, competition_id))
 
 
 def signatures(store: EventSource, competition_id: str) -> list[JSON]:
@@ -869,7 +913,10 @@ __all__ = (
     "first_difference",
     "protocol",
     "signatures",
+    "snapshot_json",
+    "snapshot_of_record",
     "snapshots",
     "verified",
+    "verified_snapshot",
     "verify_snapshot",
 )

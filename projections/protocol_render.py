@@ -118,7 +118,7 @@ def stamp(snapshot: JSON | None) -> list[str]:
     if not signatures:
         lines.append("NOT SIGNED: no official has signed this snapshot")
     for s in signatures:
-        lines.append(f"Signed by {s['person']} ({_text(s['role'])}) at {s['at']}, on SHA-256 {s['sha256']}")
+        lines.append(f"Signed by {s['person']} ({_text(s['role']).replace('_', ' ')}) at {s['at']}, on SHA-256 {s['sha256']}")
     verification = snapshot.get("verification")
     if verification is not None:
         lines.append("Verified against the store: " + (

@@ -18,7 +18,7 @@ from api.heavy import HeavyReads
 from api.routes.submit import MAX_WAIT_SECONDS, EventSubmission, submit_and_wait
 from api.sealing import READS_REJECTIONS
 from api.verdicts import EventVerdict, Outcome
-from domain.protocol import TAMPER_RULE, ProtocolSnapshotTaken, archive_id, snapshot_from_json
+from domain.protocol import TAMPER_RULE, ProtocolSnapshotTaken
 from ingest.store import Store
 from projections import protocol as protocols
 from projections.protocol_render import signed_snapshot_html, signed_snapshot_pdf, to_html, to_pdf
@@ -42,21 +42,8 @@ def _document(request: Request, competition: str) -> dict[str, Any]:
     return document
 
 
-def _snapshot_json(snapshot: ProtocolSnapshotTaken, verification: protocols.Verification | None = None) -> dict[str, Any]:
-    out: dict[str, Any] = {
-        "name": snapshot.name,
-        "version": snapshot.version,
-        "sha256": snapshot.sha256,
-        "chain_head": snapshot.chain_head,
-        "streams": len(snapshot.heads),
-        "taken_by": snapshot.taken_by,
-        "taken_at": snapshot.taken_at.isoformat(),
-    }
-    if verification is not None:
-        out["heads"] = {stream: list(head) for stream, head in snapshot.heads.items()}
-        out["protocol"] = snapshot.protocol
-        out["verification"] = verification.to_json()
-    return out
+def _snapshot_json(snapshot: ProtocolSnapshotTaken) -> dict[str, Any]:
+    return protocols.snapshot_json(snapshot)
 
 
 def _heavy(request: Request) -> HeavyReads:
@@ -146,12 +133,10 @@ def _refused(verdict: EventVerdict, competition: str, *, permission_refusal: boo
 
 
 def _taken_by_record(store: Store, competition: str, event_id: uuid.UUID) -> ProtocolSnapshotTaken:
-    """The snapshot the referee kept for the record ``event_id`` (its stored event carries the record's id)."""
-    stored: Any
-    for stored in store.events.get(archive_id(competition)):
-        if type(stored).__name__ == "ProtocolSnapshotTaken" and stored.meta.get("event_id") == str(event_id):
-            return snapshot_from_json(stored.payload)
-    raise ApiError(500, "internal", f"the referee accepted snapshot record {event_id} but kept no snapshot of it")
+    taken = protocols.snapshot_of_record(store, competition, event_id)
+    if taken is None:
+        raise ApiError(500, "internal", f"the referee accepted snapshot record {event_id} but kept no snapshot of it")
+    return taken
 
 
 def _signatures_json(store: Store, competition: str, version: int) -> list[dict[str, Any]]:
@@ -163,10 +148,7 @@ def list_snapshots(request: Request, principal: CurrentPrincipal, competition: C
     """Every snapshot of the protocol, in the order taken, each with the signatures on it."""
     verify_scope(principal, competition)
     signed = protocols.signatures(event_store(request), competition)
-    items = [
-        {**_snapshot_json(s), "signatures": [x for x in signed if x["version"] == s.version]}
-        for s in protocols.snapshots(event_store(request), competition)
-    ]
+    items = [protocols.snapshot_json(s, signed=signed) for s in protocols.snapshots(event_store(request), competition)]
     return {"items": items, "total": len(items)}
 
 
@@ -186,15 +168,12 @@ async def read_snapshot(
     verify_scope(principal, competition)
 
     def verified() -> Response:
-        archive = protocols.archive(event_store(request), competition)
-        snapshot = archive.snapshot(version) if archive is not None else None
-        if snapshot is None:
+        out = protocols.verified_snapshot(event_store(request), competition, version)
+        if out is None:
             raise not_found("protocol snapshot", f"{competition} v{version}")
-        out = _snapshot_json(snapshot, protocols.verify_snapshot(event_store(request), snapshot))
-        readable = sealing.protocol(snapshot.protocol, principal)
-        out["sealed"] = readable != snapshot.protocol
+        readable = sealing.protocol(out["protocol"], principal)
+        out["sealed"] = readable != out["protocol"]
         out["protocol"] = readable
-        out["signatures"] = _signatures_json(event_store(request), competition, version)
         if format == "html":
             return HTMLResponse(signed_snapshot_html(out))
         if format == "pdf":

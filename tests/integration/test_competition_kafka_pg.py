@@ -16,13 +16,16 @@ import pytest
 
 from api.cli_simulate import CompetitionPublisher, until_judged
 from domain.competition.floor_events import CATALOG as FLOOR_CATALOG
+from domain.roles import Role
+from ingest.envelope import RecordedBy
 from ingest.kafka_log import KafkaLog
+from ingest.protocol_acts import snapshot_request
 from ingest.referee import Referee
 from ingest.runners import KafkaRefereeRunner
 from ingest.simulator import simulate_competition
 from ingest.simulator.book import Reported
 from ingest.store import Store, store_env
-from projections.protocol import protocol, snapshots, take_snapshot, verify_snapshot
+from projections.protocol import compile_snapshot, protocol, snapshots, verify_snapshot
 
 if TYPE_CHECKING:
     from conftest import PgDatabase
@@ -37,7 +40,7 @@ def test_a_simulated_american_competition_of_45_on_kafka_and_postgres_yields_its
     simulation = simulate_competition(11, players=45, format="american")
     referee_store, reader = Store(env=store_env(pg_database.url)), Store(env=store_env(pg_database.url))
     runner = KafkaRefereeRunner(
-        kafka_bootstrap, topic, Referee(referee_store, topic), group_id=f"sim-{uuid.uuid4()}"
+        kafka_bootstrap, topic, Referee(referee_store, topic, protocols=compile_snapshot), group_id=f"sim-{uuid.uuid4()}"
     )
     stop = threading.Event()
     judging = threading.Thread(target=runner.run, args=(stop,), name="referee", daemon=True)
@@ -46,13 +49,19 @@ def test_a_simulated_american_competition_of_45_on_kafka_and_postgres_yields_its
     try:
         caught_up: Callable[[], None] = lambda: until_judged(log, reader, topic, timeout_s=120)  # noqa: E731
         published = CompetitionPublisher(log, lambda: reader, caught_up, batch=1000).publish(simulation)
+        last = simulation.entries[-1]
+        assert isinstance(last, Reported)
+        # the Secretary's snapshot of the final protocol: an act on the log, after every record before it
+        secretary = RecordedBy(person=f"{simulation.competition_id}-secretary", role=Role.SECRETARY)
+        log.append([snapshot_request(simulation.competition_id, secretary, last.at + timedelta(hours=1))])
         caught_up()
     finally:
         stop.set()
         judging.join(timeout=60)
         log.close()
     try:
-        assert reader.outcome_counts() == {"accepted": published}
+        taken = snapshots(reader, simulation.competition_id)
+        assert reader.outcome_counts() == {"accepted": published + len(taken)}  # each snapshot asked for on the log
 
         document = protocol(reader, simulation.competition_id)
         assert document["competition"]["winner"] == simulation.winner
@@ -76,10 +85,8 @@ def test_a_simulated_american_competition_of_45_on_kafka_and_postgres_yields_its
         assert document["protests"][1]["forwarded"]["snapshot"] == forwarded.name
         assert document["protests"][1]["forwarded"]["chain_head"] == forwarded.chain_head
         assert verify_snapshot(reader, forwarded).ok
-        last = simulation.entries[-1]
-        assert isinstance(last, Reported)
-        final = take_snapshot(reader, simulation.competition_id, "secretary", last.at + timedelta(hours=1))
-        assert verify_snapshot(reader, final).ok
+        final = taken[-1]
+        assert final.taken_by == secretary.person and verify_snapshot(reader, final).ok
         assert final.protocol["placings"] == document["placings"]
     finally:
         referee_store.close()

@@ -13,15 +13,16 @@ from typing import TYPE_CHECKING
 
 import psycopg
 import pytest
-from federation_records import COMPETITION, DEALER, Records, at, opening, play_to_the_end
+from federation_records import COMPETITION, DEALER, SECRETARY, Records, at, opening, play_to_the_end
 
 from domain.competition.events import ParticipantRegistered
 from domain.rejections import rejection_log_id
 from ingest.kafka_log import KafkaLog
+from ingest.protocol_acts import snapshot_request
 from ingest.referee import Referee
 from ingest.runners import KafkaRefereeRunner
 from ingest.store import Store, store_env
-from projections.protocol import protocol, take_snapshot, verify_snapshot
+from projections.protocol import compile_snapshot, protocol, snapshots, verify_snapshot
 
 if TYPE_CHECKING:
     from conftest import PgDatabase
@@ -35,7 +36,10 @@ def test_a_competition_judged_on_kafka_and_postgres_gives_a_protocol_whose_snaps
     topic = topic_factory(partitions=3)
     records = Records()
     refused = ParticipantRegistered("p09", "person-p09", date(1990, 1, 1))
-    published = [*opening(records), records.record(refused, DEALER, at(1)), *play_to_the_end(records)]
+    published = [
+        *opening(records), records.record(refused, DEALER, at(1)), *play_to_the_end(records),
+        snapshot_request(COMPETITION, SECRETARY, at(40)),
+    ]
     log = KafkaLog(kafka_bootstrap, topic, partitions=3)
     try:
         log.append(published)
@@ -43,7 +47,8 @@ def test_a_competition_judged_on_kafka_and_postgres_gives_a_protocol_whose_snaps
         log.close()
     store = Store(env=store_env(pg_database.url))
     try:
-        runner = KafkaRefereeRunner(kafka_bootstrap, topic, Referee(store, topic), group_id=f"protocol-{uuid.uuid4()}")
+        referee = Referee(store, topic, protocols=compile_snapshot)
+        runner = KafkaRefereeRunner(kafka_bootstrap, topic, referee, group_id=f"protocol-{uuid.uuid4()}")
         assert runner.run(idle_exit_s=3.0) == len(published)
 
         with psycopg.connect(pg_database.url, autocommit=True) as db:
@@ -55,6 +60,7 @@ def test_a_competition_judged_on_kafka_and_postgres_gives_a_protocol_whose_snaps
             }
         assert naming and store.streams_of(COMPETITION) == naming  # indexed as the referee stored them
 
+        [snapshot] = snapshots(store, COMPETITION)  # taken through the log, after everything before it
         document = protocol(store, COMPETITION)
         assert document["competition"]["winner"] == "p01"
         assert [(p["place"], p["participant"]) for p in document["placings"]] == [(1, "p01"), (2, "p03"), (3, "p02")]
@@ -62,8 +68,7 @@ def test_a_competition_judged_on_kafka_and_postgres_gives_a_protocol_whose_snaps
         assert [(r["event_type"], r["rule"]) for r in document["rejections"]] == [("ParticipantRegistered", "bfsp 2.3.1")]
         assert document["draws"][0]["seats_match_seed"] is True
 
-        snapshot = take_snapshot(store, COMPETITION, "sec-petrova", at(40))
-        assert verify_snapshot(store, snapshot).ok
+        assert snapshot.protocol == document and verify_snapshot(store, snapshot).ok
         assert str(rejection_log_id(COMPETITION)) in snapshot.heads
 
         with psycopg.connect(pg_database.url, autocommit=True) as db:

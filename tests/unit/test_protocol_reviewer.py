@@ -42,7 +42,7 @@ from ingest.referee import Referee
 from ingest.runners import drain_embedded
 from ingest.simulator import CompetitionSimulation, simulate_competition
 from ingest.store import Store, store_env
-from projections.protocol import checked_protocol, protocol
+from projections.protocol import checked_protocol, compile_snapshot, protocol
 from projections.protocol_render import anchor, to_html, to_pdf
 
 pytestmark = pytest.mark.unit
@@ -69,7 +69,7 @@ def simulated(tmp_path_factory: pytest.TempPathFactory) -> tuple[CompetitionSimu
     simulation = simulate_competition(1, players=45, format="american")
     log = EmbeddedLog(folder / "log.sqlite", "events", partitions=1)
     store = Store(env=store_env(None, str(folder / "store.sqlite")))
-    referee = Referee(store, "events")
+    referee = Referee(store, "events", protocols=compile_snapshot)
     publisher = CompetitionPublisher(log, lambda: store, lambda: list(drain_embedded(log, referee)))
     publisher.publish(simulation)
     key, value = next(iter(simulation.records()))

@@ -23,7 +23,7 @@ from ingest.simulator import CompetitionSimulation, SimulatedHand, simulate_comp
 from ingest.simulator.book import Reported
 from ingest.simulator.clock import simulation_clock
 from ingest.store import Store, store_env
-from projections.protocol import protocol, snapshots, verify_snapshot
+from projections.protocol import compile_snapshot, protocol, snapshots, verify_snapshot
 
 pytestmark = pytest.mark.unit
 
@@ -64,7 +64,7 @@ def judged(simulation: CompetitionSimulation, tmp_path: Path) -> tuple[list[Verd
     snapshot a forwarding names is taken in the store once the records before it are judged."""
     log = EmbeddedLog(tmp_path / "log.sqlite", "events", partitions=1, clock=simulation_clock)
     store = Store(env=store_env(None, str(tmp_path / "store.sqlite")))
-    referee = Referee(store, "events")
+    referee = Referee(store, "events", protocols=compile_snapshot)
     verdicts: list[Verdict] = []
     publisher = CompetitionPublisher(
         log, lambda: store, lambda: verdicts.extend(drain_embedded(log, referee))
