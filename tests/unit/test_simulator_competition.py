@@ -246,7 +246,9 @@ def test_every_record_is_accepted_by_the_referee_and_the_protocol_agrees(
 ) -> None:
     simulation: CompetitionSimulation = request.getfixturevalue(fixture)
     verdicts, store = judged(simulation, tmp_path)
-    assert Counter(v.outcome for v in verdicts) == {"accepted": len(list(simulation.records()))}
+    taken = snapshots(store, simulation.competition_id)  # each the Chief Judge's act on the log, forwarding a protest
+    assert Counter(v.outcome for v in verdicts) == {"accepted": len(list(simulation.records())) + len(taken)}
+    assert [s.taken_by for s in taken] == [f"{simulation.competition_id}-chief-judge"] * len(taken)
     document = protocol(store, simulation.competition_id)
     assert document["competition"]["winner"] == simulation.winner
     assert {(p["participant"], p["place"]) for p in document["placings"] if p["place"] > 1} == {

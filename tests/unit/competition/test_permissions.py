@@ -91,6 +91,7 @@ EXPECTED: dict[str, tuple[set[Role], Delegation | None, str]] = {
     "CompetitionWinnerDeclared": ({CJ, S}, None, "bfsp 5.10.1"),
     "FinalProtocolCompiled": ({S}, None, "bfsp 2.3.3"),
     "FinalProtocolSigned": ({S, CJ}, None, "bfsp 2.1.4"),
+    "ProtocolSnapshotRequested": ({S, CJ}, None, "bfsp 2.3.3"),
     "ResultDocumentsIssued": ({S}, None, "bfsp 2.3.3"),
     "ViolationRecorded": ({J, CJ}, None, "bfsp 7.2.1"),
     "WarningGiven": ({J, CJ}, None, "bfsp 7.2.1"),
