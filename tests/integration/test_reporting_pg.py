@@ -20,6 +20,7 @@ from ingest.simulator import simulate, simulate_competition
 from ingest.store import Store, store_env
 from projections import reporting
 from projections.database import PostgresReadDatabase
+from projections.protocol import compile_snapshot
 from projections.runner import Projector
 
 if TYPE_CHECKING:
@@ -34,7 +35,7 @@ def judged(tmp_path: Path, pg_database: PgDatabase) -> Iterator[tuple[str, Any, 
     projected in PostgreSQL; the reporting views installed."""
     log = EmbeddedLog(tmp_path / "log.sqlite", "events", partitions=3)
     store = Store(env=store_env(pg_database.url))
-    referee = Referee(store, "events")
+    referee = Referee(store, "events", protocols=compile_snapshot)
     whole = simulate_competition(11, 18)
     CompetitionPublisher(log, lambda: store, lambda: list(drain_embedded(log, referee)) and None).publish(whole)
     tables = simulate(3, tables=2, seats=6, hands_per_table=8, mistakes=0.05)
