@@ -13,14 +13,18 @@ signed it, and when — what a reviewer checks a printed copy against.
 
 from __future__ import annotations
 
+import functools
 import json
+import logging
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from html import escape
+from pathlib import Path
 from typing import Any
 
 from fpdf import FPDF
+from fpdf.fonts import CoreFont
 
 JSON = dict[str, Any]
 
@@ -535,18 +539,50 @@ _LINE = 3.2
 _LINES_PER_ROW = 30
 
 
-def _latin(text: str) -> str:
-    # The core PDF fonts are Latin-1: anything else is shown as "?" rather than failing the whole document.
-    return text.encode("latin-1", "replace").decode("latin-1")
+#: where the DejaVu fonts are found (Debian's and Ubuntu's fonts-dejavu-core; Fedora's; Arch's): the PDF embeds
+#: them so that every name prints as written (Cyrillic, Polish, Lithuanian …), whatever the reader has installed
+FONT_DIRS = ("/usr/share/fonts/truetype/dejavu", "/usr/share/fonts/dejavu-sans-fonts", "/usr/share/fonts/TTF")
+_FONT_FILES = {
+    ("DejaVuSans", ""): "DejaVuSans.ttf", ("DejaVuSans", "B"): "DejaVuSans-Bold.ttf",
+    ("DejaVuSansMono", ""): "DejaVuSansMono.ttf", ("DejaVuSansMono", "B"): "DejaVuSansMono-Bold.ttf",
+}
+
+
+@functools.cache
+def unicode_fonts(dirs: tuple[str, ...] = FONT_DIRS) -> dict[tuple[str, str], Path] | None:
+    """The DejaVu font files, all four from one folder, or None when no folder holds them all (the PDF is then
+    printed in the core fonts, which are Latin-1: other letters show as "?", and the log says so)."""
+    for folder in map(Path, dirs):
+        found = {key: folder / name for key, name in _FONT_FILES.items()}
+        if all(path.is_file() for path in found.values()):
+            return found
+    logging.getLogger(__name__).warning(
+        "no DejaVu fonts in %s: the protocol's PDF prints letters outside Latin-1 as '?' (install fonts-dejavu-core)",
+        ", ".join(dirs),
+    )
+    return None
 
 
 class _Printed(FPDF):
+    """An A4 page in the embedded Unicode fonts when they are found, else in the core (Latin-1) fonts."""
+
     title_line = ""
+
+    def __init__(self, fonts: dict[tuple[str, str], Path] | None, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.unicode = fonts is not None
+        self.sans, self.mono = ("DejaVuSans", "DejaVuSansMono") if fonts else ("Helvetica", "Courier")
+        for (family, style), path in (fonts or {}).items():
+            self.add_font(family, style, str(path))
+
+    def printable(self, text: str) -> str:
+        # The core PDF fonts are Latin-1: anything else is shown as "?" rather than failing the whole document.
+        return text if self.unicode else text.encode("latin-1", "replace").decode("latin-1")
 
     def footer(self) -> None:
         self.set_y(-8)
-        self.set_font("Helvetica", "", 7)
-        self.cell(0, 4, _latin(f"{self.title_line} - page {self.page_no()} of {{nb}}"), align="C")
+        self.set_font(self.sans, "", 7)
+        self.cell(0, 4, self.printable(f"{self.title_line} - page {self.page_no()} of {{nb}}"), align="C")
 
 
 class _Wrap:
@@ -555,7 +591,8 @@ class _Wrap:
 
     def __init__(self, pdf: FPDF) -> None:
         font: Any = pdf.current_font
-        self.widths: dict[str, int] = font.cw
+        # a core font's widths are by character, an embedded font's by code point
+        self.widths: dict[str, int] = font.cw if isinstance(font, CoreFont) else _ByCodePoint(font.cw)
         self.scale = pdf.font_size / 1000
 
     def width(self, text: str) -> float:
@@ -589,12 +626,26 @@ class _Wrap:
         return len(word)
 
 
-def _grid(pdf: FPDF, section: Section, widths: Sequence[float]) -> None:
+class _ByCodePoint(dict[str, int]):
+    """An embedded font's widths (by code point) read by character, each looked up once."""
+
+    def __init__(self, by_code_point: Any) -> None:
+        super().__init__()
+        self.by_code_point = by_code_point
+
+    def get(self, ch: str, default: Any = None) -> Any:
+        found = super().get(ch)
+        if found is None:
+            found = self[ch] = int(self.by_code_point[ord(ch)])
+        return found
+
+
+def _grid(pdf: _Printed, section: Section, widths: Sequence[float]) -> None:
     """The section as a ruled table: its header again at the top of each page, a row taller than a page carried
     on over continuation rows (each piece of its long cells in turn)."""
     pad, x0 = 0.8, pdf.l_margin
     bottom = pdf.h - pdf.b_margin
-    header = [_latin(h) for h in section.header] if any(section.header) else []
+    header = [pdf.printable(h) for h in section.header] if any(section.header) else []
 
     def draw(cells: Sequence[list[str]], bold: bool) -> None:
         height = max(len(c) for c in cells) * _LINE + 2 * pad
@@ -613,14 +664,14 @@ def _grid(pdf: FPDF, section: Section, widths: Sequence[float]) -> None:
             x += width
         pdf.set_y(y + height)
 
-    pdf.set_font("Helvetica", "B", _FONT_SIZE)
+    pdf.set_font(pdf.sans, "B", _FONT_SIZE)
     heading = [_Wrap(pdf).lines(h, w - 2 * pad) for h, w in zip(header, widths, strict=True)] if header else []
     if heading:
         draw(heading, True)
-    pdf.set_font("Helvetica", "", _FONT_SIZE)
+    pdf.set_font(pdf.sans, "", _FONT_SIZE)
     wrap = _Wrap(pdf)
     for row in section.rows:
-        cells = [wrap.lines(_latin(cell.text), w - 2 * pad) for cell, w in zip(row, widths, strict=True)]
+        cells = [wrap.lines(pdf.printable(cell.text), w - 2 * pad) for cell, w in zip(row, widths, strict=True)]
         for start in range(0, max(len(c) for c in cells), _LINES_PER_ROW):
             draw([c[start:start + _LINES_PER_ROW] for c in cells], False)
 
@@ -629,38 +680,38 @@ def to_pdf(protocol: JSON, snapshot: JSON | None = None) -> bytes:
     """The protocol as an A4 PDF; ``snapshot`` the snapshot it is the text of (None: the live protocol)."""
     c = protocol.get("competition", {})
     title = f"Protocol of {c.get('title') or c.get('id', '')}"
-    pdf = _Printed(orientation="L", format="A4")
-    pdf.title_line = _latin(f"{title}, as of {_text(protocol.get('as_of'))}" + (
+    pdf = _Printed(unicode_fonts(), orientation="L", format="A4")
+    pdf.title_line = pdf.printable(f"{title}, as of {_text(protocol.get('as_of'))}" + (
         f" - snapshot v{snapshot['version']}, SHA-256 {snapshot['sha256'][:16]}..." if snapshot is not None
         else " - live, not signed"
     ))
     pdf.set_margins(_MARGIN, _MARGIN, _MARGIN)
     pdf.set_auto_page_break(auto=True, margin=12)
     pdf.add_page()
-    pdf.set_font("Helvetica", "B", 15)
-    pdf.multi_cell(0, 8, _latin(title), new_x="LMARGIN", new_y="NEXT")
-    pdf.set_font("Helvetica", "", 9)
-    pdf.multi_cell(0, 5, _latin(f"As of {_text(protocol.get('as_of'))}; rulebook {_text(c.get('rulebook'))} "
+    pdf.set_font(pdf.sans, "B", 15)
+    pdf.multi_cell(0, 8, pdf.printable(title), new_x="LMARGIN", new_y="NEXT")
+    pdf.set_font(pdf.sans, "", 9)
+    pdf.multi_cell(0, 5, pdf.printable(f"As of {_text(protocol.get('as_of'))}; rulebook {_text(c.get('rulebook'))} "
                                 f"{_text(c.get('rulebook_version'))}"), new_x="LMARGIN", new_y="NEXT")
-    pdf.set_font("Courier", "B" if snapshot is not None else "", 8)
+    pdf.set_font(pdf.mono, "B" if snapshot is not None else "", 8)
     for line in stamp(snapshot):
-        pdf.multi_cell(0, 4, _latin(line), border=0, new_x="LMARGIN", new_y="NEXT")
+        pdf.multi_cell(0, 4, pdf.printable(line), border=0, new_x="LMARGIN", new_y="NEXT")
     if warning(protocol):
         pdf.set_text_color(176, 0, 0)
-        pdf.set_font("Helvetica", "B", 11)
-        pdf.multi_cell(0, 6, _latin(warning(protocol)), new_x="LMARGIN", new_y="NEXT")
-        pdf.set_font("Helvetica", "", 8)
+        pdf.set_font(pdf.sans, "B", 11)
+        pdf.multi_cell(0, 6, pdf.printable(warning(protocol)), new_x="LMARGIN", new_y="NEXT")
+        pdf.set_font(pdf.sans, "", 8)
         for b in failing(protocol):
-            pdf.multi_cell(0, 4, _latin(f"- {b}"), new_x="LMARGIN", new_y="NEXT")
+            pdf.multi_cell(0, 4, pdf.printable(f"- {b}"), new_x="LMARGIN", new_y="NEXT")
         pdf.set_text_color(0, 0, 0)
     usable = pdf.w - 2 * _MARGIN
     for section in sections(protocol):
         if section.annex:
             pdf.add_page()
         pdf.ln(2)
-        pdf.set_font("Helvetica", "B", 11)
-        pdf.multi_cell(0, 7, _latin(section.title), new_x="LMARGIN", new_y="NEXT")
-        pdf.set_font("Helvetica", "", _FONT_SIZE)
+        pdf.set_font(pdf.sans, "B", 11)
+        pdf.multi_cell(0, 7, pdf.printable(section.title), new_x="LMARGIN", new_y="NEXT")
+        pdf.set_font(pdf.sans, "", _FONT_SIZE)
         if not section.rows:
             pdf.cell(0, 5, "none", new_x="LMARGIN", new_y="NEXT")
             continue

@@ -21,8 +21,8 @@ round leaves too few cards to keep its secrets apart from the hands' above).
 
 from __future__ import annotations
 
+import io
 import re
-import zlib
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -44,6 +44,7 @@ from federation_records import (
     table,
 )
 from federation_views_scenario import GROUNDS, minsk_open
+from pypdf import PdfReader
 
 from api.auth import issue_token
 from domain.cards import parse_cards
@@ -361,19 +362,11 @@ def _fillings(path: str, names: list[str], world: World) -> Iterator[dict[str, s
 
 
 def readable(content_type: str, body: bytes) -> str:
-    """The text a reader gets: JSON and HTML as sent, a PDF's shown strings joined (its content streams
-    inflated; the strings of one wrapped cell joined by spaces, as they read)."""
+    """The text a reader gets: JSON and HTML as sent, a PDF's text as pypdf reads it back (the PDF embeds its font,
+    each glyph mapped to its letter; the lines of one wrapped cell joined by spaces, as they read)."""
     if "application/pdf" not in content_type:
         return body.decode("utf-8", "replace")
-    shown: list[str] = []
-    for stream in re.findall(rb"stream\r?\n(.*?)\r?\nendstream", body, re.S):
-        try:
-            inflated = zlib.decompress(stream)
-        except zlib.error:
-            inflated = stream
-        for text in re.findall(rb"\(((?:\\.|[^\\)])*)\)\s*Tj", inflated):
-            shown.append(re.sub(rb"\\(.)", rb"\1", text).decode("latin-1"))
-    return " ".join(shown)
+    return " ".join(" ".join(page.extract_text().split()) for page in PdfReader(io.BytesIO(body)).pages)
 
 
 def found_in(text: str, secret: str) -> bool:

@@ -134,3 +134,17 @@ def test_the_api_signs_a_snapshot_through_the_log_and_prints_it_signed(played: P
         assert page.headers["content-type"].startswith("text/html") and f"Signed by {CHIEF.person}" in page.text
         live = api.get(f"/v1/competitions/{COMPETITION}/protocol", params={"format": "html"}, headers=judge)
         assert "LIVE PROTOCOL - NOT SIGNED" in live.text
+
+
+def test_a_cyrillic_name_prints_into_the_pdf_as_written(played: Pipeline) -> None:
+    """The PDF embeds a Unicode font (DejaVu): a Belarusian official's and player's names are not "?"."""
+    from projections.protocol_render import unicode_fonts
+
+    if unicode_fonts() is None:
+        pytest.fail("no DejaVu fonts in projections.protocol_render.FONT_DIRS: install fonts-dejavu-core")
+    document = protocol(played.store, COMPETITION)
+    document["competition"]["title"] = "Открытый чемпионат Минска — Łódź"
+    document["participants"][0]["person"] = "Алесь Лукашэвіч"
+    text = pdf_text(to_pdf(document))
+    assert "Открытый чемпионат Минска — Łódź" in text
+    assert "Алесь Лукашэвіч" in text and "?" * 4 not in text
