@@ -42,10 +42,6 @@ def _document(request: Request, competition: str) -> dict[str, Any]:
     return document
 
 
-def _snapshot_json(snapshot: ProtocolSnapshotTaken) -> dict[str, Any]:
-    return protocols.snapshot_json(snapshot)
-
-
 def _heavy(request: Request) -> HeavyReads:
     heavy: HeavyReads = request.app.state.heavy_reads
     return heavy
@@ -85,11 +81,11 @@ def take_snapshot(
     2.3.3, 2.1.1), 409 when the stored events fail verification (DESIGN 7), 404 for a competition without
     Regulations; 504 when the referee has not judged it in time (it will be: read the list)."""
     verify_scope(principal, competition)
-    envelope = _act(principal, competition, "ProtocolSnapshotRequested", {"competition_id": competition})
+    envelope = _act(competition, "ProtocolSnapshotRequested", {"competition_id": competition})
     verdict = submit_and_wait(request, principal, envelope, timeout)
     if verdict.outcome is not Outcome.ACCEPTED:
-        raise _refused(verdict, competition, permission_refusal=True)
-    return _snapshot_json(_taken_by_record(event_store(request), competition, envelope.event_id))
+        raise _refused(verdict, permission_refusal=True)
+    return protocols.snapshot_json(_taken_by_record(event_store(request), competition, envelope.event_id))
 
 
 @router.post("/competitions/{competition}/protocol/snapshots/{version}/signatures", status_code=201)
@@ -104,21 +100,22 @@ def sign_snapshot(
     verify_scope(principal, competition)
     payload = {"competition_id": competition, "version": version, "sha256": sha256, "person": principal.person,
                "role": principal.role.value}
-    verdict = submit_and_wait(request, principal, _act(principal, competition, "ProtocolSigned", payload), timeout)
+    verdict = submit_and_wait(request, principal, _act(competition, "ProtocolSigned", payload), timeout)
     if verdict.outcome is not Outcome.ACCEPTED:
-        raise _refused(verdict, competition, permission_refusal=False)
+        raise _refused(verdict, permission_refusal=False)
     return {"name": f"{competition}/protocol/v{version}", "version": version,
             "signatures": _signatures_json(event_store(request), competition, version)}
 
 
-def _act(principal: Any, competition: str, kind: str, payload: dict[str, Any]) -> EventSubmission:
+def _act(competition: str, kind: str, payload: dict[str, Any]) -> EventSubmission:
+    """The record of an act the caller makes now (signed with the caller's token by the submit path)."""
     return EventSubmission(
         event_id=uuid.uuid4(), competition_id=competition, seq=0, type=kind, payload=payload,
         occurred_at=datetime.now(UTC),
     )  # fmt: skip
 
 
-def _refused(verdict: EventVerdict, competition: str, *, permission_refusal: bool) -> ApiError:
+def _refused(verdict: EventVerdict, *, permission_refusal: bool) -> ApiError:
     """The referee's refusal as an answer: its rule and reason, as stored in the competition's rejections."""
     if verdict.kind == "out_of_sequence":
         return ApiError(404, "not_found", verdict.reason, field=verdict.field)
