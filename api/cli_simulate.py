@@ -101,7 +101,8 @@ class CompetitionPublisher:
         from projections.protocol import snapshot_of_record
 
         self.flush()
-        self.log.append([snapshot_request(competition_id, by, at)])  # the official's act, not the simulation's
+        self.log.append([snapshot_request(competition_id, by, at)])  # the Chief Judge's act, before the forwarding
+        self.published += 1
         self.until_judged()
         wanted = snapshot_request_id(competition_id, by, at)
         kept = snapshot_of_record(self.store(), competition_id, wanted)

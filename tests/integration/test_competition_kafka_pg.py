@@ -61,7 +61,9 @@ def test_a_simulated_american_competition_of_45_on_kafka_and_postgres_yields_its
         log.close()
     try:
         taken = snapshots(reader, simulation.competition_id)
-        assert reader.outcome_counts() == {"accepted": published + len(taken)}  # each snapshot asked for on the log
+        # published: the simulation's records and the Chief Judge's snapshot before each forwarding; one more: the
+        # Secretary's final snapshot
+        assert reader.outcome_counts() == {"accepted": published + 1} and len(taken) >= 2
 
         document = protocol(reader, simulation.competition_id)
         assert document["competition"]["winner"] == simulation.winner

@@ -69,8 +69,10 @@ def judged(simulation: CompetitionSimulation, tmp_path: Path) -> tuple[list[Verd
     publisher = CompetitionPublisher(
         log, lambda: store, lambda: verdicts.extend(drain_embedded(log, referee))
     )
-    assert publisher.publish(simulation) == len(list(simulation.records()))
+    published = publisher.publish(simulation)
     verdicts.extend(drain_embedded(log, referee))
+    # the simulation's records, and the Chief Judge's snapshot request before each forwarding
+    assert published == len(list(simulation.records())) + len(snapshots(store, simulation.competition_id))
     return verdicts, store
 
 
