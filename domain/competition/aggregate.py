@@ -104,6 +104,10 @@ def decode_recorded(payload: JSON) -> Any:
     return codec.decode(payload, STREAM_CATALOG)
 
 
+def recorded(stored: Any) -> Any:
+    return decode_recorded(stored.payload)
+
+
 def competition_stream_id(competition_id: str) -> UUID:
     return uuid5(COMPETITION_NAMESPACE, competition_id)
 
