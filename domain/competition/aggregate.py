@@ -110,9 +110,9 @@ def decode_recorded(payload: JSON) -> RecordedEvent:
     return typed
 
 
-def recorded(stored: Any) -> RecordedEvent:
-    """The typed event a stored event of the Competition's stream records (``recorded(e).participant``): how a
-    projection, a handler or a route reads one, rather than its ``payload``'s keys."""
+def recorded_event(stored: Any) -> RecordedEvent:
+    """The typed event a stored event of the Competition's stream records (``recorded_event(e).participant``):
+    how a projection, a handler or a route reads one, rather than its ``payload``'s keys."""
     return decode_recorded(stored.payload)
 
 

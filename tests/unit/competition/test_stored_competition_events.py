@@ -20,7 +20,7 @@ from eventsourcing.persistence import StoredEvent
 
 from domain.chain import canonical, link_of
 from domain.chained import chain_body
-from domain.competition.aggregate import STREAM_CATALOG, decode_recorded, recorded
+from domain.competition.aggregate import STREAM_CATALOG, decode_recorded, recorded_event
 from domain.competition.events import encode
 from ingest.simulator import simulate_competition
 from ingest.store import Store, store_env
@@ -51,7 +51,7 @@ def test_a_stored_event_reads_back_as_the_same_typed_event_and_the_same_bytes(st
     event = store.mapper.to_domain_event(_stored(row))
     name = row["topic"].rsplit(".", 1)[1]
     assert f"{type(event).__module__}:{type(event).__qualname__}" == row["topic"]
-    typed = recorded(event)
+    typed = recorded_event(event)
     assert type(typed) is STREAM_CATALOG[name] and repr(typed) == row["decoded"]
     assert canonical(encode(typed)) == canonical(event.payload), "re-encoded, the payload is the very bytes"
     assert store.mapper.to_stored_event(event).state == row["state"].encode(), "stored again, the same bytes"
