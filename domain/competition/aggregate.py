@@ -2,9 +2,11 @@
 
 One method per act. Each checks who records it (the officials' roles table,
 :func:`domain.officials.verify_permitted`, and that the recorder holds that office at this competition), then
-the rules, and only then records the event; a refused act raises its :class:`domain.errors.RuleError` and
-nothing is stored. What follows mechanically is recorded as its own event after the act: the places of the
-players busted in one hand, the winner once one player is left, an Olympic table's winner and the next stage.
+the rules, and only then records the event, a typed value (``events``, ``floor_events``) stored under its
+type's name (``self._record(event, at, meta)``) and applied by the one method registered for its type
+(``@_applies(EventType)``); a refused act raises its :class:`domain.errors.RuleError` and nothing is stored.
+What follows mechanically is recorded as its own event after the act: the places of the players busted in one
+hand, the winner once one player is left, an Olympic table's winner and the next stage.
 
 An American competition's tables are its :class:`domain.competition.floor.Floor`, opened by the seat draw:
 hands starting at the tables, balancing moves, halts and table breaks are judged by the floor's rules and
