@@ -120,11 +120,12 @@ def recorded_event(stored: Any) -> RecordedEvent:
 
 _Applier = TypeVar("_Applier", bound=Callable[..., None])
 #: event type → the Competition's method that applies it (filled by :func:`_applies` as the class is defined)
-_APPLIERS: dict[type, Callable[[Any, Any], None]] = {}
+_APPLIERS: dict[type, Callable[[Any, Any, datetime], None]] = {}
 
 
 def _applies(*kinds: type) -> Callable[[_Applier], _Applier]:
-    """Register the decorated method as what recording (or replaying) an event of ``kinds`` does to the state."""
+    """Register the decorated method as what recording (or replaying) an event of ``kinds`` does to the state;
+    it is given the event and the time it was recorded at."""
 
     def register(method: _Applier) -> _Applier:
         for kind in kinds:
@@ -978,10 +979,10 @@ class Competition(ChainedAggregate):
         fields; the method ``@_applies`` registered for its type then applies it (and may still refuse it)."""
         self._trigger_chained(type(recorded).__name__, codec.encode(recorded), at, meta)
 
-    def _recorded(self, payload: JSON, meta: JSON, prev_link: str, link: str) -> None:
+    def _recorded(self, payload: JSON, meta: JSON, prev_link: str, link: str, timestamp: datetime) -> None:
         # the body every stored event after the creation runs, recorded now or replayed from the store
         typed = decode_recorded(payload)
-        _APPLIERS[type(typed)](self, typed)
+        _APPLIERS[type(typed)](self, typed, timestamp)
         self.chain_head = link
 
     # One stored event class per type of the stream (``Competition.PlayerMoved``, …: the topic the store keeps),
@@ -993,15 +994,15 @@ class Competition(ChainedAggregate):
     del _name
 
     @_applies(OfficialAppointed)
-    def _appointed(self, e: OfficialAppointed) -> None:
+    def _appointed(self, e: OfficialAppointed, at: datetime) -> None:
         self.officials[e.person] = e
 
     @_applies(OfficialRemoved)
-    def _removed(self, e: OfficialRemoved) -> None:
+    def _removed(self, e: OfficialRemoved, at: datetime) -> None:
         del self.officials[e.person]
 
     @_applies(ParticipantRegistered)
-    def _registered(self, e: ParticipantRegistered) -> None:
+    def _registered(self, e: ParticipantRegistered, at: datetime) -> None:
         self.entries[e.participant] = e
         if e.seat is not None:
             self.seats[e.participant] = (e.seat.table, e.seat.seat)
@@ -1009,11 +1010,11 @@ class Competition(ChainedAggregate):
                 self.floor = self.floor.seat_newcomer(e.participant, e.seat.table, e.seat.seat)
 
     @_applies(SeatDrawCommitted)
-    def _draw_committed(self, e: SeatDrawCommitted) -> None:
+    def _draw_committed(self, e: SeatDrawCommitted, at: datetime) -> None:
         self.commitment = e.seed_sha256
 
     @_applies(SeatDrawConducted)
-    def _draw_conducted(self, e: SeatDrawConducted) -> None:
+    def _draw_conducted(self, e: SeatDrawConducted, at: datetime) -> None:
         self._seat(e.assignments, e.buttons)
         self.commitment = None
         self.drawn = True
@@ -1023,11 +1024,11 @@ class Competition(ChainedAggregate):
         )
 
     @_applies(FinalTableDrawCommitted)
-    def _final_committed(self, e: FinalTableDrawCommitted) -> None:
+    def _final_committed(self, e: FinalTableDrawCommitted, at: datetime) -> None:
         self.final_commitment = e.seed_sha256
 
     @_applies(FinalTableDrawConducted)
-    def _final_conducted(self, e: FinalTableDrawConducted) -> None:
+    def _final_conducted(self, e: FinalTableDrawConducted, at: datetime) -> None:
         self._seat(e.assignments, e.buttons)
         self.final_table = True
         if self.floor is not None:
@@ -1041,86 +1042,86 @@ class Competition(ChainedAggregate):
         self.buttons = {b.table: b.seat for b in buttons}
 
     @_applies(LevelStarted)
-    def _level_started(self, e: LevelStarted) -> None:
+    def _level_started(self, e: LevelStarted, at: datetime) -> None:
         self.level_starts.append(levels.LevelStart(e.level, e.at))
 
     @_applies(BreakStarted)
-    def _break_started(self, e: BreakStarted) -> None:
+    def _break_started(self, e: BreakStarted, at: datetime) -> None:
         self.on_break = e
 
     @_applies(BreakEnded)
-    def _break_ended(self, e: BreakEnded) -> None:
+    def _break_ended(self, e: BreakEnded, at: datetime) -> None:
         self.on_break = None
 
     @_applies(ScheduleChanged)
-    def _schedule_changed(self, e: ScheduleChanged) -> None:
+    def _schedule_changed(self, e: ScheduleChanged, at: datetime) -> None:
         self.levels, self.breaks = e.levels, e.breaks
 
     @_applies(ChipRaceConducted)
-    def _chip_race(self, e: ChipRaceConducted) -> None:
+    def _chip_race(self, e: ChipRaceConducted, at: datetime) -> None:
         self.races.add((e.table, e.removed_denomination))
 
     @_applies(PlayerEliminated)
-    def _eliminated(self, e: PlayerEliminated) -> None:
+    def _eliminated(self, e: PlayerEliminated, at: datetime) -> None:
         self.eliminated[e.participant] = e
         if self.floor is not None and self.floor.seat_of(e.participant) is not None:
             self.floor = self.floor.eliminate(e.participant)
 
     @_applies(DealAgreed)
-    def _deal_agreed(self, e: DealAgreed) -> None:
+    def _deal_agreed(self, e: DealAgreed, at: datetime) -> None:
         self.deal = e
 
     @_applies(TableHandStarted)
-    def _table_hand_started(self, e: TableHandStarted) -> None:
+    def _table_hand_started(self, e: TableHandStarted, at: datetime) -> None:
         assert self.floor is not None
         self.floor = self.floor.hand_started(e.table, e.button, e.after_misdeal)
 
     @_applies(TableHandEnded)
-    def _table_hand_ended(self, e: TableHandEnded) -> None:
+    def _table_hand_ended(self, e: TableHandEnded, at: datetime) -> None:
         assert self.floor is not None
         self.floor = self.floor.hand_ended(e.table)
 
     @_applies(OfcRoundCounted)
-    def _ofc_round_counted(self, e: OfcRoundCounted) -> None:
+    def _ofc_round_counted(self, e: OfcRoundCounted, at: datetime) -> None:
         if not hasattr(self, "ofc_rounds"):  # a snapshot taken before OFC competitions existed
             self.ofc_rounds = []
         self.ofc_rounds.append(e)
 
     @_applies(HandForHandStarted)
-    def _hand_for_hand_started(self, e: HandForHandStarted) -> None:
+    def _hand_for_hand_started(self, e: HandForHandStarted, at: datetime) -> None:
         self.hand_for_hand = e
         self.hand_for_hand_round = 0
         self.level_seconds_left = e.level_seconds_left
 
     @_applies(HandForHandHandStarted)
-    def _hand_for_hand_hand(self, e: HandForHandHandStarted) -> None:
+    def _hand_for_hand_hand(self, e: HandForHandHandStarted, at: datetime) -> None:
         self.hand_for_hand_round = e.round
         self.level_seconds_left = e.level_seconds_left
 
     @_applies(HandForHandEnded)
-    def _hand_for_hand_ended(self, e: HandForHandEnded) -> None:
+    def _hand_for_hand_ended(self, e: HandForHandEnded, at: datetime) -> None:
         self.hand_for_hand = None
 
     @_applies(CompetitionWinnerDeclared)
-    def _winner_declared(self, e: CompetitionWinnerDeclared) -> None:
+    def _winner_declared(self, e: CompetitionWinnerDeclared, at: datetime) -> None:
         self.winner = e.participant
         self.ended_at = at
 
     @_applies(OlympicStageStarted)
-    def _stage_started(self, e: OlympicStageStarted) -> None:
+    def _stage_started(self, e: OlympicStageStarted, at: datetime) -> None:
         self.stage = e
         self.table_winners = {}
 
     @_applies(TableWinnerDeclared)
-    def _table_winner(self, e: TableWinnerDeclared) -> None:
+    def _table_winner(self, e: TableWinnerDeclared, at: datetime) -> None:
         self.table_winners[e.table] = e.participant
 
     @_applies(StacksReset)
-    def _stacks_reset(self, e: StacksReset) -> None:
+    def _stacks_reset(self, e: StacksReset, at: datetime) -> None:
         self.stage_stack = e.stack
 
     @_applies(*typing.get_args(FloorEvent))
-    def _floor_changed(self, e: FloorEvent) -> None:
+    def _floor_changed(self, e: FloorEvent, at: datetime) -> None:
         """A floor event: the floor judged it when it was recorded; here it moves the players it moved."""
         assert self.floor is not None
         self.floor = self.floor.apply(e)

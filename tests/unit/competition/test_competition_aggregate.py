@@ -211,3 +211,18 @@ def test_any_order_of_busts_gives_every_place_once_and_pays_out_the_prize_pool(d
     assert sorted(p for place, size in spans for p in range(place, place + size)) == list(range(2, 10))
     assert sum(p.gross for p in competition.payouts()) == 11_000
     assert first_broken_link_in(competition.collect_events()) is None
+
+
+def test_the_competitions_events_take_the_chained_direct_path_told_their_time_and_replay_the_same() -> None:
+    from domain.chained import _event_body
+
+    assert _event_body(Competition.PlayerEliminated) == (Competition._recorded, True)
+    app: Application[object] = Application()
+    competition = _a_whole_competition()
+    declared = competition.pending_events[-1]
+    assert type(declared).__name__ == "CompetitionWinnerDeclared"
+    assert competition.ended_at == declared.timestamp
+    app.save(competition)
+    again = app.repository.get(competition.id)
+    assert again.ended_at == competition.ended_at and again.winner == competition.winner
+    assert again.eliminated == competition.eliminated and again.chain_head == competition.chain_head
