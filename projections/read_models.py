@@ -6,7 +6,7 @@ Cards come back as recorded; sealing them for the caller is the API's business (
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
@@ -25,6 +25,11 @@ from projections.ofc import (
     round_of_row,
     standings,
 )
+from projections.verdicts import StoredVerdict
+from projections.verdicts import of_rows as verdicts_of_rows
+
+#: record ids asked for in one query (a batch is up to 1,000; SQLite's default limit of parameters is 999)
+VERDICTS_A_QUERY = 500
 
 OFFICIAL_ROLES = frozenset({"judge", "chief_judge"})
 
@@ -54,6 +59,16 @@ class ReadModels:
     def integrity_counters(self, competition: str) -> Counters | None:
         """The competition's integrity counters as the projector keeps them (None: no hold'em hand of it)."""
         return read_counters(self._reader.query, competition)
+
+    def verdicts(self, event_ids: Iterable[str]) -> dict[str, dict[str, StoredVerdict]]:
+        """The stored answers to ``event_ids`` (records the referee answered and the projector has projected), by
+        id, then by the stream each appears in (projections/verdicts.py)."""
+        wanted = sorted(set(event_ids))
+        found: dict[str, dict[str, StoredVerdict]] = {}
+        for start in range(0, len(wanted), VERDICTS_A_QUERY):
+            chunk = wanted[start : start + VERDICTS_A_QUERY]
+            found.update(verdicts_of_rows(self._reader.query(schema.verdicts_of(len(chunk)), tuple(chunk))))
+        return found
 
     def position(self) -> int:
         row = self._reader.one(schema.POSITION_OF, (schema.POSITION_NAME,))

@@ -43,9 +43,11 @@ from projections.integrity.live import IntegrityProjection
 from projections.ofc import ProjectedRound
 from projections.parallel import Where, rebuild_in_parallel, turns
 from projections.stored import StoredRow, served, stored_rows
+from projections.verdicts import verdict_row
 
 #: the stored events these read models are made of; other aggregates' events (competitions, protests, …)
-#: are passed over, though the position moves past them
+#: are passed over but for the verdicts' read model (every stored event may answer a record), though the
+#: position moves past them
 _HANDS = f"{get_topic(Hand)}."
 _REJECTIONS = f"{get_topic(RejectionLog)}."
 _REVIEWS = f"{get_topic(HandReview)}."
@@ -86,6 +88,7 @@ class _Page:
     touched: dict[str, ProjectedHand] = field(default_factory=dict)
     ofc_rounds: dict[str, ProjectedRound] = field(default_factory=dict)
     ofc_points: list[tuple[Any, ...]] = field(default_factory=list)
+    verdicts: list[tuple[Any, ...]] = field(default_factory=list)
 
 
 class _Overtaken(Exception):
@@ -277,13 +280,16 @@ class Projector:
                 project = by_topic.get(topic, False)
                 if project is False:
                     project = by_topic[topic] = self._projection_of(topic)
-                if project is None:
-                    continue
                 event = Stored.of_row(row) if plain else None
                 if event is None:
                     _, stream, version, _, state = row
                     event = Stored.of_event(mapper.to_domain_event(StoredEvent(UUID(stream), version, topic, state)))
-                project(page, event)
+                # every stored event may answer a reported record (a competition's too): the verdicts' read model
+                answer = verdict_row(event)
+                if answer is not None:
+                    page.verdicts.append(answer)
+                if project is not None:
+                    project(page, event)
             with self.database.transaction() as w:
                 if after is not None:
                     held = w.one(schema.LOCK_POSITION[self.database.dialect], (schema.POSITION_NAME,))
@@ -488,6 +494,7 @@ class Projector:
         w.executemany(sql.integrity_competition, competitions)
         w.executemany(sql.integrity_player, players)
         w.executemany(sql.integrity_pair, pairs)
+        w.executemany(sql.verdict, page.verdicts)
         if last_id is not None:
             w.execute(schema.SAVE_POSITION, (schema.POSITION_NAME, last_id))
 
