@@ -14,12 +14,12 @@ from embedded_referee import Pipeline
 from federation_records import DEALER, JUDGE, Records, at, opening, play_to_the_end
 from read_model_checks import everything
 
+from api.bootstrap import open_projector
 from api.verdicts import Outcome, verdicts
 from domain.competition.events import OfficialAppointed
 from domain.rejections import RejectionKind, rejection_log_id
 from domain.roles import Role
 from ingest.envelope import Envelope, parse_record
-from ingest.store import open_event_store
 from projections import schema
 from projections.database import SqliteReadDatabase
 from projections.parallel import Where
@@ -95,7 +95,7 @@ def test_projected_exactly_once_and_the_same_when_rebuilt_in_one_process_or_seve
     assert everything(rebuilt.database) == once
     pipeline.store.close()
     where = Where(None, tmp_path)
-    several = Projector.from_settings(where, open_event_store, page=4)
+    several = open_projector(where, page=4)
     try:
         several.rebuild(workers=2)
         assert everything(several.database)[schema.VERDICTS] == once[schema.VERDICTS]
