@@ -2,8 +2,8 @@
 
 The store's index keeps, for every event id it answered, the stream the answer went to and the outcome; the
 projector keeps what that answer says of the record (who recorded it, where, and a rejection's kind, rule and
-reason) in ``rm_verdicts`` (projections/verdicts.py). A verdict is read once the read models have caught up with
-what was stored when the referee answered; the record found there must be the one submitted (api/sealing.py: a
+reason) in ``rm_verdicts`` (projections/verdicts.py). A verdict is read once the read models hold the answer, or
+have caught up with what was stored when the referee answered; the record found there must be the one submitted (api/sealing.py: a
 verdict is returned only to whoever may see the record).
 """
 
@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from enum import StrEnum
 from uuid import UUID
 
@@ -55,41 +56,59 @@ def await_seen(store: Store, ids: Sequence[UUID], timeout: float) -> set[UUID]:
     return seen
 
 
-def await_projected(models: ReadModels, head: int, timeout: float) -> bool:
-    """Whether the read models reach the store's notification ``head`` within ``timeout`` seconds."""
+@dataclass(frozen=True)
+class Answers:
+    """The store's answers to some record ids (id → the stream answered in and the outcome), and what the
+    verdicts' read model holds of them (id → stream → the answer as stored)."""
+
+    answered: dict[UUID, tuple[UUID, str]]
+    stored: dict[str, dict[str, StoredVerdict]]
+
+    def projected(self) -> bool:
+        return all(str(stream) in self.stored.get(str(i), {}) for i, (stream, _) in self.answered.items())
+
+
+def await_projected(store: Store, models: ReadModels, ids: Sequence[UUID], timeout: float) -> Answers | None:
+    """The answers to ``ids`` (all answered by the store) once the read models hold them, or have caught up with
+    what was stored when they were all answered (an answer missing then is not a record's: :func:`verdicts` says
+    so); None if neither within ``timeout`` seconds."""
+    answered = store.answers(set(ids))
+    head = store.recorder.max_notification_id() or 0
     deadline = time.monotonic() + timeout
-    while models.position() < head:
+    while True:
+        # the position first: the rows read after it hold at least what was projected up to it
+        caught_up = models.position() >= head
+        found = Answers(answered, models.verdicts(str(i) for i in answered))
+        if caught_up or found.projected():
+            return found
         if time.monotonic() >= deadline:
-            return False
+            return None
         time.sleep(POLL_SECONDS)
-    return True
 
 
 def verdicts(
     store: Store,
-    models: ReadModels,
+    answers: Answers,
     envelopes: Sequence[Envelope],
     readable: Callable[[Envelope, str], str] = lambda _, reason: reason,
     digests: Sequence[str] | None = None,
 ) -> list[EventVerdict]:
     """The verdict on each answered record, in the order given, with each reason as ``readable`` lets the caller
-    read it (api/sealing.py), from read models that have projected the answers (:func:`await_projected`).
+    read it (api/sealing.py), from the answers as the read models hold them (:func:`await_projected`).
 
     A verdict is the verdict on the record the caller submitted: where the event id already names another record
     — another competition's, table's or hand's, another recorder's, another sequence number — the answer says so
     and nothing of that record (an event id is no key to somebody else's verdict, reason or cards)."""
-    answers = store.answers({e.event_id for e in envelopes})
     # ``digests``: of the records as submitted (ingest.referee.record_digest); an id answered for a record of other
     # content is a conflicting duplicate, whatever its metadata shares with the one submitted
-    answered_digests = store.seen_digests(answers) if digests is not None else {}
-    stored = models.verdicts(str(e.event_id) for e in envelopes)
+    answered_digests = store.seen_digests(answers.answered) if digests is not None else {}
     out = []
     for n, envelope in enumerate(envelopes):
-        answer = answers.get(envelope.event_id)
+        answer = answers.answered.get(envelope.event_id)
         if answer is None:
             raise LookupError(f"the store has not answered event {envelope.event_id}")
         stream, outcome = answer
-        found = stored.get(str(envelope.event_id), {}).get(str(stream))
+        found = answers.stored.get(str(envelope.event_id), {}).get(str(stream))
         if found is None or not _same_record(envelope, stream, outcome, found):
             out.append(_another_record(envelope.event_id))
             continue

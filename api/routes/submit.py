@@ -189,12 +189,12 @@ def _submit(
                 seen = await_seen(pipeline.store, ids, max(0.0, deadline - time.monotonic()))
                 if len(seen) < len(set(ids)):
                     return seen, [], None, True
-                # the verdicts are the read models': read once they hold what was stored when all were answered
-                head = pipeline.store.recorder.max_notification_id() or 0
-                if not await_projected(models, head, max(0.0, deadline - time.monotonic())):
+                # the verdicts are the read models': read once the projector has taken the answers
+                answers = await_projected(pipeline.store, models, ids, max(0.0, deadline - time.monotonic()))
+                if answers is None:
                     return seen, [], None, False
                 digests = [record_digest(raw) for raw in written]
-                return seen, verdicts(pipeline.store, models, envelopes, readable, digests), None, True
+                return seen, verdicts(pipeline.store, answers, envelopes, readable, digests), None, True
             except INFRASTRUCTURE_ERRORS as exc:
                 if time.monotonic() + STORE_RETRY_SECONDS >= deadline:
                     return set(), [], exc, True

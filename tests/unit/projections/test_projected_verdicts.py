@@ -15,7 +15,7 @@ from federation_records import DEALER, JUDGE, Records, at, opening, play_to_the_
 from read_model_checks import everything
 
 from api.bootstrap import open_projector
-from api.verdicts import Outcome, verdicts
+from api.verdicts import Outcome, await_projected, verdicts
 from domain.competition.events import OfficialAppointed
 from domain.rejections import RejectionKind, rejection_log_id
 from domain.roles import Role
@@ -106,11 +106,16 @@ def test_projected_exactly_once_and_the_same_when_rebuilt_in_one_process_or_seve
 def test_the_apis_verdicts_read_the_read_model(tmp_path: Path) -> None:
     pipeline, played, refused, conflicting = _judged(tmp_path)
     projector = Projector(pipeline.store, SqliteReadDatabase(tmp_path / "read.sqlite"))
-    projector.catch_up()
     models = ReadModels(projector.database)
+    first = parse_record(played[0][1])[0].event_id
+    assert await_projected(pipeline.store, models, [first], timeout=0.1) is None, "not projected yet: no verdict"
+    projector.catch_up()
     accepted, rejected = decode_envelope(played[1][1]), decode_envelope(refused[1])
     by_another = decode_envelope(played[2][1]).model_copy(update={"recorded_by": JUDGE})
-    found = verdicts(pipeline.store, models, [accepted, rejected, by_another])
+    asked = [accepted, rejected, by_another]
+    answers = await_projected(pipeline.store, models, [e.event_id for e in asked], timeout=0)
+    assert answers is not None and answers.projected()
+    found = verdicts(pipeline.store, answers, asked)
     assert [v.outcome for v in found] == [Outcome.ACCEPTED, Outcome.REJECTED, Outcome.REJECTED]
     assert found[1].kind == "illegal" and found[1].reason and found[1].rule
     assert found[2].kind == "duplicate", "an id is no key to another recorder's verdict"
