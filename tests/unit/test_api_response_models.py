@@ -89,3 +89,11 @@ def test_the_protocol_served_reads_through_its_model_whole(tmp_path: Path) -> No
         read = api.get(f"/v1/competitions/{COMPETITION}/protocol/snapshots/1", headers=chief).json()
         assert read["verification"]["ok"] and read["sealed"] is False
         assert all(isinstance(version, int) and isinstance(link, str) for version, link in read["heads"].values())
+
+
+def test_routes_take_the_wiring_from_deps_never_from_app_state() -> None:
+    """api/deps.py is the one reader of ``app.state``: a route that reached past it would skip its 503s and its
+    role checks."""
+    routes = Path(__file__).resolve().parents[2] / "api" / "routes"
+    reaching = [p.name for p in sorted(routes.glob("*.py")) if "app.state" in p.read_text()]
+    assert not reaching, reaching
