@@ -78,7 +78,7 @@ def await_projected(store: Store, models: ReadModels, ids: Sequence[UUID], timeo
     while True:
         # the position first: the rows read after it hold at least what was projected up to it
         caught_up = models.position() >= head
-        found = Answers(answered, models.verdicts(str(i) for i in answered))
+        found = Answers(answered, models.verdicts({str(i): str(stream) for i, (stream, _) in answered.items()}))
         if caught_up or found.projected():
             return found
         if time.monotonic() >= deadline:

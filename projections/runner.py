@@ -45,7 +45,7 @@ from projections.stored import StoredRow, served, stored_rows
 from projections.verdicts import verdict_row
 
 #: the stored events these read models are made of; other aggregates' events (competitions, protests, …)
-#: are passed over but for the verdicts' read model (every stored event may answer a record), though the
+#: are passed over but for the verdicts' read model (any stored event may answer a record), though the
 #: position moves past them
 _HANDS = f"{get_topic(Hand)}."
 _REJECTIONS = f"{get_topic(RejectionLog)}."
@@ -258,6 +258,7 @@ class Projector:
         plain = self.reads_raw and mapper.cipher is None and mapper.compressor is None
         try:
             by_topic = self._by_topic
+            hand_event = self._hand_event
             for row in rows:
                 topic = row[3]
                 project = by_topic.get(topic, False)
@@ -267,10 +268,13 @@ class Projector:
                 if event is None:
                     _, stream, version, _, state = row
                     event = Stored.of_event(mapper.to_domain_event(StoredEvent(UUID(stream), version, topic, state)))
-                # every stored event may answer a reported record (a competition's too): the verdicts' read model
-                answer = verdict_row(event)
-                if answer is not None:
-                    page.verdicts.append(answer)
+                if project != hand_event:
+                    # any other stored event may answer a reported record (a competition's, a rejection): the
+                    # verdicts' read model. A hand's events answer theirs in the hand's history, which keeps
+                    # each one's event id and recorder (projections/verdicts.py)
+                    answer = verdict_row(event)
+                    if answer is not None:
+                        page.verdicts.append(answer)
                 if project is not None:
                     project(page, event)
             with self.database.transaction() as w:

@@ -420,6 +420,16 @@ def verdicts_of(ids: int) -> str:
     return f"SELECT {', '.join(VERDICT_COLUMNS)} FROM {VERDICTS} WHERE event_id IN ({', '.join('?' * ids)})"
 
 
+def history_answers(hands: int, ids: int) -> str:
+    """A hand's answers to record ids: the events of ``hands`` hands (keyed by hand first) carrying one of ``ids``
+    ids, in version order, with the hand's competition."""
+    return (
+        f"SELECT h.event_id, h.hand_id, x.competition, h.recorded_by, h.role, h.seq FROM {HISTORY} h"
+        f" JOIN {HANDS} x ON x.hand_id = h.hand_id WHERE h.hand_id IN ({', '.join('?' * hands)})"
+        f" AND h.event_id IN ({', '.join('?' * ids)}) ORDER BY h.hand_id, h.version"
+    )
+
+
 def dump_all() -> tuple[tuple[str, str], ...]:
     """(table, a query of all its rows in a stable order): what a rebuild must reproduce exactly."""
     keys = {

@@ -4,8 +4,11 @@ its kind, rule, reason and the field at fault.
 
 The projector keeps it like the other read models, exactly once and rebuilt from scratch: a row for each stream
 a record's id appears in, from the first stored event of that stream carrying the id (an accepted record's events
-name it in their meta, a rejection in its payload). The API reads a verdict here instead of replaying the
-stream the store answered the id with (api/verdicts.py, where the row is checked against the record submitted).
+name it in their meta, a rejection in its payload). A hand's streams are the exception: their events are most of
+what is stored, and the hand's history (``rm_history``) already keeps each one's event id, recorder and sequence
+number, so a hand's answer is read there (:data:`projections.schema.HISTORY_ANSWERS`) rather than written twice.
+The API reads a verdict here instead of replaying the stream the store answered the id with (api/verdicts.py,
+where the answer is checked against the record submitted).
 """
 
 from __future__ import annotations
@@ -64,6 +67,20 @@ def verdict_row(event: Stored) -> tuple[Any, ...] | None:
         str(payload.get("hand_id") or ""), str(payload.get("kind") or ""), str(payload.get("rule") or ""),
         str(payload.get("reason") or ""), str(payload.get("field") or ""),
     )
+
+
+def of_history(rows: Iterable[tuple[Any, ...]]) -> dict[str, dict[str, StoredVerdict]]:
+    """A hand's answers from its history's rows (event id, hand, competition, recorder, role, seq; in version
+    order: the first of a stream's events carrying an id is its answer)."""
+    out: dict[str, dict[str, StoredVerdict]] = {}
+    for event_id, stream, competition, person, role, seq in rows:
+        if not event_id or str(stream) in out.get(str(event_id), {}):
+            continue
+        out.setdefault(str(event_id), {})[str(stream)] = StoredVerdict(
+            event_id=str(event_id), stream=str(stream), rejected=False, competition=str(competition),
+            recorded_by=str(person), role=str(role), seq=None if seq is None else int(seq),
+        )
+    return out
 
 
 def of_rows(rows: Iterable[tuple[Any, ...]]) -> dict[str, dict[str, StoredVerdict]]:

@@ -55,11 +55,17 @@ def test_every_answer_is_projected_from_the_stream_it_was_answered_in(tmp_path: 
     models = ReadModels(projector.database)
     ids = [decode_envelope(raw).event_id for _, raw in [*played, refused]]
     answers = pipeline.store.answers(ids)
-    found = models.verdicts(str(i) for i in ids)
+    found = models.verdicts({str(i): str(stream) for i, (stream, _) in answers.items()})
     assert set(found) == {str(i) for i in ids}
+    hands = {str(s) for s, in projector.database.query("SELECT hand_id FROM rm_hands")}
+    assert {str(s) for s, _ in answers.values()} & hands, "hands' answers are among them (read from their history)"
     for event_id, (stream, outcome) in answers.items():
         answer = found[str(event_id)][str(stream)]
         assert answer.rejected == (outcome == "rejected")
+        envelope = next(e for e in map(decode_envelope, (raw for _, raw in [*played, refused])) if e.event_id == event_id)
+        assert (answer.competition, answer.recorded_by, answer.role, answer.seq) == (
+            envelope.competition_id, envelope.recorded_by.person, envelope.recorded_by.role.value, envelope.seq,
+        )
     envelope = decode_envelope(refused[1])
     [rejection] = found[str(envelope.event_id)].values()
     listed, _ = models.rejections(envelope.competition_id, None, 0, 100)
@@ -73,7 +79,11 @@ def test_every_answer_is_projected_from_the_stream_it_was_answered_in(tmp_path: 
     assert rejection.reason and rejection.stream == str(rejection_log_id(envelope.competition_id))
 
     first = decode_envelope(conflicting[1])
-    both = found[str(first.event_id)]
+    both = {
+        stream: answer for stream, answer in ReadModels(projector.database).verdicts(
+            {str(first.event_id): str(rejection_log_id(first.competition_id))}
+        )[str(first.event_id)].items()
+    } | found[str(first.event_id)]
     assert sorted(v.rejected for v in both.values()) == [False, True], "the first answer and the duplicate's"
     [duplicate] = [v for v in both.values() if v.rejected]
     assert duplicate.kind == RejectionKind.CONFLICTING_DUPLICATE.value
