@@ -230,9 +230,8 @@ def percentile(values: list[float], q: float) -> float:
 
 def rebuild_speed(env: dict[str, str], times: int) -> list[tuple[int, float]]:
     """``Projector.rebuild()`` on the served store, ``times`` times: (events, seconds) of each."""
+    from api.bootstrap import open_projector
     from api.settings import Settings
-    from ingest.store import open_event_store
-    from projections.runner import Projector
 
     saved = dict(os.environ)
     os.environ.update(env)
@@ -241,7 +240,7 @@ def rebuild_speed(env: dict[str, str], times: int) -> list[tuple[int, float]]:
     finally:
         os.environ.clear()
         os.environ.update(saved)
-    projector = Projector.from_settings(settings, open_event_store)
+    projector = open_projector(settings)
     runs = []
     try:
         for _ in range(times):

@@ -14,7 +14,6 @@ from __future__ import annotations
 import logging
 import sqlite3
 from collections import OrderedDict
-from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from functools import partial
@@ -37,15 +36,17 @@ from domain.rulings.outcome import stored_outcome
 from domain.rulings.review import HandReview
 from projections import schema
 from projections.chip_account import ProjectedHand
-from projections.database import ReadDatabase, ReadSettings, Writer
+from projections.database import ReadDatabase, Writer
 from projections.hand_projection import Stored, history_row
 from projections.integrity.live import IntegrityProjection
 from projections.ofc import ProjectedRound
-from projections.parallel import Where, rebuild_in_parallel, turns
+from projections.parallel import Reopen, Where, rebuild_in_parallel, turns
 from projections.stored import StoredRow, served, stored_rows
+from projections.verdicts import verdict_row
 
 #: the stored events these read models are made of; other aggregates' events (competitions, protests, …)
-#: are passed over, though the position moves past them
+#: are passed over but for the verdicts' read model (any stored event may answer a record), though the
+#: position moves past them
 _HANDS = f"{get_topic(Hand)}."
 _REJECTIONS = f"{get_topic(RejectionLog)}."
 _REVIEWS = f"{get_topic(HandReview)}."
@@ -68,10 +69,6 @@ POISON_EXCERPT = 500
 
 log = logging.getLogger(__name__)
 
-#: opens the event store settings name (``ingest.store.open_event_store``), handed in by whoever makes a projector
-OpenStore = Callable[[Any], Application[UUID]]
-
-
 @dataclass
 class _Page:
     """The rows one page of events adds, and the hands whose snapshot rows it changed."""
@@ -86,6 +83,7 @@ class _Page:
     touched: dict[str, ProjectedHand] = field(default_factory=dict)
     ofc_rounds: dict[str, ProjectedRound] = field(default_factory=dict)
     ofc_points: list[tuple[Any, ...]] = field(default_factory=list)
+    verdicts: list[tuple[Any, ...]] = field(default_factory=list)
 
 
 class _Overtaken(Exception):
@@ -108,15 +106,16 @@ class Projector:
         page: int = 2000,
         hot_hands: int = 5000,
         owns: bool = False,
-        settings: ReadSettings | None = None,
+        reopen: tuple[Where, Reopen] | None = None,
     ) -> None:
         self.store = store
         self.database = database
         self.page = page
         self.hot_hands = hot_hands
         self._owns = owns
-        #: where the store and the read models are, so that worker processes can open them too
-        self.settings = settings
+        #: where the store and the read models are and how a worker process of a rebuild opens them again (the
+        #: composition root's, api/bootstrap.py: projections name the store only by its Protocol)
+        self.reopen = reopen
         #: (k, n): project only the streams whose id is k modulo n (one of n processes of a rebuild)
         self.partition: tuple[int, int] | None = None
         self._hands: OrderedDict[str, ProjectedHand] = OrderedDict()
@@ -128,19 +127,6 @@ class Projector:
         #: integrity's counters per competition (projections/integrity/live.py), and the tables a page goes to
         self.integrity = IntegrityProjection()
         self._writes: schema.Writes = schema.IN_USE
-        #: how a worker process of a parallel rebuild opens the store again (set by :meth:`from_settings`)
-        self.open_store: OpenStore | None = None
-
-    @classmethod
-    def from_settings(cls, settings: ReadSettings, open_store: OpenStore, **kwargs: Any) -> Projector:
-        """The store ``open_store`` opens for the settings (``ingest.store.open_event_store``: projections name
-        the store only by its Protocol) and the read models the settings name, opened here and closed by
-        :meth:`close`."""
-        from projections.bootstrap import open_read_database
-
-        projector = cls(open_store(settings), open_read_database(settings), owns=True, settings=settings, **kwargs)
-        projector.open_store = open_store
-        return projector
 
     # --- positions -----------------------------------------------------------------------------------------
 
@@ -178,7 +164,7 @@ class Projector:
         ones after, never a half-built one; a rebuild cut short leaves the old ones as they were. Then it
         catches up with what was stored meanwhile.
 
-        With ``workers`` > 1 (and a projector made :meth:`from_settings`), that many processes each project
+        With ``workers`` > 1 (and a projector told how to ``reopen`` its databases), that many processes each project
         the streams of one partition of the store into the fresh tables (hands are independent of each other).
         """
         self._forget()
@@ -186,9 +172,9 @@ class Projector:
         head = self.store.recorder.max_notification_id() or 0
         self.database.filling(True)
         try:
-            if workers > 1 and self.settings is not None and self.open_store is not None:
-                where = Where(self.settings.database_url, self.settings.data_dir)
-                done = rebuild_in_parallel(project_part, where, self.open_store, workers, head, self.page)
+            if workers > 1 and self.reopen is not None:
+                where, reopen = self.reopen
+                done = rebuild_in_parallel(project_part, where, reopen, workers, head, self.page)
             else:
                 done = self.project_partition(head)
         finally:
@@ -272,18 +258,25 @@ class Projector:
         plain = self.reads_raw and mapper.cipher is None and mapper.compressor is None
         try:
             by_topic = self._by_topic
+            hand_event = self._hand_event
             for row in rows:
                 topic = row[3]
                 project = by_topic.get(topic, False)
                 if project is False:
                     project = by_topic[topic] = self._projection_of(topic)
-                if project is None:
-                    continue
                 event = Stored.of_row(row) if plain else None
                 if event is None:
                     _, stream, version, _, state = row
                     event = Stored.of_event(mapper.to_domain_event(StoredEvent(UUID(stream), version, topic, state)))
-                project(page, event)
+                if project != hand_event:
+                    # any other stored event may answer a reported record (a competition's, a rejection): the
+                    # verdicts' read model. A hand's events answer theirs in the hand's history, which keeps
+                    # each one's event id and recorder (projections/verdicts.py)
+                    answer = verdict_row(event)
+                    if answer is not None:
+                        page.verdicts.append(answer)
+                if project is not None:
+                    project(page, event)
             with self.database.transaction() as w:
                 if after is not None:
                     held = w.one(schema.LOCK_POSITION[self.database.dialect], (schema.POSITION_NAME,))
@@ -488,13 +481,15 @@ class Projector:
         w.executemany(sql.integrity_competition, competitions)
         w.executemany(sql.integrity_player, players)
         w.executemany(sql.integrity_pair, pairs)
+        w.executemany(sql.verdict, page.verdicts)
         if last_id is not None:
             w.execute(schema.SAVE_POSITION, (schema.POSITION_NAME, last_id))
 
 
-def project_part(where: Where, part: int, parts: int, head: int, page: int, open_store: OpenStore) -> int:
+def project_part(where: Where, part: int, parts: int, head: int, page: int, reopen: Reopen) -> int:
     """One worker process of a parallel rebuild: project the streams of partition ``part`` of ``parts``."""
-    projector = Projector.from_settings(where, open_store, page=page)
+    store, database = reopen(where)
+    projector = Projector(store, database, page=page, owns=True)
     projector.partition = (part, parts)
     projector.database.take_turns(turns())
     projector.database.filling(True)

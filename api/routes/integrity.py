@@ -14,13 +14,21 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, Path, Query, Request
+from fastapi import APIRouter, Path, Query
 from pydantic import BaseModel
 
 from api.auth import Principal
-from api.deps import CurrentPrincipal, CurrentSealing, event_store, read_models_if_open, verify_scope
-from api.errors import ERROR_RESPONSES, ApiError, not_found
-from api.sealing import READS_GROUNDS, READS_INTEGRITY
+from api.bootstrap import Pipeline
+from api.deps import (
+    CurrentPipeline,
+    CurrentPrincipal,
+    CurrentSealing,
+    ReadModelsIfOpen,
+    verify_reads_grounds_at,
+    verify_reads_integrity,
+    verify_scope,
+)
+from api.errors import ERROR_RESPONSES, not_found
 from projections.integrity.alerts import alerts, evidence
 from projections.integrity.counters import Counters
 from projections.integrity.parallel import count
@@ -71,24 +79,15 @@ class AlertView(BaseModel):
     pairs: list[list[str]]
 
 
-def _allowed(principal: Principal, allowed: bool, roles: frozenset[Any], what: str) -> None:
-    if not allowed:
-        who = ", ".join(sorted(r.value for r in roles))
-        raise ApiError(403, "forbidden", f"{what} are for {who}; this token's role is {principal.role.value}")
-
-
-Models = Annotated[ReadModels | None, Depends(read_models_if_open)]
-
-
 def _counters(
-    request: Request, principal: Principal, models: ReadModels | None, competition: str, since: datetime | None
+    pipeline: Pipeline, principal: Principal, models: ReadModels | None, competition: str, since: datetime | None
 ) -> Counters:
     verify_scope(principal, competition)
     if since is None and models is not None:
         found = models.integrity_counters(competition)
         counters = found if found is not None else Counters()
     else:
-        counters = count(competition_records(event_store(request), competition, since))
+        counters = count(competition_records(pipeline.store, competition, since))
     if not counters.hands:
         raise not_found("competition with hold'em hands", competition)
     return counters
@@ -100,22 +99,24 @@ def _evidence(items: Any) -> list[EvidenceView]:
 
 @router.get("/competitions/{competition}/players", response_model=list[PlayerStatistics])
 def players(
-    request: Request, principal: CurrentPrincipal, sealing: CurrentSealing, models: Models, competition: Competition,
+    pipeline: CurrentPipeline, principal: CurrentPrincipal, sealing: CurrentSealing, models: ReadModelsIfOpen,
+    competition: Competition,
     since: Since = None, min_hands: MinHands = 1,
 ) -> list[PlayerStatistics]:
     """Each player's statistics with its sample and 95 % interval."""
-    _allowed(principal, sealing.reads_grounds_at(principal, competition), READS_GROUNDS, "player statistics")
-    return all_statistics(_counters(request, principal, models, competition, since), min_hands)
+    verify_reads_grounds_at(principal, sealing, "player statistics", competition)
+    return all_statistics(_counters(pipeline, principal, models, competition, since), min_hands)
 
 
 @router.get("/competitions/{competition}/pairs", response_model=list[PairView])
 def pairs(
-    request: Request, principal: CurrentPrincipal, sealing: CurrentSealing, models: Models, competition: Competition,
+    pipeline: CurrentPipeline, principal: CurrentPrincipal, sealing: CurrentSealing, models: ReadModelsIfOpen,
+    competition: Competition,
     since: Since = None, min_hands: MinHands = 30,
 ) -> list[PairView]:
     """A suspicion score per pair dealt in together in at least ``min_hands`` hands, most suspicious first."""
-    _allowed(principal, sealing.reads_integrity(principal), READS_INTEGRITY, "statistics by pair and scores")
-    counters = _counters(request, principal, models, competition, since)
+    verify_reads_integrity(principal, sealing, "statistics by pair and scores")
+    counters = _counters(pipeline, principal, models, competition, since)
     return [_pair(s, counters) for s in Scorer(counters).scores(min_hands)]
 
 
@@ -127,12 +128,13 @@ def _pair(score: PairScore, counters: Counters) -> PairView:
 
 @router.get("/competitions/{competition}/alerts", response_model=list[AlertView])
 def alert_queue(
-    request: Request, principal: CurrentPrincipal, sealing: CurrentSealing, models: Models, competition: Competition,
+    pipeline: CurrentPipeline, principal: CurrentPrincipal, sealing: CurrentSealing, models: ReadModelsIfOpen,
+    competition: Competition,
     since: Since = None, min_hands: MinHands = 30,
 ) -> list[AlertView]:
     """The ranked alert queue: suspicious pairs and rings, each with its reasons and evidence hands."""
-    _allowed(principal, sealing.reads_integrity(principal), READS_INTEGRITY, "alerts")
-    counters = _counters(request, principal, models, competition, since)
+    verify_reads_integrity(principal, sealing, "alerts")
+    counters = _counters(pipeline, principal, models, competition, since)
     return [
         AlertView(players=list(a.players), score=a.score, behaviour=a.behaviour, hands=a.hands,
                   reasons=list(a.reasons), evidence=_evidence(a.evidence), pairs=[list(p) for p in a.pairs])

@@ -7,13 +7,13 @@ from datetime import UTC, datetime
 from typing import Annotated, Any, Literal
 
 from eventsourcing.application import AggregateNotFoundError
-from fastapi import APIRouter, Path, Query, Request
+from fastapi import APIRouter, Depends, Path, Query
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 
-from api.auth import AuthError, Principal, require
-from api.deps import CurrentPrincipal, CurrentSealing, event_store, verify_scope
+from api.auth import Principal
+from api.deps import CurrentHeavyReads, CurrentPrincipal, CurrentSealing, CurrentStore, roles, verify_scope
 from api.errors import ERROR_RESPONSES, ApiError, not_found
-from api.heavy import HeavyReads
+from api.routes.protocol_models import ProtocolDocument, SnapshotList, SnapshotRead, SnapshotSummary
 from api.sealing import READS_REJECTIONS
 from domain.competition.aggregate import Competition, competition_stream_id
 from domain.errors import NotPermittedError, RuleRef
@@ -32,11 +32,24 @@ SNAPSHOT_RULE = RuleRef("bfsp", "2.3.3")
 
 CompetitionId = Annotated[str, Path(description="the competition, as the events name it")]
 Version = Annotated[int, Path(ge=1, le=10**6, description="the snapshot's number, from 1")]
+#: the Secretary or the Chief Judge (appointed at the competition: checked against its records)
+Keeper = Annotated[Principal, Depends(roles(TAKES_SNAPSHOTS, "taking a snapshot of the protocol", rule="bfsp 2.3.3"))]
+#: who reads a snapshot's full text: whoever reads the rejections it holds
+SnapshotReader = Annotated[Principal, Depends(roles(READS_REJECTIONS, "a protocol snapshot's full text"))]
+#: the protocol in each format it is read in
+PROTOCOL_RESPONSES: dict[int | str, dict[str, Any]] = {
+    200: {
+        "model": ProtocolDocument,
+        "description": "the protocol: JSON, or with format=html a printable page, with format=pdf a PDF",
+        "content": {"text/html": {"schema": {"type": "string"}},
+                    "application/pdf": {"schema": {"type": "string", "format": "binary"}}},
+    },
+}
 
 
-def _document(request: Request, competition: str) -> dict[str, Any]:
+def _document(store: Store, competition: str) -> dict[str, Any]:
     try:
-        document = protocols.checked_protocol(event_store(request), competition)
+        document = protocols.checked_protocol(store, competition)
     except protocols.UnreadableStream as err:
         raise ApiError(409, "store_tampered", f"the protocol cannot be read: {err}") from err
     if "regulations" not in document:
@@ -61,14 +74,10 @@ def _snapshot_json(snapshot: ProtocolSnapshotTaken, verification: protocols.Veri
     return out
 
 
-def _heavy(request: Request) -> HeavyReads:
-    heavy: HeavyReads = request.app.state.heavy_reads
-    return heavy
-
-
-@router.get("/competitions/{competition}/protocol", response_model=None)
+@router.get("/competitions/{competition}/protocol", response_model=None, responses=PROTOCOL_RESPONSES)
 async def read_protocol(
-    request: Request,
+    store: CurrentStore,
+    heavy: CurrentHeavyReads,
     principal: CurrentPrincipal,
     competition: CompetitionId,
     sealing: CurrentSealing,
@@ -79,7 +88,7 @@ async def read_protocol(
     verify_scope(principal, competition)
 
     def render() -> Response:
-        document = sealing.protocol(protocols.as_at(_document(request, competition), datetime.now(UTC)), principal)
+        document = sealing.protocol(protocols.as_at(_document(store, competition), datetime.now(UTC)), principal)
         if format == "html":
             return HTMLResponse(to_html(document))
         if format == "pdf":
@@ -87,23 +96,19 @@ async def read_protocol(
             return Response(to_pdf(document), media_type="application/pdf", headers=headers)
         return JSONResponse(document)
 
-    return await _heavy(request).run(f"the protocol of {competition}", render)
+    return await heavy.run(f"the protocol of {competition}", render)
 
 
-@router.post("/competitions/{competition}/protocol/snapshots", status_code=201)
-def take_snapshot(request: Request, principal: CurrentPrincipal, competition: CompetitionId) -> dict[str, Any]:
-    try:
-        require(principal, TAKES_SNAPSHOTS, "taking a snapshot of the protocol")
-    except AuthError as exc:
-        raise ApiError(exc.status, exc.code, exc.message, rule="bfsp 2.3.3") from exc
+@router.post("/competitions/{competition}/protocol/snapshots", status_code=201, response_model=SnapshotSummary)
+def take_snapshot(store: CurrentStore, principal: Keeper, competition: CompetitionId) -> dict[str, Any]:
     verify_scope(principal, competition)
-    breaks = _document(request, competition)["verification"]["breaks"]
-    _verify_keeper(event_store(request), principal, competition)
+    breaks = _document(store, competition)["verification"]["breaks"]
+    _verify_keeper(store, principal, competition)
     if breaks:
         # A snapshot is the record a protest is forwarded with: never one of a store that fails verification.
         raise ApiError(409, "store_tampered", f"the stored events fail verification ({len(breaks)} breaks), first:"
                        f" {breaks[0]}")
-    taken = protocols.take_snapshot(event_store(request), competition, principal.person, datetime.now(UTC))
+    taken = protocols.take_snapshot(store, competition, principal.person, datetime.now(UTC))
     return _snapshot_json(taken)
 
 
@@ -124,35 +129,31 @@ def _verify_keeper(store: Store, principal: Principal, competition: str) -> None
         raise ApiError(403, "forbidden", refused.reason, rule=str(refused.rule)) from refused
 
 
-@router.get("/competitions/{competition}/protocol/snapshots")
-def list_snapshots(request: Request, principal: CurrentPrincipal, competition: CompetitionId) -> dict[str, Any]:
+@router.get("/competitions/{competition}/protocol/snapshots", response_model=SnapshotList)
+def list_snapshots(store: CurrentStore, principal: CurrentPrincipal, competition: CompetitionId) -> dict[str, Any]:
     verify_scope(principal, competition)
-    items = [_snapshot_json(s) for s in protocols.snapshots(event_store(request), competition)]
+    items = [_snapshot_json(s) for s in protocols.snapshots(store, competition)]
     return {"items": items, "total": len(items)}
 
 
-@router.get("/competitions/{competition}/protocol/snapshots/{version}")
+@router.get("/competitions/{competition}/protocol/snapshots/{version}", response_model=SnapshotRead)
 async def read_snapshot(
-    request: Request, principal: CurrentPrincipal, competition: CompetitionId, version: Version,
-    sealing: CurrentSealing,
+    store: CurrentStore, heavy: CurrentHeavyReads, principal: SnapshotReader, competition: CompetitionId,
+    version: Version, sealing: CurrentSealing,
 ) -> dict[str, Any]:
     """A snapshot re-verified against the store; its text as the caller may read it (a reader who may not see
     every card it quotes reads them sealed, and ``sealed`` says that the SHA-256 covers the text unsealed)."""
-    try:
-        require(principal, READS_REJECTIONS, "a protocol snapshot's full text")
-    except AuthError as exc:
-        raise ApiError(exc.status, exc.code, exc.message) from exc
     verify_scope(principal, competition)
 
     def verified() -> dict[str, Any]:
-        archive = protocols.archive(event_store(request), competition)
+        archive = protocols.archive(store, competition)
         snapshot = archive.snapshot(version) if archive is not None else None
         if snapshot is None:
             raise not_found("protocol snapshot", f"{competition} v{version}")
-        out = _snapshot_json(snapshot, protocols.verify_snapshot(event_store(request), snapshot))
+        out = _snapshot_json(snapshot, protocols.verify_snapshot(store, snapshot))
         readable = sealing.protocol(snapshot.protocol, principal)
         out["sealed"] = readable != snapshot.protocol
         out["protocol"] = readable
         return out
 
-    return await _heavy(request).run(f"snapshot {version} of {competition}", verified)
+    return await heavy.run(f"snapshot {version} of {competition}", verified)
