@@ -44,8 +44,8 @@ cache="${KAFKA_CACHE_DIR:-$root/deploy/.cache/kafka}"
 lib="$cache/lib"
 persistent="${KAFKA_DATA_DIR:-}"
 run="${persistent:-${KAFKA_RUN_DIR:-$cache/run}}"
-# absolute: a broker is recognised by the config path on its command line (running_pid)
-run="$(realpath -m -- "$run")"
+# absolute (symbolic links kept): a broker is recognised by the config path on its command line (running_pid)
+run="$(realpath -m -s -- "$run")"
 pidfile="$run/kafka.pid"
 bootfile="$run/bootstrap"
 address_file="$bootfile"
