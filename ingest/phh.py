@@ -15,7 +15,6 @@ Every problem is a :class:`PhhError` naming the file, the hand, the field and, w
 
 from __future__ import annotations
 
-import tomllib
 from collections.abc import Iterable, Iterator
 from decimal import Decimal
 from pathlib import Path
@@ -45,6 +44,8 @@ def loads(text: str, file: str = "<string>", many: bool = False) -> list[PhhHand
     if plain is not None:  # the shape nearly every .phh file has: read without tomllib, to the same values
         document, actions_line = plain
         return [read_hand(document, file, 1, OneLineActions(text.splitlines(), 1, actions_line))]
+    import tomllib  # here, not above: most runs never need it, and validate's start-up is measured (issue 17)
+
     try:
         document = tomllib.loads(text, parse_float=Decimal)
     except tomllib.TOMLDecodeError as error:
