@@ -45,6 +45,8 @@ class ActionSyntaxError(ValueError):
 
 
 _PLAYER_VERBS = {PhhVerb.BRING_IN, PhhVerb.FOLD, PhhVerb.CHECK_OR_CALL}
+#: a dictionary, not ``PhhVerb(word)``: the enum's call costs more than the rest of a short action's parse
+_VERBS = {verb.value: verb for verb in PhhVerb}
 
 
 def parse_action(text: str, player_count: int, line: int | None = None) -> PhhAction | None:
@@ -84,11 +86,11 @@ def _dealer_action(text: str, words: list[str], player_count: int, line: int | N
 def _verb(words: list[str], at: int) -> PhhVerb:
     if len(words) <= at:
         raise ActionSyntaxError(f"{' '.join(words)!r} has no action")
-    try:
-        return PhhVerb(words[at])
-    except ValueError:
+    verb = _VERBS.get(words[at])
+    if verb is None:
         known = ", ".join(v.value for v in PhhVerb)
-        raise ActionSyntaxError(f"{words[at]!r} is not a PHH action ({known})") from None
+        raise ActionSyntaxError(f"{words[at]!r} is not a PHH action ({known})")
+    return verb
 
 
 def _player(word: str, player_count: int) -> int:
@@ -111,7 +113,19 @@ def _amount(word: str) -> Decimal:
 
 
 def _cards(word: str) -> tuple[MaybeCard, ...]:
+    cards = _KNOWN_CARDS.get(word)
+    if cards is not None:
+        return cards
     try:
-        return parse_cards(word)
+        cards = parse_cards(word)
     except CardParseError as error:
         raise ActionSyntaxError(str(error)) from None
+    if len(_KNOWN_CARDS) < _KNOWN_CARDS_MAX:
+        _KNOWN_CARDS[word] = cards
+    return cards
+
+
+#: runs of cards already read (cards are immutable values): a file of hands deals the same holdings again and
+#: again, and reading a run of cards was a fifth of reading an action. Bounded, so memory stays flat.
+_KNOWN_CARDS: dict[str, tuple[MaybeCard, ...]] = {}
+_KNOWN_CARDS_MAX = 50_000

@@ -201,17 +201,21 @@ class _Mapper:
         self.last_show = {a.player: a for a in hand.actions if a.verb is PhhVerb.SHOW_OR_MUCK}
 
     def events(self) -> Iterator[tuple[PhhAction, ReportedEvent]]:
+        # the draws are looked at only when one is pending: most games have none, and these run per action
         for action in self.hand.actions:
-            if action.verb is PhhVerb.STAND_PAT_OR_DISCARD:
+            verb = action.verb
+            if verb is PhhVerb.STAND_PAT_OR_DISCARD:
                 self._discard(action)
-            elif action.verb is PhhVerb.DEAL_HOLE and self._is_draw(action):
+            elif verb is PhhVerb.DEAL_HOLE and self.draws and self._is_draw(action):
                 self._drawn(action)
-            elif action.verb is PhhVerb.SHOW_OR_MUCK and self.last_show[action.player] is not action:
+            elif verb is PhhVerb.SHOW_OR_MUCK and self.last_show[action.player] is not action:
                 continue
             else:
-                yield from self._flush(complete_only=False)
+                if self.draws:
+                    yield from self._flush(complete_only=False)
                 yield action, self._event(action)
-            yield from self._flush(complete_only=True)
+            if self.draws:
+                yield from self._flush(complete_only=True)
         yield from self._flush(complete_only=False)
 
     def _event(self, action: PhhAction) -> ReportedEvent:
