@@ -11,7 +11,11 @@ gives a ratio (anchor wall / ours wall). Printed: every run, the medians of wall
 the process and its workers) and peak memory (ru_maxrss), the median ratio, and the load average before and
 after. The last line is one JSON object with those figures. Default PATH: the 2,000 shared Pluribus files.
 
-``--anchor PATH`` runs only the anchor (the bench starts itself that way).
+``--phases`` prints instead where one process's CPU time goes, phase by phase, on the same files: the
+interpreter's start, the command's imports, listing the files, reading them (text, PHH fields, actions),
+replaying (the engine alone on the events, and the importer that makes the events asking the engine where PHH
+is ambiguous), building the reports and their JSON. ``--anchor PATH`` runs only the anchor (the bench starts
+itself that way).
 """
 
 from __future__ import annotations
@@ -53,6 +57,83 @@ def anchor(path: Path) -> int:
     return 0
 
 
+def phases(path: Path, repeats: int) -> None:
+    """CPU seconds of each phase of validating ``path`` in one process (the medians of ``repeats`` passes)."""
+    started = [timed([sys.executable, "-S", "-c", "pass"])["cpu"] for _ in range(repeats)]
+    imports = [
+        float(subprocess.run(
+            [sys.executable, "-c", "import time; t = time.process_time(); import api.cli_validate, api.validate_view;"
+             " print(time.process_time() - t)"], capture_output=True, check=True, text=True, cwd=ROOT,
+        ).stdout)
+        for _ in range(repeats)
+    ]
+    sys.path.insert(0, str(ROOT))
+    import gc
+
+    from domain.hand.replay import Replayer
+    from domain.hand.state import HandState
+    from domain.rulebooks import get_rulebook
+    from ingest.phh import loads, phh_files
+    from ingest.phh_events import PhhEvents
+    from ingest.phh_validate import _report
+
+    rulebook = get_rulebook("bfsp")
+    cpu = time.process_time
+    rows: dict[str, list[float]] = {}
+    for _ in range(repeats):
+        # what a phase leaves behind is kept for the next one, which the command does not do (it drops each
+        # file's hands once printed): frozen, it is not rescanned by the collector and charged to later phases
+        gc.collect()
+        gc.freeze()
+        t0 = cpu()
+        files = list(phh_files([path]))
+        t1 = cpu()
+        texts = [(str(file), file.read_text(encoding="utf-8"), file.suffix == ".phhs") for file in files]
+        t2 = cpu()
+        hands = [hand for name, text, many in texts for hand in loads(text, name, many)]
+        gc.freeze()
+        t3 = cpu()
+        results = []
+        for hand in hands:
+            replayer = Replayer(rulebook)
+            events = PhhEvents(hand, lambda r=replayer: r.state)  # type: ignore[misc]
+            results.append((hand, replayer.run(events), events))
+        t4 = cpu()
+        gc.freeze()
+        t4b = cpu()
+        for _hand, result, _events in results:
+            state = HandState.start(result.accepted[0], rulebook)  # type: ignore[arg-type]
+            for event in result.accepted[1:]:
+                state.apply(event)
+        t5 = cpu()
+        gc.freeze()
+        t5b = cpu()
+        reports = [_report(hand, result, events, rulebook) for hand, result, events in results]
+        t6 = cpu()
+        for report in reports:
+            report.model_dump_json()
+        t7 = cpu()
+        del results, reports, hands
+        gc.unfreeze()
+        gc.collect()
+        for name, value in (("listing the files", t1 - t0), ("reading the text", t2 - t1),
+                            ("PHH to hands (fields, actions)", t3 - t2),
+                            ("replay: the engine alone", t5 - t4b),
+                            ("replay: the importer's share (events, the engine's answers)", (t4 - t3) - (t5 - t4b)),
+                            ("reports", t6 - t5b), ("JSON", t7 - t6)):
+            rows.setdefault(name, []).append(value)
+    table = {"the interpreter's start (python -S -c pass)": statistics.median(started),
+             "imports of the validate command": statistics.median(imports),
+             **{name: statistics.median(values) for name, values in rows.items()}}
+    total = sum(table.values())
+    print(f"one process's CPU on {path}, median of {repeats} passes (load average {os.getloadavg()[0]:.1f}):")
+    for name, value in table.items():
+        print(f"  {name:62} {value:7.3f} s  {100 * value / total:5.1f} %")
+    print(f"  {'total':62} {total:7.3f} s")
+    print(json.dumps({"name": "validate_phases_cpu", "value": round(total, 4), "unit": "s",
+                      "phases": {name: round(value, 4) for name, value in table.items()}}))
+
+
 def timed(argv: list[str], output: list[bytes] | None = None) -> dict[str, float]:
     """One whole process: wall seconds, CPU seconds (its own and its waited-for children's), peak RSS in MiB.
     Its stdout goes to /dev/null, or into ``output`` when given."""
@@ -77,10 +158,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("path", nargs="?", type=Path, default=DEFAULT_PATH)
     parser.add_argument("--runs", type=int, default=7, help="counted runs of each side (after one warm-up pair)")
     parser.add_argument("--jobs", type=int, default=None, help="pokeraudit validate --jobs (default: its own)")
+    parser.add_argument("--phases", action="store_true", help="where one process's CPU time goes, phase by phase")
     parser.add_argument("--anchor", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.anchor:
         return anchor(args.path)
+    if args.phases:
+        phases(args.path, args.runs)
+        return 0
     ours_argv = [str(POKERAUDIT), "validate", "--json", str(args.path)]
     if args.jobs is not None:
         ours_argv += ["--jobs", str(args.jobs)]
