@@ -108,8 +108,11 @@ def validated(
     # neither the workers' collections nor their writes to reference counts touch those pages again.
     gc.collect()
     gc.freeze()
-    with multiprocessing.get_context("fork").Pool(jobs) as pool:
-        yield from pool.imap(_validate_task, tasks)
+    try:
+        with multiprocessing.get_context("fork").Pool(jobs) as pool:
+            yield from pool.imap(_validate_task, tasks)
+    finally:
+        gc.unfreeze()  # a caller that lives on (a test) gets its collector back whole
 
 
 def _validate_task(task: tuple[Sequence[str], str, bool]) -> list[Line]:
