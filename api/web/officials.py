@@ -191,13 +191,14 @@ async def record_act(
         verdict: dict[str, Any] = {"outcome": "refused", "reason": str(err), "rule": "", "field": ""}
     else:
         answer = await api.post("/v1/events", record, wait="true", timeout=VERDICT_SECONDS)
-        verdict = _verdict(answer.status, answer.body, record)
+        verdict = verdict_of(answer.status, answer.body, record)
     status = 200 if verdict["outcome"] != "refused" else 422
     return page(request, "fragments/verdict.html", {"verdict": verdict, "competition": competition}, who=who,
                 status=status)
 
 
-def _verdict(status: int, body: Any, record: dict[str, Any]) -> dict[str, Any]:
+def verdict_of(status: int, body: Any, record: dict[str, Any]) -> dict[str, Any]:
+    """The referee's verdict on ``record`` as the API answered (or its refusal before the log), for the page."""
     if status == 200 and body.get("verdicts"):
         v = body["verdicts"][0]
         return {

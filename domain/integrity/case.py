@@ -13,8 +13,9 @@ The id is ``uuid5`` of the competition and the case's own name: a redelivered re
 
 from __future__ import annotations
 
+import re
 from collections.abc import Collection, Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from enum import StrEnum
 from uuid import NAMESPACE_URL, UUID, uuid5
@@ -39,6 +40,7 @@ from domain.officials.codec import decode, encode
 from domain.officials.recorded import OfficialsRecord
 from domain.roles import Role
 
+_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*")
 CASE_NAMESPACE = uuid5(NAMESPACE_URL, "https://pokeraudit/integrity-case")
 #: collusion: participants acting jointly against the others (bfsp 7.1.4): what the integrity team investigates
 COLLUSION = RuleRef("bfsp", "7.1.4")
@@ -194,16 +196,18 @@ class IntegrityCase(OfficialsRecord):
                 f"{self.opening.competition}: its Chief Judge penalises his competition's participants",
                 RuleRef("bfsp", "7.2.2"),
             )
-        if reported.chief_judge not in chief_judges:
+        # named, or left blank for the one Chief Judge the competition's records appointed
+        to = reported.chief_judge or (next(iter(chief_judges)) if len(chief_judges) == 1 else "")
+        if to not in chief_judges:
             raise IntegrityCaseError(
-                f"{reported.chief_judge or 'nobody'} is not the Chief Judge of {self.opening.competition}"
+                f"{to or 'nobody'} is not the Chief Judge of {self.opening.competition}"
                 + (f" ({_listed(sorted(chief_judges))} is)" if chief_judges else ", which appointed none"),
                 RuleRef("bfsp", "2.1.1"),
             )
         if not reported.summary.strip():
             raise IntegrityCaseError("a report tells the Chief Judge what the evidence shows: it is empty",
                                      RuleRef("bfsp", "7.1.1"))
-        self._record(reported, at, meta)
+        self._record(replace(reported, chief_judge=to), at, meta)
 
     # --- checks and recording -------------------------------------------------------------------------------
 
@@ -234,8 +238,11 @@ class IntegrityCase(OfficialsRecord):
 
 def verify_opening(opened: IntegrityCaseOpened) -> None:
     """The opening's own rules: two players or more, grounds, an alert's evidence and score."""
-    if not opened.case.strip():
-        raise IntegrityCaseError("a case is opened under a name of its own: it is empty", COLLUSION)
+    if not _NAME.fullmatch(opened.case):
+        raise IntegrityCaseError(
+            f"a case is opened under a name of its own, letters, digits, '-', '_' or '.': not {opened.case!r}",
+            COLLUSION,
+        )
     players = [p.strip() for p in opened.players]
     if len(set(players)) < 2 or len(players) != len(set(players)) or not all(players):
         raise IntegrityCaseError(

@@ -76,13 +76,14 @@ class IntegrityCaseConcluded:
 @dataclass(frozen=True, slots=True)
 class IntegrityCaseReported:
     """A confirmed case reported to the competition's Chief Judge as violation ``violation`` by ``participants``
-    (bfsp 7.1): he records the violation and imposes the penalty through the officials' own acts (7.2.2)."""
+    (bfsp 7.1): he records the violation and imposes the penalty through the officials' own acts (7.2.2).
+    ``chief_judge`` left blank is the one Chief Judge the competition's records appointed (stored by name)."""
 
     case: str
     participants: tuple[str, ...]
     violation: str
-    chief_judge: str
     summary: str
+    chief_judge: str = ""
 
 
 CATALOG: dict[str, type] = {

@@ -25,6 +25,9 @@ from domain.integrity.case_events import (
 )
 from domain.roles import Role
 from ingest.envelope import RecordedBy
+from projections.database import SqliteReadDatabase
+from projections.read_models import ReadModels
+from projections.runner import Projector
 
 pytestmark = pytest.mark.unit
 
@@ -55,7 +58,7 @@ def test_a_case_goes_open_noted_confirmed_reported() -> None:
     case.conclude(IntegrityCaseConcluded("case-1", CaseOutcome.CONFIRMED, "the flow went one way"), Role.INTEGRITY,
                   at(32))
     assert case.state is CaseState.CONFIRMED
-    case.report(IntegrityCaseReported("case-1", ("p01", "p02"), "7.1.4", "cj-ivanov", "p02 dumped to p01"),
+    case.report(IntegrityCaseReported("case-1", ("p01", "p02"), "7.1.4", chief_judge="cj-ivanov", summary="p02 dumped to p01"),
                 Role.INTEGRITY, {"p01", "p02", "p03"}, ["cj-ivanov"], at(33))
     assert case.state is CaseState.REPORTED
     with pytest.raises(IntegrityCaseError, match="cannot be noted now"):
@@ -90,7 +93,7 @@ def test_a_complaint_needs_no_alert_but_its_grounds() -> None:
         case.conclude(IntegrityCaseConcluded("case-1", CaseOutcome.CONFIRMED, "sure"), Role.INTEGRITY, at(31))
     case.conclude(IntegrityCaseConcluded("case-1", CaseOutcome.CLEARED, "friends, honest"), Role.INTEGRITY, at(31))
     with pytest.raises(IntegrityCaseError, match="only a confirmed case"):
-        case.report(IntegrityCaseReported("case-1", ("p01",), "7.1.4", "cj", "x"), Role.INTEGRITY, {"p01"}, ["cj"],
+        case.report(IntegrityCaseReported("case-1", ("p01",), "7.1.4", chief_judge="cj", summary="x"), Role.INTEGRITY, {"p01"}, ["cj"],
                     at(32))
 
 
@@ -104,12 +107,12 @@ def test_only_the_integrity_team_opens_a_case(role: Role) -> None:
 @pytest.mark.parametrize(
     ("report", "why", "rule"),
     [
-        (IntegrityCaseReported("case-1", ("p01", "p03"), "7.1.4", "cj", "s"), "names the case's players", "bfsp 7.1.1"),
-        (IntegrityCaseReported("case-1", ("p01",), "7.1.2", "cj", "s"), "not as violation 7.1.2", "bfsp 7.1.1"),
-        (IntegrityCaseReported("case-1", ("p01",), "9.9", "cj", "s"), "no violation 9.9", "bfsp 7.1.1"),
-        (IntegrityCaseReported("case-1", ("p02",), "7.1.4", "cj", "s"), "p02 is not registered", "bfsp 7.2.2"),
-        (IntegrityCaseReported("case-1", ("p01",), "7.1.15", "judge", "s"), "judge is not the Chief Judge", "bfsp 2.1.1"),
-        (IntegrityCaseReported("case-1", ("p01",), "7.1.15", "cj", " "), "what the evidence shows", "bfsp 7.1.1"),
+        (IntegrityCaseReported("case-1", ("p01", "p03"), "7.1.4", chief_judge="cj", summary="s"), "names the case's players", "bfsp 7.1.1"),
+        (IntegrityCaseReported("case-1", ("p01",), "7.1.2", chief_judge="cj", summary="s"), "not as violation 7.1.2", "bfsp 7.1.1"),
+        (IntegrityCaseReported("case-1", ("p01",), "9.9", chief_judge="cj", summary="s"), "no violation 9.9", "bfsp 7.1.1"),
+        (IntegrityCaseReported("case-1", ("p02",), "7.1.4", chief_judge="cj", summary="s"), "p02 is not registered", "bfsp 7.2.2"),
+        (IntegrityCaseReported("case-1", ("p01",), "7.1.15", chief_judge="judge", summary="s"), "judge is not the Chief Judge", "bfsp 2.1.1"),
+        (IntegrityCaseReported("case-1", ("p01",), "7.1.15", chief_judge="cj", summary=" "), "what the evidence shows", "bfsp 7.1.1"),
     ],
 )
 def test_a_report_names_the_cases_registered_players_a_collusion_violation_and_the_chief_judge(
@@ -163,10 +166,38 @@ def test_the_referee_judges_a_case_from_its_opening_to_its_report(tmp_path: Path
     assert judged(IntegrityCaseNoted("case-1", "p02's shove was 20 big blinds deep"), minute=32)[0] == "accepted"
     confirmed = IntegrityCaseConcluded("case-1", CaseOutcome.CONFIRMED, "the chips went one way")
     assert judged(confirmed, minute=33)[0] == "accepted"
-    wrong_judge = IntegrityCaseReported("case-1", ("p01", "p02"), "7.1.4", JUDGE.person, "p02 dumped to p01")
+    wrong_judge = IntegrityCaseReported("case-1", ("p01", "p02"), "7.1.4", chief_judge=JUDGE.person, summary="p02 dumped to p01")
     assert judged(wrong_judge, minute=34)[:2] == ("rejected", "bfsp 2.1.1")
-    report = IntegrityCaseReported("case-1", ("p01", "p02"), "7.1.4", CHIEF.person, "p02 dumped to p01")
+    report = IntegrityCaseReported("case-1", ("p01", "p02"), "7.1.4", chief_judge=CHIEF.person, summary="p02 dumped to p01")
     assert judged(report, minute=34)[0] == "accepted"
     stored = pipeline.store.repository.get(IntegrityCase.open(opened(), Role.INTEGRITY, at(30)).id)
     assert isinstance(stored, IntegrityCase) and stored.state is CaseState.REPORTED
     assert [e.hand_id for e in stored.evidence] == [HAND_1]
+
+
+def test_the_projector_keeps_each_case_as_it_stands_and_a_rebuild_makes_the_same(tmp_path: Path) -> None:
+    pipeline = embedded_referee.Pipeline(tmp_path)
+    records = Records()
+    pipeline.judge(opening(records))
+    pipeline.judge(hand(records, 1, "p01", "p02", 10))
+    pipeline.judge([records.record(opened(), ANALYST, at(30))])
+    # a page of one event at a time: each case event after the first is projected by a "later run" as well
+    projector = Projector(pipeline.store, SqliteReadDatabase(tmp_path / "read.sqlite"), page=1)
+    projector.catch_up()
+    models = ReadModels(projector.database)
+    assert [c.state for c in models.integrity_cases(COMPETITION)] == ["open"]
+    more = [
+        records.record(IntegrityCaseNoted("case-1", "p02 never plays queens this way"), ANALYST, at(31)),
+        records.record(IntegrityCaseConcluded("case-1", CaseOutcome.CONFIRMED, "one way"), ANALYST, at(32)),
+        records.record(IntegrityCaseReported("case-1", ("p02",), "7.1.15", chief_judge=CHIEF.person, summary="soft"), ANALYST, at(33)),
+    ]
+    assert [v.outcome for v in pipeline.judge(more)] == ["accepted"] * 3
+    Projector(pipeline.store, projector.database, page=7).catch_up()  # another projector's run goes on from here
+    found = models.integrity_case(COMPETITION, "case-1")
+    assert found is not None and found.state == "reported" and found.version == 4
+    assert [n.note for n in found.notes] == ["p02 never plays queens this way"]
+    assert found.report is not None and (found.report.what, found.report.rule) == ("soft play", "bfsp 7.1.15")
+    assert models.integrity_cases(COMPETITION, reported_only=True) == [found]
+    projector.rebuild()
+    assert models.integrity_case(COMPETITION, "case-1") == found
+    assert models.integrity_case(COMPETITION, "case-2") is None
