@@ -55,7 +55,9 @@ _DISCIPLINE_ACTS = (
     "PenaltyRescinded",
     "SeasonDisqualificationDecided",
 )
-_PROTEST_ACTS = ("HandChallenged", "ProtestFiled", "ProtestForwarded", "ProtestDecided", "FilerNotified")
+_PROTEST_ACTS = (
+    "HandChallenged", "ProtestFiled", "ProtestReceived", "ProtestForwarded", "ProtestDecided", "FilerNotified",
+)
 _RULING_ACTS = ("RulingIssued", "MuckedCardsInspected")
 
 COMPETITION_CATALOG: dict[str, type] = {

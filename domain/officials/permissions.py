@@ -124,6 +124,7 @@ class Act(StrEnum):
     HAND_CHALLENGED = "HandChallenged"
     CHALLENGE_DECIDED = "ChallengeDecided"
     PROTEST_FILED = "ProtestFiled"
+    PROTEST_RECEIVED = "ProtestReceived"
     PROTEST_DECIDED_AT_EVENT = "ProtestDecidedAtEvent"
     PROTEST_FORWARDED = "ProtestForwarded"
     PROTEST_DECIDED_BY_FEDERATION = "ProtestDecidedByFederation"
@@ -300,6 +301,11 @@ PERMISSIONS: dict[Act, Permission] = {
     Act.HAND_CHALLENGED: Permission("challenge a hand's result", frozenset({PARTICIPANT}), "5.9.1"),
     Act.CHALLENGE_DECIDED: Permission("decide a challenge", _OFFICIALS, "5.9.1"),
     Act.PROTEST_FILED: Permission("file a protest", frozenset({PARTICIPANT}), "7.3.1"),
+    # the participant hands it in through the Chief Judge (7.3.1); the Secretary keeps the competition's documents
+    # (2.3.1) and may record its receipt for him
+    Act.PROTEST_RECEIVED: Permission(
+        "record a participant's protest received", frozenset({SECRETARY, CHIEF_JUDGE}), "7.3.1"
+    ),
     Act.PROTEST_DECIDED_AT_EVENT: Permission("decide a protest at the event", _CHIEF_JUDGE, "2.1.3"),
     Act.PROTEST_FORWARDED: Permission("forward a protest to the federation", _CHIEF_JUDGE, "7.3.3"),
     Act.PROTEST_DECIDED_BY_FEDERATION: Permission(

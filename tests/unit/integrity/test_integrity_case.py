@@ -68,6 +68,7 @@ def test_a_case_goes_open_noted_confirmed_reported() -> None:
 @pytest.mark.parametrize(
     ("changes", "why"),
     [
+        ({"case": "a/b"}, "a name of its own"),
         ({"players": ("p01",)}, "names two players or more"),
         ({"players": ("p01", "p01")}, "each once"),
         ({"grounds": " "}, "the alert's reasons"),
