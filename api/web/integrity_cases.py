@@ -65,7 +65,7 @@ async def cases(request: Request, competition: str, who: CurrentReader, api: Api
         outcome = c["conclusion"]["outcome"] if c.get("conclusion") else ""
         grid.add(Cell(c["case"], case_href(competition, c["case"])), " & ".join(c["players"]),
                  c["suspicion"].replace("_", " "), c["origin"], Cell(c["state"], css=f"case-{c['state']}"), outcome,
-                 f"{len(c['evidence'])} hands", c["opened_at"], c["updated_at"])
+                 _hands(len(c["evidence"])), when(c["opened_at"]), when(c["updated_at"]))
     return grid_or_page(
         request, grid, "integrity_cases.html",
         {"competition": competition, "grid": grid, "here": "cases", "min_hands": None,
@@ -79,13 +79,13 @@ async def case_page(request: Request, competition: str, case: str, who: CurrentR
     found = await api.need(f"{_api(competition)}/cases/{segment(case)}")
     grid = Grid("case-evidence", "Evidence hands", ["hand", "why", "added"])
     for e in found["evidence"]:
-        grid.add(Cell(e["hand_id"], hand_href(e["hand_id"])), e["reason"], e["added_at"])
+        grid.add(Cell(e["hand_id"], hand_href(e["hand_id"])), e["reason"], when(e["added_at"]))
     players = found["players"]
     pairs = [(a, b, pair_href(competition, a, b)) for i, a in enumerate(players) for b in players[i + 1:]]
     return grid_or_page(
         request, grid, "integrity_case.html",
         {"competition": competition, "grid": grid, "case": found, "pairs": pairs, "here": "cases", "min_hands": None,
-         "records": who.principal.role.value in RECORDS_CASES},
+         "records": who.principal.role.value in RECORDS_CASES, "when": when},
         who,
     )
 
@@ -120,6 +120,15 @@ async def record_case_act(
     status = 200 if verdict["outcome"] != "refused" else 422
     return page(request, "fragments/verdict.html", {"verdict": verdict, "competition": competition}, who=who,
                 status=status)
+
+
+def when(at: str) -> str:
+    """A stored time to the minute, as a person reads it (``2026-12-02 00:18 UTC``)."""
+    return f"{at[:16].replace('T', ' ')} UTC" if len(at) >= 16 else at
+
+
+def _hands(count: int) -> str:
+    return f"{count} hand" + ("" if count == 1 else "s")
 
 
 def _alert(alerts: list[dict[str, Any]], named: str) -> Any:

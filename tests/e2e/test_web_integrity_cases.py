@@ -96,7 +96,7 @@ def test_an_analyst_records_a_case_from_its_pages_and_the_chief_judge_reads_it(c
     assert 'data-grid="cases"' in listed.text and ">reported<" in listed.text
     csv = client.get(f"{WEB}?format=csv").text.splitlines()
     assert csv[0] == "case,players,suspicion,origin,state,outcome,evidence,opened,last act"
-    assert csv[1].startswith("case-1,p01 & p02,chip dumping,complaint,reported,confirmed,1 hands,")
+    assert csv[1].startswith("case-1,p01 & p02,chip dumping,complaint,reported,confirmed,1 hand,")
 
     signed_in(client, "chief_judge", CHIEF.person)
     assert ">case-1<" in client.get(WEB).text and 'id="case-open-form"' not in client.get(WEB).text

@@ -83,6 +83,9 @@ def test_an_analyst_opens_notes_confirms_and_reports_a_case_and_the_chief_judge_
     assert "case-web-1" in [r.text for r in rows]
     assert not browser.find_elements(By.ID, "case-open-form")  # he reads; the integrity team records
     screenshot(browser, "integrity-cases-chief-judge")
+    browser.find_element(By.LINK_TEXT, "case-web-1").click()
+    assert "penalty register" in browser.find_element(By.ID, "cj-title").find_element(By.XPATH, "..").text
+    screenshot(browser, "integrity-case-chief-judge")
     sign_in(browser, web_server.base, "judge")
     browser.get(web_server.base + CASES)
     assert "integrity cases are for" in browser.page_source
