@@ -261,6 +261,8 @@ READERS = (
     Reader("judge-appointed-nowhere", Role.JUDGE, person="judge-of-nothing"),
     Reader("federation", Role.FEDERATION),
     Reader("integrity", Role.INTEGRITY),
+    # a player of the Minsk Open, his token scoped to it: he reads what a viewer reads
+    Reader("participant", Role.PARTICIPANT, (("competition", MINSK),), "person-p01"),
 )
 SEES_LIVE = {"judge", "chief_judge", "dealer-of-the-live-table"}
 SEES_ENDED = {

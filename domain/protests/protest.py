@@ -269,6 +269,18 @@ class Protest(OfficialsRecord):
         self.chain_head = link
 
 
+def verify_own_filing(filed: ProtestFiled, registered_person: str | None, person: str) -> None:
+    """A participant files his own protest (bfsp 7.3.1): ``person`` recording it as a participant is the person
+    the competition registered as ``filed.filer`` (``registered_person``, None when the filer is not registered)."""
+    if registered_person is None:
+        raise ProtestError(f"{filed.filer} is not registered at {filed.competition}: he files no protest there",
+                           _bfsp("7.3.1"))
+    if registered_person != person:
+        raise ProtestError(
+            f"a participant files his own protest: {person} may not file in the name of {filed.filer}", _bfsp("7.3.1")
+        )
+
+
 def _filing_payload(filed: ProtestFiled) -> JSON:
     """The filing as stored: a protest with no paper scan is stored as filings were before scans were kept."""
     payload = encode(filed)

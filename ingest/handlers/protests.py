@@ -20,10 +20,12 @@ from domain.errors import (
 from domain.protests import Protest, challenge, protest_id
 from domain.protests.contested import verify_contested_penalty
 from domain.protests.events import ContestedKind, HandChallenged, ProtestFiled, ProtestReceived
+from domain.protests.protest import verify_own_filing
 from domain.protocol import (
     HandChallenges,
     challenges_id,
 )
+from domain.roles import Role
 from ingest.envelope import MalformedRecord
 from ingest.handlers.desk import (
     Desk,
@@ -37,6 +39,9 @@ from ingest.handlers.desk import (
 def _file(desk: Desk, act: Reported) -> Aggregate:
     e: ProtestFiled = act.event
     competition = _verify_filing(desk, act, e, e.filed_at)
+    if act.role is Role.PARTICIPANT:
+        entry = competition.entries.get(e.filer)
+        verify_own_filing(e, entry.person if entry is not None else None, act.by.person)
     protest = Protest.file(e, desk.ended_at(competition), act.role, act.meta, received_at=act.at)
     return protest
 

@@ -86,3 +86,34 @@ def test_the_secretary_records_a_protest_received_and_the_queue_lists_it(client:
     assert found.status_code == 200 and found.json()["filer"] == "p01"
     outcome, said = verdict(client, csrf, {**FORM, "protest": "protest-paper-2", "document_sha256": ""})
     assert outcome == "refused" and "grounds: required" in said, said
+
+
+def test_a_participant_files_his_own_protest_through_the_api(client: TestClient) -> None:
+    from datetime import UTC, datetime
+    from uuid import uuid4
+
+    import jwt
+
+    now = datetime.now(UTC).isoformat().replace("+00:00", "Z")
+    record = {
+        "event_id": str(uuid4()), "competition_id": COMPETITION, "seq": 0, "type": "ProtestFiled", "occurred_at": now,
+        "payload": {
+            "protest": "protest-own-1", "competition": COMPETITION, "tier": "federation", "filer": "p01",
+            "contested": {"reference": "penalty-1", "kind": "penalty", "decided_by": "chief_judge", "sanctioned": "p01"},
+            "grounds": "I folded in time", "written": True, "received_by": "chief_judge", "filed_at": now,
+        },
+    }
+    p01 = {"Authorization": f"Bearer {issue_token(SECRET, 'person-p01', 'participant', competition=COMPETITION)}"}
+    answer = client.post("/v1/events?wait=true", json=record, headers=p01)
+    assert answer.status_code == 200, answer.text
+    assert answer.json()["verdicts"][0]["outcome"] == "accepted", answer.text
+    # his token reports nothing else, and names his competition
+    hand_act = {**record, "event_id": str(uuid4()), "type": "HandVoided", "table_id": "1", "hand_id": "1",
+                "payload": {"reason": "no"}}
+    refused = client.post("/v1/events", json=hand_act, headers=p01)
+    assert refused.status_code == 403 and "his own challenges and protests only" in refused.json()["error"]["message"]
+    claims = {"sub": "person-p01", "role": "participant", "exp": int(time.time()) + 600}
+    unscoped = {"Authorization": f"Bearer {jwt.encode(claims, SECRET, algorithm='HS256')}"}
+    assert client.post("/v1/events", json=record, headers=unscoped).status_code == 401
+    with pytest.raises(ValueError, match="names the competition he plays"):
+        issue_token(SECRET, "person-p01", "participant")

@@ -17,6 +17,7 @@ from domain.discipline.events import PenaltyImposed, ViolationRecorded
 from domain.protests import Contested, ContestedKind, Protest, ProtestTier, protest_id
 from domain.protests.events import ProtestFiled, ProtestReceived
 from domain.roles import Role
+from ingest.envelope import RecordedBy
 
 pytestmark = pytest.mark.unit
 
@@ -83,3 +84,26 @@ def test_a_protest_to_the_chief_judge_is_received_by_him_on_the_spot() -> None:
     )  # fmt: skip
     assert protest.filing.filer == "p02" and protest.filing.grounds == "the flop came off the bottom"
     assert "document_sha256" not in protest.filed  # stored as a filing without a scan always was
+
+
+def test_a_participant_files_his_own_protest_and_no_one_elses(tmp_path: Path) -> None:
+    pipeline = embedded_referee.Pipeline(tmp_path)
+    records = Records()
+    pipeline.judge(opening(records))
+    pipeline.judge([
+        records.record(ViolationRecorded("p01", "7.1.2", "", False, 1, "kept his cards"), JUDGE, at(5)),
+        records.record(PenaltyImposed("p01", 1, PenaltyKind.WARNING, Role.CHIEF_JUDGE), CHIEF, at(6)),
+    ])  # fmt: skip
+
+    def filed(by: RecordedBy, protest: str, minutes: float) -> tuple[str, str, str]:
+        filing = ProtestFiled(protest, COMPETITION, ProtestTier.FEDERATION, "p01", AGAINST_WARNING, "unfair", True,
+                              Role.CHIEF_JUDGE, at(minutes))
+        (verdict,) = pipeline.judge([records.record(filing, by, at(minutes))])
+        r = verdict.rejection
+        return verdict.outcome, str(r.rule) if r else "", r.reason if r else ""
+
+    # p02's person filing in p01's name (both are participants: the roles table lets both file)
+    assert filed(RecordedBy(person="person-p02", role=Role.PARTICIPANT), "protest-1", 7) == (
+        "rejected", "bfsp 7.3.1", "a participant files his own protest: person-p02 may not file in the name of p01"
+    )
+    assert filed(RecordedBy(person="person-p01", role=Role.PARTICIPANT), "protest-1", 8) == ("accepted", "", "")
