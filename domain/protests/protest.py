@@ -91,7 +91,7 @@ class Protest(OfficialsRecord):
             "ProtestFiled",
             protest_id(filed.competition, filed.protest),
             at,
-            _filing_payload(replace(filed, filed_at=at)),  # filed when the service received it; the claim stays in the meta
+            encode(replace(filed, filed_at=at)),  # filed when the service received it; the claim stays in the meta
             meta or {},
         )
         return protest
@@ -279,14 +279,6 @@ def verify_own_filing(filed: ProtestFiled, registered_person: str | None, person
         raise ProtestError(
             f"a participant files his own protest: {person} may not file in the name of {filed.filer}", _bfsp("7.3.1")
         )
-
-
-def _filing_payload(filed: ProtestFiled) -> JSON:
-    """The filing as stored: a protest with no paper scan is stored as filings were before scans were kept."""
-    payload = encode(filed)
-    if not filed.document_sha256:
-        del payload["document_sha256"]
-    return payload
 
 
 def _who(role: Role) -> str:
