@@ -16,7 +16,7 @@ from uuid import UUID
 from domain.errors import RuleError
 from ingest.catalog import FEDERATION_CATALOG
 from ingest.envelope import Envelope, MalformedRecord
-from ingest.handlers import competition, discipline, protests, protocol, rulings
+from ingest.handlers import competition, discipline, integrity, protests, protocol, rulings
 from ingest.handlers.desk import Desk, Handler, NotYet
 from ingest.judgement import Batch, Bench, illegal, malformed, meta_of, out_of_sequence
 from ingest.log import LogRecord
@@ -30,6 +30,7 @@ FEDERATION_HANDLERS: dict[str, Handler] = {
     **protests.HANDLERS,
     **rulings.HANDLERS,
     **protocol.HANDLERS,
+    **integrity.HANDLERS,
 }
 assert set(FEDERATION_HANDLERS) == set(FEDERATION_CATALOG), "every federation type has its handler at the desk"
 

@@ -13,6 +13,7 @@ from typing import Any
 from domain.hand.pots import pot_name
 from projections import schema, views
 from projections.database import ReadDatabase, Reader, Row
+from projections.integrity.cases import IntegrityCaseView, case_of_row
 from projections.integrity.counters import Counters
 from projections.integrity.live import read_counters
 from projections.ofc import (
@@ -79,6 +80,15 @@ class ReadModels:
             for event_id, streams in verdicts_of_history(rows).items():
                 found.setdefault(event_id, {}).update(streams)
         return found
+
+    def integrity_cases(self, competition: str, reported_only: bool = False) -> list[IntegrityCaseView]:
+        """The competition's integrity cases by name (``reported_only``: those reported to its Chief Judge)."""
+        sql = schema.INTEGRITY_CASES_REPORTED if reported_only else schema.INTEGRITY_CASES_OF
+        return [case_of_row(str(r[0])) for r in self._reader.query(sql, (competition,))]
+
+    def integrity_case(self, competition: str, case: str) -> IntegrityCaseView | None:
+        row = self._reader.one(schema.INTEGRITY_CASE, (competition, case))
+        return None if row is None else case_of_row(str(row[0]))
 
     def position(self) -> int:
         row = self._reader.one(schema.POSITION_OF, (schema.POSITION_NAME,))

@@ -26,6 +26,7 @@ from eventsourcing.persistence import InterfaceError, OperationalError, StoredEv
 from eventsourcing.utils import get_topic
 
 from domain.hand.aggregate import Hand, hand_id
+from domain.integrity.case import IntegrityCase
 from domain.ofc.aggregate import OfcRound
 from domain.officials.codec import decode
 from domain.rejections import RejectionLog
@@ -38,6 +39,7 @@ from projections import schema
 from projections.chip_account import ProjectedHand
 from projections.database import ReadDatabase, Writer
 from projections.hand_projection import Stored, history_row
+from projections.integrity.cases import ProjectedCase
 from projections.integrity.live import IntegrityProjection
 from projections.ofc import ProjectedRound
 from projections.parallel import Reopen, Where, rebuild_in_parallel, turns
@@ -51,6 +53,7 @@ _HANDS = f"{get_topic(Hand)}."
 _REJECTIONS = f"{get_topic(RejectionLog)}."
 _REVIEWS = f"{get_topic(HandReview)}."
 _OFC_ROUNDS = f"{get_topic(OfcRound)}."
+_INTEGRITY_CASES = f"{get_topic(IntegrityCase)}."
 
 
 #: failures of the databases or the machine, not of the events being projected: they stop the projector (it
@@ -84,6 +87,7 @@ class _Page:
     ofc_rounds: dict[str, ProjectedRound] = field(default_factory=dict)
     ofc_points: list[tuple[Any, ...]] = field(default_factory=list)
     verdicts: list[tuple[Any, ...]] = field(default_factory=list)
+    integrity_cases: dict[str, ProjectedCase] = field(default_factory=dict)
 
 
 class _Overtaken(Exception):
@@ -122,6 +126,7 @@ class Projector:
         self._competitions: dict[str, str] = {}
         self._reviews: dict[str, str] = {}
         self._rounds: dict[str, ProjectedRound] = {}
+        self._cases: dict[str, ProjectedCase] = {}
         #: what each topic of stored event is projected by (None: passed over)
         self._by_topic: dict[str, Any] = {}
         #: integrity's counters per competition (projections/integrity/live.py), and the tables a page goes to
@@ -295,6 +300,7 @@ class Projector:
             else self._rejection if topic.startswith(_REJECTIONS)
             else self._ruling if topic.startswith(_REVIEWS)
             else self._ofc_event if topic.startswith(_OFC_ROUNDS)
+            else self._integrity_case if topic.startswith(_INTEGRITY_CASES)
             else None
         )
 
@@ -374,6 +380,23 @@ class Projector:
             found.apply(Stored.of_event(event))
         self._rounds[stream] = found
         return found
+
+    def _integrity_case(self, page: _Page, event: Stored) -> None:
+        """An integrity case's event: the case's row as it now stands."""
+        stream = event.stream
+        found = self._cases.get(stream)
+        if event.version == 1:
+            found = ProjectedCase(event)
+        else:
+            if found is None or found.version != event.version - 1:
+                # projected by another run: read again from the store (a case has a handful of events)
+                earlier = iter(self.store.events.get(UUID(stream), lte=event.version - 1))
+                found = ProjectedCase(Stored.of_event(next(earlier)))
+                for e in earlier:
+                    found.apply(Stored.of_event(e))
+            found.apply(event)
+        self._cases[stream] = found
+        page.integrity_cases[stream] = found
 
     def _rejection(self, page: _Page, event: Stored) -> None:
         stream = event.stream
@@ -458,6 +481,7 @@ class Projector:
         self._competitions.clear()
         self._reviews.clear()
         self._rounds.clear()
+        self._cases.clear()
 
     def _write(self, w: Writer, page: _Page, sql: schema.Writes, last_id: int | None) -> None:
         hands = page.touched.values()
@@ -477,6 +501,7 @@ class Projector:
         w.insert(sql.ruled_stacks, page.ruled_stacks)
         w.executemany(sql.upsert_ofc_round, [found.round_row() for found in page.ofc_rounds.values()])
         w.insert(sql.ofc_points, page.ofc_points)
+        w.executemany(sql.upsert_integrity_case, [found.row() for found in page.integrity_cases.values()])
         competitions, players, pairs = self.integrity.rows()
         w.executemany(sql.integrity_competition, competitions)
         w.executemany(sql.integrity_player, players)

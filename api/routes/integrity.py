@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from datetime import datetime
 from typing import Annotated, Any
+from urllib.parse import quote
 
 from fastapi import APIRouter, Path, Query
 from pydantic import BaseModel
@@ -30,6 +31,7 @@ from api.deps import (
 )
 from api.errors import ERROR_RESPONSES, not_found
 from projections.integrity.alerts import alerts, evidence
+from projections.integrity.cases import IntegrityCaseView
 from projections.integrity.counters import Counters
 from projections.integrity.parallel import count
 from projections.integrity.players import PlayerStatistics, all_statistics
@@ -69,6 +71,16 @@ class PairView(BaseModel):
     evidence: list[EvidenceView]
 
 
+class CaseMark(BaseModel):
+    """An integrity case on (two or more of) an alert's players: its state and outcome, so the queue shows
+    what was concluded."""
+
+    case: str
+    state: str
+    outcome: str | None
+    href: str
+
+
 class AlertView(BaseModel):
     players: list[str]
     score: float
@@ -77,6 +89,7 @@ class AlertView(BaseModel):
     reasons: list[str]
     evidence: list[EvidenceView]
     pairs: list[list[str]]
+    cases: list[CaseMark] = []
 
 
 def _counters(
@@ -135,8 +148,19 @@ def alert_queue(
     """The ranked alert queue: suspicious pairs and rings, each with its reasons and evidence hands."""
     verify_reads_integrity(principal, sealing, "alerts")
     counters = _counters(pipeline, principal, models, competition, since)
+    cases = models.integrity_cases(competition) if models is not None else []
     return [
         AlertView(players=list(a.players), score=a.score, behaviour=a.behaviour, hands=a.hands,
-                  reasons=list(a.reasons), evidence=_evidence(a.evidence), pairs=[list(p) for p in a.pairs])
+                  reasons=list(a.reasons), evidence=_evidence(a.evidence), pairs=[list(p) for p in a.pairs],
+                  cases=_marks(competition, a.players, cases))
         for a in alerts(counters, Scorer(counters).scores(min_hands))
+    ]
+
+
+def _marks(competition: str, players: Any, cases: list[IntegrityCaseView]) -> list[CaseMark]:
+    return [
+        CaseMark(case=c.case, state=c.state, outcome=c.outcome,
+                 href=f"/v1/integrity/competitions/{quote(competition, safe='')}/cases/{quote(c.case, safe='')}")
+        for c in cases
+        if len(set(c.players) & set(players)) >= 2
     ]

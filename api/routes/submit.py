@@ -39,7 +39,9 @@ from api.workers import Workers
 from domain.clock import RULE as CLOCK_RULE
 from domain.clock import refusal_of_payload_times, refusal_of_time
 from domain.hand.aggregate import hand_id
+from domain.officials.permissions import PERMISSIONS
 from domain.roles import Role
+from ingest.catalog import INTEGRITY_CASE_CATALOG
 from ingest.envelope import Envelope, MalformedRecord, RecordedBy, decode_event, encode
 from ingest.referee import record_digest
 from ingest.runners import INFRASTRUCTURE_ERRORS
@@ -53,6 +55,10 @@ MAX_WAIT_SECONDS = 30.0
 #: who may report at all (a dealer only at his own table). Which acts each may record is the roles table's, applied
 #: by the referee: an act refused for its recorder's role is stored as a rejection, so the attempt stays on record
 REPORTERS = frozenset({Role.DEALER, Role.JUDGE, Role.CHIEF_JUDGE, Role.SECRETARY, Role.FEDERATION})
+#: what a participant records: his own challenges and protests (the roles table's acts of the participant)
+PARTICIPANT_ACTS = frozenset(a.value for a, p in PERMISSIONS.items() if Role.PARTICIPANT in p.roles)
+#: what the integrity team records: its cases (domain/integrity/case.py); nothing at a table or of the officials'
+INTEGRITY_ACTS = frozenset(INTEGRITY_CASE_CATALOG)
 #: longest a submission without ``wait`` waits for the log to take its records
 APPEND_SECONDS = 10.0
 #: how long a waiting submission pauses after the store failed to answer
@@ -90,7 +96,11 @@ RESPONSES: dict[int | str, dict[str, object]] = {
 
 #: the caller, if his role may report at all (401 without a token, 403 for a role that reports nothing)
 Reporter = Annotated[
-    Principal, Depends(roles(REPORTERS, "reporting events", signed_in="reporting events needs a bearer token"))
+    Principal,
+    Depends(roles(
+        REPORTERS | {Role.INTEGRITY, Role.PARTICIPANT}, "reporting events",
+        signed_in="reporting events needs a bearer token",
+    )),
 ]
 Wait = Annotated[bool, Query(description="wait for the referee's verdict (200) instead of answering 202")]
 Timeout = Annotated[float, Query(gt=0, le=MAX_WAIT_SECONDS, description="seconds to wait for the verdict")]
@@ -282,6 +292,18 @@ def envelope_for(
 
 def _reporter(caller: Principal, submission: EventSubmission, at: str) -> RecordedBy:
     """Who recorded the submission (a :data:`Reporter`, checked for where he may report)."""
+    if caller.role is Role.INTEGRITY and submission.type not in INTEGRITY_ACTS:
+        raise ApiError(
+            403, "forbidden",
+            f"the integrity role reports its cases' acts only ({', '.join(sorted(INTEGRITY_ACTS))}); this record is "
+            f"a {submission.type}",
+        )
+    if caller.role is Role.PARTICIPANT and submission.type not in PARTICIPANT_ACTS:
+        raise ApiError(
+            403, "forbidden",
+            f"a participant reports his own challenges and protests only ({', '.join(sorted(PARTICIPANT_ACTS))}); "
+            f"this record is a {submission.type}",
+        )
     if caller.role is Role.DEALER and submission.table_id != caller.table:
         raise ApiError(
             403,
