@@ -62,7 +62,7 @@ def route_at_desk(
         bench.reject(batch, record, event_id, envelope, illegal(record, envelope, err))
         return
     except NotYet as err:
-        bench.reject(batch, record, event_id, envelope, out_of_sequence(record, envelope, err.why))
+        bench.reject(batch, record, event_id, envelope, out_of_sequence(record, envelope, err.why, err.field))
         return
     except MalformedRecord as err:
         bench.reject(batch, record, event_id, envelope, malformed(record, envelope, err))
