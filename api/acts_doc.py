@@ -20,7 +20,13 @@ from uuid import NAMESPACE_URL, UUID, uuid5
 from domain.hand.codec import REPORTED
 from domain.officials.permissions import PERMISSIONS, Act, Permission
 from domain.roles import Role
-from ingest.catalog import COMPETITION_CATALOG, DISCIPLINE_CATALOG, PROTEST_CATALOG, RULING_CATALOG
+from ingest.catalog import (
+    COMPETITION_CATALOG,
+    DISCIPLINE_CATALOG,
+    INTEGRITY_CASE_CATALOG,
+    PROTEST_CATALOG,
+    RULING_CATALOG,
+)
 from ingest.envelope import CATALOG, json_schemas
 
 #: fields the schema lets a record leave out but the rules need: (type, field) → why
@@ -59,9 +65,11 @@ _SECTIONS: tuple[tuple[str, str, dict[str, type]], ...] = (
     ("Discipline", "Violations and penalties (bfsp 7.2).", DISCIPLINE_CATALOG),
     ("Challenges and protests", "bfsp 5.9, 7.3.", PROTEST_CATALOG),
     ("Rulings", "Findings of fact, the Chief Judge's decisions, fairness rulings.", RULING_CATALOG),
+    ("Integrity cases", "An integrity analyst's case on suspected collusion, and its report to the Chief Judge "
+     "(bfsp 7.1.4, 7.1.15).", INTEGRITY_CASE_CATALOG),
     ("The protocol", "Snapshots and signatures of the competition protocol.",
      {n: t for n, t in CATALOG.items() if n not in {*REPORTED, *COMPETITION_CATALOG, *DISCIPLINE_CATALOG,
-                                                   *PROTEST_CATALOG, *RULING_CATALOG}}),
+                                                   *PROTEST_CATALOG, *RULING_CATALOG, *INTEGRITY_CASE_CATALOG}}),
 )
 
 _WHO = {

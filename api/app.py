@@ -24,21 +24,18 @@ from starlette.exceptions import HTTPException
 from api import limits, outages
 from api.appointments import StoredAppointments
 from api.body_limit import BodyLimit
-from api.bootstrap import Pipeline, bootstrap
+from api.bootstrap import Pipeline, bootstrap, open_projector, open_read_models
 from api.errors import ApiError, ErrorBody, ErrorDetail
 from api.heavy import HeavyReads
 from api.metrics import Measured
 from api.metrics import router as metrics_router
 from api.revocations import RevokedTokens
-from api.routes import federation, health, integrity, ofc, protocol, reads, status, submit
+from api.routes import federation, health, integrity, integrity_cases, ofc, protocol, reads, status, submit
 from api.sealing import SealingPolicy
 from api.settings import Settings
 from api.web import install as install_web
 from api.workers import Workers
-from ingest.store import open_event_store
-from projections.bootstrap import open_read_models
 from projections.read_models import ReadModels
-from projections.runner import Projector
 
 log = logging.getLogger("pokeraudit.api")
 
@@ -104,7 +101,7 @@ def create_app(
     app.state.sealing = dataclasses.replace(
         SealingPolicy.from_settings(settings), appointed=StoredAppointments(lambda: app.state.pipeline.store.events)
     )
-    app.state.workers = Workers(settings, lambda: Projector.from_settings(settings, open_event_store)) if workers else None
+    app.state.workers = Workers(settings, lambda: open_projector(settings)) if workers else None
     app.state.heavy_reads = HeavyReads(settings.heavy_reads, settings.heavy_reads_wait_s)
     _install_error_shape(app)
     outages.install(app)
@@ -137,7 +134,7 @@ def app_from_environment() -> FastAPI:
 def _routers() -> Sequence[Any]:
     return (
         health.router, submit.router, reads.router, protocol.router, federation.router, ofc.router,
-        integrity.router, status.router,
+        integrity.router, integrity_cases.router, status.router,
     )
 
 

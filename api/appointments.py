@@ -15,9 +15,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from api.auth import Principal
-from domain.competition.aggregate import competition_stream_id
+from domain.competition.aggregate import competition_stream_id, recorded_event
+from domain.competition.events import OfficialAppointed, OfficialRemoved
 from domain.officials.appointments import READS_BY_ROLE, reads_as_appointed
 from domain.roles import Role
+
+#: the stored events of the Competition's stream that change who holds an office
+_OFFICES_CHANGED = frozenset({OfficialAppointed.__name__, OfficialRemoved.__name__})
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,12 +50,13 @@ class StoredAppointments:
             version, offices = self._known.get(competition_id, (0, {}))
             offices = dict(offices)
             for stored in self._events().get(competition_stream_id(competition_id), gt=version or None):
-                name = type(stored).__name__
-                if name == "OfficialAppointed":
-                    payload = stored.payload
-                    offices[payload["person"]] = _Office(Role(payload["role"]), tuple(payload.get("tables") or ()))
-                elif name == "OfficialRemoved":
-                    offices.pop(stored.payload["person"], None)
+                # only the appointments are decoded: the name of the stored event says which they are
+                if type(stored).__name__ in _OFFICES_CHANGED:
+                    changed = recorded_event(stored)
+                    if isinstance(changed, OfficialAppointed):
+                        offices[changed.person] = _Office(changed.role, changed.tables)
+                    elif isinstance(changed, OfficialRemoved):
+                        offices.pop(changed.person, None)
                 version = stored.originator_version
             if version == 0:
                 return None  # no Regulations adopted: the competition appointed nobody

@@ -35,6 +35,8 @@ API_ROLES: frozenset[Role] = frozenset(
         Role.FEDERATION,
         Role.INTEGRITY,
         Role.VIEWER,
+        #: a player of one competition: he files his own protests and challenges there (bfsp 5.9.1, 7.3.1)
+        Role.PARTICIPANT,
     }
 )
 
@@ -83,6 +85,10 @@ def issue_token(
             "a dealer's token names the competition and the table the dealer deals at (claims 'competition' and "
             "'table'): a table's name means nothing outside its competition"
         )
+    if role is Role.PARTICIPANT and not competition:
+        raise ValueError(
+            "a participant's token names the competition he plays (claim 'competition'): his name there is his entry"
+        )
     if max_lifetime is not None and lifetime > max_lifetime:
         raise ValueError(
             f"a token may live at most {max_lifetime.total_seconds() / 3600:g} hours (POKERAUDIT_TOKEN_MAX_HOURS); "
@@ -124,6 +130,8 @@ def decode_token(secret: str, token: str, max_lifetime: timedelta | None = None)
         raise AuthError(
             401, "invalid_token", "a dealer's token must name its competition and its table (claims 'competition', 'table')"
         )
+    if role is Role.PARTICIPANT and not claims.get("competition"):
+        raise AuthError(401, "invalid_token", "a participant's token must name his competition (claim 'competition')")
     # after what the claims say, so that a malformed token is told what is wrong with it first
     if max_lifetime is not None:
         _verify_lifetime(claims, max_lifetime)

@@ -1,17 +1,33 @@
-"""The one composition root: settings in, the log, the store and the referee out.
+"""The one composition root: settings in, the application's parts out — the log, the store and the referee
+(:func:`bootstrap`), the read models (:func:`open_read_models`) and the projector (:func:`open_projector`).
 
-Nothing connects at import time; ``bootstrap(settings)`` wires the embedded adapters (a local log file and
-SQLite under POKERAUDIT_DATA_DIR) or the production ones (Kafka and PostgreSQL).
+Every entry point builds its parts here: the CLI, the API, its workers and the benches. Nothing connects at import
+time; the settings name the embedded adapters (a local log file and SQLite under POKERAUDIT_DATA_DIR) or the
+production ones (Kafka and PostgreSQL). Projections are handed the store and name it only by its Protocol
+(projections/stored.py). Where a part needs only where the data is, any settings with ``database_url`` and
+``data_dir`` do (:class:`projections.database.ReadSettings`: a benchmark's scratch folder, a rebuild's worker).
 """
 
 from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
 
 from api.settings import Settings
 from ingest.checkpoints import KafkaCheckpoints, PublishCheckpoint
 from ingest.log import EmbeddedLog, Log
 from ingest.referee import Referee
 from ingest.store import Store, store_env
+from projections.database import PostgresReadDatabase, ReadDatabase, ReadSettings, SqliteReadDatabase
+from projections.parallel import Where
 from projections.protocol import compile_snapshot
+from projections.read_models import ReadModels
+from projections.runner import Projector
+
+#: the embedded mode's files under the data folder
+LOG_FILE = "log.sqlite"
+STORE_FILE = "store.sqlite"
+READ_MODELS_FILE = "read.sqlite"
 
 
 class Pipeline:
@@ -89,7 +105,7 @@ def open_log(settings: Settings) -> Log:
 
         return KafkaLog(settings.kafka_bootstrap_servers, settings.topic, settings.partitions)
     settings.data_dir.mkdir(parents=True, exist_ok=True)
-    return EmbeddedLog(settings.data_dir / "log.sqlite", settings.topic, settings.partitions)
+    return EmbeddedLog(settings.data_dir / LOG_FILE, settings.topic, settings.partitions)
 
 
 def open_checkpoints_log(settings: Settings) -> Log:
@@ -99,15 +115,50 @@ def open_checkpoints_log(settings: Settings) -> Log:
 
         return KafkaLog(settings.kafka_bootstrap_servers, settings.checkpoints_topic, 1)
     settings.data_dir.mkdir(parents=True, exist_ok=True)
-    return EmbeddedLog(settings.data_dir / "log.sqlite", settings.checkpoints_topic, 1)
+    return EmbeddedLog(settings.data_dir / LOG_FILE, settings.checkpoints_topic, 1)
 
 
-def open_store(settings: Settings) -> Store:
+def open_store(settings: ReadSettings) -> Store:
+    """The event store the settings name: PostgreSQL at their ``database_url``, else SQLite in their data folder."""
     if settings.database_url:
         return Store(env=store_env(settings.database_url))
     settings.data_dir.mkdir(parents=True, exist_ok=True)
-    return Store(env=store_env(None, str(settings.data_dir / "store.sqlite")))
+    return Store(env=store_env(None, str(settings.data_dir / STORE_FILE)))
+
+
+def open_read_database(settings: ReadSettings) -> ReadDatabase:
+    """The read models' database: PostgreSQL when ``database_url`` is set, else SQLite in the data folder."""
+    if settings.database_url:
+        return PostgresReadDatabase(settings.database_url)
+    return SqliteReadDatabase(settings.data_dir / READ_MODELS_FILE)
+
+
+def open_read_models(settings: ReadSettings) -> ReadModels:
+    return ReadModels(open_read_database(settings))
+
+
+def reopened(where: Where) -> tuple[Store, ReadDatabase]:
+    """The store and the read models ``where`` names, opened again by a worker process of a parallel rebuild."""
+    return open_store(where), open_read_database(where)
+
+
+def open_projector(settings: ReadSettings, **kwargs: Any) -> Projector:
+    """The projector over the store and the read models the settings name, both opened here and closed by its
+    ``close()``; it rebuilds in several processes (``rebuild(workers=N)``) by opening them again in each."""
+    where = Where(settings.database_url, settings.data_dir)
+    return Projector(open_store(settings), open_read_database(settings), owns=True, reopen=(where, reopened), **kwargs)
+
+
+def embedded(folder: Path, partitions: int = 1, topic: str = "events") -> Settings:
+    """The embedded mode in ``folder`` whatever the environment names (a benchmark's scratch pipeline; its
+    simulations are dated in the past, so no clock skew bounds them)."""
+    # given explicitly, they take precedence over the environment: no DATABASE_URL or broker there reaches the folder
+    return Settings.model_validate({
+        "KAFKA_BOOTSTRAP_SERVERS": None, "DATABASE_URL": None, "POKERAUDIT_CLOCK_SKEW_S": None,
+        "POKERAUDIT_DATA_DIR": folder, "POKERAUDIT_PARTITIONS": partitions, "POKERAUDIT_TOPIC": topic,
+    })
 
 
 def bootstrap(settings: Settings, publish_rejections: bool = False) -> Pipeline:
+    """The log, and the store and the referee opened on first use (:class:`Pipeline`)."""
     return Pipeline(settings, open_log(settings), publish_rejections)

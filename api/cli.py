@@ -20,55 +20,11 @@ from api.logs import add_log_level
 from api.logs import configure as configure_logs
 from api.observe import add_metrics_address, log_settings, serve_metrics
 from api.signals import stopped_by_signals
-from api.validate_view import Tally, summary_line, unreadable_line
-from domain.rulebooks import DEFAULT_RULEBOOK, RULEBOOKS, get_rulebook
 from ingest.behind import LogBehindStore
-from ingest.phh import phh_files
-from ingest.phh_validate import HandReport, UnreadableReport, validate_file
 
 if TYPE_CHECKING:
     from api.bootstrap import Pipeline
     from ingest.referee import Referee
-
-
-def _add_validate(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    command = subparsers.add_parser(
-        "validate",
-        help="replay PHH hand histories (and OFC rounds, *.ofc.json) through the rules engine",
-        description="Replay each hand of PHH files (.phh, .phhs, folders recursively) and each round of OFC "
-        "histories (*.ofc.json, docs/OFC_FORMAT.md) and report it. "
-        "Exit 0 when every hand is legal, 1 when any is not, 2 when some input cannot be read.",
-    )
-    command.add_argument(
-        "paths", nargs="+", metavar="PATH", help="a .phh, .phhs or .ofc.json file, or a folder of PHH files"
-    )
-    command.add_argument("--rulebook", default=DEFAULT_RULEBOOK, choices=sorted(RULEBOOKS))
-    command.add_argument("--json", action="store_true", help="one JSON object per hand on stdout")
-    command.set_defaults(run=_validate)
-
-
-def _validate(args: argparse.Namespace) -> int:
-    rulebook = get_rulebook(args.rulebook)
-    from api.ofc_validate import validate_ofc
-    from ingest.ofc_history import is_history_path
-
-    ofc = [p for p in args.paths if is_history_path(p)]  # OFC rounds (docs/OFC_FORMAT.md): their own report
-    ofc_code = validate_ofc(ofc, rulebook, args.json) if ofc else 0
-    if ofc and len(ofc) == len(args.paths):
-        return ofc_code
-    tally = Tally()
-    for path in phh_files([p for p in args.paths if p not in ofc]):
-        for report in validate_file(path, rulebook):
-            tally.add(report)
-            if isinstance(report, UnreadableReport):
-                print(unreadable_line(report), file=sys.stderr)
-            if args.json:
-                print(report.model_dump_json())
-            elif isinstance(report, HandReport):
-                print(summary_line(report))
-    if not args.json:
-        print(tally.summary())
-    return max(tally.exit_code(), ofc_code)
 
 
 def _add_publish(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -368,9 +324,10 @@ from api.cli_protocol import add_protocol  # noqa: E402  (the competition protoc
 from api.cli_reporting import add_reporting  # noqa: E402  (the reporting views: their own module)
 from api.cli_serve import add_serve  # noqa: E402  (serve and token: their own module)
 from api.cli_simulate import add_simulate  # noqa: E402  (the simulator: its own module)
+from api.cli_validate import add_validate  # noqa: E402  (validate: its own module, lean to start, api/console.py)
 
 _SUBCOMMANDS: tuple[Callable[[argparse._SubParsersAction[argparse.ArgumentParser]], None], ...] = (
-    _add_validate,
+    add_validate,
     _add_publish,
     _add_referee,
     _add_status,

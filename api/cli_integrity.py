@@ -85,7 +85,7 @@ def _stored(competition: str, since: datetime | None) -> Counters | None:
 
     settings = Settings()
     if since is None:
-        from projections.bootstrap import open_read_models
+        from api.bootstrap import open_read_models
 
         models = open_read_models(settings)
         try:

@@ -48,11 +48,10 @@ def add_projections(subparsers: argparse._SubParsersAction[argparse.ArgumentPars
 
 def _projector() -> Projector:
     # imported here, at run time: under TYPE_CHECKING only, the command failed with a NameError
+    from api.bootstrap import open_projector
     from api.settings import Settings
-    from ingest.store import open_event_store
-    from projections.runner import Projector
 
-    return Projector.from_settings(Settings(), open_event_store)
+    return open_projector(Settings())
 
 
 def _run(args: argparse.Namespace) -> int:

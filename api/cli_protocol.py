@@ -187,10 +187,9 @@ def _submitted(record: tuple[bytes, bytes], timeout: float) -> tuple[int, Any]:
     from api.bootstrap import bootstrap
     from api.operations import referee_once
     from api.settings import Settings
-    from api.verdicts import Outcome, await_seen, verdicts
+    from api.verdicts import await_seen
     from ingest.envelope import parse_record
     from ingest.log import EmbeddedLog
-    from ingest.referee import record_digest
 
     envelope, _ = parse_record(record[1])
     pipeline = bootstrap(Settings())
@@ -202,12 +201,20 @@ def _submitted(record: tuple[bytes, bytes], timeout: float) -> tuple[int, Any]:
         print(f"the referee has not judged {envelope.type} {envelope.event_id} within {timeout:g} s; it is on the "
               "log and will be: is `pokeraudit referee` running?", file=sys.stderr)
         return 2, pipeline
-    [verdict] = verdicts(store, [envelope], digests=[record_digest(record[1])])
-    if verdict.outcome is not Outcome.ACCEPTED:
-        cited = f" ({verdict.rule})" if verdict.rule else ""
-        print(f"refused{cited}: {verdict.reason}", file=sys.stderr)
-        return 1, pipeline
-    return 0, pipeline
+    stream, outcome = store.answers({envelope.event_id})[envelope.event_id]
+    if outcome == "accepted":
+        return 0, pipeline
+    # the refusal as the referee stored it, in the competition's rejections (read from the store: the CLI runs no
+    # projector, where the API reads verdicts)
+    stored: list[Any] = list(store.events.get(stream))
+    refusal = next(
+        (found.payload for found in stored
+         if type(found).__name__ == "RecordRejected" and found.payload.get("event_id") == str(envelope.event_id)),
+        {"rule": "", "reason": f"the record was answered {outcome}"},
+    )
+    cited = f" ({refusal['rule']})" if refusal.get("rule") else ""
+    print(f"refused{cited}: {refusal['reason']}", file=sys.stderr)
+    return 1, pipeline
 
 
 def _by(args: argparse.Namespace) -> Any:

@@ -148,7 +148,7 @@ def _add_token(subparsers: Subparsers) -> None:
     command.add_argument("--person", required=True, help="who holds the token (the claim 'sub')")
     command.add_argument("--table", default=None, help="a dealer's table (required for a dealer)")
     command.add_argument(
-        "--competition", default=None, help="limit the token to one competition (required for a dealer)"
+        "--competition", default=None, help="limit the token to one competition (required for a dealer and a participant)"
     )
     command.add_argument("--hours", type=float, default=12.0,
                          help="how long the token is valid (at most POKERAUDIT_TOKEN_MAX_HOURS, 24 by default)")

@@ -19,7 +19,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from api.bootstrap import Pipeline, bootstrap
+from api.bootstrap import Pipeline, bootstrap, open_projector, open_read_models
 from api.demo_people import WHOLE, WHOLE_PLAYERS, WHOLE_SEED
 from api.operations import phh_records, publish, referee_once, verify
 from api.settings import Settings
@@ -122,10 +122,7 @@ def load_demo(settings: Settings, seed: int = 7, out: Out = print) -> str | None
             return None
     finally:
         pipeline.close()
-    from ingest.store import open_event_store
-    from projections.runner import Projector
-
-    projector = Projector.from_settings(settings, open_event_store)
+    projector = open_projector(settings)
     try:
         projected = projector.catch_up()
     finally:
@@ -165,8 +162,6 @@ def _tally(counts: dict[str, int], more: dict[str, int]) -> None:
 
 
 def _report(settings: Settings, competition: str, out: Out) -> bool:
-    from projections.bootstrap import open_read_models
-
     models = open_read_models(settings)
     try:
         for summary in models.competitions():

@@ -17,4 +17,6 @@ DEMO_PEOPLE: dict[str, tuple[str, str | None, str | None]] = {
     "federation": ("bfsp-board", None, None),
     "integrity": ("demo-integrity", None, None),
     "viewer": ("demo-viewer", None, None),
+    # a player of the whole competition (P0001, its first entry, as the simulator registers him): his own protests
+    "participant": ("Tatsiana Kolas", WHOLE, None),
 }

@@ -1,12 +1,13 @@
-"""What routes ask FastAPI for: the caller, the wiring, a page of results.
+"""What routes ask FastAPI for: the caller and what his role lets him do, the wiring, a page of results.
 
-The app factory (api/app.py) puts the settings and the wired pipeline on ``app.state``; routes never read the
-environment or open connections themselves.
+The app factory (api/app.py) puts the settings and the wired pipeline on ``app.state``; this module is the one
+place that reads it. Routes never read ``app.state``, the environment or open connections themselves, and
+take their role checks from here (:func:`roles`, and the sealing policy's checks of who reads what where).
 """
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable, Iterable
 from contextlib import ExitStack
 from datetime import timedelta
 from typing import Annotated, Generic, TypeVar
@@ -15,10 +16,14 @@ from fastapi import Depends, Header, Query, Request
 from pydantic import BaseModel, Field
 from starlette.concurrency import run_in_threadpool
 
-from api.auth import AuthError, Principal, principal_from_header
+from api.auth import AuthError, Principal, principal_from_header, require
+from api.bootstrap import Pipeline
 from api.errors import ApiError
-from api.sealing import SealingPolicy
+from api.heavy import HeavyReads
+from api.sealing import READS_GROUNDS, READS_INTEGRITY, READS_REJECTIONS, SealingPolicy
 from api.settings import Settings
+from api.workers import Workers
+from domain.roles import Role
 from ingest.store import Store
 from projections.read_models import ReadModels
 
@@ -53,13 +58,36 @@ def sealing(request: Request) -> SealingPolicy:
     return policy
 
 
+def pipeline(request: Request) -> Pipeline:
+    """The wired log, store and referee (api/bootstrap.py); a 503 in a process that does not open them."""
+    wired: Pipeline | None = request.app.state.pipeline
+    if wired is None:
+        raise ApiError(503, "store_unavailable", "the event store is not open in this process")
+    return wired
+
+
 def event_store(request: Request) -> Store:
     """The store of what the referee judged; a 503 in a process that does not open it."""
-    pipeline = request.app.state.pipeline
-    if pipeline is None:
-        raise ApiError(503, "store_unavailable", "the event store is not open in this process")
-    store: Store = pipeline.store
-    return store
+    return pipeline(request).store
+
+
+def workers(request: Request) -> Workers | None:
+    """The referee and the projector running in this process (None where they run elsewhere)."""
+    running: Workers | None = request.app.state.workers
+    return running
+
+
+def heavy_reads(request: Request) -> HeavyReads:
+    """The bound on heavy reads at once (api/heavy.py)."""
+    heavy: HeavyReads = request.app.state.heavy_reads
+    return heavy
+
+
+def live_read_models(request: Request) -> ReadModels | None:
+    """The read models as they change while the request runs (each read sees the latest state, unlike
+    :func:`read_models_if_open`): what a request waiting for the projector reads. None where they are not open."""
+    models: ReadModels | None = request.app.state.read_models
+    return models
 
 
 async def read_models_if_open(request: Request) -> AsyncIterator[ReadModels | None]:
@@ -92,6 +120,70 @@ async def read_models(models: Annotated[ReadModels | None, Depends(read_models_i
     if models is None:
         raise ApiError(503, "read_models_unavailable", "the read models are not open in this process")
     return models
+
+
+def roles(
+    allowed: Iterable[Role], what: str, *, rule: str = "", signed_in: str = ""
+) -> Callable[[Principal], Principal]:
+    """A dependency: the caller, if his role is one of ``allowed`` (else 403 naming ``what`` and who may, citing
+    ``rule``); with ``signed_in``, an anonymous caller is first refused with 401 and that message."""
+    who = frozenset(allowed)
+
+    def allowed_caller(principal: CurrentPrincipal) -> Principal:
+        if signed_in and principal.anonymous:
+            raise ApiError(401, "not_authenticated", signed_in, field="Authorization")
+        try:
+            require(principal, who, what)
+        except AuthError as exc:
+            raise ApiError(exc.status, exc.code, exc.message, rule=rule) from exc
+        return principal
+
+    return allowed_caller
+
+
+def _refused(principal: Principal, what: str, who: frozenset[Role]) -> ApiError:
+    names = ", ".join(sorted(r.value for r in who))
+    return ApiError(403, "forbidden", f"{what} are for {names}; this token's role is {principal.role.value}")
+
+
+def _not_appointed(principal: Principal, what: str, competition: str) -> ApiError:
+    return ApiError(
+        403, "forbidden",
+        f"{what} of {competition} are for its own officials; {principal.person} is not appointed "
+        f"{principal.role.value.replace('_', ' ')} there",
+        rule="bfsp 2.1.1",
+    )
+
+
+def verify_reads_grounds(principal: Principal, sealing: SealingPolicy, what: str, competition: str) -> None:
+    """403 unless the caller reads the officials' grounds (:data:`api.sealing.READS_GROUNDS`) and is appointed at
+    ``competition`` (DESIGN decision 11)."""
+    if not sealing.reads_grounds(principal):
+        raise _refused(principal, what, READS_GROUNDS)
+    if not sealing.appointed(principal, competition):
+        raise _not_appointed(principal, what, competition)
+
+
+def verify_reads_rejections(principal: Principal, sealing: SealingPolicy, competition: str) -> None:
+    """403 unless the caller reads rejections (:data:`api.sealing.READS_REJECTIONS`) and is appointed at
+    ``competition``."""
+    if not sealing.reads_rejections(principal):
+        raise _refused(principal, "the rejections", READS_REJECTIONS)
+    if not sealing.appointed(principal, competition):
+        raise _not_appointed(principal, "the rejections", competition)
+
+
+def verify_reads_integrity(principal: Principal, sealing: SealingPolicy, what: str) -> None:
+    """403 unless the caller reads statistics by pair, scores and alerts (:data:`api.sealing.READS_INTEGRITY`)."""
+    if not sealing.reads_integrity(principal):
+        raise _refused(principal, what, READS_INTEGRITY)
+
+
+def verify_reads_grounds_at(principal: Principal, sealing: SealingPolicy, what: str, competition: str) -> None:
+    """403 unless the caller reads the officials' grounds at ``competition`` (the roles of
+    :data:`api.sealing.READS_GROUNDS`, appointed there where appointments bind: the sealing policy's rule)."""
+    if not sealing.reads_grounds_at(principal, competition):
+        raise _refused(principal, what, READS_GROUNDS)
 
 
 def verify_scope(principal: Principal, competition: str) -> None:
@@ -134,6 +226,12 @@ class Page(BaseModel, Generic[T]):
 
 
 CurrentPrincipal = Annotated[Principal, Depends(principal)]
+CurrentSettings = Annotated[Settings, Depends(settings)]
+CurrentPipeline = Annotated[Pipeline, Depends(pipeline)]
+CurrentStore = Annotated[Store, Depends(event_store)]
+CurrentWorkers = Annotated[Workers | None, Depends(workers)]
+CurrentHeavyReads = Annotated[HeavyReads, Depends(heavy_reads)]
+LiveReadModels = Annotated[ReadModels | None, Depends(live_read_models)]
 CurrentPage = Annotated[PageParams, Depends(page_params)]
 CurrentSealing = Annotated[SealingPolicy, Depends(sealing)]
 CurrentReadModels = Annotated[ReadModels, Depends(read_models)]

@@ -1,7 +1,10 @@
 """The API's Prometheus metrics and ``GET /metrics``, where the in-process referee's and projector's are too.
 
 Requests are counted by route (its path template, so a hand's id does not make a new series), method and
-status; their latency is a histogram by route. Names: docs/OPERATIONS.md, "Metrics".
+status; their latency is a histogram by route. A web page's own calls to the API in-process (api/web/client.py,
+their scope carrying the page's :class:`api.limits.Visit`, which no request from outside can set) are not
+requests to the service: they are counted apart, so the request rate and latency are those of the requests that
+came in. Names: docs/OPERATIONS.md, "Metrics".
 """
 
 from __future__ import annotations
@@ -14,12 +17,17 @@ from fastapi import APIRouter, Response
 from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, Counter, Histogram, generate_latest
 from prometheus_client.multiprocess import MultiProcessCollector
 
+from api.limits import VISIT_SCOPE_KEY
+
 REQUESTS = Counter("pokeraudit_api_requests", "HTTP requests answered, by route, method and status",
                    ["route", "method", "status"])
 LATENCY = Histogram(
     "pokeraudit_api_request_seconds", "time to answer an HTTP request, by route", ["route"],
     buckets=(0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0),
 )
+
+PAGE_CALLS = Counter("pokeraudit_api_page_calls", "the web pages' in-process calls to the API, by route, method and status",
+                     ["route", "method", "status"])
 
 router = APIRouter(tags=["health"])
 
@@ -57,5 +65,9 @@ class Measured:
             await self.app(scope, receive, sending)
         finally:
             route = getattr(scope.get("route"), "path", None) or "unmatched"
-            REQUESTS.labels(route, scope["method"], str(status[0])).inc()
-            LATENCY.labels(route).observe(time.perf_counter() - started)
+            if VISIT_SCOPE_KEY in scope:
+                # a page's read of the API, part of the page's request (which is counted and timed itself)
+                PAGE_CALLS.labels(route, scope["method"], str(status[0])).inc()
+            else:
+                REQUESTS.labels(route, scope["method"], str(status[0])).inc()
+                LATENCY.labels(route).observe(time.perf_counter() - started)

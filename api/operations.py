@@ -10,7 +10,7 @@ from typing import Any
 
 from tqdm import tqdm
 
-from api.bootstrap import Pipeline
+from api.bootstrap import Pipeline, open_read_database
 from domain.errors import HandError
 from domain.hand.events import ReportedEvent
 from domain.roles import Role
@@ -24,7 +24,6 @@ from ingest.phh_tables import seat_hands
 from ingest.publish import batched, hand_records
 from ingest.runners import drain_embedded
 from ingest.verify import ChainReport, verify_store
-from projections.bootstrap import open_read_database
 from projections.runner import poison_count, poison_events
 
 IMPORTER = RecordedBy(person="pokeraudit-import", role=Role.IMPORTER)

@@ -221,6 +221,16 @@ class SealingPolicy:
     def reads_integrity(principal: Principal) -> bool:
         return principal.role in READS_INTEGRITY
 
+    def reads_integrity_case(self, principal: Principal, competition_id: str, reported_to: str | None) -> bool:
+        """An integrity case: the integrity team's and the federation's; a case reported to a competition's
+        Chief Judge (``reported_to``), also his, while he holds that office there."""
+        if self.reads_integrity(principal):
+            return True
+        return (
+            principal.role is Role.CHIEF_JUDGE and reported_to == principal.person
+            and self.appointed(principal, competition_id)
+        )
+
     @staticmethod
     def sees_quoted_cards(principal: Principal) -> bool:
         """A text about no one hand (a register, a protest) quotes cards to those who see every live card."""

@@ -15,12 +15,19 @@ class Tally:
 
     def add(self, report: HandReport | UnreadableReport) -> None:
         if isinstance(report, UnreadableReport):
+            self.count(unreadable=True)
+        else:
+            self.count(ok=report.ok, matches=report.matches)
+
+    def count(self, unreadable: bool = False, ok: bool = False, matches: bool | None = None) -> None:
+        """One report by what the tally reads of it (a worker process sends these, not the report)."""
+        if unreadable:
             self.unreadable += 1
             return
         self.hands += 1
-        self.legal += report.ok
-        self.recorded += report.matches is not None
-        self.matching += bool(report.matches)
+        self.legal += ok
+        self.recorded += matches is not None
+        self.matching += bool(matches)
 
     def summary(self) -> str:
         unreadable = f"; {self.unreadable} unreadable input(s)" if self.unreadable else ""

@@ -1,17 +1,18 @@
-"""The referee's verdicts on submitted events, read back from the store.
+"""The referee's verdicts on submitted events, read back from the verdicts' read model.
 
-The store keeps, for every event id it answered, the stream the answer went to and the outcome; a rejection's
-details (its kind, rule and reason) live in the competition's :class:`RejectionLog`, committed in the same
-transaction as the id. The record found there must be the one submitted (api/sealing.py: a verdict is returned
-only to whoever may see the record).
+The store's index keeps, for every event id it answered, the stream the answer went to and the outcome; the
+projector keeps what that answer says of the record (who recorded it, where, and a rejection's kind, rule and
+reason) in ``rm_verdicts`` (projections/verdicts.py). A verdict is read once the read models hold the answer, or
+have caught up with what was stored when the referee answered; the record found there must be the one submitted (api/sealing.py: a
+verdict is returned only to whoever may see the record).
 """
 
 from __future__ import annotations
 
 import time
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any
 from uuid import UUID
 
 from pydantic import BaseModel, Field
@@ -21,6 +22,8 @@ from domain.rejections import RejectionKind, rejection_log_id
 from ingest.catalog import FEDERATION_CATALOG
 from ingest.envelope import Envelope
 from ingest.store import Store
+from projections.read_models import ReadModels
+from projections.verdicts import StoredVerdict
 
 #: how often a waiting request asks the store again
 POLL_SECONDS = 0.02
@@ -53,33 +56,60 @@ def await_seen(store: Store, ids: Sequence[UUID], timeout: float) -> set[UUID]:
     return seen
 
 
+@dataclass(frozen=True)
+class Answers:
+    """The store's answers to some record ids (id → the stream answered in and the outcome), and what the
+    verdicts' read model holds of them (id → stream → the answer as stored)."""
+
+    answered: dict[UUID, tuple[UUID, str]]
+    stored: dict[str, dict[str, StoredVerdict]]
+
+    def projected(self) -> bool:
+        return all(str(stream) in self.stored.get(str(i), {}) for i, (stream, _) in self.answered.items())
+
+
+def await_projected(store: Store, models: ReadModels, ids: Sequence[UUID], timeout: float) -> Answers | None:
+    """The answers to ``ids`` (all answered by the store) once the read models hold them, or have caught up with
+    what was stored when they were all answered (an answer missing then is not a record's: :func:`verdicts` says
+    so); None if neither within ``timeout`` seconds."""
+    answered = store.answers(set(ids))
+    head = store.recorder.max_notification_id() or 0
+    deadline = time.monotonic() + timeout
+    while True:
+        # the position first: the rows read after it hold at least what was projected up to it
+        caught_up = models.position() >= head
+        found = Answers(answered, models.verdicts({str(i): str(stream) for i, (stream, _) in answered.items()}))
+        if caught_up or found.projected():
+            return found
+        if time.monotonic() >= deadline:
+            return None
+        time.sleep(POLL_SECONDS)
+
+
 def verdicts(
     store: Store,
+    answers: Answers,
     envelopes: Sequence[Envelope],
     readable: Callable[[Envelope, str], str] = lambda _, reason: reason,
     digests: Sequence[str] | None = None,
 ) -> list[EventVerdict]:
     """The verdict on each answered record, in the order given, with each reason as ``readable`` lets the caller
-    read it (api/sealing.py).
+    read it (api/sealing.py), from the answers as the read models hold them (:func:`await_projected`).
 
     A verdict is the verdict on the record the caller submitted: where the event id already names another record
     — another competition's, table's or hand's, another recorder's, another sequence number — the answer says so
     and nothing of that record (an event id is no key to somebody else's verdict, reason or cards)."""
-    answers = store.answers({e.event_id for e in envelopes})
     # ``digests``: of the records as submitted (ingest.referee.record_digest); an id answered for a record of other
     # content is a conflicting duplicate, whatever its metadata shares with the one submitted
-    answered_digests = store.seen_digests(answers) if digests is not None else {}
-    streams: dict[UUID, list[Any]] = {}
+    answered_digests = store.seen_digests(answers.answered) if digests is not None else {}
     out = []
     for n, envelope in enumerate(envelopes):
-        answer = answers.get(envelope.event_id)
+        answer = answers.answered.get(envelope.event_id)
         if answer is None:
             raise LookupError(f"the store has not answered event {envelope.event_id}")
         stream, outcome = answer
-        if stream not in streams:
-            streams[stream] = list(store.events.get(stream))
-        stored = next((e for e in streams[stream] if _event_id(e) == str(envelope.event_id)), None)
-        if stored is None or not _same_record(envelope, stream, outcome, stored):
+        found = answers.stored.get(str(envelope.event_id), {}).get(str(stream))
+        if found is None or not _same_record(envelope, stream, outcome, found):
             out.append(_another_record(envelope.event_id))
             continue
         first = answered_digests.get(envelope.event_id)
@@ -89,46 +119,36 @@ def verdicts(
         if outcome != Outcome.REJECTED:
             out.append(EventVerdict(event_id=envelope.event_id, outcome=Outcome.ACCEPTED))
             continue
-        found = stored.payload
         out.append(
             EventVerdict(
                 event_id=envelope.event_id,
                 outcome=Outcome.REJECTED,
-                kind=str(found.get("kind", "")),
-                rule=str(found.get("rule", "")),
-                reason=readable(envelope, str(found.get("reason", ""))),
-                field=str(found.get("field", "")),
+                kind=found.kind,
+                rule=found.rule,
+                reason=readable(envelope, found.reason),
+                field=found.field,
             )
         )
     return out
 
 
-def _event_id(stored: Any) -> str:
-    """The reported record a stored event answers: a rejection names it in its payload, an event in its meta."""
-    payload = getattr(stored, "payload", None)
-    if type(stored).__name__ == "RecordRejected" and isinstance(payload, dict):
-        return str(payload.get("event_id", ""))
-    meta = getattr(stored, "meta", None)
-    return str(meta.get("event_id", "")) if isinstance(meta, dict) else ""
-
-
-def _same_record(envelope: Envelope, stream: UUID, outcome: str, stored: Any) -> bool:
-    """Whether ``stored`` (the event or rejection the store answered ``envelope``'s id with) is ``envelope``'s:
-    the same competition, recorder and sequence number, and the same table, hand and type."""
-    meta = getattr(stored, "meta", None) or {}
-    by = meta.get("recorded_by") or {}
-    if (by.get("person"), by.get("role")) != (envelope.recorded_by.person, envelope.recorded_by.role.value):
+def _same_record(envelope: Envelope, stream: UUID, outcome: str, found: StoredVerdict) -> bool:
+    """Whether ``found`` (the answer the store gave ``envelope``'s id, as projected) is ``envelope``'s: the same
+    competition, recorder and sequence number, and the same table, hand and type."""
+    if (found.recorded_by, found.role) != (envelope.recorded_by.person, envelope.recorded_by.role.value):
         return False
-    if meta.get("competition_id") != envelope.competition_id or meta.get("seq") != envelope.seq:
+    if found.competition != envelope.competition_id or found.seq != envelope.seq:
         return False
     if outcome == Outcome.REJECTED:
-        found = stored.payload
         return bool(
-            stream == rejection_log_id(envelope.competition_id)
-            and found.get("event_type") == envelope.type
-            and found.get("table_id", "") == (envelope.table_id or "")
-            and found.get("hand_id", "") == (envelope.hand_id or "")
+            found.rejected
+            and stream == rejection_log_id(envelope.competition_id)
+            and found.event_type == envelope.type
+            and found.table_id == (envelope.table_id or "")
+            and found.hand == (envelope.hand_id or "")
         )
+    if found.rejected:
+        return False
     if envelope.type in FEDERATION_CATALOG:
         return True
     number = envelope.hand_id or ""

@@ -20,12 +20,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from api.bootstrap import bootstrap, embedded  # noqa: E402
 from domain.ofc.game import OfcGame  # noqa: E402
 from domain.rulebooks import get_rulebook  # noqa: E402
-from ingest.log import EmbeddedLog  # noqa: E402
-from ingest.referee import Referee  # noqa: E402
 from ingest.simulator.ofc import OfcSimulation, simulate_ofc  # noqa: E402
-from ingest.store import Store, store_env  # noqa: E402
 
 
 def engine_pass(simulation: OfcSimulation) -> float:
@@ -41,17 +39,19 @@ def engine_pass(simulation: OfcSimulation) -> float:
 def referee_pass(simulation: OfcSimulation) -> float:
     records = list(simulation.records())
     with tempfile.TemporaryDirectory() as folder:
-        log = EmbeddedLog(Path(folder) / "log.sqlite", "events", partitions=1)
-        log.append(records)
-        store = Store(env=store_env(None, str(Path(folder) / "store.sqlite")))
-        referee = Referee(store, "events")
-        began = time.perf_counter()
-        offset = 0
-        while batch := log.read(0, offset, 2000):
-            verdicts = referee.judge(0, batch)
-            assert all(v.outcome == "accepted" for v in verdicts)
-            offset = batch[-1].offset + 1
-        return time.perf_counter() - began
+        pipeline = bootstrap(embedded(Path(folder)))
+        log, referee = pipeline.log, pipeline.referee
+        try:
+            log.append(records)
+            began = time.perf_counter()
+            offset = 0
+            while batch := log.read(0, offset, 2000):
+                verdicts = referee.judge(0, batch)
+                assert all(v.outcome == "accepted" for v in verdicts)
+                offset = batch[-1].offset + 1
+            return time.perf_counter() - began
+        finally:
+            pipeline.close()
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -36,7 +36,7 @@ PHH_DIR = Path(os.environ.get("POKERAUDIT_PHH_DIR", ROOT.parent / "shared" / "da
 
 @dataclass(frozen=True)
 class Where:
-    """Settings for :meth:`Projector.from_settings`: PostgreSQL at ``database_url``, else SQLite files in
+    """Settings for ``api.bootstrap.open_projector``: PostgreSQL at ``database_url``, else SQLite files in
     ``data_dir``."""
 
     database_url: str | None
@@ -51,15 +51,14 @@ def cpu_seconds() -> float:
 
 def fill(where: Where, repeat: int) -> int:
     """The shared hands, ``repeat`` times, through the embedded log and referee into the store."""
+    from api.bootstrap import LOG_FILE, open_store
     from api.operations import phh_records
     from ingest.log import EmbeddedLog
     from ingest.referee import Referee
     from ingest.runners import drain_embedded
-    from ingest.store import Store, store_env
 
-    env = store_env(where.database_url) if where.database_url else store_env(None, str(where.data_dir / "store.sqlite"))
-    store = Store(env=env)
-    log = EmbeddedLog(where.data_dir / "log.sqlite", "events", partitions=1)
+    store = open_store(where)
+    log = EmbeddedLog(where.data_dir / LOG_FILE, "events", partitions=1)
     referee = Referee(store, "events")
     try:
         records = list(phh_records([PHH_DIR / "data"], "bench", repeat=repeat))
@@ -75,10 +74,9 @@ def fill(where: Where, repeat: int) -> int:
 
 def rebuilds(where: Where, runs: int, workers: int, page: int) -> list[tuple[int, float, float]]:
     """(events, wall seconds, CPU seconds) of each rebuild."""
-    from ingest.store import open_event_store
-    from projections.runner import Projector
+    from api.bootstrap import open_projector
 
-    projector = Projector.from_settings(where, open_event_store, page=page)
+    projector = open_projector(where, page=page)
     out = []
     try:
         for _ in range(runs):

@@ -26,13 +26,11 @@ sys.path.insert(0, str(ROOT))
 
 
 def build(store_dir: Path, seed: int, players: int) -> str:
+    from api.bootstrap import bootstrap, embedded
     from api.cli_simulate import CompetitionPublisher
     from ingest.log import EmbeddedLog
-    from ingest.referee import Referee
     from ingest.runners import drain_embedded
     from ingest.simulator import simulate_competition
-    from ingest.store import Store, store_env
-    from projections.protocol import compile_snapshot
 
     store_dir.mkdir(parents=True, exist_ok=True)
     marker = store_dir / "competition.json"
@@ -45,12 +43,13 @@ def build(store_dir: Path, seed: int, players: int) -> str:
     simulation = simulate_competition(seed, players=players)
     print(f"simulated {players} players: {len(simulation.hands)} hands, {len(simulation.acts)} acts "
           f"in {time.perf_counter() - started:.1f} s", flush=True)
-    log = EmbeddedLog(store_dir / "log.sqlite", "events", partitions=1)
-    store = Store(env=store_env(None, str(store_dir / "store.sqlite")))
-    referee = Referee(store, "events", protocols=compile_snapshot)
+    pipeline = bootstrap(embedded(store_dir))
+    log, store, referee = pipeline.log, pipeline.store, pipeline.referee
+    assert isinstance(log, EmbeddedLog)
     verdicts: list = []
     CompetitionPublisher(log, lambda: store, lambda: verdicts.extend(drain_embedded(log, referee))).publish(simulation)
     verdicts.extend(drain_embedded(log, referee))
+    pipeline.close()
     refused = [v.rejection for v in verdicts if v.outcome != "accepted"]
     if refused:
         raise SystemExit(f"the referee refused {len(refused)} records, first: {refused[0]}")
@@ -61,11 +60,11 @@ def build(store_dir: Path, seed: int, players: int) -> str:
 
 def measure(store_dir: Path, competition: str, form: str) -> dict[str, float]:
     """One format, in this process: the protocol read and rendered once."""
-    from ingest.store import Store, store_env
+    from api.bootstrap import embedded, open_store
     from projections.protocol import checked_protocol
     from projections.protocol_render import to_html, to_pdf
 
-    store = Store(env=store_env(None, str(store_dir / "store.sqlite")))
+    store = open_store(embedded(store_dir))
     tracemalloc.start()
     wall, cpu = time.perf_counter(), time.process_time()
     document = checked_protocol(store, competition)

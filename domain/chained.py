@@ -77,14 +77,19 @@ class ChainedAggregate(Aggregate):
             "prev_link": previous,
             "link": link_of(previous, body),
         }
-        body_of_event = _event_body(event_class)
-        if body_of_event is not None:
+        direct = _event_body(event_class)
+        if direct is not None:
+            body_of_event, timed = direct
             # eventsourcing's trigger_event and mutate, less their generic steps (copying and filtering the
             # arguments, the frozen dataclass's per-field __init__, checking the stream and version this
             # method just set): the referee triggers one of these for every record it accepts.
             new_event = object.__new__(event_class)
             object.__setattr__(new_event, "__dict__", fields)
-            body_of_event(self, payload, meta, previous, fields["link"])  # the @event method: may refuse
+            # the @event method: may refuse
+            if timed:
+                body_of_event(self, payload, meta, previous, fields["link"], at)
+            else:
+                body_of_event(self, payload, meta, previous, fields["link"])
             self.version = version
             self.modified_on = at
             self._pending_events.append(new_event)
@@ -107,14 +112,17 @@ class ChainedAggregate(Aggregate):
 
 _CHAINED_FIELDS = ("originator_id", "originator_version", "timestamp", "payload", "meta", "prev_link", "link")
 _BODY_PARAMETERS = ("self", "payload", "meta", "prev_link", "link")
+#: a body told the event's time too (the Competition's: when a winner was declared is when it ended)
+_TIMED_BODY_PARAMETERS = (*_BODY_PARAMETERS, "timestamp")
 _APPLIES_INERT = (None, DecoratedFuncCaller.apply, CanMutateAggregate.apply)
 
 
 @cache
-def _event_body(event_class: type) -> Callable[..., None] | None:
+def _event_body(event_class: type) -> tuple[Callable[..., None], bool] | None:
     """The @event method an event class of a chained aggregate runs, where calling it directly is all that
     eventsourcing's mutate would do: a plain dataclass of exactly a chained event's fields, eventsourcing's
-    own mutate and apply, and a method taking (payload, meta, prev_link, link). Otherwise None."""
+    own mutate and apply, and a method taking (payload, meta, prev_link, link), or those and the timestamp
+    (then the bool is True). Otherwise None."""
     body = decorated_funcs.get(event_class)
     if (
         body is None
@@ -125,10 +133,10 @@ def _event_body(event_class: type) -> Callable[..., None] | None:
         # what DecoratedFuncCaller.apply calls after the method (super().apply) must do nothing
         or any(vars(k).get("apply") not in _APPLIES_INERT for k in event_class.__mro__)
         or getattr(event_class, "mutate", None) is not CanMutateAggregate.mutate
-        or tuple(inspect.signature(body).parameters) != _BODY_PARAMETERS
+        or tuple(inspect.signature(body).parameters) not in (_BODY_PARAMETERS, _TIMED_BODY_PARAMETERS)
     ):
         return None
-    return body
+    return body, tuple(inspect.signature(body).parameters) == _TIMED_BODY_PARAMETERS
 
 
 def first_broken_link_in(events: Iterable[Any]) -> BrokenLink | None:

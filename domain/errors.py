@@ -53,6 +53,10 @@ class ProtestError(RuleError):
     """A challenge or protest filed late, by the wrong person or through the wrong channel."""
 
 
+class IntegrityCaseError(RuleError):
+    """An integrity case's act the rules of its workflow do not allow (domain/integrity/case.py)."""
+
+
 class IllegalActionError(HandError):
     """A player act (fold, check, call, bet, raise, complete, bring-in, draw, show) the rules forbid."""
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 from domain.competition import events as competition
 from domain.competition import floor_events as floor
 from domain.discipline import events as discipline
+from domain.integrity.case_events import CATALOG as INTEGRITY_CASES
 from domain.officials.revocations import CATALOG as REVOCATIONS
 from domain.protests import events as protests
 from domain.protocol import CATALOG as PROTOCOL
@@ -54,7 +55,9 @@ _DISCIPLINE_ACTS = (
     "PenaltyRescinded",
     "SeasonDisqualificationDecided",
 )
-_PROTEST_ACTS = ("HandChallenged", "ProtestFiled", "ProtestForwarded", "ProtestDecided", "FilerNotified")
+_PROTEST_ACTS = (
+    "HandChallenged", "ProtestFiled", "ProtestReceived", "ProtestForwarded", "ProtestDecided", "FilerNotified",
+)
 _RULING_ACTS = ("RulingIssued", "MuckedCardsInspected")
 
 COMPETITION_CATALOG: dict[str, type] = {
@@ -64,6 +67,8 @@ COMPETITION_CATALOG: dict[str, type] = {
 DISCIPLINE_CATALOG: dict[str, type] = {name: discipline.CATALOG[name] for name in _DISCIPLINE_ACTS}
 PROTEST_CATALOG: dict[str, type] = {name: protests.CATALOG[name] for name in _PROTEST_ACTS}
 RULING_CATALOG: dict[str, type] = {name: rulings.CATALOG[name] for name in _RULING_ACTS}
+#: an integrity analyst's case on suspected collusion (domain/integrity/case.py): every event of it is an act
+INTEGRITY_CASE_CATALOG: dict[str, type] = dict(INTEGRITY_CASES)
 
 #: every federation event type a record may carry, by name
 FEDERATION_CATALOG: dict[str, type] = {
@@ -73,6 +78,7 @@ FEDERATION_CATALOG: dict[str, type] = {
     **RULING_CATALOG,
     **PROTOCOL,
     **REVOCATIONS,
+    **INTEGRITY_CASE_CATALOG,
 }
 
 
@@ -98,7 +104,7 @@ SEQ_BOUND = 1_000_000
 #: free texts an official writes (grounds, findings, reasons): at most this many characters
 TEXT_BOUND = 10_000
 TEXT_FIELDS = frozenset(
-    {"reason", "reasons", "description", "grounds", "finding", "justification", "suspicion", "title"}
+    {"reason", "reasons", "description", "grounds", "finding", "justification", "suspicion", "title", "note", "summary"}
 )
 #: every other string (names, ids, codes, rules, seeds, hashes): at most this many characters
 NAME_BOUND = 200

@@ -16,7 +16,7 @@ from uuid import UUID
 from domain.errors import RuleError
 from ingest.catalog import FEDERATION_CATALOG
 from ingest.envelope import Envelope, MalformedRecord
-from ingest.handlers import competition, discipline, protests, protocol, rulings
+from ingest.handlers import competition, discipline, integrity, protests, protocol, rulings
 from ingest.handlers.desk import Desk, Handler, NotYet, ProtocolCompiler
 from ingest.judgement import Batch, Bench, illegal, malformed, meta_of, out_of_sequence
 from ingest.log import LogRecord
@@ -30,6 +30,7 @@ FEDERATION_HANDLERS: dict[str, Handler] = {
     **protests.HANDLERS,
     **rulings.HANDLERS,
     **protocol.HANDLERS,
+    **integrity.HANDLERS,
 }
 assert set(FEDERATION_HANDLERS) == set(FEDERATION_CATALOG), "every federation type has its handler at the desk"
 
@@ -62,7 +63,7 @@ def route_at_desk(
         bench.reject(batch, record, event_id, envelope, illegal(record, envelope, err))
         return
     except NotYet as err:
-        bench.reject(batch, record, event_id, envelope, out_of_sequence(record, envelope, err.why))
+        bench.reject(batch, record, event_id, envelope, out_of_sequence(record, envelope, err.why, err.field))
         return
     except MalformedRecord as err:
         bench.reject(batch, record, event_id, envelope, malformed(record, envelope, err))

@@ -25,8 +25,14 @@ RECORD_TOPIC_CONFIG = {
 }
 
 
-def ensure_topic(bootstrap: str, topic: str, partitions: int, replication_factor: int = 1) -> None:
-    """Create ``topic`` with the admin client unless it exists (the broker never auto-creates topics)."""
+#: a topic's replication factor left to the brokers' ``default.replication.factor``: 1 on one broker, 3 on the
+#: cluster deploy/kafka/kafka.sh starts with KAFKA_NODES=3 (docs/OPERATIONS.md, "Scaling")
+BROKERS_DEFAULT = -1
+
+
+def ensure_topic(bootstrap: str, topic: str, partitions: int, replication_factor: int = BROKERS_DEFAULT) -> None:
+    """Create ``topic`` with the admin client unless it exists (the broker never auto-creates topics); its
+    replicas are the brokers' default unless ``replication_factor`` says otherwise."""
     admin = KafkaAdminClient(bootstrap_servers=bootstrap, client_id="pokeraudit-admin")
     try:
         admin.create_topics(

@@ -30,9 +30,9 @@ from domain.ofc.events import (
 )
 from domain.ofc.game import OfcGame, verify_fantasy
 from domain.rulebooks import Rulebook
+from ingest.ofc_paths import SUFFIX
 
 FORMAT = "pokeraudit-ofc/1"
-SUFFIX = ".ofc.json"
 
 
 class _Strict(BaseModel):
@@ -289,10 +289,6 @@ def history_files(paths: Iterable[str | Path]) -> Iterator[Path]:
             yield from sorted(p for p in path.rglob(f"*{SUFFIX}") if p.is_file())
         else:
             yield path
-
-
-def is_history_path(path: str | Path) -> bool:
-    return str(path).endswith(SUFFIX)
 
 
 def validate_history_file(path: Path, rulebook: Rulebook) -> Iterator[RoundReport | UnreadableHistory]:

@@ -15,11 +15,11 @@ Every problem is a :class:`PhhError` naming the file, the hand, the field and, w
 
 from __future__ import annotations
 
-import tomllib
 from collections.abc import Iterable, Iterator
 from decimal import Decimal
 from pathlib import Path
 
+from ingest.phh_fast import OneLineActions, plain_document
 from ingest.phh_fields import read_hand
 from ingest.phh_locate import HandText, tables, whole_file
 from ingest.phh_model import UNKNOWN_STACK, PhhError, PhhHand
@@ -40,6 +40,12 @@ PHH_SUFFIXES = (".phh", ".phhs")
 
 def loads(text: str, file: str = "<string>", many: bool = False) -> list[PhhHand]:
     """The hands in one file's text (``many``: a ``.phhs`` file)."""
+    plain = None if many else plain_document(text)
+    if plain is not None:  # the shape nearly every .phh file has: read without tomllib, to the same values
+        document, actions_line = plain
+        return [read_hand(document, file, 1, OneLineActions(text.splitlines(), 1, actions_line))]
+    import tomllib  # here, not above: most runs never need it, and validate's start-up is measured (issue 17)
+
     try:
         document = tomllib.loads(text, parse_float=Decimal)
     except tomllib.TOMLDecodeError as error:

@@ -45,6 +45,11 @@ class ActionSyntaxError(ValueError):
 
 
 _PLAYER_VERBS = {PhhVerb.BRING_IN, PhhVerb.FOLD, PhhVerb.CHECK_OR_CALL}
+#: a dictionary, not ``PhhVerb(word)``: the enum's call costs more than the rest of a short action's parse
+_VERBS = {verb.value: verb for verb in PhhVerb}
+# module names for the members compared per action: reading one off the enum class is slow on Python 3.11
+_DEAL_BOARD, _DEAL_HOLE = PhhVerb.DEAL_BOARD, PhhVerb.DEAL_HOLE
+_BET, _DRAW, _SHOW = PhhVerb.COMPLETE_BET_OR_RAISE, PhhVerb.STAND_PAT_OR_DISCARD, PhhVerb.SHOW_OR_MUCK
 
 
 def parse_action(text: str, player_count: int, line: int | None = None) -> PhhAction | None:
@@ -59,24 +64,24 @@ def parse_action(text: str, player_count: int, line: int | None = None) -> PhhAc
     args = words[2:]
     if verb in _PLAYER_VERBS and not args:
         return PhhAction(text, verb, player, line=line)
-    if verb is PhhVerb.COMPLETE_BET_OR_RAISE and len(args) == 1:
+    if verb is _BET and len(args) == 1:
         return PhhAction(text, verb, player, amount=_amount(args[0]), line=line)
-    if verb is PhhVerb.STAND_PAT_OR_DISCARD and len(args) <= 1:
+    if verb is _DRAW and len(args) <= 1:
         return PhhAction(text, verb, player, cards=_cards(args[0]) if args else (), line=line)
-    if verb is PhhVerb.SHOW_OR_MUCK and not args:
+    if verb is _SHOW and not args:
         return PhhAction(text, verb, player, line=line)
-    if verb is PhhVerb.SHOW_OR_MUCK and args == ["-"]:
+    if verb is _SHOW and args == ["-"]:
         return PhhAction(text, verb, player, show_dealt=True, line=line)
-    if verb is PhhVerb.SHOW_OR_MUCK and len(args) == 1:
+    if verb is _SHOW and len(args) == 1:
         return PhhAction(text, verb, player, cards=_cards(args[0]), line=line)
     raise ActionSyntaxError(f"{text!r}: wrong arguments for {verb.value!r}")
 
 
 def _dealer_action(text: str, words: list[str], player_count: int, line: int | None) -> PhhAction:
     verb = _verb(words, 1)
-    if verb is PhhVerb.DEAL_BOARD and len(words) == 3:
+    if verb is _DEAL_BOARD and len(words) == 3:
         return PhhAction(text, verb, cards=_cards(words[2]), line=line)
-    if verb is PhhVerb.DEAL_HOLE and len(words) == 4:
+    if verb is _DEAL_HOLE and len(words) == 4:
         return PhhAction(text, verb, _player(words[2], player_count), cards=_cards(words[3]), line=line)
     raise ActionSyntaxError(f"{text!r}: the dealer writes 'd db CARDS' or 'd dh pN CARDS'")
 
@@ -84,11 +89,11 @@ def _dealer_action(text: str, words: list[str], player_count: int, line: int | N
 def _verb(words: list[str], at: int) -> PhhVerb:
     if len(words) <= at:
         raise ActionSyntaxError(f"{' '.join(words)!r} has no action")
-    try:
-        return PhhVerb(words[at])
-    except ValueError:
+    verb = _VERBS.get(words[at])
+    if verb is None:
         known = ", ".join(v.value for v in PhhVerb)
-        raise ActionSyntaxError(f"{words[at]!r} is not a PHH action ({known})") from None
+        raise ActionSyntaxError(f"{words[at]!r} is not a PHH action ({known})")
+    return verb
 
 
 def _player(word: str, player_count: int) -> int:
@@ -111,7 +116,19 @@ def _amount(word: str) -> Decimal:
 
 
 def _cards(word: str) -> tuple[MaybeCard, ...]:
+    cards = _KNOWN_CARDS.get(word)
+    if cards is not None:
+        return cards
     try:
-        return parse_cards(word)
+        cards = parse_cards(word)
     except CardParseError as error:
         raise ActionSyntaxError(str(error)) from None
+    if len(_KNOWN_CARDS) < _KNOWN_CARDS_MAX:
+        _KNOWN_CARDS[word] = cards
+    return cards
+
+
+#: runs of cards already read (cards are immutable values): a file of hands deals the same holdings again and
+#: again, and reading a run of cards was a fifth of reading an action. Bounded, so memory stays flat.
+_KNOWN_CARDS: dict[str, tuple[MaybeCard, ...]] = {}
+_KNOWN_CARDS_MAX = 50_000

@@ -46,6 +46,12 @@ if TYPE_CHECKING:
 StateView = Callable[[], "HandState | None"]
 
 _BLIND_KINDS = (ForcedBetKind.SMALL_BLIND, ForcedBetKind.BIG_BLIND)
+# The verbs and acts of the per-action path as module names: on Python 3.11 reading an enum member off its class
+# (``PhhVerb.FOLD``) costs about fifteen times reading a global, and these are read several times an action.
+_DEAL_BOARD, _DEAL_HOLE, _BRING_IN, _FOLD = PhhVerb.DEAL_BOARD, PhhVerb.DEAL_HOLE, PhhVerb.BRING_IN, PhhVerb.FOLD
+_CHECK_OR_CALL, _COMPLETE_BET_OR_RAISE = PhhVerb.CHECK_OR_CALL, PhhVerb.COMPLETE_BET_OR_RAISE
+_STAND_PAT_OR_DISCARD, _SHOW_OR_MUCK = PhhVerb.STAND_PAT_OR_DISCARD, PhhVerb.SHOW_OR_MUCK
+_CHECK, _CALL, _RAISE, _FOLDS = ActionKind.CHECK, ActionKind.CALL, ActionKind.RAISE, ActionKind.FOLD
 
 
 def seat_of(hand: PhhHand, player: int) -> int:
@@ -198,40 +204,43 @@ class _Mapper:
         self.held: dict[int, list[MaybeCard]] = {}
         self.draws: list[_Draw] = []
         #: PHH repeats a show as more becomes known (``????`` while all-in, the cards at the end): the last counts
-        self.last_show = {a.player: a for a in hand.actions if a.verb is PhhVerb.SHOW_OR_MUCK}
+        self.last_show = {a.player: a for a in hand.actions if a.verb is _SHOW_OR_MUCK}
 
     def events(self) -> Iterator[tuple[PhhAction, ReportedEvent]]:
+        # the draws are looked at only when one is pending: most games have none, and these run per action
         for action in self.hand.actions:
-            if action.verb is PhhVerb.STAND_PAT_OR_DISCARD:
+            verb = action.verb
+            if verb is _STAND_PAT_OR_DISCARD:
                 self._discard(action)
-            elif action.verb is PhhVerb.DEAL_HOLE and self._is_draw(action):
+            elif verb is _DEAL_HOLE and self.draws and self._is_draw(action):
                 self._drawn(action)
-            elif action.verb is PhhVerb.SHOW_OR_MUCK and self.last_show[action.player] is not action:
+            elif verb is _SHOW_OR_MUCK and self.last_show[action.player] is not action:
                 continue
             else:
-                yield from self._flush(complete_only=False)
+                if self.draws:
+                    yield from self._flush(complete_only=False)
                 yield action, self._event(action)
-            yield from self._flush(complete_only=True)
+            if self.draws:
+                yield from self._flush(complete_only=True)
         yield from self._flush(complete_only=False)
 
     def _event(self, action: PhhAction) -> ReportedEvent:
-        seat = seat_of(self.hand, action.player) if action.player is not None else 0
-        match action.verb:
-            case PhhVerb.DEAL_BOARD:
-                return BoardDealt(action.cards or ())
-            case PhhVerb.DEAL_HOLE:
-                return self._deal(seat, action.cards or ())
-            case PhhVerb.BRING_IN:
-                return PlayerActed(seat, ActionKind.BRING_IN, self._bring_in(seat))
-            case PhhVerb.FOLD:
-                return PlayerActed(seat, ActionKind.FOLD)
-            case PhhVerb.CHECK_OR_CALL:
-                return PlayerActed(seat, self._check_or_call(seat))
-            case PhhVerb.COMPLETE_BET_OR_RAISE:
-                assert action.amount is not None
-                return PlayerActed(seat, self._wager_kind(seat), int(action.amount * self.hand.scale))
-            case _:
-                return self._show_or_muck(seat, action)
+        seat = self.hand.seats[action.player - 1] if action.player is not None else 0
+        verb = action.verb
+        if verb is _FOLD:
+            return PlayerActed(seat, _FOLDS)
+        if verb is _CHECK_OR_CALL:
+            return PlayerActed(seat, self._check_or_call(seat))
+        if verb is _DEAL_HOLE:
+            return self._deal(seat, action.cards or ())
+        if verb is _DEAL_BOARD:
+            return BoardDealt(action.cards or ())
+        if verb is _COMPLETE_BET_OR_RAISE:
+            assert action.amount is not None
+            return PlayerActed(seat, self._wager_kind(seat), int(action.amount * self.hand.scale))
+        if verb is _BRING_IN:
+            return PlayerActed(seat, ActionKind.BRING_IN, self._bring_in(seat))
+        return self._show_or_muck(seat, action)
 
     def _deal(self, seat: int, cards: tuple[MaybeCard, ...]) -> HoleCardsDealt:
         held = self.held.setdefault(seat, [])
@@ -295,13 +304,13 @@ class _Mapper:
 
     def _check_or_call(self, seat: int) -> ActionKind:
         legal = self._legal(seat)
-        return ActionKind.CHECK if legal is not None and legal.can_check else ActionKind.CALL
+        return _CHECK if legal is not None and legal.can_check else _CALL
 
     def _wager_kind(self, seat: int) -> ActionKind:
         """Bet, raise or complete, as the engine reads the seat's position (out of turn: a raise, refused)."""
         legal = self._legal(seat)
         if legal is None or legal.aggressive_action is None:
-            return ActionKind.RAISE
+            return _RAISE
         return legal.aggressive_action
 
     def _bring_in(self, seat: int) -> int:

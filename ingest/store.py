@@ -544,15 +544,6 @@ def store_env(database_url: str | None, sqlite_path: str | None = None, schema: 
     }
 
 
-def open_event_store(settings: Any) -> Store:
-    """The store ``settings`` name (their ``database_url``, else SQLite in their ``data_dir``): what the
-    projections are handed to read (they name it only by its Protocol, projections/stored.py)."""
-    if settings.database_url:
-        return Store(env=store_env(settings.database_url))
-    settings.data_dir.mkdir(parents=True, exist_ok=True)
-    return Store(env=store_env(None, str(settings.data_dir / "store.sqlite")))
-
-
 class Store(Application[UUID]):
     """The one door to persistence of what the referee judged."""
 

@@ -24,14 +24,17 @@ class Where:
     data_dir: Path
 
 
-#: what a worker runs: (where, its part, the number of parts, the head, the page size, how to open the store)
-#: → the number of events it read. The projector passes its own (projections/runner.py), so that this module
-#: does not import it.
-ProjectPart = Callable[[Where, int, int, int, int, Any], int]
+#: how a worker process opens the store and the read models ``where`` names again: the composition root's
+#: (api/bootstrap.py ``reopened``), a module-level function, handed down to the forked workers
+Reopen = Callable[[Where], tuple[Any, Any]]
+#: what a worker runs: (where, its part, the number of parts, the head, the page size, how to open its
+#: databases) → the number of events it read. The projector passes its own (projections/runner.py), so that
+#: this module does not import it.
+ProjectPart = Callable[[Where, int, int, int, int, Reopen], int]
 
 
 def rebuild_in_parallel(
-    project_part: ProjectPart, where: Where, open_store: Any, workers: int, head: int, page: int
+    project_part: ProjectPart, where: Where, reopen: Reopen, workers: int, head: int, page: int
 ) -> int:
     """Project everything stored up to ``head`` in ``workers`` processes; the number of events they read."""
     # forked, so a caller's script needs no ``__main__`` guard; a child opens its own connections, never
@@ -40,7 +43,7 @@ def rebuild_in_parallel(
     turns = context.Lock()
     with ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=_share, initargs=(turns,)) as pool:
         parts = [
-            pool.submit(project_part, where, part, workers, head, page, open_store) for part in range(workers)
+            pool.submit(project_part, where, part, workers, head, page, reopen) for part in range(workers)
         ]
         return sum(part.result() for part in parts)
 

@@ -23,6 +23,7 @@ event is named (stream, version, type).
 from __future__ import annotations
 
 import threading
+import typing
 import weakref
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
@@ -37,7 +38,25 @@ from domain.chained import chain_body
 from domain.clock import is_imported_record
 from domain.competition import draw, floor_events
 from domain.competition import events as competition_events
-from domain.competition.aggregate import Competition, competition_stream_id, decode_recorded
+from domain.competition.aggregate import Competition, competition_stream_id, recorded_event
+from domain.competition.events import (
+    BreakEnded,
+    BreakStarted,
+    ChipRaceConducted,
+    CompetitionWinnerDeclared,
+    FinalTableDrawCommitted,
+    FinalTableDrawConducted,
+    LevelStarted,
+    OfficialAppointed,
+    OfficialRemoved,
+    ParticipantRegistered,
+    PlayerEliminated,
+    SeatDrawCommitted,
+    SeatDrawConducted,
+    TableHandEnded,
+    TableHandStarted,
+)
+from domain.competition.floor_events import FloorEvent, PlayerMoved
 from domain.competition.hand_checks import hand_name
 from domain.competition.regulations import cite
 from domain.discipline.events import CATALOG as DISCIPLINE_CATALOG
@@ -469,8 +488,6 @@ def snapshots(store: EventSource, competition_id: str) -> list[ProtocolSnapshotT
 
 _AT_HAND_BY_OFFICIALS = frozenset({"judge", "chief_judge", "authorised"})
 _MISDEAL_AND_VOID = frozenset({"MisdealDeclared", "MisdealRecognised", "HandVoided"})
-#: the floor's record of a hand starting and ending at a table: the hands section shows those hands
-_IN_THE_HANDS = frozenset({"TableHandStarted", "TableHandEnded"})
 
 
 def build(competition_id: str, streams: Mapping[UUID, list[Any]]) -> JSON:
@@ -560,37 +577,40 @@ def _competition(events: list[Any]) -> JSON:
     commitments: dict[str, tuple[str, Any]] = {}
     players: list[str] = []
     for event in events[1:]:
-        name = type(event).__name__
         at, by = iso(event.timestamp), recorded_by(event)
-        recorded = decode_recorded(event.payload)
-        if name in floor_events.CATALOG:
-            # The floor's events are kept as their JSON: a move, a break or a halt reads as recorded, with the
+        recorded = recorded_event(event)
+        if isinstance(recorded, _FLOOR_EVENTS):
+            # The floor's events are kept as recorded: a move, a break or a halt reads as its fields, with the
             # rule it was made under.
-            sections["moves"].append({**event.payload, "at": at, "recorded_by": by, "rule": _floor_rule(book, event.payload)})
-            continue
-        if name == "OfficialAppointed":
+            sections["moves"].append({**floor_events.encode(recorded), "at": at, "recorded_by": by,
+                                      "rule": _floor_rule(book, recorded)})
+        elif isinstance(recorded, OfficialAppointed):
             sections["officials"].append({"person": recorded.person, "role": recorded.role.value,
                                           "delegations": list(recorded.delegations), "appointed_at": at,
                                           "appointed_by": by, "removed_at": None})
-        elif name == "OfficialRemoved":
+        elif isinstance(recorded, OfficialRemoved):
             for official in sections["officials"]:
                 if official["person"] == recorded.person and official["removed_at"] is None:
                     official["removed_at"], official["removal_reason"] = at, recorded.reason
-        elif name == "ParticipantRegistered":
+        elif isinstance(recorded, ParticipantRegistered):
             players.append(recorded.participant)
             sections["participants"].append({"participant": recorded.participant, "person": recorded.person,
                                              "entry": recorded.entry, "registered_at": at, "registered_by": by})
-        elif name in ("SeatDrawCommitted", "FinalTableDrawCommitted"):
-            commitments[getattr(recorded, "stage", "") or name] = (recorded.seed_sha256, at)
-        elif name in ("SeatDrawConducted", "FinalTableDrawConducted"):
-            key = "FinalTableDrawCommitted" if name == "FinalTableDrawConducted" else (recorded.stage or "SeatDrawCommitted")
+        elif isinstance(recorded, SeatDrawCommitted):
+            commitments[recorded.stage or "SeatDrawCommitted"] = (recorded.seed_sha256, at)
+        elif isinstance(recorded, FinalTableDrawCommitted):
+            commitments["FinalTableDrawCommitted"] = (recorded.seed_sha256, at)
+        elif isinstance(recorded, SeatDrawConducted | FinalTableDrawConducted):
+            final = isinstance(recorded, FinalTableDrawConducted)
+            stage = recorded.stage if isinstance(recorded, SeatDrawConducted) else ""
+            key = "FinalTableDrawCommitted" if final else (stage or "SeatDrawCommitted")
             committed, committed_at = commitments.get(key, ("", None))
             seats = {a.participant for a in recorded.assignments}
-            size = regulations.final_table_size if name == "FinalTableDrawConducted" else regulations.max_seats
+            size = regulations.final_table_size if final else regulations.max_seats
             recomputed = draw.draw(recorded.seed, seats, size)
             sections["draws"].append({
-                "kind": "final_table" if name == "FinalTableDrawConducted" else "seat",
-                "stage": getattr(recorded, "stage", ""),
+                "kind": "final_table" if final else "seat",
+                "stage": stage,
                 "commitment": committed, "committed_at": committed_at,
                 "seed": recorded.seed, "conducted_at": at, "conducted_by": by, "ordered_by": recorded.ordered_by,
                 "seed_matches_commitment": draw.commitment(recorded.seed) == committed,
@@ -600,26 +620,26 @@ def _competition(events: list[Any]) -> JSON:
                 "buttons": [{"table": b.table, "seat": b.seat} for b in recorded.buttons],
                 "rule": str(cite(book, "seat_draw")),
             })
-        elif name == "LevelStarted":
+        elif isinstance(recorded, LevelStarted):
             sections["levels"].append({"number": recorded.level.number, "stakes": recorded.level.stakes,
                                        "minutes": recorded.level.minutes, "started_at": at, "started_by": by})
-        elif name == "BreakStarted":
+        elif isinstance(recorded, BreakStarted):
             sections["breaks"].append({"after_level": recorded.after_level, "minutes": recorded.minutes,
                                        "started_at": at, "ended_at": None})
-        elif name == "BreakEnded" and sections["breaks"]:
+        elif isinstance(recorded, BreakEnded) and sections["breaks"]:
             sections["breaks"][-1]["ended_at"] = at
-        elif name == "ChipRaceConducted":
+        elif isinstance(recorded, ChipRaceConducted):
             sections["chip_races"].append({**competition_events.encode(recorded), "at": at})
-        elif name == "PlayerEliminated":
+        elif isinstance(recorded, PlayerEliminated):
             sections["eliminations"].append({
                 "participant": recorded.participant, "place": recorded.place, "hand": recorded.hand,
                 "reason": recorded.reason.value, "shared_with": list(recorded.shared_with),
                 "ruling": recorded.ruling, "at": at, "recorded_by": by, "rule": str(cite(book, "elimination")),
             })
-        elif name == "CompetitionWinnerDeclared":
+        elif isinstance(recorded, CompetitionWinnerDeclared):
             sections["competition"]["winner"] = recorded.participant
             sections["competition"]["ended_at"] = at
-        elif name not in _IN_THE_HANDS:
+        elif not isinstance(recorded, TableHandStarted | TableHandEnded):  # the hands section shows those hands
             # Schedule changes, hand-for-hand, deals, Olympic stages and table winners: in the order they came.
             sections["other_acts"].append({**competition_events.encode(recorded), "at": at, "recorded_by": by})
     prizes = {p.participant: p for p in aggregate.payouts()}
@@ -636,13 +656,15 @@ def _competition(events: list[Any]) -> JSON:
 
 #: the rule a move is made under, by its reason (bfsp 3.1 and the TDA's balancing, break and final table rules)
 _MOVE_TOPICS = {"balance": "balancing", "table_broken": "table_break", "final_table": "final_table"}
+#: the floor's events (moves, halts, breaks), as the protocol's "moves" section lists them
+_FLOOR_EVENTS = typing.get_args(FloorEvent)
 _FLOOR_TOPICS = {"TableBreakCommitted": "table_break", "TableBroken": "table_break", "TableHalted": "halt",
                  "BalanceToleranceWidened": "balance_tolerance", "MoverExceptionDecided": "balancing"}
 
 
-def _floor_rule(book: Any, payload: JSON) -> str:
-    topic = _MOVE_TOPICS.get(payload.get("reason", "")) if payload["type"] == "PlayerMoved" else None
-    return str(book.cite(topic or _FLOOR_TOPICS.get(payload["type"], "balancing")))
+def _floor_rule(book: Any, recorded: FloorEvent) -> str:
+    topic = _MOVE_TOPICS.get(recorded.reason.value) if isinstance(recorded, PlayerMoved) else None
+    return str(book.cite(topic or _FLOOR_TOPICS.get(type(recorded).__name__, "balancing")))
 
 
 def _payout(payout: Any, percent: int) -> JSON | None:

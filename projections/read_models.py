@@ -6,13 +6,14 @@ Cards come back as recorded; sealing them for the caller is the API's business (
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from typing import Any
 
 from domain.hand.pots import pot_name
 from projections import schema, views
 from projections.database import ReadDatabase, Reader, Row
+from projections.integrity.cases import IntegrityCaseView, case_of_row
 from projections.integrity.counters import Counters
 from projections.integrity.live import read_counters
 from projections.ofc import (
@@ -25,6 +26,13 @@ from projections.ofc import (
     round_of_row,
     standings,
 )
+from projections.verdicts import StoredVerdict
+from projections.verdicts import of_history as verdicts_of_history
+from projections.verdicts import of_rows as verdicts_of_rows
+
+#: record ids asked for in one query (a batch is up to 1,000; SQLite's default limit of parameters is 999, and
+#: a hand's answers take as many again for their hands)
+VERDICTS_A_QUERY = 400
 
 OFFICIAL_ROLES = frozenset({"judge", "chief_judge"})
 
@@ -54,6 +62,33 @@ class ReadModels:
     def integrity_counters(self, competition: str) -> Counters | None:
         """The competition's integrity counters as the projector keeps them (None: no hold'em hand of it)."""
         return read_counters(self._reader.query, competition)
+
+    def verdicts(self, answered: Mapping[str, str]) -> dict[str, dict[str, StoredVerdict]]:
+        """The stored answers to record ids (id → the stream the store answered it in) as far as the projector
+        has projected them, by id, then by stream (projections/verdicts.py): from the verdicts' read model, and
+        for an answer in a hand's stream from the hand's history."""
+        wanted = sorted(answered)
+        found: dict[str, dict[str, StoredVerdict]] = {}
+        for start in range(0, len(wanted), VERDICTS_A_QUERY):
+            chunk = wanted[start : start + VERDICTS_A_QUERY]
+            found.update(verdicts_of_rows(self._reader.query(schema.verdicts_of(len(chunk)), tuple(chunk))))
+        in_hands = [i for i in wanted if answered[i] not in found.get(i, {})]
+        for start in range(0, len(in_hands), VERDICTS_A_QUERY):
+            ids = in_hands[start : start + VERDICTS_A_QUERY]
+            hands = sorted({answered[i] for i in ids})
+            rows = self._reader.query(schema.history_answers(len(hands), len(ids)), (*hands, *ids))
+            for event_id, streams in verdicts_of_history(rows).items():
+                found.setdefault(event_id, {}).update(streams)
+        return found
+
+    def integrity_cases(self, competition: str, reported_only: bool = False) -> list[IntegrityCaseView]:
+        """The competition's integrity cases by name (``reported_only``: those reported to its Chief Judge)."""
+        sql = schema.INTEGRITY_CASES_REPORTED if reported_only else schema.INTEGRITY_CASES_OF
+        return [case_of_row(str(r[0])) for r in self._reader.query(sql, (competition,))]
+
+    def integrity_case(self, competition: str, case: str) -> IntegrityCaseView | None:
+        row = self._reader.one(schema.INTEGRITY_CASE, (competition, case))
+        return None if row is None else case_of_row(str(row[0]))
 
     def position(self) -> int:
         row = self._reader.one(schema.POSITION_OF, (schema.POSITION_NAME,))

@@ -14,7 +14,6 @@ from __future__ import annotations
 import logging
 import sqlite3
 from collections import OrderedDict
-from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from functools import partial
@@ -27,6 +26,7 @@ from eventsourcing.persistence import InterfaceError, OperationalError, StoredEv
 from eventsourcing.utils import get_topic
 
 from domain.hand.aggregate import Hand, hand_id
+from domain.integrity.case import IntegrityCase
 from domain.ofc.aggregate import OfcRound
 from domain.officials.codec import decode
 from domain.rejections import RejectionLog
@@ -37,19 +37,23 @@ from domain.rulings.outcome import stored_outcome
 from domain.rulings.review import HandReview
 from projections import schema
 from projections.chip_account import ProjectedHand
-from projections.database import ReadDatabase, ReadSettings, Writer
+from projections.database import ReadDatabase, Writer
 from projections.hand_projection import Stored, history_row
+from projections.integrity.cases import ProjectedCase
 from projections.integrity.live import IntegrityProjection
 from projections.ofc import ProjectedRound
-from projections.parallel import Where, rebuild_in_parallel, turns
+from projections.parallel import Reopen, Where, rebuild_in_parallel, turns
 from projections.stored import StoredRow, served, stored_rows
+from projections.verdicts import verdict_row
 
 #: the stored events these read models are made of; other aggregates' events (competitions, protests, …)
-#: are passed over, though the position moves past them
+#: are passed over but for the verdicts' read model (any stored event may answer a record), though the
+#: position moves past them
 _HANDS = f"{get_topic(Hand)}."
 _REJECTIONS = f"{get_topic(RejectionLog)}."
 _REVIEWS = f"{get_topic(HandReview)}."
 _OFC_ROUNDS = f"{get_topic(OfcRound)}."
+_INTEGRITY_CASES = f"{get_topic(IntegrityCase)}."
 
 
 #: failures of the databases or the machine, not of the events being projected: they stop the projector (it
@@ -68,10 +72,6 @@ POISON_EXCERPT = 500
 
 log = logging.getLogger(__name__)
 
-#: opens the event store settings name (``ingest.store.open_event_store``), handed in by whoever makes a projector
-OpenStore = Callable[[Any], Application[UUID]]
-
-
 @dataclass
 class _Page:
     """The rows one page of events adds, and the hands whose snapshot rows it changed."""
@@ -86,6 +86,8 @@ class _Page:
     touched: dict[str, ProjectedHand] = field(default_factory=dict)
     ofc_rounds: dict[str, ProjectedRound] = field(default_factory=dict)
     ofc_points: list[tuple[Any, ...]] = field(default_factory=list)
+    verdicts: list[tuple[Any, ...]] = field(default_factory=list)
+    integrity_cases: dict[str, ProjectedCase] = field(default_factory=dict)
 
 
 class _Overtaken(Exception):
@@ -108,39 +110,28 @@ class Projector:
         page: int = 2000,
         hot_hands: int = 5000,
         owns: bool = False,
-        settings: ReadSettings | None = None,
+        reopen: tuple[Where, Reopen] | None = None,
     ) -> None:
         self.store = store
         self.database = database
         self.page = page
         self.hot_hands = hot_hands
         self._owns = owns
-        #: where the store and the read models are, so that worker processes can open them too
-        self.settings = settings
+        #: where the store and the read models are and how a worker process of a rebuild opens them again (the
+        #: composition root's, api/bootstrap.py: projections name the store only by its Protocol)
+        self.reopen = reopen
         #: (k, n): project only the streams whose id is k modulo n (one of n processes of a rebuild)
         self.partition: tuple[int, int] | None = None
         self._hands: OrderedDict[str, ProjectedHand] = OrderedDict()
         self._competitions: dict[str, str] = {}
         self._reviews: dict[str, str] = {}
         self._rounds: dict[str, ProjectedRound] = {}
+        self._cases: dict[str, ProjectedCase] = {}
         #: what each topic of stored event is projected by (None: passed over)
         self._by_topic: dict[str, Any] = {}
         #: integrity's counters per competition (projections/integrity/live.py), and the tables a page goes to
         self.integrity = IntegrityProjection()
         self._writes: schema.Writes = schema.IN_USE
-        #: how a worker process of a parallel rebuild opens the store again (set by :meth:`from_settings`)
-        self.open_store: OpenStore | None = None
-
-    @classmethod
-    def from_settings(cls, settings: ReadSettings, open_store: OpenStore, **kwargs: Any) -> Projector:
-        """The store ``open_store`` opens for the settings (``ingest.store.open_event_store``: projections name
-        the store only by its Protocol) and the read models the settings name, opened here and closed by
-        :meth:`close`."""
-        from projections.bootstrap import open_read_database
-
-        projector = cls(open_store(settings), open_read_database(settings), owns=True, settings=settings, **kwargs)
-        projector.open_store = open_store
-        return projector
 
     # --- positions -----------------------------------------------------------------------------------------
 
@@ -178,7 +169,7 @@ class Projector:
         ones after, never a half-built one; a rebuild cut short leaves the old ones as they were. Then it
         catches up with what was stored meanwhile.
 
-        With ``workers`` > 1 (and a projector made :meth:`from_settings`), that many processes each project
+        With ``workers`` > 1 (and a projector told how to ``reopen`` its databases), that many processes each project
         the streams of one partition of the store into the fresh tables (hands are independent of each other).
         """
         self._forget()
@@ -186,9 +177,9 @@ class Projector:
         head = self.store.recorder.max_notification_id() or 0
         self.database.filling(True)
         try:
-            if workers > 1 and self.settings is not None and self.open_store is not None:
-                where = Where(self.settings.database_url, self.settings.data_dir)
-                done = rebuild_in_parallel(project_part, where, self.open_store, workers, head, self.page)
+            if workers > 1 and self.reopen is not None:
+                where, reopen = self.reopen
+                done = rebuild_in_parallel(project_part, where, reopen, workers, head, self.page)
             else:
                 done = self.project_partition(head)
         finally:
@@ -272,18 +263,25 @@ class Projector:
         plain = self.reads_raw and mapper.cipher is None and mapper.compressor is None
         try:
             by_topic = self._by_topic
+            hand_event = self._hand_event
             for row in rows:
                 topic = row[3]
                 project = by_topic.get(topic, False)
                 if project is False:
                     project = by_topic[topic] = self._projection_of(topic)
-                if project is None:
-                    continue
                 event = Stored.of_row(row) if plain else None
                 if event is None:
                     _, stream, version, _, state = row
                     event = Stored.of_event(mapper.to_domain_event(StoredEvent(UUID(stream), version, topic, state)))
-                project(page, event)
+                if project != hand_event:
+                    # any other stored event may answer a reported record (a competition's, a rejection): the
+                    # verdicts' read model. A hand's events answer theirs in the hand's history, which keeps
+                    # each one's event id and recorder (projections/verdicts.py)
+                    answer = verdict_row(event)
+                    if answer is not None:
+                        page.verdicts.append(answer)
+                if project is not None:
+                    project(page, event)
             with self.database.transaction() as w:
                 if after is not None:
                     held = w.one(schema.LOCK_POSITION[self.database.dialect], (schema.POSITION_NAME,))
@@ -302,6 +300,7 @@ class Projector:
             else self._rejection if topic.startswith(_REJECTIONS)
             else self._ruling if topic.startswith(_REVIEWS)
             else self._ofc_event if topic.startswith(_OFC_ROUNDS)
+            else self._integrity_case if topic.startswith(_INTEGRITY_CASES)
             else None
         )
 
@@ -381,6 +380,23 @@ class Projector:
             found.apply(Stored.of_event(event))
         self._rounds[stream] = found
         return found
+
+    def _integrity_case(self, page: _Page, event: Stored) -> None:
+        """An integrity case's event: the case's row as it now stands."""
+        stream = event.stream
+        found = self._cases.get(stream)
+        if event.version == 1:
+            found = ProjectedCase(event)
+        else:
+            if found is None or found.version != event.version - 1:
+                # projected by another run: read again from the store (a case has a handful of events)
+                earlier = iter(self.store.events.get(UUID(stream), lte=event.version - 1))
+                found = ProjectedCase(Stored.of_event(next(earlier)))
+                for e in earlier:
+                    found.apply(Stored.of_event(e))
+            found.apply(event)
+        self._cases[stream] = found
+        page.integrity_cases[stream] = found
 
     def _rejection(self, page: _Page, event: Stored) -> None:
         stream = event.stream
@@ -465,6 +481,7 @@ class Projector:
         self._competitions.clear()
         self._reviews.clear()
         self._rounds.clear()
+        self._cases.clear()
 
     def _write(self, w: Writer, page: _Page, sql: schema.Writes, last_id: int | None) -> None:
         hands = page.touched.values()
@@ -484,17 +501,20 @@ class Projector:
         w.insert(sql.ruled_stacks, page.ruled_stacks)
         w.executemany(sql.upsert_ofc_round, [found.round_row() for found in page.ofc_rounds.values()])
         w.insert(sql.ofc_points, page.ofc_points)
+        w.executemany(sql.upsert_integrity_case, [found.row() for found in page.integrity_cases.values()])
         competitions, players, pairs = self.integrity.rows()
         w.executemany(sql.integrity_competition, competitions)
         w.executemany(sql.integrity_player, players)
         w.executemany(sql.integrity_pair, pairs)
+        w.executemany(sql.verdict, page.verdicts)
         if last_id is not None:
             w.execute(schema.SAVE_POSITION, (schema.POSITION_NAME, last_id))
 
 
-def project_part(where: Where, part: int, parts: int, head: int, page: int, open_store: OpenStore) -> int:
+def project_part(where: Where, part: int, parts: int, head: int, page: int, reopen: Reopen) -> int:
     """One worker process of a parallel rebuild: project the streams of partition ``part`` of ``parts``."""
-    projector = Projector.from_settings(where, open_store, page=page)
+    store, database = reopen(where)
+    projector = Projector(store, database, page=page, owns=True)
     projector.partition = (part, parts)
     projector.database.take_turns(turns())
     projector.database.filling(True)

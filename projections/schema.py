@@ -32,6 +32,10 @@ OFC_POINTS = "rm_ofc_points"
 INTEGRITY_COMPETITIONS = "rm_integrity_competitions"
 INTEGRITY_PLAYERS = "rm_integrity_players"
 INTEGRITY_PAIRS = "rm_integrity_pairs"
+#: the referee's answer to each reported record's id, per stream it appears in (projections/verdicts.py)
+VERDICTS = "rm_verdicts"
+#: integrity cases as they stand (projections/integrity/cases.py): one row a case, its view whole as JSON
+INTEGRITY_CASES = "rm_integrity_cases"
 POSITION = "rm_position"
 #: events the projector could not project, for operators (not a read model: a rebuild keeps it, and adds to it)
 POISON = "rm_poison_events"
@@ -41,7 +45,7 @@ POSITION_NAME = "read-models"
 #: the read models a rebuild makes afresh (the position table stays: the swap moves the position in it)
 MODELS = (
     HANDS, STACKS, POTS, SHOWDOWNS, HISTORY, REJECTIONS, REJECTION_LOGS, RULINGS, REVIEWS, RULED_STACKS, OFC_ROUNDS,
-    OFC_POINTS, INTEGRITY_COMPETITIONS, INTEGRITY_PLAYERS, INTEGRITY_PAIRS,
+    OFC_POINTS, INTEGRITY_COMPETITIONS, INTEGRITY_PLAYERS, INTEGRITY_PAIRS, VERDICTS, INTEGRITY_CASES,
 )
 #: the read models' tables
 TABLES = (*MODELS, POSITION)
@@ -95,6 +99,15 @@ _COLUMNS = {
         PRIMARY KEY (competition, part, player)""",
     INTEGRITY_PAIRS: """competition TEXT NOT NULL, part INTEGER NOT NULL, player_a TEXT NOT NULL,
         player_b TEXT NOT NULL, state TEXT NOT NULL, PRIMARY KEY (competition, part, player_a, player_b)""",
+    # keyed by record id first: the API asks for the ids it submitted. ``rejected`` is 0 or 1; the columns after
+    # ``seq`` are a rejection's (blank for an acceptance)
+    VERDICTS: """event_id TEXT NOT NULL, stream TEXT NOT NULL, competition TEXT NOT NULL, rejected INTEGER NOT NULL,
+        recorded_by TEXT NOT NULL, role TEXT NOT NULL, seq BIGINT, event_type TEXT NOT NULL, table_id TEXT NOT NULL,
+        hand TEXT NOT NULL, kind TEXT NOT NULL, rule TEXT NOT NULL, reason TEXT NOT NULL, field TEXT NOT NULL,
+        PRIMARY KEY (event_id, stream)""",
+    INTEGRITY_CASES: """stream TEXT PRIMARY KEY, competition TEXT NOT NULL, name TEXT NOT NULL, state TEXT NOT NULL,
+        reported INTEGER NOT NULL, players TEXT NOT NULL, updated_at TEXT NOT NULL, version BIGINT NOT NULL,
+        view TEXT NOT NULL""",
 }
 #: the keys of the append-only tables a rebuild fills most: their fresh tables are made without one and get it
 #: at the swap, an index made once by sorting being cheaper than one kept row by row (half their inserts' time)
@@ -105,6 +118,7 @@ INDEXES = (
     f"CREATE INDEX IF NOT EXISTS {REJECTIONS}_by_kind ON {REJECTIONS} (competition, kind, number)",
     f"CREATE INDEX IF NOT EXISTS {OFC_ROUNDS}_by_table ON {OFC_ROUNDS} (competition, table_id, number)",
     f"CREATE INDEX IF NOT EXISTS {OFC_POINTS}_by_competition ON {OFC_POINTS} (competition, table_id, number)",
+    f"CREATE INDEX IF NOT EXISTS {INTEGRITY_CASES}_by_competition ON {INTEGRITY_CASES} (competition, name)",
 )
 #: columns the read models gained after stores were made with them: (table, column, its type and the value the
 #: rows already there take), added when missing (a rebuild makes its fresh tables with them)
@@ -189,6 +203,10 @@ OFC_ROUND_COLUMNS = (
     "round_id", "competition", "table_id", "number", "variant", "rulebook", "button", "status", "redeals", "seats",
     "pairs", "started_at", "scored_at", "version", "chain_head",
 )
+VERDICT_COLUMNS = (
+    "event_id", "stream", "competition", "rejected", "recorded_by", "role", "seq", "event_type", "table_id", "hand",
+    "kind", "rule", "reason", "field",
+)
 _OFC_MUTABLE = ("status", "redeals", "seats", "pairs", "scored_at", "version", "chain_head")
 
 
@@ -216,6 +234,11 @@ class Writes(NamedTuple):
     integrity_competition_of: str
     integrity_players_of: str
     integrity_pairs_of: str
+    #: a record's answer in a stream, the first event of the stream that carries its id kept (a record may make
+    #: several events of one stream, and a conflicting duplicate's rejection follows the first answer)
+    verdict: str
+    #: an integrity case's row, replaced whole at each of its events
+    upsert_integrity_case: str
 
 
 def _upsert(table: str, key: tuple[str, ...], values: tuple[str, ...]) -> str:
@@ -285,6 +308,14 @@ def writes(suffix: str = "") -> Writes:
         integrity_players_of=f"SELECT player, state FROM {INTEGRITY_PLAYERS}{suffix} WHERE competition = ? AND part = ?",
         integrity_pairs_of=(
             f"SELECT player_a, player_b, state FROM {INTEGRITY_PAIRS}{suffix} WHERE competition = ? AND part = ?"
+        ),
+        verdict=(
+            f"INSERT INTO {VERDICTS}{suffix} ({', '.join(VERDICT_COLUMNS)})"
+            f" VALUES ({', '.join('?' * len(VERDICT_COLUMNS))}) ON CONFLICT (event_id, stream) DO NOTHING"
+        ),
+        upsert_integrity_case=_upsert(
+            f"{INTEGRITY_CASES}{suffix}", ("stream",),
+            ("competition", "name", "state", "reported", "players", "updated_at", "version", "view"),
         ),
     )
 
@@ -393,7 +424,26 @@ INTEGRITY_PLAYER_PARTS = f"SELECT part, player, state FROM {INTEGRITY_PLAYERS} W
 INTEGRITY_PAIR_PARTS = (
     f"SELECT part, player_a, player_b, state FROM {INTEGRITY_PAIRS} WHERE competition = ? ORDER BY part"
 )
+#: a competition's integrity cases, by name; the reported ones (what its Chief Judge reads); one case
+INTEGRITY_CASES_OF = f"SELECT view FROM {INTEGRITY_CASES} WHERE competition = ? ORDER BY name"
+INTEGRITY_CASES_REPORTED = f"SELECT view FROM {INTEGRITY_CASES} WHERE competition = ? AND reported = 1 ORDER BY name"
+INTEGRITY_CASE = f"SELECT view FROM {INTEGRITY_CASES} WHERE competition = ? AND name = ?"
 REJECTION_COUNT_OF_KIND = f"SELECT COUNT(*) FROM {REJECTIONS} WHERE competition = ? AND kind = ?"
+
+
+def verdicts_of(ids: int) -> str:
+    """The stored answers to ``ids`` record ids (as many ``?``)."""
+    return f"SELECT {', '.join(VERDICT_COLUMNS)} FROM {VERDICTS} WHERE event_id IN ({', '.join('?' * ids)})"
+
+
+def history_answers(hands: int, ids: int) -> str:
+    """A hand's answers to record ids: the events of ``hands`` hands (keyed by hand first) carrying one of ``ids``
+    ids, in version order, with the hand's competition."""
+    return (
+        f"SELECT h.event_id, h.hand_id, x.competition, h.recorded_by, h.role, h.seq FROM {HISTORY} h"
+        f" JOIN {HANDS} x ON x.hand_id = h.hand_id WHERE h.hand_id IN ({', '.join('?' * hands)})"
+        f" AND h.event_id IN ({', '.join('?' * ids)}) ORDER BY h.hand_id, h.version"
+    )
 
 
 def dump_all() -> tuple[tuple[str, str], ...]:
@@ -402,7 +452,7 @@ def dump_all() -> tuple[tuple[str, str], ...]:
         HANDS: "hand_id", STACKS: "hand_id, version, seat", POTS: "hand_id, position", SHOWDOWNS: "hand_id",
         HISTORY: "hand_id, version", REJECTIONS: "competition, number", REJECTION_LOGS: "stream",
         RULINGS: "hand_id, number", REVIEWS: "stream", RULED_STACKS: "hand_id, number, seat",
-        OFC_ROUNDS: "round_id", OFC_POINTS: "round_id, seat",
+        OFC_ROUNDS: "round_id", OFC_POINTS: "round_id, seat", VERDICTS: "event_id, stream", INTEGRITY_CASES: "stream",
         POSITION: "name",
     }
     return tuple((table, f"SELECT * FROM {table} ORDER BY {order}") for table, order in keys.items())

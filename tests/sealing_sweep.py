@@ -64,6 +64,16 @@ from domain.hand.events import (
     SeatEntry,
     Stakes,
 )
+from domain.integrity.case_events import (
+    CaseOrigin,
+    CaseOutcome,
+    EvidenceHand,
+    IntegrityCaseConcluded,
+    IntegrityCaseNoted,
+    IntegrityCaseOpened,
+    IntegrityCaseReported,
+    Suspicion,
+)
 from domain.roles import Role
 from ingest.envelope import RecordedBy
 from ingest.publish import hand_records
@@ -94,6 +104,16 @@ WITHHELD_TEXTS = (
     "the board was dealt from the top of the deck",
     GROUNDS,
 )
+
+#: an integrity case at the Minsk Open, confirmed and reported to its Chief Judge: its words are the integrity
+#: team's, the federation's and (reported to him) that Chief Judge's
+CASE_TEXTS = (
+    "p02 fed his stack to p01 with queens",
+    "p02 folds queens to everyone else",
+    "the chips went one way on purpose",
+    "p02 dumped his stack to p01 in hand 1",
+)
+READS_CASES = {"integrity", "federation", "chief_judge"}
 
 LIVE_HAND = str(hand_id(table(), 1, LIVE_COMPETITION))
 OPEN_HAND = str(hand_id(OPEN_TABLE, 1, OPEN))
@@ -173,11 +193,29 @@ def _with_a_judge_of_its_own(records: Iterable[tuple[bytes, bytes]]) -> Iterator
             yield extra.record(OfficialAppointed(JUDGE_ELSEWHERE, Role.JUDGE), CHIEF, at(-585))
 
 
+def integrity_case() -> list[tuple[bytes, bytes]]:
+    """The Minsk Open's integrity case on p01 and p02, from its opening to its report to the Chief Judge."""
+    records = Records(MINSK)
+    records.count = 20_000  # event ids of their own beside the competition's records (and the extra judge's)
+    analyst = RecordedBy(person="sweep-integrity", role=Role.INTEGRITY)
+    grounds, note, reasons, summary = CASE_TEXTS
+    evidence = (EvidenceHand(MINSK_HANDS[0], "p02 shoved queens into ace-king"),)
+    acts = (
+        IntegrityCaseOpened("case-1", MINSK, ("p01", "p02"), Suspicion.CHIP_DUMPING, CaseOrigin.PROACTIVE, grounds,
+                            evidence),
+        IntegrityCaseNoted("case-1", note),
+        IntegrityCaseConcluded("case-1", CaseOutcome.CONFIRMED, reasons),
+        IntegrityCaseReported("case-1", ("p01", "p02"), "7.1.4", chief_judge=CHIEF.person, summary=summary),
+    )
+    return [records.record(act, analyst, at(300 + n)) for n, act in enumerate(acts)]
+
+
 def scenario() -> list[tuple[bytes, bytes]]:
     """Every record of the scenario, in log order (keys are competitions: each its own order)."""
     live = Records(LIVE_COMPETITION)
     return [
         *_with_a_judge_of_its_own(minsk_open(Records(MINSK))),
+        *integrity_case(),
         *opening(live),
         *hand_records(live_hand(), LIVE_COMPETITION, DEALER, at(10)),
         *hand_records(open_hand(), OPEN, OPEN_DEALER, OPEN_AT),
@@ -224,6 +262,8 @@ READERS = (
     Reader("judge-appointed-nowhere", Role.JUDGE, person="judge-of-nothing"),
     Reader("federation", Role.FEDERATION),
     Reader("integrity", Role.INTEGRITY),
+    # a player of the Minsk Open, his token scoped to it: he reads what a viewer reads
+    Reader("participant", Role.PARTICIPANT, (("competition", MINSK),), "person-p01"),
 )
 SEES_LIVE = {"judge", "chief_judge", "dealer-of-the-live-table"}
 SEES_ENDED = {
@@ -255,6 +295,8 @@ def secrets(reader: Reader) -> dict[str, str]:
     found = {card: why for card, why in found.items() if card not in public}
     if reader.name not in READS_GROUNDS:
         found.update({text: "an official's withheld text" for text in WITHHELD_TEXTS})
+    if reader.name not in READS_CASES:
+        found.update({text: "an integrity case's words" for text in CASE_TEXTS})
     return found
 
 
@@ -267,6 +309,7 @@ PARAMETERS: dict[str, tuple[str, ...]] = {
     "competition": (MINSK, LIVE_COMPETITION, OPEN),
     "hand_id": (LIVE_HAND, OPEN_HAND, *MINSK_HANDS),
     "protest_id": ("protest-1", "protest-2"),
+    "case": ("case-1", "case-2"),
     # a hand by the envelope's number at its table, and by the payloads' TABLE/NUMBER (issue 13)
     "number": ("1", "2"),
     "table_hand": (f"{table()}/1", f"{table()}/2", f"{OPEN_TABLE}/1"),
@@ -456,7 +499,7 @@ def _ofc_world() -> World:
         return {card: why for card, why in found.items() if card not in public}
 
     parameters = {
-        "competition_id": (ofc.COMPETITION,), "competition": (ofc.COMPETITION,), "hand_id": (), "protest_id": (),
+        "competition_id": (ofc.COMPETITION,), "competition": (ofc.COMPETITION,), "hand_id": (), "protest_id": (), "case": (),
         "number": ("1", "2"), "table_hand": (f"{ofc.TABLE}/1", f"{ofc.TABLE}/2"), "version": ("1",),
     }
     return World(readers, ofc_secrets, parameters, {ofc.COMPETITION: (ofc.TABLE,)})

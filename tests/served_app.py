@@ -10,7 +10,7 @@ from typing import Any
 from fastapi.testclient import TestClient
 
 from api.app import create_app
-from projections.bootstrap import open_read_models
+from api.bootstrap import open_read_models
 from projections.runner import Projector
 
 

@@ -22,21 +22,21 @@ from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Annotated, TypeVar
 
-from fastapi import APIRouter, Path, Request
+from fastapi import APIRouter, Path
 
 from api.auth import Principal
 from api.deps import (
     CurrentPage,
     CurrentPrincipal,
     CurrentSealing,
+    CurrentStore,
     Page,
     PageParams,
     ReadModelsIfOpen,
-    event_store,
+    verify_reads_grounds,
     verify_scope,
 )
-from api.errors import ERROR_RESPONSES, ApiError, not_found
-from api.sealing import READS_GROUNDS, SealingPolicy
+from api.errors import ERROR_RESPONSES, not_found
 from ingest.store import Store
 from projections import federation
 
@@ -61,36 +61,21 @@ def _page(kind: type[Page[T]], items: list[T], page: PageParams) -> Page[T]:
     return kind.of(items[page.offset : page.offset + page.limit], page, len(items))
 
 
-def _require_grounds(principal: Principal, sealing: SealingPolicy, what: str, competition_id: str) -> None:
-    if not sealing.reads_grounds(principal):
-        who = ", ".join(sorted(r.value for r in READS_GROUNDS))
-        raise ApiError(403, "forbidden", f"{what} are for {who}; this token's role is {principal.role.value}")
-    if not sealing.appointed(principal, competition_id):
-        raise ApiError(
-            403, "forbidden",
-            f"{what} of {competition_id} are for its own officials; {principal.person} is not appointed "
-            f"{principal.role.value.replace('_', ' ')} there",
-            rule="bfsp 2.1.1",
-        )
-
-
-def _read(
-    request: Request, principal: Principal, competition_id: str, view: Callable[[Store], T | None]
-) -> T:
+def _read(store: Store, principal: Principal, competition_id: str, view: Callable[[Store], T | None]) -> T:
     verify_scope(principal, competition_id)
-    return _found(view(event_store(request)), competition_id)
+    return _found(view(store), competition_id)
 
 
 @router.get("/competitions/{competition_id}/penalties", response_model=Page[federation.ParticipantRecord])
 def penalties(
-    request: Request, competition_id: CompetitionId, principal: CurrentPrincipal, page: CurrentPage,
+    store: CurrentStore, competition_id: CompetitionId, principal: CurrentPrincipal, page: CurrentPage,
     sealing: CurrentSealing,
 ) -> Page[federation.ParticipantRecord]:
     """The penalty register: each participant's violations (code, rule, occurrence), penalties (kind, who
     imposed them, rule, hands left), the missed-round penalty he is serving and his disqualifications."""
     grounds = sealing.reads_grounds_at(principal, competition_id)
     register = _read(
-        request, principal, competition_id, lambda s: federation.penalty_register(s, competition_id, grounds)
+        store, principal, competition_id, lambda s: federation.penalty_register(s, competition_id, grounds)
     )
     sealed = [sealing.federation_view(entry, principal, competition_id) for entry in register]
     return _page(Page[federation.ParticipantRecord], sealed, page)
@@ -104,14 +89,13 @@ class ProtestBoard(Page[federation.ProtestView]):
 
 @router.get("/competitions/{competition_id}/protests", response_model=ProtestBoard)
 def protests(
-    request: Request, competition_id: CompetitionId, principal: CurrentPrincipal, page: CurrentPage,
+    store: CurrentStore, competition_id: CompetitionId, principal: CurrentPrincipal, page: CurrentPage,
     models: ReadModelsIfOpen, sealing: CurrentSealing,
 ) -> ProtestBoard:
     """Each protest with its tier, filer, what it is against, its state, the federation's deadline and whether
     it is overdue now, and its decision; each table's last hand and whether its result may still be challenged."""
-    store = event_store(request)
     at = now()
-    _read(request, principal, competition_id, lambda s: federation.competition(s, competition_id))
+    _read(store, principal, competition_id, lambda s: federation.competition(s, competition_id))
     found = federation.protests(store, competition_id, at, grounds=sealing.reads_grounds_at(principal, competition_id))
     sealed = [sealing.federation_view(p, principal, competition_id) for p in found]
     listed = _page(Page[federation.ProtestView], sealed, page)
@@ -121,13 +105,13 @@ def protests(
 
 @router.get("/competitions/{competition_id}/protests/{protest_id}", response_model=federation.ProtestView)
 def protest(
-    request: Request, competition_id: CompetitionId, protest_id: ProtestId, principal: CurrentPrincipal,
+    store: CurrentStore, competition_id: CompetitionId, protest_id: ProtestId, principal: CurrentPrincipal,
     sealing: CurrentSealing,
 ) -> federation.ProtestView:
     """One protest (an open one's grounds only for the officials)."""
-    _read(request, principal, competition_id, lambda s: federation.competition(s, competition_id))
+    _read(store, principal, competition_id, lambda s: federation.competition(s, competition_id))
     found = federation.protest(
-        event_store(request), competition_id, protest_id, now(), grounds=sealing.reads_grounds_at(principal, competition_id)
+        store, competition_id, protest_id, now(), grounds=sealing.reads_grounds_at(principal, competition_id)
     )
     if found is None:
         raise not_found("protest", f"{protest_id} at competition {competition_id}")
@@ -135,36 +119,36 @@ def protest(
 
 
 @router.get("/competitions/{competition_id}/balance", response_model=federation.Balance)
-def balance(request: Request, competition_id: CompetitionId, principal: CurrentPrincipal) -> federation.Balance:
+def balance(store: CurrentStore, competition_id: CompetitionId, principal: CurrentPrincipal) -> federation.Balance:
     """Players per table, whether the counts are within the tolerance, and the move the floor's rules call for
     next: the next big blind at the fullest table and his seat at the short one (bfsp 3.1)."""
-    return _read(request, principal, competition_id, lambda s: federation.balance(s, competition_id))
+    return _read(store, principal, competition_id, lambda s: federation.balance(s, competition_id))
 
 
 @router.get("/competitions/{competition_id}/clock", response_model=federation.Clock)
-def clock(request: Request, competition_id: CompetitionId, principal: CurrentPrincipal) -> federation.Clock:
+def clock(store: CurrentStore, competition_id: CompetitionId, principal: CurrentPrincipal) -> federation.Clock:
     """The level in play with its blinds and ante, the time left in it, the next level and the breaks."""
     at = now()
-    return _read(request, principal, competition_id, lambda s: federation.clock(s, competition_id, at))
+    return _read(store, principal, competition_id, lambda s: federation.clock(s, competition_id, at))
 
 
 @router.get("/competitions/{competition_id}/standings", response_model=federation.Standings)
 def standings(
-    request: Request, competition_id: CompetitionId, principal: CurrentPrincipal, models: ReadModelsIfOpen
+    store: CurrentStore, competition_id: CompetitionId, principal: CurrentPrincipal, models: ReadModelsIfOpen
 ) -> federation.Standings:
     """The players left with their chips after their last hand, the eliminations in order with their places,
     and the winner."""
-    return _read(request, principal, competition_id, lambda s: federation.standings(s, models, competition_id))
+    return _read(store, principal, competition_id, lambda s: federation.standings(s, models, competition_id))
 
 
 @router.get("/competitions/{competition_id}/rulings", response_model=Page[federation.RulingView])
 def rulings(
-    request: Request, competition_id: CompetitionId, principal: CurrentPrincipal, page: CurrentPage,
+    store: CurrentStore, competition_id: CompetitionId, principal: CurrentPrincipal, page: CurrentPage,
     sealing: CurrentSealing,
 ) -> Page[federation.RulingView]:
     """Every official's ruling on the competition's hands: the finding, the rule, and each pot of the hand,
     mechanical or decided by the ruling."""
-    _require_grounds(principal, sealing, "the rulings", competition_id)
-    _read(request, principal, competition_id, lambda s: federation.competition(s, competition_id))
-    found = [sealing.federation_view(r, principal, competition_id) for r in federation.rulings(event_store(request), competition_id)]
+    verify_reads_grounds(principal, sealing, "the rulings", competition_id)
+    _read(store, principal, competition_id, lambda s: federation.competition(s, competition_id))
+    found = [sealing.federation_view(r, principal, competition_id) for r in federation.rulings(store, competition_id)]
     return _page(Page[federation.RulingView], found, page)

@@ -10,15 +10,17 @@ from __future__ import annotations
 import sqlite3
 from typing import Literal
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter
 from pydantic import BaseModel, Field
 
 from api.bootstrap import Pipeline
+from api.deps import CurrentPipeline, CurrentSettings, CurrentWorkers, LiveReadModels
 from api.errors import ERROR_RESPONSES, ApiError
 from api.probes import Unreachable, log_reachable, store_reachable
 from api.settings import Mode, Settings
 from ingest.behind import LogBehindStore, partitions_behind
 from ingest.runners import INFRASTRUCTURE_ERRORS
+from projections.read_models import ReadModels
 from projections.runner import poison_count
 
 #: an embedded store's file cannot be read (eventsourcing wraps sqlite3's errors in its own)
@@ -46,24 +48,22 @@ def health() -> Health:
 
 
 @router.get("/ready", response_model=Readiness, responses=ERROR_RESPONSES)
-def ready(request: Request) -> Readiness:
+def ready(
+    settings: CurrentSettings, pipeline: CurrentPipeline, workers: CurrentWorkers, read_models: LiveReadModels
+) -> Readiness:
     """200 when the log and the store are reachable and the in-process workers run; 503 naming what is not."""
-    settings: Settings = request.app.state.settings
-    pipeline: Pipeline = request.app.state.pipeline
     checked = [_log_reachable(settings, pipeline), _store_reachable(settings, pipeline)]
     _refuse_a_log_behind_the_store(settings, pipeline)
-    workers = request.app.state.workers
     if workers is not None:
         if workers.failures:
             name, why = sorted(workers.failures.items())[0]
             raise ApiError(503, "not_ready", f"the {name} running in this process has stopped: {why}")
         checked.append(" and ".join(workers.running) + " running in this process")
-    return Readiness(mode=settings.mode, checked=checked, degraded=_degraded(request))
+    return Readiness(mode=settings.mode, checked=checked, degraded=_degraded(read_models))
 
 
-def _degraded(request: Request) -> list[str]:
+def _degraded(read_models: ReadModels | None) -> list[str]:
     """Degraded, not down: the projector went on past events it could not project (DESIGN decision 10)."""
-    read_models = getattr(request.app.state, "read_models", None)
     if read_models is None:
         return []
     try:

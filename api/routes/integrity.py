@@ -13,15 +13,25 @@ from __future__ import annotations
 
 from datetime import datetime
 from typing import Annotated, Any
+from urllib.parse import quote
 
-from fastapi import APIRouter, Depends, Path, Query, Request
+from fastapi import APIRouter, Path, Query
 from pydantic import BaseModel
 
 from api.auth import Principal
-from api.deps import CurrentPrincipal, CurrentSealing, event_store, read_models_if_open, verify_scope
-from api.errors import ERROR_RESPONSES, ApiError, not_found
-from api.sealing import READS_GROUNDS, READS_INTEGRITY
+from api.bootstrap import Pipeline
+from api.deps import (
+    CurrentPipeline,
+    CurrentPrincipal,
+    CurrentSealing,
+    ReadModelsIfOpen,
+    verify_reads_grounds_at,
+    verify_reads_integrity,
+    verify_scope,
+)
+from api.errors import ERROR_RESPONSES, not_found
 from projections.integrity.alerts import alerts, evidence
+from projections.integrity.cases import IntegrityCaseView
 from projections.integrity.counters import Counters
 from projections.integrity.parallel import count
 from projections.integrity.players import PlayerStatistics, all_statistics
@@ -61,6 +71,16 @@ class PairView(BaseModel):
     evidence: list[EvidenceView]
 
 
+class CaseMark(BaseModel):
+    """An integrity case on (two or more of) an alert's players: its state and outcome, so the queue shows
+    what was concluded."""
+
+    case: str
+    state: str
+    outcome: str | None
+    href: str
+
+
 class AlertView(BaseModel):
     players: list[str]
     score: float
@@ -69,26 +89,18 @@ class AlertView(BaseModel):
     reasons: list[str]
     evidence: list[EvidenceView]
     pairs: list[list[str]]
-
-
-def _allowed(principal: Principal, allowed: bool, roles: frozenset[Any], what: str) -> None:
-    if not allowed:
-        who = ", ".join(sorted(r.value for r in roles))
-        raise ApiError(403, "forbidden", f"{what} are for {who}; this token's role is {principal.role.value}")
-
-
-Models = Annotated[ReadModels | None, Depends(read_models_if_open)]
+    cases: list[CaseMark] = []
 
 
 def _counters(
-    request: Request, principal: Principal, models: ReadModels | None, competition: str, since: datetime | None
+    pipeline: Pipeline, principal: Principal, models: ReadModels | None, competition: str, since: datetime | None
 ) -> Counters:
     verify_scope(principal, competition)
     if since is None and models is not None:
         found = models.integrity_counters(competition)
         counters = found if found is not None else Counters()
     else:
-        counters = count(competition_records(event_store(request), competition, since))
+        counters = count(competition_records(pipeline.store, competition, since))
     if not counters.hands:
         raise not_found("competition with hold'em hands", competition)
     return counters
@@ -100,22 +112,24 @@ def _evidence(items: Any) -> list[EvidenceView]:
 
 @router.get("/competitions/{competition}/players", response_model=list[PlayerStatistics])
 def players(
-    request: Request, principal: CurrentPrincipal, sealing: CurrentSealing, models: Models, competition: Competition,
+    pipeline: CurrentPipeline, principal: CurrentPrincipal, sealing: CurrentSealing, models: ReadModelsIfOpen,
+    competition: Competition,
     since: Since = None, min_hands: MinHands = 1,
 ) -> list[PlayerStatistics]:
     """Each player's statistics with its sample and 95 % interval."""
-    _allowed(principal, sealing.reads_grounds_at(principal, competition), READS_GROUNDS, "player statistics")
-    return all_statistics(_counters(request, principal, models, competition, since), min_hands)
+    verify_reads_grounds_at(principal, sealing, "player statistics", competition)
+    return all_statistics(_counters(pipeline, principal, models, competition, since), min_hands)
 
 
 @router.get("/competitions/{competition}/pairs", response_model=list[PairView])
 def pairs(
-    request: Request, principal: CurrentPrincipal, sealing: CurrentSealing, models: Models, competition: Competition,
+    pipeline: CurrentPipeline, principal: CurrentPrincipal, sealing: CurrentSealing, models: ReadModelsIfOpen,
+    competition: Competition,
     since: Since = None, min_hands: MinHands = 30,
 ) -> list[PairView]:
     """A suspicion score per pair dealt in together in at least ``min_hands`` hands, most suspicious first."""
-    _allowed(principal, sealing.reads_integrity(principal), READS_INTEGRITY, "statistics by pair and scores")
-    counters = _counters(request, principal, models, competition, since)
+    verify_reads_integrity(principal, sealing, "statistics by pair and scores")
+    counters = _counters(pipeline, principal, models, competition, since)
     return [_pair(s, counters) for s in Scorer(counters).scores(min_hands)]
 
 
@@ -127,14 +141,26 @@ def _pair(score: PairScore, counters: Counters) -> PairView:
 
 @router.get("/competitions/{competition}/alerts", response_model=list[AlertView])
 def alert_queue(
-    request: Request, principal: CurrentPrincipal, sealing: CurrentSealing, models: Models, competition: Competition,
+    pipeline: CurrentPipeline, principal: CurrentPrincipal, sealing: CurrentSealing, models: ReadModelsIfOpen,
+    competition: Competition,
     since: Since = None, min_hands: MinHands = 30,
 ) -> list[AlertView]:
     """The ranked alert queue: suspicious pairs and rings, each with its reasons and evidence hands."""
-    _allowed(principal, sealing.reads_integrity(principal), READS_INTEGRITY, "alerts")
-    counters = _counters(request, principal, models, competition, since)
+    verify_reads_integrity(principal, sealing, "alerts")
+    counters = _counters(pipeline, principal, models, competition, since)
+    cases = models.integrity_cases(competition) if models is not None else []
     return [
         AlertView(players=list(a.players), score=a.score, behaviour=a.behaviour, hands=a.hands,
-                  reasons=list(a.reasons), evidence=_evidence(a.evidence), pairs=[list(p) for p in a.pairs])
+                  reasons=list(a.reasons), evidence=_evidence(a.evidence), pairs=[list(p) for p in a.pairs],
+                  cases=_marks(competition, a.players, cases))
         for a in alerts(counters, Scorer(counters).scores(min_hands))
+    ]
+
+
+def _marks(competition: str, players: Any, cases: list[IntegrityCaseView]) -> list[CaseMark]:
+    return [
+        CaseMark(case=c.case, state=c.state, outcome=c.outcome,
+                 href=f"/v1/integrity/competitions/{quote(competition, safe='')}/cases/{quote(c.case, safe='')}")
+        for c in cases
+        if len(set(c.players) & set(players)) >= 2
     ]

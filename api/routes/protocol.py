@@ -8,14 +8,20 @@ import uuid
 from datetime import UTC, datetime
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Body, Path, Query, Request
+from fastapi import APIRouter, Body, Depends, Path, Query
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 
-from api.auth import AuthError, require
-from api.deps import CurrentPrincipal, CurrentSealing, event_store, verify_scope
+from api.auth import Principal
+from api.deps import CurrentHeavyReads, CurrentPrincipal, CurrentSealing, CurrentStore, roles, verify_scope
 from api.errors import ERROR_RESPONSES, ApiError, not_found
-from api.heavy import HeavyReads
-from api.routes.submit import MAX_WAIT_SECONDS, EventSubmission, submit_and_wait
+from api.routes.protocol_models import (
+    ProtocolDocument,
+    SignedSnapshot,
+    SnapshotList,
+    SnapshotRead,
+    SnapshotSummary,
+)
+from api.routes.submit import MAX_WAIT_SECONDS, EventSubmission, Reporter, Wiring, submit_and_wait
 from api.sealing import READS_REJECTIONS
 from api.verdicts import EventVerdict, Outcome
 from domain.protocol import TAMPER_RULE, ProtocolSnapshotTaken
@@ -25,16 +31,34 @@ from projections.protocol_render import signed_snapshot_html, signed_snapshot_pd
 
 router = APIRouter(prefix="/v1", tags=["protocol"], responses=ERROR_RESPONSES)
 
-
 CompetitionId = Annotated[str, Path(description="the competition, as the events name it")]
 Version = Annotated[int, Path(ge=1, le=10**6, description="the snapshot's number, from 1")]
 Timeout = Annotated[float, Query(gt=0, le=MAX_WAIT_SECONDS, description="seconds to wait for the referee's verdict")]
 Sha256 = Annotated[str, Body(embed=True, pattern="^[0-9a-f]{64}$", description="the SHA-256 of the snapshot read")]
+#: who reads a snapshot's full text: whoever reads the rejections it holds
+SnapshotReader = Annotated[Principal, Depends(roles(READS_REJECTIONS, "a protocol snapshot's full text"))]
+#: the protocol in each format it is read in
+PROTOCOL_RESPONSES: dict[int | str, dict[str, Any]] = {
+    200: {
+        "model": ProtocolDocument,
+        "description": "the protocol: JSON, or with format=html a printable page, with format=pdf a PDF",
+        "content": {"text/html": {"schema": {"type": "string"}},
+                    "application/pdf": {"schema": {"type": "string", "format": "binary"}}},
+    },
+}
+SNAPSHOT_RESPONSES: dict[int | str, dict[str, Any]] = {
+    200: {
+        "model": SnapshotRead,
+        "description": "the snapshot re-verified: JSON, or with format=html a printable page, with format=pdf a PDF",
+        "content": {"text/html": {"schema": {"type": "string"}},
+                    "application/pdf": {"schema": {"type": "string", "format": "binary"}}},
+    },
+}
 
 
-def _document(request: Request, competition: str) -> dict[str, Any]:
+def _document(store: Store, competition: str) -> dict[str, Any]:
     try:
-        document = protocols.checked_protocol(event_store(request), competition)
+        document = protocols.checked_protocol(store, competition)
     except protocols.UnreadableStream as err:
         raise ApiError(409, "store_tampered", f"the protocol cannot be read: {err}") from err
     if "regulations" not in document:
@@ -42,14 +66,10 @@ def _document(request: Request, competition: str) -> dict[str, Any]:
     return document
 
 
-def _heavy(request: Request) -> HeavyReads:
-    heavy: HeavyReads = request.app.state.heavy_reads
-    return heavy
-
-
-@router.get("/competitions/{competition}/protocol", response_model=None)
+@router.get("/competitions/{competition}/protocol", response_model=None, responses=PROTOCOL_RESPONSES)
 async def read_protocol(
-    request: Request,
+    store: CurrentStore,
+    heavy: CurrentHeavyReads,
     principal: CurrentPrincipal,
     competition: CompetitionId,
     sealing: CurrentSealing,
@@ -60,7 +80,7 @@ async def read_protocol(
     verify_scope(principal, competition)
 
     def render() -> Response:
-        document = sealing.protocol(protocols.as_at(_document(request, competition), datetime.now(UTC)), principal)
+        document = sealing.protocol(protocols.as_at(_document(store, competition), datetime.now(UTC)), principal)
         if format == "html":
             return HTMLResponse(to_html(document))
         if format == "pdf":
@@ -68,12 +88,12 @@ async def read_protocol(
             return Response(to_pdf(document), media_type="application/pdf", headers=headers)
         return JSONResponse(document)
 
-    return await _heavy(request).run(f"the protocol of {competition}", render)
+    return await heavy.run(f"the protocol of {competition}", render)
 
 
-@router.post("/competitions/{competition}/protocol/snapshots", status_code=201)
+@router.post("/competitions/{competition}/protocol/snapshots", status_code=201, response_model=SnapshotSummary)
 def take_snapshot(
-    request: Request, principal: CurrentPrincipal, competition: CompetitionId, timeout: Timeout = 10.0
+    store: CurrentStore, wiring: Wiring, principal: Reporter, competition: CompetitionId, timeout: Timeout = 10.0
 ) -> dict[str, Any]:
     """Take a snapshot of the protocol as it stands: a ``ProtocolSnapshotRequested`` record put on the log and
     its verdict awaited (as ``POST /v1/events?wait=true``). 201 with the snapshot the referee kept; refused by
@@ -82,16 +102,18 @@ def take_snapshot(
     Regulations; 504 when the referee has not judged it in time (it will be: read the list)."""
     verify_scope(principal, competition)
     envelope = _act(competition, "ProtocolSnapshotRequested", {"competition_id": competition})
-    verdict = submit_and_wait(request, principal, envelope, timeout)
+    verdict = submit_and_wait(wiring, principal, envelope, timeout)
     if verdict.outcome is not Outcome.ACCEPTED:
         raise _refused(verdict, permission_refusal=True)
-    return protocols.snapshot_json(_taken_by_record(event_store(request), competition, envelope.event_id))
+    return protocols.snapshot_json(_taken_by_record(store, competition, envelope.event_id))
 
 
-@router.post("/competitions/{competition}/protocol/snapshots/{version}/signatures", status_code=201)
+@router.post(
+    "/competitions/{competition}/protocol/snapshots/{version}/signatures", status_code=201, response_model=SignedSnapshot
+)
 def sign_snapshot(
-    request: Request, principal: CurrentPrincipal, competition: CompetitionId, version: Version, sha256: Sha256,
-    timeout: Timeout = 10.0,
+    store: CurrentStore, wiring: Wiring, principal: Reporter, competition: CompetitionId, version: Version,
+    sha256: Sha256, timeout: Timeout = 10.0,
 ) -> dict[str, Any]:
     """Sign snapshot ``version`` in the caller's own name and office (bfsp 2.1.4, 2.3.3): a ``ProtocolSigned``
     record naming the SHA-256 the signer read, put on the log and judged. 201 with the snapshot's signatures;
@@ -100,11 +122,11 @@ def sign_snapshot(
     verify_scope(principal, competition)
     payload = {"competition_id": competition, "version": version, "sha256": sha256, "person": principal.person,
                "role": principal.role.value}
-    verdict = submit_and_wait(request, principal, _act(competition, "ProtocolSigned", payload), timeout)
+    verdict = submit_and_wait(wiring, principal, _act(competition, "ProtocolSigned", payload), timeout)
     if verdict.outcome is not Outcome.ACCEPTED:
         raise _refused(verdict, permission_refusal=False)
     return {"name": f"{competition}/protocol/v{version}", "version": version,
-            "signatures": _signatures_json(event_store(request), competition, version)}
+            "signatures": _signatures_json(store, competition, version)}
 
 
 def _act(competition: str, kind: str, payload: dict[str, Any]) -> EventSubmission:
@@ -140,32 +162,29 @@ def _signatures_json(store: Store, competition: str, version: int) -> list[dict[
     return [s for s in protocols.signatures(store, competition) if s["version"] == version]
 
 
-@router.get("/competitions/{competition}/protocol/snapshots")
-def list_snapshots(request: Request, principal: CurrentPrincipal, competition: CompetitionId) -> dict[str, Any]:
+@router.get("/competitions/{competition}/protocol/snapshots", response_model=SnapshotList)
+def list_snapshots(store: CurrentStore, principal: CurrentPrincipal, competition: CompetitionId) -> dict[str, Any]:
     """Every snapshot of the protocol, in the order taken, each with the signatures on it."""
     verify_scope(principal, competition)
-    signed = protocols.signatures(event_store(request), competition)
-    items = [protocols.snapshot_json(s, signed=signed) for s in protocols.snapshots(event_store(request), competition)]
+    signed = protocols.signatures(store, competition)
+    items = [protocols.snapshot_json(s, signed=signed) for s in protocols.snapshots(store, competition)]
     return {"items": items, "total": len(items)}
 
 
-@router.get("/competitions/{competition}/protocol/snapshots/{version}", response_model=None)
+@router.get("/competitions/{competition}/protocol/snapshots/{version}", response_model=None,
+            responses=SNAPSHOT_RESPONSES)
 async def read_snapshot(
-    request: Request, principal: CurrentPrincipal, competition: CompetitionId, version: Version,
-    sealing: CurrentSealing,
+    store: CurrentStore, heavy: CurrentHeavyReads, principal: SnapshotReader, competition: CompetitionId,
+    version: Version, sealing: CurrentSealing,
     format: Annotated[Literal["json", "html", "pdf"], Query(description="json, a printable html page, or pdf")] = "json",
 ) -> Response:
     """A snapshot re-verified against the store, with the signatures on it; its text as the caller may read it (a
     reader who may not see every card it quotes reads them sealed, and ``sealed`` says that the SHA-256 covers the
     text unsealed). As html or pdf: the text printed under its number, SHA-256, chain head and signatures."""
-    try:
-        require(principal, READS_REJECTIONS, "a protocol snapshot's full text")
-    except AuthError as exc:
-        raise ApiError(exc.status, exc.code, exc.message) from exc
     verify_scope(principal, competition)
 
     def verified() -> Response:
-        out = protocols.verified_snapshot(event_store(request), competition, version)
+        out = protocols.verified_snapshot(store, competition, version)
         if out is None:
             raise not_found("protocol snapshot", f"{competition} v{version}")
         readable = sealing.protocol(out["protocol"], principal)
@@ -176,6 +195,6 @@ async def read_snapshot(
         if format == "pdf":
             headers = {"Content-Disposition": f'inline; filename="protocol-{competition}-v{version}.pdf"'}
             return Response(signed_snapshot_pdf(out), media_type="application/pdf", headers=headers)
-        return JSONResponse(out)
+        return JSONResponse(SnapshotRead.model_validate(out).model_dump(mode="json"))
 
-    return await _heavy(request).run(f"snapshot {version} of {competition}", verified)
+    return await heavy.run(f"snapshot {version} of {competition}", verified)

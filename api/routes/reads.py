@@ -8,12 +8,20 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Annotated
 
-from fastapi import APIRouter, Path, Query, Request
+from fastapi import APIRouter, Path, Query
 
 from api.auth import Principal
-from api.deps import CurrentPage, CurrentPrincipal, CurrentReadModels, CurrentSealing, Page, verify_scope
+from api.deps import (
+    CurrentPage,
+    CurrentPrincipal,
+    CurrentReadModels,
+    CurrentSealing,
+    CurrentStore,
+    Page,
+    verify_reads_rejections,
+    verify_scope,
+)
 from api.errors import ERROR_RESPONSES, ApiError, not_found
-from api.sealing import READS_REJECTIONS
 from domain.hand.aggregate import hand_id as hand_stream
 from domain.rejections import RejectionKind
 from projections import views
@@ -192,16 +200,7 @@ def rejections(
 ) -> Page[views.Rejection]:
     """What was reported at the competition and refused, with the rule and the reason, in log order (the cards a
     reason quotes sealed as on the hand it is about)."""
-    if not sealing.reads_rejections(principal):
-        who = ", ".join(sorted(r.value for r in READS_REJECTIONS))
-        raise ApiError(403, "forbidden", f"the rejections are for {who}; this token's role is {principal.role.value}")
-    if not sealing.appointed(principal, competition_id):
-        raise ApiError(
-            403, "forbidden",
-            f"the rejections of {competition_id} are for its own officials; {principal.person} is not appointed "
-            f"{principal.role.value.replace('_', ' ')} there",
-            rule="bfsp 2.1.1",
-        )
+    verify_reads_rejections(principal, sealing, competition_id)
     _known_competition(models, principal, competition_id)
     items, total = models.rejections(competition_id, kind.value if kind else None, page.offset, page.limit)
     sealed = sealing.rejections(items, competition_id, hand_of(models, competition_id), principal)
@@ -220,11 +219,8 @@ def hand_of(models: ReadModels, competition_id: str) -> Callable[[str, str], vie
 
 
 @router.get("/projections/lag", response_model=views.Lag)
-def lag(request: Request, principal: CurrentPrincipal, models: CurrentReadModels) -> views.Lag:
+def lag(store: CurrentStore, principal: CurrentPrincipal, models: CurrentReadModels) -> views.Lag:
     """How far the read models are behind the event store."""
-    pipeline = request.app.state.pipeline
-    if pipeline is None:
-        raise ApiError(503, "store_unavailable", "the event store is not open in this process")
-    head = pipeline.store.recorder.max_notification_id() or 0
+    head = store.recorder.max_notification_id() or 0
     position = models.position()
     return views.Lag(position=position, head=head, lag=max(0, head - position))

@@ -13,23 +13,35 @@ import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeout
+from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Annotated, TypeVar
 from uuid import UUID
 
-from fastapi import APIRouter, Body, Query, Request, Response
+from fastapi import APIRouter, Body, Depends, Query, Response
 from pydantic import BaseModel, ConfigDict, Field
 
 from api.auth import Principal
 from api.bootstrap import Pipeline
-from api.deps import CurrentPrincipal
+from api.deps import (
+    CurrentPipeline,
+    CurrentSealing,
+    CurrentSettings,
+    CurrentWorkers,
+    LiveReadModels,
+    roles,
+)
 from api.errors import ERROR_RESPONSES, ApiError, ErrorBody
 from api.sealing import SealingPolicy
-from api.verdicts import EventVerdict, await_seen, verdicts
+from api.settings import Settings
+from api.verdicts import EventVerdict, await_projected, await_seen, verdicts
+from api.workers import Workers
 from domain.clock import RULE as CLOCK_RULE
 from domain.clock import refusal_of_payload_times, refusal_of_time
 from domain.hand.aggregate import hand_id
+from domain.officials.permissions import PERMISSIONS
 from domain.roles import Role
+from ingest.catalog import INTEGRITY_CASE_CATALOG
 from ingest.envelope import Envelope, MalformedRecord, RecordedBy, decode_event, encode
 from ingest.referee import record_digest
 from ingest.runners import INFRASTRUCTURE_ERRORS
@@ -43,6 +55,10 @@ MAX_WAIT_SECONDS = 30.0
 #: who may report at all (a dealer only at his own table). Which acts each may record is the roles table's, applied
 #: by the referee: an act refused for its recorder's role is stored as a rejection, so the attempt stays on record
 REPORTERS = frozenset({Role.DEALER, Role.JUDGE, Role.CHIEF_JUDGE, Role.SECRETARY, Role.FEDERATION})
+#: what a participant records: his own challenges and protests (the roles table's acts of the participant)
+PARTICIPANT_ACTS = frozenset(a.value for a, p in PERMISSIONS.items() if Role.PARTICIPANT in p.roles)
+#: what the integrity team records: its cases (domain/integrity/case.py); nothing at a table or of the officials'
+INTEGRITY_ACTS = frozenset(INTEGRITY_CASE_CATALOG)
 #: longest a submission without ``wait`` waits for the log to take its records
 APPEND_SECONDS = 10.0
 #: how long a waiting submission pauses after the store failed to answer
@@ -78,6 +94,14 @@ RESPONSES: dict[int | str, dict[str, object]] = {
     504: {"model": ErrorBody, "description": "the referee did not judge every record within the timeout"},
 }
 
+#: the caller, if his role may report at all (401 without a token, 403 for a role that reports nothing)
+Reporter = Annotated[
+    Principal,
+    Depends(roles(
+        REPORTERS | {Role.INTEGRITY, Role.PARTICIPANT}, "reporting events",
+        signed_in="reporting events needs a bearer token",
+    )),
+]
 Wait = Annotated[bool, Query(description="wait for the referee's verdict (200) instead of answering 202")]
 Timeout = Annotated[float, Query(gt=0, le=MAX_WAIT_SECONDS, description="seconds to wait for the verdict")]
 
@@ -85,41 +109,62 @@ Timeout = Annotated[float, Query(gt=0, le=MAX_WAIT_SECONDS, description="seconds
 @router.post("/events", status_code=202, response_model=SubmissionResult, responses=RESPONSES)
 def submit_event(
     submission: EventSubmission,
-    caller: CurrentPrincipal,
-    request: Request,
+    caller: Reporter,
+    wiring: Wiring,
     response: Response,
     wait: Wait = False,
     timeout: Timeout = 10.0,
 ) -> SubmissionResult:
     """Report one event; 202 once it is on the log, or with ``wait=true`` 200 with the referee's verdict."""
-    return _submit(request, response, caller, [(submission, "")], wait, timeout)
+    return _submit(wiring, response, caller, [(submission, "")], wait, timeout)
 
 
 @router.post("/events/batch", status_code=202, response_model=SubmissionResult, responses=RESPONSES)
 def submit_batch(
     submissions: Annotated[list[EventSubmission], Body(min_length=1, max_length=MAX_BATCH)],
-    caller: CurrentPrincipal,
-    request: Request,
+    caller: Reporter,
+    wiring: Wiring,
     response: Response,
     wait: Wait = False,
     timeout: Timeout = 10.0,
 ) -> SubmissionResult:
     """Report up to 1000 events in order, all or none: one refused record refuses the batch."""
-    return _submit(request, response, caller, [(s, f"{n}.") for n, s in enumerate(submissions)], wait, timeout)
+    return _submit(wiring, response, caller, [(s, f"{n}.") for n, s in enumerate(submissions)], wait, timeout)
+
+
+@dataclass(frozen=True)
+class Submitting:
+    """What a submission needs of the process: where its records go, who judges and projects them, and how a
+    rejection's reason is sealed for the caller."""
+
+    settings: Settings
+    pipeline: Pipeline
+    workers: Workers | None
+    models: ReadModels | None
+    sealing: SealingPolicy
+
+
+def submitting(
+    settings: CurrentSettings, pipeline: CurrentPipeline, workers: CurrentWorkers, models: LiveReadModels,
+    sealing: CurrentSealing,
+) -> Submitting:
+    return Submitting(settings, pipeline, workers, models, sealing)
+
+
+Wiring = Annotated[Submitting, Depends(submitting)]
 
 
 def _submit(
-    request: Request,
+    wiring: Submitting,
     response: Response,
     caller: Principal,
     submissions: list[tuple[EventSubmission, str]],
     wait: bool,
     timeout: float,
 ) -> SubmissionResult:
-    settings = request.app.state.settings
-    skew = settings.clock_skew
+    skew = wiring.settings.clock_skew
     envelopes = [envelope_for(caller, s, at, skew) for s, at in submissions]
-    pipeline: Pipeline = request.app.state.pipeline
+    pipeline, models = wiring.pipeline, wiring.models
     ids = [e.event_id for e in envelopes]
     written = [encode(e) for e in envelopes]
     # the whole answer within ``timeout`` whatever is down (a client's timeout must hold): the log's client and
@@ -136,30 +181,48 @@ def _submit(
         ) from exc
     except LOG_ERRORS as exc:
         raise ApiError(503, "log_unavailable", f"the log of record did not take the records: {exc}") from exc
-    if request.app.state.workers is not None:
-        request.app.state.workers.wake()
+    if wiring.workers is not None:
+        wiring.workers.wake()
     if not wait:
         return SubmissionResult(event_ids=ids)
+    if models is None:
+        raise ApiError(
+            503, "read_models_unavailable",
+            "the records are on the log, but the read models, where verdicts are read, are not open in this process: "
+            "submit them again without wait and read them when projected: " + _listed(ids),
+        )
 
-    def judged() -> tuple[set[UUID], list[EventVerdict], BaseException | None]:
+    def judged() -> tuple[set[UUID], list[EventVerdict], BaseException | None, bool]:
         # the store unreachable is waited out like a slow referee: the records are on the log either way
         while True:
             try:
                 seen = await_seen(pipeline.store, ids, max(0.0, deadline - time.monotonic()))
                 if len(seen) < len(set(ids)):
-                    return seen, [], None
+                    return seen, [], None, True
+                # the verdicts are the read models': read once the projector has taken the answers
+                answers = await_projected(pipeline.store, models, ids, max(0.0, deadline - time.monotonic()))
+                if answers is None:
+                    return seen, [], None, False
                 digests = [record_digest(raw) for raw in written]
-                return seen, verdicts(pipeline.store, envelopes, readable, digests), None
+                return seen, verdicts(pipeline.store, answers, envelopes, readable, digests), None, True
             except INFRASTRUCTURE_ERRORS as exc:
                 if time.monotonic() + STORE_RETRY_SECONDS >= deadline:
-                    return set(), [], exc
+                    return set(), [], exc, True
                 time.sleep(STORE_RETRY_SECONDS)
 
-    readable = _readable(caller, request)
+    readable = _readable(caller, models, wiring.sealing)
     try:
-        seen, found, failure = _within(deadline, judged)
+        seen, found, failure, projected = _within(deadline, judged)
     except FutureTimeout:
-        seen, found, failure = set(), [], None
+        seen, found, failure, projected = set(), [], None, True
+    if not found and not projected:
+        raise ApiError(
+            504,
+            "verdict_timeout",
+            f"the referee judged all {len(set(ids))} records, but the read models did not take its verdicts within "
+            f"{timeout:g} s (is the projector running?): submit them again with wait=true to read the verdict (each "
+            "id is judged once): " + _listed(ids),
+        )
     if not found:
         unreachable = f" (the store could not be read: {failure})" if failure is not None else ""
         raise ApiError(
@@ -174,12 +237,12 @@ def _submit(
 
 
 def submit_and_wait(
-    request: Request, caller: Principal, submission: EventSubmission, timeout: float = 10.0
+    wiring: Submitting, caller: Principal, submission: EventSubmission, timeout: float = 10.0
 ) -> EventVerdict:
     """One record put on the log and its verdict awaited, as ``POST /v1/events?wait=true`` does it (the same
     checks before the log, the same 503 and 504): for routes whose act is one record (the protocol's snapshots
     and signatures)."""
-    return _submit(request, Response(), caller, [(submission, "")], True, timeout).verdicts[0]
+    return _submit(wiring, Response(), caller, [(submission, "")], True, timeout).verdicts[0]
 
 
 def deadline_seconds(timeout: float, wait: bool) -> float:
@@ -197,15 +260,13 @@ def _within(deadline: float, work: Callable[[], T]) -> T:
     return _WAITING.submit(work).result(timeout=max(0.0, deadline - time.monotonic()))
 
 
-def _readable(caller: Principal, request: Request) -> Callable[[Envelope, str], str]:
+def _readable(caller: Principal, models: ReadModels, sealing: SealingPolicy) -> Callable[[Envelope, str], str]:
     """A rejection's reason as ``caller`` may read it: the cards it quotes sealed as on the hand it is about
     (api/sealing.py; a hand the read models do not show yet is taken as being played)."""
-    sealing: SealingPolicy = request.app.state.sealing
-    models: ReadModels | None = request.app.state.read_models
 
     def readable(envelope: Envelope, reason: str) -> str:
         def hand_of(table_id: str, number: str) -> views.Hand | None:
-            if models is None or not number.isdigit() or len(number) > 18:
+            if not number.isdigit() or len(number) > 18:
                 return None
             with models.pinned() as pinned:
                 return pinned.hand(str(hand_id(table_id, int(number), envelope.competition_id)))
@@ -239,11 +300,19 @@ def envelope_for(
 
 
 def _reporter(caller: Principal, submission: EventSubmission, at: str) -> RecordedBy:
-    if caller.anonymous:
-        raise ApiError(401, "not_authenticated", "reporting events needs a bearer token", field="Authorization")
-    if caller.role not in REPORTERS:
-        who = ", ".join(sorted(r.value for r in REPORTERS))
-        raise ApiError(403, "forbidden", f"reporting events is for {who}; this token's role is {caller.role.value}")
+    """Who recorded the submission (a :data:`Reporter`, checked for where he may report)."""
+    if caller.role is Role.INTEGRITY and submission.type not in INTEGRITY_ACTS:
+        raise ApiError(
+            403, "forbidden",
+            f"the integrity role reports its cases' acts only ({', '.join(sorted(INTEGRITY_ACTS))}); this record is "
+            f"a {submission.type}",
+        )
+    if caller.role is Role.PARTICIPANT and submission.type not in PARTICIPANT_ACTS:
+        raise ApiError(
+            403, "forbidden",
+            f"a participant reports his own challenges and protests only ({', '.join(sorted(PARTICIPANT_ACTS))}); "
+            f"this record is a {submission.type}",
+        )
     if caller.role is Role.DEALER and submission.table_id != caller.table:
         raise ApiError(
             403,

@@ -13,7 +13,7 @@ from fastapi import FastAPI, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from fastapi.staticfiles import StaticFiles
 
-from api.web import integrity, officials, operations, pages
+from api.web import integrity, integrity_cases, officials, operations, pages
 from api.web.client import ApiFailure
 from api.web.render import HERE, page
 from api.web.session import Csrf, CsrfRefused, SignInRequired
@@ -27,6 +27,7 @@ def install(app: FastAPI) -> None:
     app.include_router(officials.router)
     app.include_router(operations.router)
     app.include_router(integrity.router)
+    app.include_router(integrity_cases.router)
 
     @app.get("/", include_in_schema=False)
     def root() -> RedirectResponse:

@@ -17,6 +17,7 @@ from fastapi.responses import HTMLResponse, Response
 
 from api.web.client import segment
 from api.web.grid import Cell, Grid
+from api.web.integrity_cases import RECORDS_CASES, case_href
 from api.web.render import Api, CurrentReader, grid_or_page
 
 router = APIRouter(prefix="/web", include_in_schema=False)
@@ -47,15 +48,22 @@ async def alert_queue(
     request: Request, competition: str, who: CurrentReader, api: Api, min_hands: MinHands = MIN_HANDS
 ) -> Response:
     found = await api.need(f"{_base(competition)}/alerts", min_hands=min_hands)
-    grid = Grid("alerts", "Alert queue", ["#", "players", "score", "behaviour", "hands", "reasons", "evidence"])
+    grid = Grid("alerts", "Alert queue",
+                ["#", "players", "score", "behaviour", "hands", "reasons", "evidence", "cases"])
     for n, alert in enumerate(found, start=1):
         players = alert["players"]
         who_cell = Cell(" & ".join(players), _pair_href(competition, *players[:2]) if len(players) >= 2 else None)
+        # the outcome of the cases on these players shows in the queue (issue 14)
+        marks = alert.get("cases", [])
+        cases_cell = Cell("; ".join(f"{m['case']}: {m['outcome'] or m['state']}" for m in marks),
+                          case_href(competition, marks[0]["case"]) if marks else None)
         grid.add(n, who_cell, f"{alert['score']:.2f}", alert["behaviour"], alert["hands"], "; ".join(alert["reasons"]),
-                 f"{len(alert['evidence'])} hands")
+                 f"{len(alert['evidence'])} hands", cases_cell)
     return grid_or_page(
         request, grid, "integrity.html",
-        {"competition": competition, "grid": grid, "alerts": found, "min_hands": min_hands, "here": "alerts"}, who,
+        {"competition": competition, "grid": grid, "alerts": found, "min_hands": min_hands, "here": "alerts",
+         "records": who.principal.role.value in RECORDS_CASES},
+        who,
     )
 
 

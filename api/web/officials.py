@@ -191,13 +191,14 @@ async def record_act(
         verdict: dict[str, Any] = {"outcome": "refused", "reason": str(err), "rule": "", "field": ""}
     else:
         answer = await api.post("/v1/events", record, wait="true", timeout=VERDICT_SECONDS)
-        verdict = _verdict(answer.status, answer.body, record)
+        verdict = verdict_of(answer.status, answer.body, record)
     status = 200 if verdict["outcome"] != "refused" else 422
     return page(request, "fragments/verdict.html", {"verdict": verdict, "competition": competition}, who=who,
                 status=status)
 
 
-def _verdict(status: int, body: Any, record: dict[str, Any]) -> dict[str, Any]:
+def verdict_of(status: int, body: Any, record: dict[str, Any]) -> dict[str, Any]:
+    """The referee's verdict on ``record`` as the API answered (or its refusal before the log), for the page."""
     if status == 200 and body.get("verdicts"):
         v = body["verdicts"][0]
         return {
@@ -248,7 +249,9 @@ def envelope(competition: str, act: str, fields: dict[str, str], who: Reader) ->
             "kill_hand": fields.get("kill_hand") == "yes", "chips_removed": 0,
         }
     elif act == "protest_received":
-        payload_type = "ProtestFiled"
+        # the participant handed it in; the Secretary or the Chief Judge records its receipt for him (bfsp 7.3.1)
+        payload_type = "ProtestReceived"
+        scan = fields.get("document_sha256", "").lower()
         payload = {
             "protest": fields.get("protest") or f"protest-web-{uuid.uuid4().hex[:8]}", "competition": competition,
             "tier": _required(fields, "tier"), "filer": _required(fields, "filer"),
@@ -256,8 +259,8 @@ def envelope(competition: str, act: str, fields: dict[str, str], who: Reader) ->
                 "reference": _required(fields, "reference"), "kind": _required(fields, "contested_kind"),
                 "decided_by": _required(fields, "decided_by"), "sanctioned": fields.get("sanctioned", ""),
             },
-            "grounds": _required(fields, "grounds"), "written": fields.get("written") == "yes",
-            "received_by": "chief_judge", "filed_at": at, "rulebook": "bfsp",
+            "grounds": fields.get("grounds", "") if scan else _required(fields, "grounds"),
+            "written": fields.get("written") == "yes", "received_at": at, "document_sha256": scan, "rulebook": "bfsp",
         }
     elif act == "decision":
         payload_type = "ProtestDecided"

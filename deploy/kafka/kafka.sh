@@ -12,6 +12,14 @@
 #   deploy/kafka/kafka.sh status   prints the bootstrap address and exits 0 when running, else exits 1
 #   deploy/kafka/kafka.sh stop-all stops the default instance and every one a test session left in deploy/.cache/sessions
 #
+# Cluster mode (KAFKA_NODES=N, N from 2 to 9): N KRaft nodes on 127.0.0.1, each a broker and a voter of the
+#   controller quorum, on free ports, in $run/node-1 … node-N; topics made without a replication factor get
+#   min(N, 3) replicas and `min.insync.replicas` one fewer (3 nodes: 3 and 2), the internal topics likewise.
+#   `start` prints the bootstrap list (host:port,host:port,…); run while some nodes are up (one was killed or
+#   stopped), it starts only the missing ones on their storage and ports, and they rejoin the cluster. `stop`
+#   stops every node. The run folder remembers its mode: later commands need not set KAFKA_NODES again.
+#   Either mode above applies (KAFKA_DATA_DIR: persistent).
+#
 # Environment:
 #   KAFKA_PORT         broker port (default: a free port); the controller port is always picked free
 #   KAFKA_CACHE_DIR    jar cache and default run folder (default: deploy/.cache/kafka)
@@ -20,6 +28,7 @@
 #   KAFKA_DATA_DIR     persistent mode: the folder the broker's storage, config, logs and ports are kept in (it
 #                      takes the place of KAFKA_RUN_DIR); KAFKA_PORT or a free port is chosen at the first start
 #                      and kept
+#   KAFKA_NODES        cluster mode: how many nodes (default 1: one broker, as above)
 #   KAFKA_START_TIMEOUT  seconds to wait for metadata (default 90)
 #   KAFKA_JAVA_OPTS    extra JVM options for the broker (e.g. -XX:TieredStopAtLevel=1: faster start, slower peak)
 #   POKERAUDIT_PYTHON  interpreter with kafka-python (default: .venv/bin/python)
@@ -35,22 +44,25 @@ cache="${KAFKA_CACHE_DIR:-$root/deploy/.cache/kafka}"
 lib="$cache/lib"
 persistent="${KAFKA_DATA_DIR:-}"
 run="${persistent:-${KAFKA_RUN_DIR:-$cache/run}}"
+# absolute (symbolic links kept): a broker is recognised by the config path on its command line (running_pid)
+run="$(realpath -m -s -- "$run")"
 pidfile="$run/kafka.pid"
 bootfile="$run/bootstrap"
 address_file="$bootfile"
 python="${POKERAUDIT_PYTHON:-$root/.venv/bin/python}"
 timeout="${KAFKA_START_TIMEOUT:-90}"
 
-# The pid of our broker, if it is alive (not a zombie, and really kafka.Kafka with our config).
+# The pid of our broker (cluster mode: of the node whose folder is given), if it is alive (not a zombie, and
+# really kafka.Kafka with our config).
 running_pid() {
-    [[ -f "$pidfile" ]] || return 1
-    local pid state
-    pid="$(cat "$pidfile")"
+    local dir="${1:-$run}" pid state
+    [[ -f "$dir/kafka.pid" ]] || return 1
+    pid="$(cat "$dir/kafka.pid")"
     [[ "$pid" =~ ^[0-9]+$ ]] || return 1
     [[ -r "/proc/$pid/stat" ]] || return 1
     state="$(sed -E 's/^[0-9]+ \(.*\) ([A-Za-z]).*/\1/' "/proc/$pid/stat" 2>/dev/null || echo X)"
     [[ "$state" != Z && "$state" != X ]] || return 1
-    tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null | grep -q -- "kafka.Kafka $run/server.properties" || return 1
+    tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null | grep -q -- "kafka.Kafka $dir/server.properties" || return 1
     echo "$pid"
 }
 
@@ -152,11 +164,16 @@ share.coordinator.state.topic.min.isr=1
 log.cleaner.dedupe.buffer.size=8388608
 group.initial.rebalance.delay.ms=0
 EOF
-    cat >"$run/log4j2.properties" <<EOF
+    write_log4j "$run"
+}
+
+write_log4j() {
+    local dir="$1"
+    cat >"$dir/log4j2.properties" <<EOF
 status = warn
 appender.file.type = File
 appender.file.name = file
-appender.file.fileName = $run/logs/server.log
+appender.file.fileName = $dir/logs/server.log
 appender.file.layout.type = PatternLayout
 appender.file.layout.pattern = [%d] %p %m (%c)%n
 rootLogger.level = info
@@ -168,54 +185,61 @@ logger.apache.level = info
 EOF
 }
 
+# wait_for_metadata PIDS BOOTSTRAP [BROKERS]: PIDS comma-separated (the brokers just started), BOOTSTRAP a
+# host:port list; waits until the cluster's metadata names BROKERS brokers (default 1).
 wait_for_metadata() {
-    local pid="$1" bootstrap="$2"
-    "$python" - "$bootstrap" "$pid" "$timeout" <<'PY'
+    local pids="$1" bootstrap="$2" brokers="${3:-1}"
+    "$python" - "$bootstrap" "$pids" "$timeout" "$brokers" <<'PY'
 import os, socket, sys, time
 
-bootstrap, pid, timeout = sys.argv[1], int(sys.argv[2]), float(sys.argv[3])
-host, port = bootstrap.rsplit(":", 1)
+bootstrap, timeout, brokers = sys.argv[1], float(sys.argv[3]), int(sys.argv[4])
+pids = [int(p) for p in sys.argv[2].split(",")]
 deadline = time.monotonic() + timeout
 last = None
 
 
 def alive() -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
+    for pid in pids:
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return False
     return True
 
 
-# A plain TCP probe first: the client's reconnect back-off would add up to a second of latency.
-while time.monotonic() < deadline:
-    if not alive():
-        sys.exit("the broker exited during start-up")
-    try:
-        socket.create_connection((host, int(port)), timeout=1).close()
-        break
-    except OSError as exc:
-        last = exc
-        time.sleep(0.05)
+# A plain TCP probe of each first: the client's reconnect back-off would add up to a second of latency.
+for address in bootstrap.split(","):
+    host, port = address.rsplit(":", 1)
+    while time.monotonic() < deadline:
+        if not alive():
+            sys.exit("a broker exited during start-up")
+        try:
+            socket.create_connection((host, int(port)), timeout=1).close()
+            break
+        except OSError as exc:
+            last = exc
+            time.sleep(0.05)
 
 from kafka import KafkaAdminClient  # noqa: E402  (imported while the JVM starts would compete for CPU)
 from kafka.errors import KafkaError  # noqa: E402
 
 while time.monotonic() < deadline:
     if not alive():
-        sys.exit("the broker exited during start-up")
+        sys.exit("a broker exited during start-up")
     try:
         admin = KafkaAdminClient(bootstrap_servers=bootstrap, request_timeout_ms=3000,
                                  bootstrap_timeout_ms=3000, client_id="pokeraudit-deploy")
         try:
-            if admin.describe_cluster().get("brokers"):
+            found = admin.describe_cluster().get("brokers") or []
+            if len(found) >= brokers:
                 sys.exit(0)
+            last = f"{len(found)} of {brokers} brokers registered"
         finally:
             admin.close()
     except (KafkaError, OSError) as exc:  # listening, but not serving metadata yet
         last = exc
     time.sleep(0.1)
-sys.exit(f"no metadata from {bootstrap} within {timeout:.0f}s (last error: {last!r})")
+sys.exit(f"no metadata from {bootstrap} within {timeout:.0f}s (last: {last!r})")
 PY
 }
 
@@ -355,5 +379,263 @@ stop() {
 forget_data() {
     [[ -n "$persistent" ]] || rm -rf "$run/data"
 }
+
+# ------------------------------------------------------------------------------------------- cluster mode
+# N nodes, each a broker and a controller-quorum voter (static voters: every node knows the others' controller
+# ports from its config), formatted with one cluster id. The run folder keeps `nodes` (N), `ports` (a line per
+# node: id port controller-port) and `bootstrap`; node i lives in node-i/ like a single broker in its run folder.
+
+nodes_of_run() {
+    if [[ -n "${KAFKA_NODES:-}" ]]; then
+        [[ "$KAFKA_NODES" =~ ^[1-9]$ ]] || die "KAFKA_NODES=$KAFKA_NODES: give a number of nodes from 1 to 9"
+        if [[ -f "$run/nodes" && "$(cat "$run/nodes")" != "$KAFKA_NODES" ]] && any_node_running; then
+            die "KAFKA_NODES=$KAFKA_NODES but the cluster in $run runs $(cat "$run/nodes") nodes; stop it first"
+        fi
+        echo "$KAFKA_NODES"
+    elif [[ -f "$run/nodes" ]]; then
+        cat "$run/nodes"
+    else
+        echo 1
+    fi
+}
+
+node_dirs() {
+    local i
+    for ((i = 1; i <= nodes; i++)); do echo "$run/node-$i"; done
+}
+
+any_node_running() {
+    local dir
+    for dir in "$run"/node-*; do
+        [[ -d "$dir" ]] && running_pid "$dir" >/dev/null && return 0
+    done
+    return 1
+}
+
+no_node_running() { ! any_node_running; }
+
+cluster_running() {
+    local dir pid pids=()
+    [[ -f "$run/bootstrap" ]] || return 1
+    while read -r dir; do
+        pid="$(running_pid "$dir")" || return 1
+        pids+=("$pid")
+    done < <(node_dirs)
+    echo "running ($nodes nodes, pids ${pids[*]})"
+}
+
+write_node_config() {
+    local dir="$1" id="$2" port="$3" cport="$4" voters="$5" replicas min_isr
+    replicas=$((nodes < 3 ? nodes : 3))
+    min_isr=$((replicas > 1 ? replicas - 1 : 1))
+    cat >"$dir/server.properties" <<CONFIG
+# Written by deploy/kafka/kafka.sh: node $id of a $nodes-node KRaft cluster on 127.0.0.1.
+process.roles=broker,controller
+node.id=$id
+controller.quorum.voters=$voters
+listeners=PLAINTEXT://127.0.0.1:$port,CONTROLLER://127.0.0.1:$cport
+advertised.listeners=PLAINTEXT://127.0.0.1:$port
+controller.listener.names=CONTROLLER
+inter.broker.listener.name=PLAINTEXT
+listener.security.protocol.map=CONTROLLER:PLAINTEXT,PLAINTEXT:PLAINTEXT
+log.dirs=$dir/data
+# The project creates its topics itself, with the admin client; a topic made without a replication factor of
+# its own gets the default below, and an append with acks=all needs min.insync.replicas copies: one node may
+# be lost without refusing or losing a record.
+auto.create.topics.enable=false
+num.partitions=1
+default.replication.factor=$replicas
+min.insync.replicas=$min_isr
+unclean.leader.election.enable=false
+offsets.topic.replication.factor=$replicas
+offsets.topic.num.partitions=3
+transaction.state.log.replication.factor=$replicas
+transaction.state.log.min.isr=$min_isr
+transaction.state.log.num.partitions=3
+share.coordinator.state.topic.replication.factor=$replicas
+share.coordinator.state.topic.min.isr=$min_isr
+log.cleaner.dedupe.buffer.size=8388608
+group.initial.rebalance.delay.ms=0
+CONFIG
+    write_log4j "$dir"
+}
+
+# spawn_node DIR: start the JVM of the node in DIR (configured and formatted); prints its pid.
+spawn_node() {
+    local dir="$1" pid cds=""
+    # the single broker's class-data archive, if one was written; a cluster never writes it (its JVMs would race)
+    local archive="$cache/cds/kafka-$pom_id-$java_id.jsa"
+    [[ -s "$archive" ]] && cds="-XX:SharedArchiveFile=$archive"
+    mkdir -p "$dir/logs"
+    # setsid: as for the single broker, a Ctrl-C in the caller's group must not bypass `stop`.
+    # shellcheck disable=SC2086
+    setsid "$java" -Xmx512m -Xms512m -Djava.awt.headless=true -Xshare:auto $cds ${KAFKA_JAVA_OPTS:-} \
+        -Dlog4j2.configurationFile="$dir/log4j2.properties" \
+        -cp "$lib/*" kafka.Kafka "$dir/server.properties" \
+        </dev/null >>"$dir/logs/stdout.log" 2>&1 &
+    pid=$!
+    echo "$pid" >"$dir/kafka.pid"
+    echo "$pid"
+}
+
+cluster_bootstrap() {
+    local id port cport list=""
+    while read -r id port cport; do
+        list="${list:+$list,}127.0.0.1:$port"
+    done <"$run/ports"
+    echo "$list"
+}
+
+cluster_start() {
+    require_java
+    require_python
+    [[ -z "${KAFKA_PORT:-}" ]] \
+        || die "KAFKA_PORT fixes one broker's port; in cluster mode (KAFKA_NODES) every port is chosen free"
+    fetch_jars
+    local formatted=1 dir
+    while read -r dir; do
+        [[ -f "$dir/data/meta.properties" ]] || formatted=0
+    done < <(node_dirs)
+    if [[ "$formatted" == 1 && -f "$run/ports" && -f "$run/nodes" ]] && { [[ -n "$persistent" ]] || any_node_running; }; then
+        cluster_rejoin
+        return
+    fi
+    local attempt rc
+    for attempt in 1 2 3; do
+        rc=0
+        cluster_new || rc=$?
+        [[ "$rc" == 0 ]] && return 0
+        [[ "$rc" == 2 ]] || break
+        say "a chosen port was taken meanwhile; retrying with new ports ($attempt/3)"
+    done
+    for dir in "$run"/node-*; do
+        tail -n 20 "$dir/logs/server.log" "$dir/logs/stdout.log" >&2 2>/dev/null || true
+    done
+    [[ "$rc" == 2 ]] && die "a port of the cluster is in use (see $run/node-*/logs)"
+    die "the cluster did not come up (logs in $run/node-*/logs)"
+}
+
+# A fresh cluster: free ports, every node configured and formatted with one cluster id, all started together
+# (no node serves metadata before a majority of the voters is up). 0 = running, 2 = a port was in use.
+cluster_new() {
+    local i port cport used=" " voters="" cid dir pids=""
+    cluster_stop_nodes >/dev/null 2>&1 || true
+    rm -rf "$run"/node-* "$run/ports" "$run/bootstrap"
+    mkdir -p "$run"
+    echo "$nodes" >"$run/nodes"
+    : >"$run/ports"
+    for ((i = 1; i <= nodes; i++)); do
+        port="$(free_port)"
+        while [[ "$used" == *" $port "* ]]; do port="$(free_port)"; done
+        used+="$port "
+        cport="$(free_port)"
+        while [[ "$used" == *" $cport "* ]]; do cport="$(free_port)"; done
+        used+="$cport "
+        echo "$i $port $cport" >>"$run/ports"
+        voters="${voters:+$voters,}$i@127.0.0.1:$cport"
+    done
+    cid="$(cluster_id)"
+    local formatters=()
+    while read -r i port cport; do
+        dir="$run/node-$i"
+        mkdir -p "$dir/data" "$dir/logs"
+        write_node_config "$dir" "$i" "$port" "$cport" "$voters"
+        # C1 only: the formatter runs for a second, so full JIT compilation would only cost time.
+        "$java" -Xmx256m -XX:TieredStopAtLevel=1 -cp "$lib/*" -Dlog4j2.configurationFile="$dir/log4j2.properties" \
+            kafka.tools.StorageTool format -t "$cid" -c "$dir/server.properties" >"$dir/logs/format.log" 2>&1 &
+        formatters+=("$!")
+    done <"$run/ports"
+    local failed=0 job
+    for job in "${formatters[@]}"; do wait "$job" || failed=1; done
+    if [[ "$failed" == 1 ]]; then
+        cat "$run"/node-*/logs/format.log >&2
+        die "formatting the KRaft storage failed (see $run/node-*/logs/format.log)"
+    fi
+    while read -r dir; do
+        pids="${pids:+$pids,}$(spawn_node "$dir")"
+    done < <(node_dirs)
+    cluster_wait "$pids"
+}
+
+# After a node was killed or stopped: start the nodes that are not running, on their storage and ports.
+cluster_rejoin() {
+    local dir pids="" id port cport
+    while read -r id port cport; do
+        dir="$run/node-$id"
+        running_pid "$dir" >/dev/null && continue
+        port_is_free "$port" && port_is_free "$cport" \
+            || die "node $id's ports ($port, $cport, kept in $run/ports) are in use; free them"
+        say "starting node $id on its storage (127.0.0.1:$port)"
+        pids="${pids:+$pids,}$(spawn_node "$dir")"
+    done <"$run/ports"
+    if [[ -z "$pids" ]]; then
+        cluster_bootstrap
+        return 0
+    fi
+    cluster_wait "$pids" || die "a node did not rejoin (logs in $run/node-*/logs)"
+}
+
+# cluster_wait PIDS: until every node is registered; 0 = running, 2 = a port was in use, 1 = another failure.
+cluster_wait() {
+    local pids="$1" bootstrap
+    bootstrap="$(cluster_bootstrap)"
+    if ! wait_for_metadata "$pids" "$bootstrap" "$nodes"; then
+        cluster_stop_nodes >/dev/null 2>&1 || true
+        grep -qs "Address already in use" "$run"/node-*/logs/server.log "$run"/node-*/logs/stdout.log && return 2
+        return 1
+    fi
+    echo "$bootstrap" >"$run/bootstrap"
+    say "running: $nodes nodes at $bootstrap"
+    echo "$bootstrap"
+}
+
+# SIGTERM to every node at once (one after another, each would wait to hand its partitions to the others),
+# SIGKILL to any still there after 30 s; in the throw-away mode SIGKILL at once (the storage goes anyway, and
+# brokers stopping together wait for a controller quorum that is stopping too). Prints the pids stopped; fails
+# when none was running.
+cluster_stop_nodes() {
+    local dir pid pids=() signal=TERM
+    [[ -n "$persistent" ]] || signal=KILL
+    for dir in "$run"/node-*; do
+        [[ -d "$dir" ]] || continue
+        if pid="$(running_pid "$dir")"; then
+            pids+=("$pid")
+            kill "-$signal" "$pid" 2>/dev/null || true
+        fi
+    done
+    [[ ${#pids[@]} -gt 0 ]] || return 1
+    if ! wait_until 300 no_node_running; then
+        say "nodes ignored SIGTERM for 30s; sending SIGKILL"
+        for dir in "$run"/node-*; do
+            if pid="$(running_pid "$dir")"; then kill -KILL "$pid" 2>/dev/null || true; fi
+        done
+        wait_until 50 no_node_running || true
+    fi
+    any_node_running && die "could not stop every node (pids ${pids[*]})"
+    echo "${pids[*]}"
+}
+
+cluster_stop() {
+    local stopped dir
+    if stopped="$(cluster_stop_nodes)"; then
+        say "stopped ($nodes nodes, pids $stopped)${persistent:+; the data is kept in $run}"
+    else
+        say "not running"
+    fi
+    rm -f "$run/bootstrap"
+    for dir in "$run"/node-*; do
+        [[ -d "$dir" ]] || continue
+        rm -f "$dir/kafka.pid"
+        [[ -n "$persistent" ]] || rm -rf "$dir/data"
+    done
+}
+
+nodes="$(nodes_of_run)"
+if [[ "$nodes" -gt 1 ]]; then
+    # lib.sh's start, status and stop call these three
+    running() { cluster_running; }
+    start_new() { cluster_start; }
+    stop() { cluster_stop; }
+fi
 
 dispatch "$@"

@@ -2,9 +2,11 @@
 
 One method per act. Each checks who records it (the officials' roles table,
 :func:`domain.officials.verify_permitted`, and that the recorder holds that office at this competition), then
-the rules, and only then records the event; a refused act raises its :class:`domain.errors.RuleError` and
-nothing is stored. What follows mechanically is recorded as its own event after the act: the places of the
-players busted in one hand, the winner once one player is left, an Olympic table's winner and the next stage.
+the rules, and only then records the event, a typed value (``events``, ``floor_events``) stored under its
+type's name (``self._record(event, at, meta)``) and applied by the one method registered for its type
+(``@_applies(EventType)``); a refused act raises its :class:`domain.errors.RuleError` and nothing is stored.
+What follows mechanically is recorded as its own event after the act: the places of the players busted in one
+hand, the winner once one player is left, an Olympic table's winner and the next stage.
 
 An American competition's tables are its :class:`domain.competition.floor.Floor`, opened by the seat draw:
 hands starting at the tables, balancing moves, halts and table breaks are judged by the floor's rules and
@@ -20,10 +22,11 @@ recorded first (:mod:`domain.competition.draw`). The id is ``uuid5`` of the comp
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable
+import typing
+from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass
 from datetime import date, datetime
-from typing import Any
+from typing import Any, TypeVar
 from uuid import NAMESPACE_URL, UUID, uuid5
 
 from eventsourcing.domain import event
@@ -35,6 +38,7 @@ from domain.competition.events import (
     BreakEnded,
     BreakStarted,
     ChipRaceConducted,
+    CompetitionEvent,
     CompetitionWinnerDeclared,
     DealAgreed,
     EliminationReason,
@@ -57,6 +61,7 @@ from domain.competition.events import (
     SeatDrawCommitted,
     SeatDrawConducted,
     StacksReset,
+    StartingButton,
     TableHandEnded,
     TableHandStarted,
     TableWinnerDeclared,
@@ -97,11 +102,39 @@ _BODIES = frozenset({Role.FEDERATION, Role.IMPORTER, Role.SIMULATOR})
 
 #: every event type the Competition's stream stores: its own, and the floor's it records after the floor judged them
 STREAM_CATALOG: dict[str, type] = {**CATALOG, **floor_events.CATALOG}
+#: what a stored event of the Competition's stream records
+RecordedEvent = CompetitionEvent | FloorEvent
 
 
-def decode_recorded(payload: JSON) -> Any:
-    """A stored event of the Competition's stream, the competition's or the floor's."""
-    return codec.decode(payload, STREAM_CATALOG)
+def decode_recorded(payload: JSON) -> RecordedEvent:
+    """The typed event a stored payload of the Competition's stream holds, the competition's or the floor's."""
+    typed: RecordedEvent = codec.decode(payload, STREAM_CATALOG)
+    return typed
+
+
+def recorded_event(stored: Any) -> RecordedEvent:
+    """The typed event a stored event of the Competition's stream records (``recorded_event(e).participant``):
+    how a projection, a handler or a route reads one, rather than its ``payload``'s keys."""
+    return decode_recorded(stored.payload)
+
+
+_Applier = TypeVar("_Applier", bound=Callable[..., None])
+#: event type → the Competition's method that applies it (filled by :func:`_applies` as the class is defined)
+_APPLIERS: dict[type, Callable[[Any, Any, datetime], None]] = {}
+
+
+def _applies(*kinds: type) -> Callable[[_Applier], _Applier]:
+    """Register the decorated method as what recording (or replaying) an event of ``kinds`` does to the state;
+    it is given the event and the time it was recorded at."""
+
+    def register(method: _Applier) -> _Applier:
+        for kind in kinds:
+            if kind in _APPLIERS:
+                raise TypeError(f"{kind.__name__} is applied twice")
+            _APPLIERS[kind] = method
+        return method
+
+    return register
 
 
 def competition_stream_id(competition_id: str) -> UUID:
@@ -274,7 +307,7 @@ class Competition(ChainedAggregate):
 
     def count_ofc_round(self, counted: OfcRoundCounted, at: datetime, meta: JSON | None = None) -> None:
         """A round of the competition was scored at its table (the referee records it, as the floor's hands)."""
-        self._trigger_chained("OfcRoundCounted", encode(counted), at, meta or {})
+        self._record(counted, at, meta or {})
 
     # --- a final-table deal (TDA 2017 Part G) ---------------------------------------------------------------
 
@@ -296,7 +329,7 @@ class Competition(ChainedAggregate):
         shares = tuple(shares)
         pool = prizes.still_to_pay(self.players_left, self.regulations)
         prizes.verify_deal(shares, left_to_play_for, self.remaining, pool, rule)
-        self._trigger_chained("DealAgreed", encode(DealAgreed(shares, left_to_play_for)), at, _meta(by, meta))
+        self._record(DealAgreed(shares, left_to_play_for), at, _meta(by, meta))
 
     # --- officials (bfsp 2) ---------------------------------------------------------------------------------
 
@@ -338,7 +371,7 @@ class Competition(ChainedAggregate):
         appointed = OfficialAppointed(
             person, role, tuple(sorted(Delegation(d).value for d in delegations)), tuple(sorted(set(tables)))
         )
-        self._trigger_chained("OfficialAppointed", encode(appointed), at, _meta(by, meta))
+        self._record(appointed, at, _meta(by, meta))
 
     def remove_official(
         self, person: str, reason: str, at: datetime, by: Recorder, meta: JSON | None = None
@@ -351,7 +384,7 @@ class Competition(ChainedAggregate):
             )
         if person == by.person:
             raise CompetitionError("the Chief Judge cannot remove himself", cite(self.rulebook, "schedule"))
-        self._trigger_chained("OfficialRemoved", encode(OfficialRemoved(person, reason)), at, _meta(by, meta))
+        self._record(OfficialRemoved(person, reason), at, _meta(by, meta))
 
     # --- registration (bfsp 1.1, 3.1, 7.2.3) ------------------------------------------------------------------
 
@@ -403,7 +436,7 @@ class Competition(ChainedAggregate):
             consent_personal_data=consent_personal_data,
             consent_media=consent_media,
         )
-        self._trigger_chained("ParticipantRegistered", encode(registered), at, _meta(by, meta))
+        self._record(registered, at, _meta(by, meta))
 
     def _entry_number(self, person: str) -> int:
         earlier = [e for e in self.entries.values() if e.person == person]
@@ -464,7 +497,7 @@ class Competition(ChainedAggregate):
             )
         _verify_digest(seed_sha256, rule)
         committed = SeatDrawCommitted(seed_sha256, stage or "")
-        self._trigger_chained("SeatDrawCommitted", encode(committed), at, _meta(by, meta))
+        self._record(committed, at, _meta(by, meta))
 
     def conduct_draw(
         self,
@@ -490,7 +523,7 @@ class Competition(ChainedAggregate):
         stage = self._next_stage_name() or ""
         conducted = SeatDrawConducted(seed, seats, draw.starting_buttons(seats), ordered_by, stage)
         meta = _meta(by, meta)
-        self._trigger_chained("SeatDrawConducted", encode(conducted), at, meta)
+        self._record(conducted, at, meta)
         if stage:
             self._start_stage(stage, players, at, meta)
 
@@ -529,7 +562,7 @@ class Competition(ChainedAggregate):
                 cite(self.rulebook, "levels"),
             )
         level = self.levels[number - 1]
-        self._trigger_chained("LevelStarted", encode(LevelStarted(level, at)), at, meta)
+        self._record(LevelStarted(level, at), at, meta)
         return level
 
     def start_break(self, minutes: int, at: datetime, by: Recorder, meta: JSON | None = None) -> None:
@@ -539,16 +572,14 @@ class Competition(ChainedAggregate):
         level = self.current_level
         if level is None or self.on_break is not None or minutes <= 0:
             raise CompetitionError("a break of some minutes follows a level being played", rule)
-        self._trigger_chained(
-            "BreakStarted", encode(BreakStarted(level.number, minutes)), at, _meta(by, meta)
-        )
+        self._record(BreakStarted(level.number, minutes), at, _meta(by, meta))
 
     def end_break(self, at: datetime, by: Recorder, meta: JSON | None = None) -> None:
         self._authorise(Act.BREAK_ENDED, by)
         if self.on_break is None:
             raise CompetitionError("there is no break to end", cite(self.rulebook, "schedule"))
         ended = BreakEnded(self.on_break.after_level)
-        self._trigger_chained("BreakEnded", encode(ended), at, _meta(by, meta))
+        self._record(ended, at, _meta(by, meta))
 
     def change_schedule(
         self,
@@ -569,7 +600,7 @@ class Competition(ChainedAggregate):
                 cite(self.rulebook, "schedule"),
             )
         changed = ScheduleChanged(new_levels, breaks, reason)
-        self._trigger_chained("ScheduleChanged", encode(changed), at, _meta(by, meta))
+        self._record(changed, at, _meta(by, meta))
 
     # --- chip race (TDA 2022 24) ----------------------------------------------------------------------------
 
@@ -606,7 +637,7 @@ class Competition(ChainedAggregate):
         rounds_up = self.rulebook.chip_race_rounds_up
         results, raced = chip_race.race(removed, larger[0], entries, tuple(dealt), rule, rounds_up)
         conducted = ChipRaceConducted(table, removed, larger[0], entries, tuple(dealt), results, raced)
-        self._trigger_chained("ChipRaceConducted", encode(conducted), at, _meta(by, meta))
+        self._record(conducted, at, _meta(by, meta))
         return conducted
 
     # --- the floor: hands at the tables, moves, halts, breaks (domain/competition/floor.py) -------------------
@@ -626,13 +657,13 @@ class Competition(ChainedAggregate):
         self._verify_not_over()
         self._table_floor().hand_started(table, button, after_misdeal)
         started = TableHandStarted(table, button, after_misdeal)
-        self._trigger_chained("TableHandStarted", encode(started), at, _meta(by, meta))
+        self._record(started, at, _meta(by, meta))
 
     def end_table_hand(self, table: int, at: datetime, by: Recorder, meta: JSON | None = None) -> None:
         self._authorise(Act.TABLE_HAND_ENDED, by)
         if not self._table_floor().table(table).hand_running:
             raise CompetitionError(f"table {table} is playing no hand", self.rulebook.cite("button"))
-        self._trigger_chained("TableHandEnded", encode(TableHandEnded(table)), at, _meta(by, meta))
+        self._record(TableHandEnded(table), at, _meta(by, meta))
 
     def move_player(self, move: PlayerMoved, at: datetime, by: Recorder, meta: JSON | None = None) -> None:
         """A balancing move, judged by the floor: the next big blind of the fullest table to the free seat the
@@ -682,7 +713,7 @@ class Competition(ChainedAggregate):
 
     def _record_floor(self, recorded: FloorEvent, at: datetime, by: Recorder, meta: JSON | None) -> None:
         self._verify_not_over()
-        self._trigger_chained(type(recorded).__name__, floor_events.encode(recorded), at, _meta(by, meta))
+        self._record(recorded, at, _meta(by, meta))
 
     # --- eliminations, placings, the winner (bfsp 5.10; TDA 2022 RP-8) ------------------------------------------
 
@@ -719,7 +750,7 @@ class Competition(ChainedAggregate):
             eliminated = PlayerEliminated(
                 p.participant, hand, EliminationReason.NO_CHIPS, p.place, p.shared_with, p.starting_stack
             )
-            self._trigger_chained("PlayerEliminated", encode(eliminated), at, meta)
+            self._record(eliminated, at, meta)
             recorded.append(eliminated)
         self._after_eliminations({b.table for b in busts}, at, meta)
         return tuple(recorded)
@@ -736,7 +767,7 @@ class Competition(ChainedAggregate):
             participant, "", EliminationReason.DISQUALIFIED, self.players_left, ruling=reason
         )
         meta = _meta(by, meta)
-        self._trigger_chained("PlayerEliminated", encode(eliminated), at, meta)
+        self._record(eliminated, at, meta)
         self._after_eliminations(
             {self.seats[participant][0]} if participant in self.seats else set(), at, meta
         )
@@ -781,10 +812,10 @@ class Competition(ChainedAggregate):
                 left = [p for p in self.remaining if self.seats[p][0] == table]
                 if len(left) == 1 and self.stage.tables > 1:
                     won = TableWinnerDeclared(self.stage.stage, table, left[0])
-                    self._trigger_chained("TableWinnerDeclared", encode(won), at, follows)
+                    self._record(won, at, follows)
         if self.players_left == 1:
             winner = CompetitionWinnerDeclared(self.remaining[0])
-            self._trigger_chained("CompetitionWinnerDeclared", encode(winner), at, follows)
+            self._record(winner, at, follows)
 
     # --- hand-for-hand (TDA 2022 RP-8) ----------------------------------------------------------------------
 
@@ -807,7 +838,7 @@ class Competition(ChainedAggregate):
                 f"{level_seconds_left} s is not what is left of a level being played", rule
             )
         started = HandForHandStarted(self.players_left, level_seconds_left)
-        self._trigger_chained("HandForHandStarted", encode(started), at, _meta(by, meta))
+        self._record(started, at, _meta(by, meta))
 
     def start_hand_for_hand_hand(
         self, at: datetime, by: Recorder, meta: JSON | None = None
@@ -824,16 +855,14 @@ class Competition(ChainedAggregate):
         if left <= 0:
             left = self._start_next_level(at, meta).minutes * 60
         started = HandForHandHandStarted(self.hand_for_hand_round + 1, left)
-        self._trigger_chained("HandForHandHandStarted", encode(started), at, meta)
+        self._record(started, at, meta)
         return started
 
     def end_hand_for_hand(self, at: datetime, by: Recorder, meta: JSON | None = None) -> None:
         self._authorise(Act.HAND_FOR_HAND_ENDED, by)
         if self.hand_for_hand is None:
             raise CompetitionError("play is not hand-for-hand", cite(self.rulebook, "hand_for_hand"))
-        self._trigger_chained(
-            "HandForHandEnded", encode(HandForHandEnded(self.players_left)), at, _meta(by, meta)
-        )
+        self._record(HandForHandEnded(self.players_left), at, _meta(by, meta))
 
     # --- the final table (bfsp 3.1; TDA 2022 RP-9) ----------------------------------------------------------
 
@@ -849,7 +878,7 @@ class Competition(ChainedAggregate):
             )
         _verify_digest(seed_sha256, cite(self.rulebook, "final_table"))
         committed = FinalTableDrawCommitted(seed_sha256)
-        self._trigger_chained("FinalTableDrawCommitted", encode(committed), at, _meta(by, meta))
+        self._record(committed, at, _meta(by, meta))
 
     def conduct_final_table_draw(
         self,
@@ -874,7 +903,7 @@ class Competition(ChainedAggregate):
         )
         self._table_floor().verify_final_table({a.participant: (a.table, a.seat) for a in seats})
         conducted = FinalTableDrawConducted(seed, seats, draw.starting_buttons(seats), ordered_by)
-        self._trigger_chained("FinalTableDrawConducted", encode(conducted), at, _meta(by, meta))
+        self._record(conducted, at, _meta(by, meta))
 
     def _verify_final_table_due(self) -> None:
         rule = cite(self.rulebook, "final_table")
@@ -907,9 +936,9 @@ class Competition(ChainedAggregate):
         tables = len({t for p, (t, _) in self.seats.items() if p in players})
         follows = {**meta, "follows": "SeatDrawConducted"}
         started = OlympicStageStarted(name, tables, players)
-        self._trigger_chained("OlympicStageStarted", encode(started), at, follows)
+        self._record(started, at, follows)
         reset = StacksReset(name, self.regulations.starting_stack, players)
-        self._trigger_chained("StacksReset", encode(reset), at, follows)
+        self._record(reset, at, follows)
 
     # --- checks shared by the acts --------------------------------------------------------------------------
 
@@ -943,40 +972,49 @@ class Competition(ChainedAggregate):
                 cite(self.rulebook, "prizes"),
             )
 
-    # --- the events -------------------------------------------------------------------------------------------
+    # --- the events: recorded by their type, applied by the method registered for their type ---------------
 
-    def _apply(self, payload: JSON, link: str, at: datetime) -> None:
-        recorded = decode(payload)
-        getattr(self, "_on_" + type(recorded).__name__)(recorded, at)
+    def _record(self, recorded: RecordedEvent, at: datetime, meta: JSON) -> None:
+        """Record ``recorded`` on the competition's stream: stored under its type's name, as the codec writes its
+        fields; the method ``@_applies`` registered for its type then applies it (and may still refuse it)."""
+        self._trigger_chained(type(recorded).__name__, codec.encode(recorded), at, meta)
+
+    def _recorded(self, payload: JSON, meta: JSON, prev_link: str, link: str, timestamp: datetime) -> None:
+        # the body every stored event after the creation runs, recorded now or replayed from the store
+        typed = decode_recorded(payload)
+        _APPLIERS[type(typed)](self, typed, timestamp)
         self.chain_head = link
 
-    def _apply_floor(self, payload: JSON, link: str) -> None:
-        """A floor event: the floor judged it when it was recorded; here it moves the players it moved."""
-        recorded = floor_events.decode(payload)
-        assert self.floor is not None
-        self.floor = self.floor.apply(recorded)
-        moves = (recorded,) if isinstance(recorded, PlayerMoved) else getattr(recorded, "moves", ())
-        for move in moves:
-            self.seats[move.participant] = (move.to_table, move.to_seat)
-        self.chain_head = link
+    # One stored event class per type of the stream (``Competition.PlayerMoved``, …: the topic the store keeps),
+    # each made by eventsourcing from an @event method; all run ``_recorded``. The names come from the catalogs,
+    # so a new event type needs no method of its own here, only its applier.
+    for _name in STREAM_CATALOG:
+        if _name != "RegulationsAdopted":
+            locals()[f"_{_name}"] = event(_name)(_recorded)
+    del _name
 
-    def _on_OfficialAppointed(self, e: OfficialAppointed, at: datetime) -> None:
+    @_applies(OfficialAppointed)
+    def _appointed(self, e: OfficialAppointed, at: datetime) -> None:
         self.officials[e.person] = e
 
-    def _on_OfficialRemoved(self, e: OfficialRemoved, at: datetime) -> None:
+    @_applies(OfficialRemoved)
+    def _removed(self, e: OfficialRemoved, at: datetime) -> None:
         del self.officials[e.person]
 
-    def _on_ParticipantRegistered(self, e: ParticipantRegistered, at: datetime) -> None:
+    @_applies(ParticipantRegistered)
+    def _registered(self, e: ParticipantRegistered, at: datetime) -> None:
         self.entries[e.participant] = e
         if e.seat is not None:
             self.seats[e.participant] = (e.seat.table, e.seat.seat)
             if self.floor is not None:
                 self.floor = self.floor.seat_newcomer(e.participant, e.seat.table, e.seat.seat)
 
-    def _on_SeatDrawCommitted(self, e: SeatDrawCommitted, at: datetime) -> None:
+    @_applies(SeatDrawCommitted)
+    def _draw_committed(self, e: SeatDrawCommitted, at: datetime) -> None:
         self.commitment = e.seed_sha256
 
-    def _on_SeatDrawConducted(self, e: SeatDrawConducted, at: datetime) -> None:
+    @_applies(SeatDrawConducted)
+    def _draw_conducted(self, e: SeatDrawConducted, at: datetime) -> None:
         self._seat(e.assignments, e.buttons)
         self.commitment = None
         self.drawn = True
@@ -985,247 +1023,116 @@ class Competition(ChainedAggregate):
             e.assignments, e.buttons, self.regulations.max_seats, self.regulations.rulebook, olympic
         )
 
-    def _on_FinalTableDrawCommitted(self, e: FinalTableDrawCommitted, at: datetime) -> None:
+    @_applies(FinalTableDrawCommitted)
+    def _final_committed(self, e: FinalTableDrawCommitted, at: datetime) -> None:
         self.final_commitment = e.seed_sha256
 
-    def _on_FinalTableDrawConducted(self, e: FinalTableDrawConducted, at: datetime) -> None:
+    @_applies(FinalTableDrawConducted)
+    def _final_conducted(self, e: FinalTableDrawConducted, at: datetime) -> None:
         self._seat(e.assignments, e.buttons)
         self.final_table = True
         if self.floor is not None:
             seating = {a.participant: (a.table, a.seat) for a in e.assignments}
             self.floor = self.floor.form_final_table(seating, self.buttons.get(1))
 
-    def _seat(self, assignments: tuple[SeatAssignment, ...], buttons: Iterable[Any]) -> None:
+    def _seat(self, assignments: tuple[SeatAssignment, ...], buttons: Iterable[StartingButton]) -> None:
         for p in [p for p in self.seats if p not in self.eliminated]:
             del self.seats[p]
         self.seats.update({a.participant: (a.table, a.seat) for a in assignments})
         self.buttons = {b.table: b.seat for b in buttons}
 
-    def _on_LevelStarted(self, e: LevelStarted, at: datetime) -> None:
+    @_applies(LevelStarted)
+    def _level_started(self, e: LevelStarted, at: datetime) -> None:
         self.level_starts.append(levels.LevelStart(e.level, e.at))
 
-    def _on_BreakStarted(self, e: BreakStarted, at: datetime) -> None:
+    @_applies(BreakStarted)
+    def _break_started(self, e: BreakStarted, at: datetime) -> None:
         self.on_break = e
 
-    def _on_BreakEnded(self, e: BreakEnded, at: datetime) -> None:
+    @_applies(BreakEnded)
+    def _break_ended(self, e: BreakEnded, at: datetime) -> None:
         self.on_break = None
 
-    def _on_ScheduleChanged(self, e: ScheduleChanged, at: datetime) -> None:
+    @_applies(ScheduleChanged)
+    def _schedule_changed(self, e: ScheduleChanged, at: datetime) -> None:
         self.levels, self.breaks = e.levels, e.breaks
 
-    def _on_ChipRaceConducted(self, e: ChipRaceConducted, at: datetime) -> None:
+    @_applies(ChipRaceConducted)
+    def _chip_race(self, e: ChipRaceConducted, at: datetime) -> None:
         self.races.add((e.table, e.removed_denomination))
 
-    def _on_PlayerEliminated(self, e: PlayerEliminated, at: datetime) -> None:
+    @_applies(PlayerEliminated)
+    def _eliminated(self, e: PlayerEliminated, at: datetime) -> None:
         self.eliminated[e.participant] = e
         if self.floor is not None and self.floor.seat_of(e.participant) is not None:
             self.floor = self.floor.eliminate(e.participant)
 
-    def _on_DealAgreed(self, e: DealAgreed, at: datetime) -> None:
+    @_applies(DealAgreed)
+    def _deal_agreed(self, e: DealAgreed, at: datetime) -> None:
         self.deal = e
 
-    def _on_TableHandStarted(self, e: TableHandStarted, at: datetime) -> None:
+    @_applies(TableHandStarted)
+    def _table_hand_started(self, e: TableHandStarted, at: datetime) -> None:
         assert self.floor is not None
         self.floor = self.floor.hand_started(e.table, e.button, e.after_misdeal)
 
-    def _on_OfcRoundCounted(self, e: OfcRoundCounted, at: datetime) -> None:
+    @_applies(TableHandEnded)
+    def _table_hand_ended(self, e: TableHandEnded, at: datetime) -> None:
+        assert self.floor is not None
+        self.floor = self.floor.hand_ended(e.table)
+
+    @_applies(OfcRoundCounted)
+    def _ofc_round_counted(self, e: OfcRoundCounted, at: datetime) -> None:
         if not hasattr(self, "ofc_rounds"):  # a snapshot taken before OFC competitions existed
             self.ofc_rounds = []
         self.ofc_rounds.append(e)
 
-    def _on_TableHandEnded(self, e: TableHandEnded, at: datetime) -> None:
-        assert self.floor is not None
-        self.floor = self.floor.hand_ended(e.table)
-
-    def _on_HandForHandStarted(self, e: HandForHandStarted, at: datetime) -> None:
+    @_applies(HandForHandStarted)
+    def _hand_for_hand_started(self, e: HandForHandStarted, at: datetime) -> None:
         self.hand_for_hand = e
         self.hand_for_hand_round = 0
         self.level_seconds_left = e.level_seconds_left
 
-    def _on_HandForHandHandStarted(self, e: HandForHandHandStarted, at: datetime) -> None:
+    @_applies(HandForHandHandStarted)
+    def _hand_for_hand_hand(self, e: HandForHandHandStarted, at: datetime) -> None:
         self.hand_for_hand_round = e.round
         self.level_seconds_left = e.level_seconds_left
 
-    def _on_HandForHandEnded(self, e: HandForHandEnded, at: datetime) -> None:
+    @_applies(HandForHandEnded)
+    def _hand_for_hand_ended(self, e: HandForHandEnded, at: datetime) -> None:
         self.hand_for_hand = None
 
-    def _on_CompetitionWinnerDeclared(self, e: CompetitionWinnerDeclared, at: datetime) -> None:
+    @_applies(CompetitionWinnerDeclared)
+    def _winner_declared(self, e: CompetitionWinnerDeclared, at: datetime) -> None:
         self.winner = e.participant
         self.ended_at = at
 
-    def _on_OlympicStageStarted(self, e: OlympicStageStarted, at: datetime) -> None:
+    @_applies(OlympicStageStarted)
+    def _stage_started(self, e: OlympicStageStarted, at: datetime) -> None:
         self.stage = e
         self.table_winners = {}
 
-    def _on_TableWinnerDeclared(self, e: TableWinnerDeclared, at: datetime) -> None:
+    @_applies(TableWinnerDeclared)
+    def _table_winner(self, e: TableWinnerDeclared, at: datetime) -> None:
         self.table_winners[e.table] = e.participant
 
-    def _on_StacksReset(self, e: StacksReset, at: datetime) -> None:
+    @_applies(StacksReset)
+    def _stacks_reset(self, e: StacksReset, at: datetime) -> None:
         self.stage_stack = e.stack
 
-    # one stored event type per act: the bodies replay it through _apply
+    @_applies(*typing.get_args(FloorEvent))
+    def _floor_changed(self, e: FloorEvent, at: datetime) -> None:
+        """A floor event: the floor judged it when it was recorded; here it moves the players it moved."""
+        assert self.floor is not None
+        self.floor = self.floor.apply(e)
+        moves = (e,) if isinstance(e, PlayerMoved) else e.moves if isinstance(e, TableBroken) else ()
+        for move in moves:
+            self.seats[move.participant] = (move.to_table, move.to_seat)
 
-    @event("OfficialAppointed")
-    def _official_appointed(
-        self, payload: JSON, meta: JSON, prev_link: str, link: str, timestamp: datetime
-    ) -> None:
-        self._apply(payload, link, timestamp)
 
-    @event("OfficialRemoved")
-    def _official_removed(
-        self, payload: JSON, meta: JSON, prev_link: str, link: str, timestamp: datetime
-    ) -> None:
-        self._apply(payload, link, timestamp)
-
-    @event("ParticipantRegistered")
-    def _registered(self, payload: JSON, meta: JSON, prev_link: str, link: str, timestamp: datetime) -> None:
-        self._apply(payload, link, timestamp)
-
-    @event("SeatDrawCommitted")
-    def _draw_committed(
-        self, payload: JSON, meta: JSON, prev_link: str, link: str, timestamp: datetime
-    ) -> None:
-        self._apply(payload, link, timestamp)
-
-    @event("SeatDrawConducted")
-    def _draw_conducted(
-        self, payload: JSON, meta: JSON, prev_link: str, link: str, timestamp: datetime
-    ) -> None:
-        self._apply(payload, link, timestamp)
-
-    @event("LevelStarted")
-    def _level_started(
-        self, payload: JSON, meta: JSON, prev_link: str, link: str, timestamp: datetime
-    ) -> None:
-        self._apply(payload, link, timestamp)
-
-    @event("BreakStarted")
-    def _break_started(
-        self, payload: JSON, meta: JSON, prev_link: str, link: str, timestamp: datetime
-    ) -> None:
-        self._apply(payload, link, timestamp)
-
-    @event("BreakEnded")
-    def _break_ended(self, payload: JSON, meta: JSON, prev_link: str, link: str, timestamp: datetime) -> None:
-        self._apply(payload, link, timestamp)
-
-    @event("ScheduleChanged")
-    def _schedule_changed(
-        self, payload: JSON, meta: JSON, prev_link: str, link: str, timestamp: datetime
-    ) -> None:
-        self._apply(payload, link, timestamp)
-
-    @event("ChipRaceConducted")
-    def _chip_race(self, payload: JSON, meta: JSON, prev_link: str, link: str, timestamp: datetime) -> None:
-        self._apply(payload, link, timestamp)
-
-    @event("PlayerEliminated")
-    def _player_eliminated(
-        self, payload: JSON, meta: JSON, prev_link: str, link: str, timestamp: datetime
-    ) -> None:
-        self._apply(payload, link, timestamp)
-
-    @event("HandForHandStarted")
-    def _h4h_started(self, payload: JSON, meta: JSON, prev_link: str, link: str, timestamp: datetime) -> None:
-        self._apply(payload, link, timestamp)
-
-    @event("HandForHandHandStarted")
-    def _h4h_hand(self, payload: JSON, meta: JSON, prev_link: str, link: str, timestamp: datetime) -> None:
-        self._apply(payload, link, timestamp)
-
-    @event("HandForHandEnded")
-    def _h4h_ended(self, payload: JSON, meta: JSON, prev_link: str, link: str, timestamp: datetime) -> None:
-        self._apply(payload, link, timestamp)
-
-    @event("FinalTableDrawCommitted")
-    def _final_committed(
-        self, payload: JSON, meta: JSON, prev_link: str, link: str, timestamp: datetime
-    ) -> None:
-        self._apply(payload, link, timestamp)
-
-    @event("FinalTableDrawConducted")
-    def _final_conducted(
-        self, payload: JSON, meta: JSON, prev_link: str, link: str, timestamp: datetime
-    ) -> None:
-        self._apply(payload, link, timestamp)
-
-    @event("CompetitionWinnerDeclared")
-    def _winner(self, payload: JSON, meta: JSON, prev_link: str, link: str, timestamp: datetime) -> None:
-        self._apply(payload, link, timestamp)
-
-    @event("OlympicStageStarted")
-    def _stage_started(
-        self, payload: JSON, meta: JSON, prev_link: str, link: str, timestamp: datetime
-    ) -> None:
-        self._apply(payload, link, timestamp)
-
-    @event("TableWinnerDeclared")
-    def _table_winner(
-        self, payload: JSON, meta: JSON, prev_link: str, link: str, timestamp: datetime
-    ) -> None:
-        self._apply(payload, link, timestamp)
-
-    @event("DealAgreed")
-    def _deal_agreed(self, payload: JSON, meta: JSON, prev_link: str, link: str, timestamp: datetime) -> None:
-        self._apply(payload, link, timestamp)
-
-    @event("TableHandStarted")
-    def _table_hand_started(
-        self, payload: JSON, meta: JSON, prev_link: str, link: str, timestamp: datetime
-    ) -> None:
-        self._apply(payload, link, timestamp)
-
-    @event("TableHandEnded")
-    def _table_hand_ended(
-        self, payload: JSON, meta: JSON, prev_link: str, link: str, timestamp: datetime
-    ) -> None:
-        self._apply(payload, link, timestamp)
-
-    @event("OfcRoundCounted")
-    def _ofc_round_counted(self, payload: JSON, meta: JSON, prev_link: str, link: str, timestamp: datetime) -> None:
-        self._apply(payload, link, timestamp)
-
-    @event("PlayerMoved")
-    def _player_moved(
-        self, payload: JSON, meta: JSON, prev_link: str, link: str, timestamp: datetime
-    ) -> None:
-        self._apply_floor(payload, link)
-
-    @event("BalanceToleranceWidened")
-    def _tolerance_widened(
-        self, payload: JSON, meta: JSON, prev_link: str, link: str, timestamp: datetime
-    ) -> None:
-        self._apply_floor(payload, link)
-
-    @event("MoverExceptionDecided")
-    def _mover_exception(
-        self, payload: JSON, meta: JSON, prev_link: str, link: str, timestamp: datetime
-    ) -> None:
-        self._apply_floor(payload, link)
-
-    @event("TableHalted")
-    def _table_halted(
-        self, payload: JSON, meta: JSON, prev_link: str, link: str, timestamp: datetime
-    ) -> None:
-        self._apply_floor(payload, link)
-
-    @event("TableBreakCommitted")
-    def _break_committed(
-        self, payload: JSON, meta: JSON, prev_link: str, link: str, timestamp: datetime
-    ) -> None:
-        self._apply_floor(payload, link)
-
-    @event("TableBroken")
-    def _table_broken(
-        self, payload: JSON, meta: JSON, prev_link: str, link: str, timestamp: datetime
-    ) -> None:
-        self._apply_floor(payload, link)
-
-    @event("StacksReset")
-    def _stacks_reset(
-        self, payload: JSON, meta: JSON, prev_link: str, link: str, timestamp: datetime
-    ) -> None:
-        self._apply(payload, link, timestamp)
+_unapplied = sorted(n for n, kind in STREAM_CATALOG.items() if kind not in _APPLIERS and n != "RegulationsAdopted")
+if _unapplied:
+    raise TypeError(f"the Competition records {', '.join(_unapplied)} and applies none of them: add an @_applies method")
 
 
 def _meta(by: Recorder, meta: JSON | None) -> JSON:

@@ -36,6 +36,7 @@ from domain.competition.events import (
     PlayerEliminated,
     SeatDrawConducted,
     StacksReset,
+    TableHandEnded,
 )
 from domain.competition.regulations import Level, cite
 from domain.competition.seating import Positions
@@ -109,7 +110,7 @@ class ChipCount:
                 self._set(participant, recorded.stack, f"the reset of stage {recorded.stage}", at)
         elif isinstance(recorded, PlayerEliminated):
             self.stacks.pop(recorded.participant, None)
-        elif type(recorded).__name__ == "TableHandEnded" and "stacks" in meta:
+        elif isinstance(recorded, TableHandEnded) and "stacks" in meta:
             stacks = {str(p): int(chips) for p, chips in dict(meta["stacks"]).items()}
             self.hand_ended(str(meta.get("hand", "")), recorded.table, stacks, bool(meta.get("misdealt")), at)
 

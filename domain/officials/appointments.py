@@ -22,8 +22,11 @@ from typing import Protocol
 from domain.errors import NotPermittedError, RuleRef
 from domain.roles import Role
 
-#: roles that act for a body or report for one, not as an official appointed at the competition
-NOT_APPOINTED: frozenset[Role] = frozenset({Role.FEDERATION, Role.IMPORTER, Role.SIMULATOR, Role.PARTICIPANT})
+#: roles that act for a body or report for one, not as an official appointed at the competition (the integrity
+#: team investigates for the federation: its cases are no office a competition gives)
+NOT_APPOINTED: frozenset[Role] = frozenset(
+    {Role.FEDERATION, Role.IMPORTER, Role.SIMULATOR, Role.PARTICIPANT, Role.INTEGRITY}
+)
 #: the Chief Judge sets the functions of the judges and dealers (bfsp 2.1.1)
 APPOINTMENT_RULE = RuleRef("bfsp", "2.1.1")
 #: the dealer conducts the game at his table (bfsp 2.4.1), the one the Chief Judge set him to (2.1.1)

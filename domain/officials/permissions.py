@@ -126,10 +126,16 @@ class Act(StrEnum):
     HAND_CHALLENGED = "HandChallenged"
     CHALLENGE_DECIDED = "ChallengeDecided"
     PROTEST_FILED = "ProtestFiled"
+    PROTEST_RECEIVED = "ProtestReceived"
     PROTEST_DECIDED_AT_EVENT = "ProtestDecidedAtEvent"
     PROTEST_FORWARDED = "ProtestForwarded"
     PROTEST_DECIDED_BY_FEDERATION = "ProtestDecidedByFederation"
     FILER_NOTIFIED = "FilerNotified"
+    # --- integrity cases (domain/integrity/case.py) -----------------------------------------------------------
+    INTEGRITY_CASE_OPENED = "IntegrityCaseOpened"
+    INTEGRITY_CASE_NOTED = "IntegrityCaseNoted"
+    INTEGRITY_CASE_CONCLUDED = "IntegrityCaseConcluded"
+    INTEGRITY_CASE_REPORTED = "IntegrityCaseReported"
 
 
 class Delegation(StrEnum):
@@ -166,6 +172,7 @@ SECRETARY, FEDERATION, PARTICIPANT = Role.SECRETARY, Role.FEDERATION, Role.PARTI
 _AT_THE_TABLE = frozenset({DEALER, JUDGE, CHIEF_JUDGE, Role.IMPORTER, Role.SIMULATOR})
 _OFFICIALS = frozenset({JUDGE, CHIEF_JUDGE})
 _CHIEF_JUDGE = frozenset({CHIEF_JUDGE})
+_INTEGRITY_TEAM = frozenset({Role.INTEGRITY, FEDERATION})
 
 
 def _dealt(doing: str, rule: str = "2.4.1") -> Permission:
@@ -299,12 +306,25 @@ PERMISSIONS: dict[Act, Permission] = {
     Act.HAND_CHALLENGED: Permission("challenge a hand's result", frozenset({PARTICIPANT}), "5.9.1"),
     Act.CHALLENGE_DECIDED: Permission("decide a challenge", _OFFICIALS, "5.9.1"),
     Act.PROTEST_FILED: Permission("file a protest", frozenset({PARTICIPANT}), "7.3.1"),
+    # the participant hands it in through the Chief Judge (7.3.1); the Secretary keeps the competition's documents
+    # (2.3.1) and may record its receipt for him
+    Act.PROTEST_RECEIVED: Permission(
+        "record a participant's protest received", frozenset({SECRETARY, CHIEF_JUDGE}), "7.3.1"
+    ),
     Act.PROTEST_DECIDED_AT_EVENT: Permission("decide a protest at the event", _CHIEF_JUDGE, "2.1.3"),
     Act.PROTEST_FORWARDED: Permission("forward a protest to the federation", _CHIEF_JUDGE, "7.3.3"),
     Act.PROTEST_DECIDED_BY_FEDERATION: Permission(
         "decide a protest to the federation", frozenset({FEDERATION}), "7.3.4"
     ),
     Act.FILER_NOTIFIED: Permission("notify the filer of a decision", frozenset({CHIEF_JUDGE, FEDERATION}), "7.3.4"),
+    # bfsp has no integrity office: the federation's integrity team investigates collusion (7.1.4, 7.1.15) for
+    # the federation, and reports what it confirms to the competition's Chief Judge, who penalises (7.2.2)
+    Act.INTEGRITY_CASE_OPENED: Permission("open an integrity case", _INTEGRITY_TEAM, "7.1.4"),
+    Act.INTEGRITY_CASE_NOTED: Permission("add a note to an integrity case", _INTEGRITY_TEAM, "7.1.4"),
+    Act.INTEGRITY_CASE_CONCLUDED: Permission("conclude an integrity case", _INTEGRITY_TEAM, "7.1.4"),
+    Act.INTEGRITY_CASE_REPORTED: Permission(
+        "report an integrity case to the Chief Judge", _INTEGRITY_TEAM, "7.1.4"
+    ),
 }
 
 _WHO: dict[Role, tuple[str, str]] = {
@@ -323,7 +343,9 @@ _WHO: dict[Role, tuple[str, str]] = {
 }
 
 #: the order officials are named in a sentence: the table first, then up the hierarchy
-_ORDER = (DEALER, JUDGE, CHIEF_JUDGE, SECRETARY, FEDERATION, PARTICIPANT, Role.IMPORTER, Role.SIMULATOR)
+_ORDER = (
+    DEALER, JUDGE, CHIEF_JUDGE, SECRETARY, FEDERATION, Role.INTEGRITY, PARTICIPANT, Role.IMPORTER, Role.SIMULATOR
+)
 
 
 class UnknownActError(KeyError):

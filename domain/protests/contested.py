@@ -5,11 +5,13 @@ from __future__ import annotations
 
 from domain.discipline import DisciplinaryCase
 from domain.errors import DisciplineError, ProtestError, RuleRef
-from domain.protests.events import ProtestDecision, ProtestFiled
+from domain.protests.events import ProtestDecision, ProtestFiled, ProtestReceived
 from domain.protests.protest import Protest
 
 
-def verify_contested_penalty(competition_id: str, filed: ProtestFiled, case: DisciplinaryCase | None) -> None:
+def verify_contested_penalty(
+    competition_id: str, filed: ProtestFiled | ProtestReceived, case: DisciplinaryCase | None
+) -> None:
     """The contested penalty exists, is in force, and was imposed on ``sanctioned`` (whose disciplinary
     ``case`` the desk found, None when he has none) by whom the protest says."""
     contested = filed.contested

@@ -65,6 +65,27 @@ class ProtestFiled:
     received_by: Role
     filed_at: datetime
     rulebook: str = "bfsp"
+    #: the SHA-256 of the written protest's scan, where an official received it on paper ("" otherwise)
+    document_sha256: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class ProtestReceived:
+    """A participant handed his protest in, and the Secretary or the Chief Judge records its receipt on his behalf
+    (bfsp 7.3.1: in writing, through the Chief Judge): the filer is the participant, the protest is filed when the
+    service received the record, and a paper protest is kept by the SHA-256 of its scan. The Protest it opens is
+    the participant's filing (``ProtestFiled``), received for the Chief Judge."""
+
+    protest: str
+    competition: str
+    tier: ProtestTier
+    filer: str
+    contested: Contested
+    grounds: str
+    written: bool
+    received_at: datetime
+    document_sha256: str = ""
+    rulebook: str = "bfsp"
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,5 +129,6 @@ class FilerNotified:
 
 
 CATALOG: dict[str, type] = {
-    cls.__name__: cls for cls in (HandChallenged, ProtestFiled, ProtestForwarded, ProtestDecided, FilerNotified)
+    cls.__name__: cls
+    for cls in (HandChallenged, ProtestFiled, ProtestReceived, ProtestForwarded, ProtestDecided, FilerNotified)
 }

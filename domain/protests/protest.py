@@ -33,6 +33,7 @@ from domain.protests.events import (
     ProtestDecision,
     ProtestFiled,
     ProtestForwarded,
+    ProtestReceived,
     ProtestTier,
 )
 from domain.roles import Role
@@ -94,6 +95,34 @@ class Protest(OfficialsRecord):
             meta or {},
         )
         return protest
+
+    @classmethod
+    def receive(
+        cls,
+        received: ProtestReceived,
+        competition_ended_at: datetime | None,
+        received_by: Role,
+        meta: JSON | None = None,
+        received_at: datetime | None = None,
+    ) -> Protest:
+        """The participant's protest, handed in and recorded by the Secretary or the Chief Judge on his behalf: the
+        same filing (:meth:`file`), received for the Chief Judge, refused when it would be refused filed; a paper
+        protest names its scan's SHA-256, a written one its text or its scan."""
+        verify_permitted(Act.PROTEST_RECEIVED, received_by)
+        if received.document_sha256 and not _CHAIN_HEAD.fullmatch(received.document_sha256):
+            raise ProtestError(
+                "a paper protest is kept by its scan's SHA-256: 64 hexadecimal digits", _bfsp("7.3.1")
+            )
+        if received.written and not (received.grounds.strip() or received.document_sha256):
+            raise ProtestError(
+                "a written protest received is recorded with its text or the SHA-256 of its scan", _bfsp("7.3.1")
+            )
+        filed = ProtestFiled(
+            received.protest, received.competition, received.tier, received.filer, received.contested,
+            received.grounds or f"written protest, scan sha256 {received.document_sha256}", received.written,
+            Role.CHIEF_JUDGE, received.received_at, received.rulebook, received.document_sha256,
+        )  # fmt: skip
+        return cls.file(filed, competition_ended_at, Role.PARTICIPANT, meta, received_at)
 
     # --- what the record says -------------------------------------------------------------------------------
 
@@ -238,6 +267,18 @@ class Protest(OfficialsRecord):
     def _filer_notified(self, payload: JSON, meta: JSON, prev_link: str, link: str) -> None:
         self.state = ProtestState.FILER_NOTIFIED
         self.chain_head = link
+
+
+def verify_own_filing(filed: ProtestFiled, registered_person: str | None, person: str) -> None:
+    """A participant files his own protest (bfsp 7.3.1): ``person`` recording it as a participant is the person
+    the competition registered as ``filed.filer`` (``registered_person``, None when the filer is not registered)."""
+    if registered_person is None:
+        raise ProtestError(f"{filed.filer} is not registered at {filed.competition}: he files no protest there",
+                           _bfsp("7.3.1"))
+    if registered_person != person:
+        raise ProtestError(
+            f"a participant files his own protest: {person} may not file in the name of {filed.filer}", _bfsp("7.3.1")
+        )
 
 
 def _who(role: Role) -> str:

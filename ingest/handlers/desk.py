@@ -80,7 +80,8 @@ from eventsourcing.application import AggregateNotFoundError
 from eventsourcing.domain import Aggregate
 
 from domain.clock import time_of_stored_act
-from domain.competition.aggregate import Competition, Recorder, competition_stream_id, decode_recorded
+from domain.competition.aggregate import Competition, Recorder, competition_stream_id, recorded_event
+from domain.competition.events import TableHandEnded
 from domain.competition.hand_checks import ChipCount, hand_name, table_number, verify_hand_start
 from domain.discipline import DisciplinaryCase, case_id
 from domain.discipline.penalties import MISSED_ROUND_RULE
@@ -443,8 +444,9 @@ class Desk:
         """The count follows one of the Competition's events; at the end of a stored hand (``rulings``), the
         rulings on that hand are found again and moved in their turn (they live on the hand's review, not on the
         Competition's stream). A hand ending in this batch has none yet: a ruling comes after the hand ends."""
-        count.follow(recorded.originator_version, decode_recorded(recorded.payload), recorded.meta, recorded.timestamp)
-        named = recorded.meta.get("hand") if rulings and type(recorded).__name__ == "TableHandEnded" else None
+        typed = recorded_event(recorded)
+        count.follow(recorded.originator_version, typed, recorded.meta, recorded.timestamp)
+        named = recorded.meta.get("hand") if rulings and isinstance(typed, TableHandEnded) else None
         if named:
             for at, ruling, moved in self._rulings_moving_chips(competition.competition_id, str(named)):
                 count.due(str(named), ruling, moved, at)

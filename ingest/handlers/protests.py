@@ -4,8 +4,11 @@ judged by domain/protests/."""
 
 from __future__ import annotations
 
+from datetime import datetime
+
 from eventsourcing.domain import Aggregate
 
+from domain.competition.aggregate import Competition
 from domain.competition.hand_checks import hand_name
 from domain.discipline import DisciplinaryCase, case_id
 from domain.errors import (
@@ -16,11 +19,13 @@ from domain.errors import (
 )
 from domain.protests import Protest, challenge, protest_id
 from domain.protests.contested import verify_contested_penalty
-from domain.protests.events import ContestedKind, HandChallenged, ProtestFiled
+from domain.protests.events import ContestedKind, HandChallenged, ProtestFiled, ProtestReceived
+from domain.protests.protest import verify_own_filing
 from domain.protocol import (
     HandChallenges,
     challenges_id,
 )
+from domain.roles import Role
 from ingest.envelope import MalformedRecord
 from ingest.handlers.desk import (
     Desk,
@@ -33,11 +38,29 @@ from ingest.handlers.desk import (
 
 def _file(desk: Desk, act: Reported) -> Aggregate:
     e: ProtestFiled = act.event
+    competition = _verify_filing(desk, act, e, e.filed_at)
+    if act.role is Role.PARTICIPANT:
+        entry = competition.entries.get(e.filer)
+        verify_own_filing(e, entry.person if entry is not None else None, act.by.person)
+    protest = Protest.file(e, desk.ended_at(competition), act.role, act.meta, received_at=act.at)
+    return protest
+
+
+def _receive(desk: Desk, act: Reported) -> Aggregate:
+    """A participant's protest handed in, its receipt recorded by the Secretary or the Chief Judge (bfsp 7.3.1)."""
+    e: ProtestReceived = act.event
+    competition = _verify_filing(desk, act, e, e.received_at)
+    return Protest.receive(e, desk.ended_at(competition), act.role, act.meta, received_at=act.at)
+
+
+def _verify_filing(desk: Desk, act: Reported, e: ProtestFiled | ProtestReceived, claimed: datetime) -> Competition:
+    """What a protest's filing or receipt is checked against beside its own rules: its envelope, its time, that it
+    is new, and the penalty it contests; the competition it is filed at."""
     if e.competition != act.competition_id:
         raise MalformedRecord(f"the envelope is for {act.competition_id}, the protest for {e.competition}", "competition_id")
-    if e.filed_at != act.envelope.occurred_at:
+    if claimed != act.envelope.occurred_at:
         raise ProtestError(
-            f"the protest says it was filed at {e.filed_at.isoformat()} and was recorded as filed at "
+            f"the protest says it was filed at {claimed.isoformat()} and was recorded as filed at "
             f"{act.envelope.occurred_at.isoformat()}; the two claims must agree",
             RuleRef("bfsp", "7.3.2"),
         )
@@ -50,8 +73,7 @@ def _file(desk: Desk, act: Reported) -> Aggregate:
         verify_contested_penalty(
             competition.competition_id, e, case if isinstance(case, DisciplinaryCase) else None
         )
-    protest = Protest.file(e, desk.ended_at(competition), act.role, act.meta, received_at=act.at)
-    return protest
+    return competition
 
 
 def _forward(desk: Desk, act: Reported) -> Aggregate:
@@ -122,6 +144,7 @@ def _challenge(desk: Desk, act: Reported) -> Aggregate:
 HANDLERS: dict[str, Handler] = {
     "HandChallenged": _challenge,
     "ProtestFiled": _file,
+    "ProtestReceived": _receive,
     "ProtestForwarded": _forward,
     "ProtestDecided": _decide,
     "FilerNotified": _notify,

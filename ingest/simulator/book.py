@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from domain.competition.aggregate import Competition, decode_recorded
+from domain.competition.aggregate import Competition, recorded_event
 from domain.competition.hand_checks import hand_name
 from domain.competition.placings import Bust
 from domain.competition.regulations import Regulations
@@ -95,9 +95,7 @@ class Book:
     def _keep(self, name: str, official: Official, at: datetime) -> None:
         pending = self.competition.pending_events[self._seen :]
         self._seen = len(self.competition.pending_events)
-        recorded = next(e for e in pending if type(e).__name__ == name)
-        payload: dict[str, Any] = recorded.payload  # type: ignore[attr-defined]
-        event = decode_recorded(payload)
+        event = recorded_event(next(e for e in pending if type(e).__name__ == name))
         self.entries.append(Reported(event, official.recorded_by, at))
 
     def follow(self, official: Official, at: datetime, method: Callable[..., Any], *args: Any) -> Any:

@@ -10,13 +10,10 @@ from fastapi.testclient import TestClient
 
 from api.app import create_app
 from api.auth import issue_token
-from api.bootstrap import bootstrap
+from api.bootstrap import bootstrap, open_projector, open_read_models
 from api.operations import publish, referee_once
 from api.settings import Settings
 from ingest.simulator import simulate
-from ingest.store import open_event_store
-from projections.bootstrap import open_read_models
-from projections.runner import Projector
 
 pytestmark = pytest.mark.e2e
 
@@ -32,7 +29,7 @@ def client(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
     publish(pipeline, list(simulate(5, tables=1, seats=6, hands_per_table=40).records()), progress=False)
     assert referee_once(pipeline).get("rejected", 0) == 0
     # the statistics are the read model the projector keeps
-    projector = Projector.from_settings(settings, open_event_store)
+    projector = open_projector(settings)
     projector.catch_up()
     projector.close()
     read_models = open_read_models(settings)

@@ -12,11 +12,10 @@ from fastapi.testclient import TestClient
 
 from api.app import create_app
 from api.auth import issue_token
-from api.bootstrap import bootstrap
+from api.bootstrap import bootstrap, open_read_models
 from api.operations import publish, referee_once
 from api.settings import Settings
 from ingest.simulator.ofc import OfcSimulation, simulate_ofc, simulate_ofc_competition
-from projections.bootstrap import open_read_models
 from projections.runner import Projector
 
 pytestmark = pytest.mark.e2e

@@ -16,7 +16,7 @@ from fastapi.testclient import TestClient
 
 from api.app import create_app
 from api.auth import issue_token
-from api.bootstrap import Pipeline, bootstrap
+from api.bootstrap import Pipeline, bootstrap, open_read_models
 from api.deps import CurrentReadModels
 from api.operations import publish, referee_once
 from api.settings import Settings
@@ -35,7 +35,6 @@ from domain.hand.events import (
 from domain.roles import Role
 from ingest.envelope import RecordedBy
 from ingest.publish import hand_records
-from projections.bootstrap import open_read_models
 from projections.read_models import ReadModels
 from projections.runner import Projector
 

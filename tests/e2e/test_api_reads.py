@@ -15,7 +15,7 @@ from fastapi.testclient import TestClient
 
 from api.app import create_app
 from api.auth import issue_token
-from api.bootstrap import Pipeline, bootstrap
+from api.bootstrap import Pipeline, bootstrap, open_read_models
 from api.operations import publish, referee_once
 from api.settings import Settings
 from domain.cards import parse_cards
@@ -36,7 +36,6 @@ from domain.hand.events import (
 )
 from ingest.envelope import RecordedBy
 from ingest.publish import hand_records
-from projections.bootstrap import open_read_models
 from projections.runner import Projector
 
 pytestmark = pytest.mark.e2e

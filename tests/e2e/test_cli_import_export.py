@@ -14,13 +14,13 @@ import pytest
 from pokerstars_hands import SPLIT_POT
 from shared_hands import PHH_DIR, WSOP_HAND, WSOP_TABLE
 
+from api.bootstrap import READ_MODELS_FILE
 from domain.hand.events import HandStarted
 from ingest.formats import ImportedHand, read_hands, recorded
 from ingest.ohh import dumps, loads, to_ohh
 from ingest.phh import load_file
 from ingest.phh import loads as phh_loads
 from ingest.phh_events import hand_events
-from projections.bootstrap import READ_MODELS_FILE
 from projections.database import SqliteReadDatabase
 from projections.read_models import ReadModels
 

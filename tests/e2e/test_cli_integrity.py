@@ -89,12 +89,10 @@ def test_a_file_whose_hands_name_no_players_is_refused_naming_the_file(tmp_path:
 @pytest.fixture(scope="module")
 def store_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """An embedded store holding a simulated competition's hands, and its read models projected."""
-    from api.bootstrap import bootstrap
+    from api.bootstrap import bootstrap, open_projector
     from api.operations import publish, referee_once
     from api.settings import Settings
     from ingest.simulator import simulate
-    from ingest.store import open_event_store
-    from projections.runner import Projector
 
     folder = tmp_path_factory.mktemp("store")
     settings = Settings(POKERAUDIT_DATA_DIR=folder)  # type: ignore[call-arg]
@@ -102,7 +100,7 @@ def store_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     try:
         publish(pipeline, list(simulate(5, tables=1, seats=6, hands_per_table=40).records()), progress=False)
         assert referee_once(pipeline).get("rejected", 0) == 0
-        projector = Projector.from_settings(settings, open_event_store)
+        projector = open_projector(settings)
         projector.catch_up()
         projector.close()
     finally:

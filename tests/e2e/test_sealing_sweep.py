@@ -17,10 +17,9 @@ from served_app import served_projected
 
 from api.app import create_app
 from api.auth import issue_token
-from api.bootstrap import bootstrap
+from api.bootstrap import bootstrap, open_read_models
 from api.operations import referee_once
 from api.settings import Settings
-from projections.bootstrap import open_read_models
 from projections.runner import Projector
 
 pytestmark = pytest.mark.e2e

@@ -21,11 +21,11 @@ from hypothesis import strategies as st
 from pipeline_under_fire import assert_judged, assert_projected, assert_reads_answer, assert_verified
 
 from api.app import create_app
+from api.bootstrap import open_projector
 from api.settings import Settings
 from ingest.kafka_log import KafkaLog
 from ingest.referee import Referee, Verdict
-from ingest.store import Store, open_event_store, store_env
-from projections.runner import Projector
+from ingest.store import Store, store_env
 
 if TYPE_CHECKING:
     from conftest import PgDatabase
@@ -49,7 +49,7 @@ def test_no_record_stops_the_referee_or_the_projector_on_kafka_and_postgres(
     log = KafkaLog(kafka_bootstrap, topic, partitions=1)
     store = Store(env=store_env(pg_database.url))
     referee = Referee(store, topic)
-    projector = Projector.from_settings(service, open_event_store)
+    projector = open_projector(service)
 
     def judged(records: list[tuple[bytes, bytes]]) -> list[Verdict]:
         log.append(records)

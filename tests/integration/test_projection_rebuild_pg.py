@@ -15,12 +15,11 @@ import pytest
 from read_model_checks import Watched, everything, on_a_thread
 from test_projections_pg import COMPETITION, WSOP, Pipeline
 
+from api.bootstrap import open_projector
 from api.operations import phh_records
-from ingest.store import open_event_store
 from projections import schema
 from projections.database import PostgresReadDatabase, ReadDatabase
 from projections.read_models import ReadModels
-from projections.runner import Projector
 from projections.stored import part_of, stored_rows
 
 if TYPE_CHECKING:
@@ -83,7 +82,7 @@ def test_the_stores_rows_and_a_rebuild_by_two_processes_in_postgresql(tmp_path: 
         halves = [stored_rows(recorder, 1, 100_000, part=(k, 2)) for k in (0, 1)]
         assert all(half and all(part_of(row[1], 2) == k for row in half) for k, half in enumerate(halves))
         assert sorted((*row[:4], bytes(row[4])) for half in halves for row in half) == expected
-        projector = Projector.from_settings(Where(pipeline.url, tmp_path), open_event_store, page=50)
+        projector = open_projector(Where(pipeline.url, tmp_path), page=50)
         try:
             alone = projector.rebuild()
             rebuilt = everything(projector.database)

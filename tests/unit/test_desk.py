@@ -47,7 +47,7 @@ from domain.officials import Act
 from domain.officials.acts import act_of
 from domain.officials.permissions import permission
 from domain.protests import Contested, ContestedKind, ProtestFiled, ProtestTier, protest_id
-from domain.protests.events import ChallengeKind, HandChallenged
+from domain.protests.events import ChallengeKind, HandChallenged, ProtestDecided, ProtestDecision
 from domain.protocol import challenges_id
 from domain.rejections import Rejection, RejectionLog, rejection_log_id
 from domain.roles import Role
@@ -198,6 +198,16 @@ def test_a_penalty_at_a_competition_never_adopted_is_out_of_sequence(pipeline: P
     rejection = refusal(pipeline.judge([records.record(ViolationRecorded("p01", "7.1.2", "", False, 1), JUDGE, at(1))]))
     assert rejection.kind == "out_of_sequence"
     assert "nowhere-cup has adopted no Regulations" in rejection.reason
+    assert rejection.field == "competition_id"
+
+
+def test_a_decision_on_a_protest_never_filed_names_the_protest_field(pipeline: Pipeline) -> None:
+    records = Records()
+    pipeline.judge(opening(records))
+    decided = ProtestDecided("protest-9", ProtestDecision.DISMISSED, Role.CHIEF_JUDGE, "no grounds", at(3))
+    rejection = refusal(pipeline.judge([records.record(decided, CHIEF, at(3))]))
+    assert (rejection.kind, rejection.field) == ("out_of_sequence", "payload.protest")
+    assert "no protest protest-9 has been filed" in rejection.reason
 
 
 def sanctioned_protest(filer: str, filed_minutes: float, written: bool = True) -> ProtestFiled:

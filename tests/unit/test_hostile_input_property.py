@@ -20,11 +20,9 @@ from hypothesis import strategies as st
 from pipeline_under_fire import assert_judged, assert_projected, assert_reads_answer, assert_verified
 
 from api.app import create_app
-from api.bootstrap import bootstrap
+from api.bootstrap import bootstrap, open_projector
 from api.settings import Settings
 from ingest.runners import drain_embedded
-from ingest.store import open_event_store
-from projections.runner import Projector
 
 SECRET = "test-secret-of-at-least-thirty-two-bytes"
 SCENARIO = scenario()
@@ -44,7 +42,7 @@ def template(tmp_path_factory: pytest.TempPathFactory) -> Path:
     verdicts = drain_embedded(pipeline.log, pipeline.referee)  # type: ignore[arg-type]
     assert {v.outcome for v in verdicts} == {"accepted"}
     pipeline.close()
-    projector = Projector.from_settings(_settings(folder), open_event_store)
+    projector = open_projector(_settings(folder))
     projector.catch_up()
     projector.close()
     return folder
@@ -66,7 +64,7 @@ def test_no_record_stops_the_embedded_pipeline(template: Path, records: list[tup
             assert_verified(pipeline.store)
         finally:
             pipeline.close()
-        projector = Projector.from_settings(settings, open_event_store)
+        projector = open_projector(settings)
         try:
             assert_projected(projector)
         finally:

@@ -19,7 +19,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from api.app import create_app
-from api.bootstrap import bootstrap
+from api.bootstrap import bootstrap, open_projector
 from api.follow import POISON, follow
 from api.operations import status
 from api.settings import Settings
@@ -44,7 +44,7 @@ from ingest.log import EmbeddedLog
 from ingest.publish import hand_records
 from ingest.referee import Referee
 from ingest.runners import drain_embedded
-from ingest.store import Store, open_event_store, store_env
+from ingest.store import Store, store_env
 from projections import schema
 from projections.database import SqliteReadDatabase
 from projections.runner import Projector, poison_events
@@ -176,7 +176,7 @@ def test_an_event_the_projector_cannot_project_is_passed_over_and_reported(tmp_p
     _stored_poison(pipeline.store)
     pipeline.log.append([(b"c1", _start("t2", 1000))])
     drain_embedded(pipeline.log, pipeline.referee)  # type: ignore[arg-type]
-    projector = Projector.from_settings(settings, open_event_store)
+    projector = open_projector(settings)
     try:
         projector.catch_up()
         assert projector.lag() == 0  # the projector went past the poison event and projected the next

@@ -297,6 +297,7 @@ def test_every_page_renders_for_an_official_at_desktop_and_tablet_width(
         "penalties": f"/web/competitions/{WHOLE}/penalties",
         "rulings": f"/web/competitions/{WHOLE}/rulings",
         "protocol": f"/web/competitions/{WHOLE}/protocol",
+        "integrity-cases": f"/web/competitions/{WHOLE}/integrity/cases",
         "operations": "/web/operations",
     }
     for width, height, suffix in ((1280, 900, ""), (820, 1180, "-tablet")):

@@ -12,9 +12,9 @@ from hypothesis import strategies as st
 
 from competition.a_competition import CHIEF, DEALER, JUDGE, SECRETARY, at, drawn, regulations
 from domain.chained import first_broken_link_in
-from domain.competition.aggregate import STREAM_CATALOG, Competition, competition_stream_id, decode_recorded
+from domain.competition.aggregate import STREAM_CATALOG, Competition, competition_stream_id, recorded_event
 from domain.competition.draw import commitment, draw
-from domain.competition.events import CATALOG, RaceEntry, decode
+from domain.competition.events import CATALOG, RaceEntry
 from domain.competition.placings import Bust
 from domain.competition.regulations import Prize
 from domain.errors import CompetitionError, NotPermittedError, RuleRef
@@ -66,7 +66,7 @@ def test_every_event_of_the_competition_is_in_the_catalog_and_its_chain_verifies
     assert {"SeatDrawConducted", "ChipRaceConducted", "HandForHandHandStarted"} <= {
         type(e).__name__ for e in events
     }
-    assert all(decode(e.payload).__class__.__name__ == type(e).__name__ for e in events)
+    assert all(type(recorded_event(e)).__name__ == type(e).__name__ for e in events)
     assert first_broken_link_in(events) is None
     assert competition.chain_head == events[-1].link
 
@@ -181,7 +181,7 @@ def test_every_event_the_competition_stores_is_in_its_stream_catalog() -> None:
     assert "PlayerMoved" in {type(e).__name__ for e in events}
     for stored in events:
         kind = STREAM_CATALOG[type(stored).__name__]
-        assert type(decode_recorded(stored.payload)) is kind
+        assert type(recorded_event(stored)) is kind
 
 
 def test_the_floor_reads_back_the_same_from_the_store() -> None:
@@ -211,3 +211,18 @@ def test_any_order_of_busts_gives_every_place_once_and_pays_out_the_prize_pool(d
     assert sorted(p for place, size in spans for p in range(place, place + size)) == list(range(2, 10))
     assert sum(p.gross for p in competition.payouts()) == 11_000
     assert first_broken_link_in(competition.collect_events()) is None
+
+
+def test_the_competitions_events_take_the_chained_direct_path_told_their_time_and_replay_the_same() -> None:
+    from domain.chained import _event_body
+
+    assert _event_body(Competition.PlayerEliminated) == (Competition._recorded, True)
+    app: Application[object] = Application()
+    competition = _a_whole_competition()
+    declared = competition.pending_events[-1]
+    assert type(declared).__name__ == "CompetitionWinnerDeclared"
+    assert competition.ended_at == declared.timestamp
+    app.save(competition)
+    again = app.repository.get(competition.id)
+    assert again.ended_at == competition.ended_at and again.winner == competition.winner
+    assert again.eliminated == competition.eliminated and again.chain_head == competition.chain_head

@@ -12,9 +12,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from competition.a_competition import CHIEF, JUDGE, SECRETARY, at, players, registered
-from domain.competition.aggregate import Recorder
+from domain.competition.aggregate import Recorder, recorded_event
 from domain.competition.draw import commitment, draw, seat_cards, starting_buttons, verify_draw
-from domain.competition.events import SeatAssignment
+from domain.competition.events import SeatAssignment, SeatDrawCommitted, SeatDrawConducted
 from domain.errors import CompetitionError, NotPermittedError, RuleRef
 from domain.officials import Delegation
 from domain.roles import Role
@@ -77,13 +77,10 @@ def test_a_competition_records_the_commitment_before_the_draw_and_the_seed_after
     competition.conduct_draw("opening", seats, CHIEF.person, at(-20), SECRETARY)
     events = competition.collect_events()
     committed, conducted = events[-2], events[-1]
-    assert committed.payload == {
-        "type": "SeatDrawCommitted",
-        "seed_sha256": commitment("opening"),
-        "stage": "",
-    }
-    assert conducted.payload["seed"] == "opening"
-    assert conducted.payload["ordered_by"] == CHIEF.person
+    assert recorded_event(committed) == SeatDrawCommitted(commitment("opening"), stage="")
+    drawn = recorded_event(conducted)
+    assert isinstance(drawn, SeatDrawConducted)
+    assert drawn.seed == "opening" and drawn.ordered_by == CHIEF.person
     assert conducted.meta["recorded_by"] == {"person": SECRETARY.person, "role": "secretary"}
     assert competition.seats == {a.participant: (a.table, a.seat) for a in seats}
     assert competition.buttons == {1: 6, 2: 6}

@@ -104,10 +104,16 @@ EXPECTED: dict[str, tuple[set[Role], Delegation | None, str]] = {
     "HandChallenged": ({P}, None, "bfsp 5.9.1"),
     "ChallengeDecided": ({J, CJ}, None, "bfsp 5.9.1"),
     "ProtestFiled": ({P}, None, "bfsp 7.3.1"),
+    "ProtestReceived": ({S, CJ}, None, "bfsp 7.3.1"),
     "ProtestDecidedAtEvent": ({CJ}, None, "bfsp 2.1.3"),
     "ProtestForwarded": ({CJ}, None, "bfsp 7.3.3"),
     "ProtestDecidedByFederation": ({F}, None, "bfsp 7.3.4"),
     "FilerNotified": ({CJ, F}, None, "bfsp 7.3.4"),
+    # integrity cases: the integrity team and the federation, investigating collusion (bfsp 7.1.4)
+    "IntegrityCaseOpened": ({Role.INTEGRITY, F}, None, "bfsp 7.1.4"),
+    "IntegrityCaseNoted": ({Role.INTEGRITY, F}, None, "bfsp 7.1.4"),
+    "IntegrityCaseConcluded": ({Role.INTEGRITY, F}, None, "bfsp 7.1.4"),
+    "IntegrityCaseReported": ({Role.INTEGRITY, F}, None, "bfsp 7.1.4"),
 }
 
 PAIRS = [(act, role) for act in EXPECTED for role in Role]
@@ -143,10 +149,10 @@ def test_every_event_a_hand_can_report_is_in_the_table() -> None:
     assert set(REPORTED) <= set(EXPECTED)
 
 
-def test_read_only_roles_may_record_nothing() -> None:
+def test_a_viewer_records_nothing_and_the_integrity_team_only_its_cases() -> None:
     for act in Act:
-        for role in (Role.INTEGRITY, Role.VIEWER):
-            assert not is_permitted(act, role, delegations=tuple(Delegation))
+        assert not is_permitted(act, Role.VIEWER, delegations=tuple(Delegation))
+        assert is_permitted(act, Role.INTEGRITY) is act.value.startswith("IntegrityCase")
 
 
 def test_a_judge_may_not_disqualify_from_the_competition() -> None:

@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 
 from competition.a_competition import CHIEF, JUDGE, SECRETARY, at, drawn, registered, regulations
-from domain.competition.aggregate import Competition
-from domain.competition.events import EliminationReason
+from domain.competition.aggregate import Competition, recorded_event
+from domain.competition.events import CompetitionWinnerDeclared, EliminationReason
 from domain.competition.placings import Bust, placings
 from domain.competition.prizes import DealShare, Standing, payouts
 from domain.competition.regulations import Prize
@@ -114,10 +114,7 @@ def test_the_last_player_with_chips_wins_and_the_places_pay_as_the_regulations_s
         order[1]: (3, 2_000, 260, 1_740),
         order[0]: (4, 0, 0, 0),
     }
-    assert competition.collect_events()[-1].payload == {
-        "type": "CompetitionWinnerDeclared",
-        "participant": order[3],
-    }
+    assert recorded_event(competition.collect_events()[-1]) == CompetitionWinnerDeclared(order[3])
 
 
 def test_a_disqualified_player_is_eliminated_with_no_prize() -> None:

@@ -10,18 +10,16 @@ from pathlib import Path
 
 import pytest
 
-from api.bootstrap import bootstrap
+from api.bootstrap import bootstrap, open_projector
 from api.operations import publish, referee_once
 from api.settings import Settings
 from ingest.simulator import simulate
-from ingest.store import open_event_store
 from projections.integrity.counters import Counters
 from projections.integrity.live import read_counters
 from projections.integrity.parallel import count
 from projections.integrity.players import all_statistics
 from projections.integrity.score import Scorer
 from projections.integrity.stored import competition_records
-from projections.runner import Projector
 
 pytestmark = pytest.mark.unit
 
@@ -61,7 +59,7 @@ def test_the_projector_keeps_the_counters_the_store_s_hands_give(tmp_path: Path)
         half = len(records) // 2
         publish(pipeline, records[:half], progress=False)
         assert referee_once(pipeline).get("rejected", 0) == 0
-        first = Projector.from_settings(settings, open_event_store, page=17)
+        first = open_projector(settings, page=17)
         first.catch_up()
         assert first.integrity.hands > 0
         live_half = read_counters(first.database.query, COMPETITION)
@@ -71,7 +69,7 @@ def test_the_projector_keeps_the_counters_the_store_s_hands_give(tmp_path: Path)
         publish(pipeline, records[half:], progress=False)
         assert referee_once(pipeline).get("rejected", 0) == 0
         # a new run: the hands in progress at the cut are read back from the store, the counters from the rows
-        second = Projector.from_settings(settings, open_event_store, page=29)
+        second = open_projector(settings, page=29)
         second.catch_up()
         reference = count(competition_records(pipeline.store, COMPETITION))
         assert live_half is not None and reference.hands > live_half.hands

@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 from projection_setup import ALL_IN, AT, BLINDS_AND_CARDS, DEALER, Pipeline, checked_down, everything
 
+from api.bootstrap import open_projector
 from domain.discipline.season import SeasonRecord
 from domain.hand.aggregate import hand_id
 from domain.hand.events import ActionKind, PlayerActed
@@ -18,7 +19,6 @@ from domain.roles import Role
 from domain.rulings.events import InspectionOutcome
 from domain.rulings.review import HandReview
 from ingest.publish import hand_records
-from ingest.store import open_event_store
 from projections import schema
 from projections.database import SqliteReadDatabase, Writer
 from projections.read_models import ReadModels
@@ -196,7 +196,7 @@ class Folder:
 
 def test_a_rebuild_by_several_processes_equals_one_by_a_single_process(pipeline: Pipeline, tmp_path: Path) -> None:
     play_in_pieces(pipeline, lambda: projector_for(pipeline, tmp_path, page=7))
-    projector = Projector.from_settings(Folder(tmp_path), open_event_store, page=5)
+    projector = open_projector(Folder(tmp_path), page=5)
     try:
         alone = projector.rebuild()
         expected = everything(projector.database)

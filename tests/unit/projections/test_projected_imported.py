@@ -15,10 +15,10 @@ from projection_setup import ALL_IN, PHH_DIR, Pipeline, everything
 
 from api.app import create_app
 from api.auth import issue_token
+from api.bootstrap import READ_MODELS_FILE
 from api.settings import Settings
 from domain.hand.aggregate import hand_id
 from projections import schema
-from projections.bootstrap import READ_MODELS_FILE
 from projections.database import SqliteReadDatabase
 from projections.protocol import protocol
 from projections.protocol_render import to_html

@@ -11,11 +11,11 @@ import pytest
 from projection_setup import WSOP, Pipeline
 from shared_hands import WSOP_TABLE
 
+from api.bootstrap import open_read_models
 from domain.hand.aggregate import hand_id
 from domain.rulebooks import get_rulebook
 from ingest.phh import load_hands
 from ingest.phh_validate import validate_hand
-from projections.bootstrap import open_read_models
 from projections.database import SqliteReadDatabase
 from projections.read_models import ReadModels
 from projections.runner import Projector
