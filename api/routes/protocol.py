@@ -105,7 +105,8 @@ def take_snapshot(
     verdict = submit_and_wait(wiring, principal, envelope, timeout)
     if verdict.outcome is not Outcome.ACCEPTED:
         raise _refused(verdict, permission_refusal=True)
-    return protocols.snapshot_json(_taken_by_record(store, competition, envelope.event_id))
+    # just taken: nobody has signed it yet (the list gives the same body, signatures included)
+    return {**protocols.snapshot_json(_taken_by_record(store, competition, envelope.event_id)), "signatures": []}
 
 
 @router.post(
