@@ -28,6 +28,7 @@ import pytest
 from api_server import SECRET, free_port
 from psycopg import sql
 from test_faults import (
+    KAFKA_SCRIPT,
     OWN_SERVICES,
     POSTGRES_SCRIPT,
     Chunk,
@@ -394,3 +395,66 @@ def test_members_joining_and_leaving_right_after_each_assignment_leave_nothing_p
     stored = stored_ids(pg_database.url)
     assert len(stored) == len(set(stored)) and set(stored) == everything
     stored_state(pg_database.url)
+
+
+@pytest.fixture
+def broker() -> Iterator[PersistentService]:
+    """A broker of this test's own (the deploy script's persistent mode: same port, same data after a restart)."""
+    folder = OWN_SERVICES / f"broker-{uuid.uuid4().hex[:8]}"
+    service = PersistentService(KAFKA_SCRIPT, "KAFKA_DATA_DIR", folder / "kafka")
+    try:
+        yield service
+    finally:
+        subprocess.run(["bash", str(service.script), "stop"], env=service.env, capture_output=True, timeout=120,
+                       check=False)
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def test_a_referee_started_while_the_broker_is_down_logs_its_retries_then_judges_every_record_once(
+    broker: PersistentService, pg_database: PgDatabase, tmp_path: Path
+) -> None:
+    bootstrap_servers = broker.start()
+    topic = "down.events"
+    env = {
+        **os.environ, "KAFKA_BOOTSTRAP_SERVERS": bootstrap_servers, "DATABASE_URL": pg_database.url,
+        "POKERAUDIT_PARTITIONS": "3", "POKERAUDIT_TOPIC": topic, "POKERAUDIT_REJECTIONS_TOPIC": "down.rejections",
+        "POKERAUDIT_CHECKPOINTS_TOPIC": "down.checkpoints",
+    }
+    before, after = Chunk(pluribus(0, 2), competition="before"), Chunk(pluribus(2, 2), competition="after")
+    before.publish_to_log(bootstrap_servers, topic)
+    broker.stop()
+    log = tmp_path / "referee.log"
+    referee = follow(env, log, "referee", "--log-level", "info")
+    try:
+        def retried() -> bool:
+            return sum(1 for line in json_lines(log)
+                       if line["level"] == "warning" and line.get("service") == "kafka") >= 2
+
+        try:
+            wait_until(retried, 90, "the referee to log two retries naming Kafka")
+        except BaseException:
+            print(log.read_text()[-6000:])
+            raise
+        assert referee.poll() is None, log.read_text()[-3000:]
+        assert stored_outcomes(pg_database.url) in (None, 0)
+
+        assert broker.start() == bootstrap_servers  # the same broker, the same port
+        wait_until(lambda: (stored_outcomes(pg_database.url) or 0) >= len(before.ids), 120,
+                   "the records on the log before the start to be judged")
+        after.publish_to_log(bootstrap_servers, topic)
+        wait_until(lambda: (stored_outcomes(pg_database.url) or 0) >= len(before.ids | after.ids), 120,
+                   "the records published after the broker came back to be judged")
+        assert referee.poll() is None
+    finally:
+        stop_all(referee)
+    assert referee.returncode == 0, log.read_text()[-3000:]
+    stored = stored_ids(pg_database.url)
+    assert len(stored) == len(set(stored)) and set(stored) == before.ids | after.ids
+    stored_state(pg_database.url)
+    logged = json_lines(log)
+    assert any(line["message"] == "partitions assigned" and line["partitions"] for line in logged)
+    # the retries are warnings; nothing of the referee's own an error (kafka-python logs each refused connection
+    # as one, under kafka.*)
+    ours = [line for line in logged if str(line["logger"]).startswith("pokeraudit")]
+    assert not [line for line in ours if line["level"] in ("error", "critical")], ours
+    assert any("reaching the log" in str(line["message"]) for line in ours if line["level"] == "warning")
