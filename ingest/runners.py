@@ -392,7 +392,12 @@ class KafkaRefereeRunner:
     def _lag(self, tp: Any) -> int | None:
         """Records of ``tp`` on the log past the consumer's position, as of the last fetch."""
         high = self.consumer.highwater(tp)
-        return None if high is None else max(0, high - self.consumer.position(tp))
+        if high is None:
+            return None
+        # timeout 0: the position the consumer holds, never a wait on the coordinator (without one, position()
+        # waits as long as its offset lookups take, a rebalance's included: the loop would stop polling)
+        position = self.consumer.position(tp, timeout_ms=0)
+        return None if position is None else max(0, high - position)
 
 
 def _offset_and_metadata(offset: int) -> OffsetAndMetadata:
