@@ -26,6 +26,7 @@ import httpx
 import psycopg
 import pytest
 from api_server import SECRET, free_port
+from prometheus_client import REGISTRY
 from psycopg import sql
 from test_faults import (
     KAFKA_SCRIPT,
@@ -359,6 +360,7 @@ def test_members_joining_and_leaving_right_after_each_assignment_leave_nothing_p
                                   partitions=3, rejections_topic=topic_factory(partitions=3),
                                   checkpoints_topic=topic_factory(partitions=1)))
     chunks = [Chunk(pluribus(n, 1), competition=f"churn-{n}") for n in range(7)]
+    batches_before = REGISTRY.get_sample_value("pokeraudit_referee_batch_seconds_count") or 0.0
     chunks[0].publish_to_log(kafka_bootstrap, topic)
     runner = KafkaRefereeRunner(kafka_bootstrap, topic, pipeline.referee, batch_ms=100, group_id=group)
     stop = threading.Event()
@@ -387,6 +389,13 @@ def test_members_joining_and_leaving_right_after_each_assignment_leave_nothing_p
                    "every record to be judged after the churn")
         wait_until(lambda: len(runner.consumer.assignment()) == 3 and not runner.consumer.paused(), 60,
                    "the referee to hold every partition, none paused")
+        # the metrics of the batches: their latency observed, and each busy partition's lag read after its last
+        # batch (from the consumer's own position, without a wait on the coordinator) as nothing left to judge
+        assert (REGISTRY.get_sample_value("pokeraudit_referee_batch_seconds_count") or 0.0) > batches_before
+        from ingest.log import partition_for
+
+        for partition in {partition_for(f"churn-{n}".encode(), 3) for n in range(7)}:
+            assert REGISTRY.get_sample_value("pokeraudit_referee_lag_records", {"partition": str(partition)}) == 0
     finally:
         stop.set()
         thread.join(timeout=60)
