@@ -114,6 +114,10 @@ def count_retry(service: str) -> None:
     RETRIES.labels(service).inc()
 
 
+#: how long a rebalance may leave the runner without partitions before it joins again with a new consumer (s):
+#: three session timeouts, so a crashed member's partitions (10 s) are waited for as usual
+REBALANCE_STALL_S = 30.0
+
 #: the longest poll while the runner waits for a service (seconds): how soon a stop is seen
 WAITING_POLL_S = 1.0
 
@@ -178,6 +182,8 @@ class _SeekToTracked(ConsumerRebalanceListener):  # type: ignore[misc]
             self.runner.unplaced -= set(revoked)
             # still listed as assigned (paused or not) until the rebalance ends: not to be placed
             self.runner.revoked |= set(revoked)
+            if self.runner.unassigned_since is None:
+                self.runner.unassigned_since = time.monotonic()
 
     def on_partitions_assigned(self, assigned: Any) -> None:
         log.info("partitions assigned", extra={"partitions": sorted(tp.partition for tp in assigned)})
@@ -187,6 +193,7 @@ class _SeekToTracked(ConsumerRebalanceListener):  # type: ignore[misc]
             self.runner.unplaced |= set(assigned)
             self.runner.revoked.clear()
             self.runner.assignments += 1
+            self.runner.unassigned_since = None
 
 
 class KafkaRefereeRunner:
@@ -198,28 +205,15 @@ class KafkaRefereeRunner:
         batch_max: int = BATCH_MAX,
         batch_ms: int = 200,
         group_id: str = "pokeraudit-referee",
+        rebalance_stall_s: float = REBALANCE_STALL_S,
     ) -> None:
         self.topic = topic
         self.referee = referee
         self.batch_max = batch_max
         self.batch_ms = batch_ms
-        self.consumer = KafkaConsumer(
-            bootstrap_servers=bootstrap,
-            group_id=group_id,
-            enable_auto_commit=False,
-            auto_offset_reset="earliest",
-            max_poll_records=batch_max,
-            # kafka-python keeps one fetch in flight per broker, and the broker holds a fetch up to this long
-            # when the partitions it names are empty: a fetch for the idle partitions made the busy one wait
-            # behind it (about 80 µs a record). Short waits and large fetches keep the busy partition fed.
-            fetch_max_wait_ms=max(min(batch_ms, FETCH_MAX_WAIT_MS), 1),
-            max_partition_fetch_bytes=PARTITION_FETCH_BYTES,
-            client_id="pokeraudit-referee",
-            # kafka-python 3 defaults to 45 s: a crashed referee's partitions would wait that long for its
-            # successor. Heartbeats come from a background thread, so a long batch does not miss them.
-            session_timeout_ms=10_000,
-            heartbeat_interval_ms=3_000,
-        )
+        self._bootstrap, self._group_id = bootstrap, group_id
+        self.rebalance_stall_s = rebalance_stall_s
+        self.consumer = self._new_consumer()
         self.judged = 0
         #: assigned partitions not yet at the store's tracked offsets (paused): newly assigned, or after a failure
         self.unplaced: set[Any] = set()
@@ -227,7 +221,28 @@ class KafkaRefereeRunner:
         self.assignments = 0
         #: partitions revoked by a rebalance still in progress (the client lists them as assigned until it ends)
         self.revoked: set[Any] = set()
+        #: since when the runner has been joining the group or revoked, waiting for an assignment (None: assigned)
+        self.unassigned_since: float | None = None
         self.unplaced_lock = threading.Lock()
+
+    def _new_consumer(self) -> KafkaConsumer:
+        return KafkaConsumer(
+            bootstrap_servers=self._bootstrap,
+            group_id=self._group_id,
+            enable_auto_commit=False,
+            auto_offset_reset="earliest",
+            max_poll_records=self.batch_max,
+            # kafka-python keeps one fetch in flight per broker, and the broker holds a fetch up to this long
+            # when the partitions it names are empty: a fetch for the idle partitions made the busy one wait
+            # behind it (about 80 µs a record). Short waits and large fetches keep the busy partition fed.
+            fetch_max_wait_ms=max(min(self.batch_ms, FETCH_MAX_WAIT_MS), 1),
+            max_partition_fetch_bytes=PARTITION_FETCH_BYTES,
+            client_id="pokeraudit-referee",
+            # kafka-python 3 defaults to 45 s: a crashed referee's partitions would wait that long for its
+            # successor. Heartbeats come from a background thread, so a long batch does not miss them.
+            session_timeout_ms=10_000,
+            heartbeat_interval_ms=3_000,
+        )
 
     def refuse_a_log_behind_the_store(self, partitions: Any = None) -> None:
         """:class:`LogBehindStore` if the store has judged offsets the log (``partitions``, else all of the
@@ -263,7 +278,7 @@ class KafkaRefereeRunner:
             self.consumer.close()
 
     def _judge(self, stop: threading.Event, idle_exit_s: float | None) -> int:
-        self.consumer.subscribe([self.topic], listener=_SeekToTracked(self))
+        self._subscribe()
         log.info("referee started", extra={"topic": self.topic, "batch_max": self.batch_max, "batch_ms": self.batch_ms})
         summaries = BatchSummaries()
         quiet_since = time.monotonic()
@@ -272,6 +287,7 @@ class KafkaRefereeRunner:
             # No reading poll until every assigned partition is at the store's tracked offset: after a failure a
             # poll would move past the records of the batch that failed, and the next commit's offset would skip
             # them for good. A partition paused and not waiting to be placed would never be read again: none is.
+            self._rejoin_if_stalled()
             unplaced = self._to_place()
             if unplaced:
                 try:
@@ -360,6 +376,39 @@ class KafkaRefereeRunner:
             if polled:  # cannot happen while all are paused; if it did, dropped: the seek back re-reads them
                 log.warning("records polled while waiting were dropped, to be read again",
                             extra={"partitions": sorted(tp.partition for tp in polled)})
+
+    def _subscribe(self) -> None:
+        self.unassigned_since = time.monotonic()
+        self.consumer.subscribe([self.topic], listener=_SeekToTracked(self))
+
+    def _rejoin_if_stalled(self) -> None:
+        """A rebalance that has not given the runner its partitions within ``rebalance_stall_s``: the group joined
+        again with a new consumer. Seen on kafka-python 3.0.12 (1 run in 6 of a test whose group rebalanced right
+        after each assignment): a leader's join went silent after "performing partition assignments", its
+        heartbeats off for the join, and the runner sat unassigned for good. A rebalance that waits for another
+        member takes as long with a new consumer; one stuck in the client ends."""
+        since = self.unassigned_since
+        if since is None or time.monotonic() - since < self.rebalance_stall_s:
+            return
+        try:
+            fresh = self._new_consumer()  # first: while the broker cannot be reached the old one stays
+        except INFRASTRUCTURE_ERRORS as err:
+            log.warning("no partitions assigned for %.0fs, and no new consumer yet: %s", time.monotonic() - since,
+                        err, extra={"service": "kafka"})
+            self.unassigned_since = time.monotonic()
+            return
+        RETRIES.labels("kafka").inc()
+        log.warning("no partitions assigned for %.0fs after joining or a revoke: joining the group again with a new "
+                    "consumer", time.monotonic() - since, extra={"service": "kafka"})
+        old = self.consumer
+        with contextlib.suppress(*INFRASTRUCTURE_ERRORS):
+            old.close(timeout_ms=5000)  # a client stuck in its rebalance must not hold the runner too
+        self.referee.forget()
+        with self.unplaced_lock:
+            self.unplaced.clear()
+            self.revoked.clear()
+        self.consumer = fresh
+        self._subscribe()
 
     def _to_place(self) -> set[Any]:
         """The assigned partitions to place before the next reading poll: those the listener or a failure left

@@ -467,3 +467,51 @@ def test_a_referee_started_while_the_broker_is_down_logs_its_retries_then_judges
     ours = [line for line in logged if str(line["logger"]).startswith("pokeraudit")]
     assert not [line for line in ours if line["level"] in ("error", "critical")], ours
     assert any("reaching the log" in str(line["message"]) for line in ours if line["level"] == "warning")
+
+
+def test_a_rebalance_that_leaves_the_referee_unassigned_too_long_is_joined_again_with_a_new_consumer(
+    kafka_bootstrap: str, topic_factory: Callable[..., str], pg_database: PgDatabase,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """The group's rebalance held open (here by a member that joined and stopped polling, until its 40-s poll
+    interval runs out): past ``rebalance_stall_s`` the referee joins again with a new consumer, and again, and judges
+    every record once when the group settles. The same path ends a join stuck in the Kafka client."""
+    from kafka import KafkaConsumer
+
+    topic = topic_factory(partitions=3)
+    group = f"stalled-{uuid.uuid4().hex[:8]}"
+    pipeline = bootstrap(Settings(kafka_bootstrap_servers=kafka_bootstrap, database_url=pg_database.url, topic=topic,
+                                  partitions=3, rejections_topic=topic_factory(partitions=3),
+                                  checkpoints_topic=topic_factory(partitions=1)))
+    chunk = Chunk(pluribus(0, 2), competition="stalled")
+    chunk.publish_to_log(kafka_bootstrap, topic)
+    holder = KafkaConsumer(topic, bootstrap_servers=kafka_bootstrap, group_id=group, enable_auto_commit=False,
+                           session_timeout_ms=10_000, heartbeat_interval_ms=1_000, max_poll_interval_ms=40_000)
+    stop = threading.Event()
+    judged: list[int] = []
+    thread: threading.Thread | None = None
+    try:
+        deadline = time.monotonic() + 60
+        while not holder.assignment():
+            assert time.monotonic() < deadline, "the holder was never given a partition"
+            holder.poll(timeout_ms=100, max_records=1)
+        # the holder polls no more: its heartbeats keep it in the group, and the next rebalance waits for it
+        runner = KafkaRefereeRunner(kafka_bootstrap, topic, pipeline.referee, batch_ms=100, group_id=group,
+                                    rebalance_stall_s=8)
+        with caplog.at_level(logging.WARNING, logger="pokeraudit.referee"):
+            thread = _run_in_thread(runner, stop, judged)
+            wait_until(lambda: any("joining the group again" in r.getMessage() for r in caplog.records), 60,
+                       "the referee to join again with a new consumer")
+            wait_until(lambda: (stored_outcomes(pg_database.url) or 0) >= len(chunk.ids), 150,
+                       "every record to be judged once the group settles")
+        wait_until(lambda: len(runner.consumer.assignment()) == 3 and not runner.consumer.paused(), 60,
+                   "the referee to hold every partition, none paused")
+    finally:
+        stop.set()
+        if thread is not None:
+            thread.join(timeout=60)
+        holder.close()
+        pipeline.close()
+    assert judged and thread is not None and not thread.is_alive()
+    stored = stored_ids(pg_database.url)
+    assert len(stored) == len(set(stored)) and set(stored) == chunk.ids
