@@ -83,6 +83,9 @@ def _referee(args: argparse.Namespace) -> int:
         return _referees(args)
     configure_logs(args.log_level)
     serve_metrics(args.metrics_port, args.metrics_host)
+    if not _log_reached():
+        print(json.dumps({"judged": 0}))  # stopped while the broker was still away
+        return 0
     with _pipeline(publish_rejections=True) as pipeline:
         settings = pipeline.settings
         if settings.kafka_bootstrap_servers is None:
@@ -112,6 +115,30 @@ def _referee(args: argparse.Namespace) -> int:
         if not args.no_summary:
             _referee_summary(pipeline, None, judged)
     return 0
+
+
+def _log_reached() -> bool:
+    """Kafka mode: wait until the log's topic can be opened (the broker may be down as the referee starts), each
+    retry logged; False if stopped (SIGTERM, SIGINT) first. Opening the pipeline opens its log at once, and a
+    broker away for its client's 30 s of bootstrapping ended the referee in a traceback."""
+    from kafka import KafkaAdminClient
+
+    from api.settings import Settings
+    from ingest.runners import count_retry, until_reachable
+
+    bootstrap = Settings().kafka_bootstrap_servers
+    if bootstrap is None:
+        return True
+
+    def reach() -> bool:
+        # a few seconds per attempt (the client's own default is 30 s), so a stop is seen soon
+        KafkaAdminClient(bootstrap_servers=bootstrap, client_id="pokeraudit-admin", bootstrap_timeout_ms=5000).close()
+        return True
+
+    stop = threading.Event()
+    with stopped_by_signals(lambda: stop.set()):
+        reached = until_reachable(reach, stop, "reaching the log", count=count_retry)
+    return reached is not None
 
 
 def _opened_referee(pipeline: Pipeline) -> Referee:

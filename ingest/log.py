@@ -16,8 +16,6 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Protocol
 
-from kafka.partitioner.default import murmur2
-
 #: The referee's batch: the most records judged and committed in one transaction. Per batch the referee
 #: pays a fetch, two lookups and a commit's round trips, and the store one table lock; bench/pipeline.py with
 #: two referees measured 19,125 events/s at 500, 20,746 at 1,000 and 22,936 at 2,000 and at 5,000
@@ -51,6 +49,10 @@ def service_clock(_value: bytes) -> datetime:
 
 def partition_for(key: bytes, partitions: int) -> int:
     """Kafka's default partitioner: murmur2 of the key, made positive, modulo the partition count."""
+    # imported here, not with this module: importing any of kafka-python imports all of it (about 0.5 CPU-s),
+    # and the settings (BATCH_MAX) are read by commands that never touch the log, `status` on an outage included
+    from kafka.partitioner.default import murmur2
+
     return int(murmur2(key) & 0x7FFFFFFF) % partitions
 
 

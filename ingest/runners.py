@@ -13,6 +13,13 @@ tracked offsets) is refused ("Cannot block on net.run() from the IO thread itsel
 partitions it is given; the loop checks them against the store, seeks them to the tracked offsets and resumes
 them before it polls again. Starting while PostgreSQL or the broker is down, the referee waits for them
 (:func:`until_reachable`), logging each retry.
+
+While it waits (the store cannot say its offsets, or a batch failed) it still polls, with every partition paused:
+a poll reads nothing then, but it is where the Kafka client takes part in the group's rebalances. A member that
+stops polling holds every rebalance of its group open until its ``max_poll_interval_ms`` (300 s) runs out — the
+other referees, and one that just joined, sat revoked and unassigned, judging nothing, all that time. For the same
+reason the consumer is closed (the group left) whatever ends the loop: an open consumer of a runner that raised
+kept heartbeating, holding its partitions and the group's rebalances.
 """
 
 from __future__ import annotations
@@ -107,6 +114,13 @@ def count_retry(service: str) -> None:
     RETRIES.labels(service).inc()
 
 
+#: how long a rebalance may leave the runner without partitions before it joins again with a new consumer (s):
+#: three session timeouts, so a crashed member's partitions (10 s) are waited for as usual
+REBALANCE_STALL_S = 30.0
+
+#: the longest poll while the runner waits for a service (seconds): how soon a stop is seen
+WAITING_POLL_S = 1.0
+
 #: how long the broker may hold a fetch for partitions with nothing new (ms)
 FETCH_MAX_WAIT_MS = 50
 #: how much of one partition a fetch brings back: thousands of records, so the referee rarely waits for the log
@@ -166,6 +180,10 @@ class _SeekToTracked(ConsumerRebalanceListener):  # type: ignore[misc]
         self.runner.referee.forget()
         with self.runner.unplaced_lock:
             self.runner.unplaced -= set(revoked)
+            # still listed as assigned (paused or not) until the rebalance ends: not to be placed
+            self.runner.revoked |= set(revoked)
+            if self.runner.unassigned_since is None:
+                self.runner.unassigned_since = time.monotonic()
 
     def on_partitions_assigned(self, assigned: Any) -> None:
         log.info("partitions assigned", extra={"partitions": sorted(tp.partition for tp in assigned)})
@@ -173,6 +191,9 @@ class _SeekToTracked(ConsumerRebalanceListener):  # type: ignore[misc]
         self.runner.consumer.pause(*assigned)
         with self.runner.unplaced_lock:
             self.runner.unplaced |= set(assigned)
+            self.runner.revoked.clear()
+            self.runner.assignments += 1
+            self.runner.unassigned_since = None
 
 
 class KafkaRefereeRunner:
@@ -184,21 +205,37 @@ class KafkaRefereeRunner:
         batch_max: int = BATCH_MAX,
         batch_ms: int = 200,
         group_id: str = "pokeraudit-referee",
+        rebalance_stall_s: float = REBALANCE_STALL_S,
     ) -> None:
         self.topic = topic
         self.referee = referee
         self.batch_max = batch_max
         self.batch_ms = batch_ms
-        self.consumer = KafkaConsumer(
-            bootstrap_servers=bootstrap,
-            group_id=group_id,
+        self._bootstrap, self._group_id = bootstrap, group_id
+        self.rebalance_stall_s = rebalance_stall_s
+        self.consumer = self._new_consumer()
+        self.judged = 0
+        #: assigned partitions not yet at the store's tracked offsets (paused): newly assigned, or after a failure
+        self.unplaced: set[Any] = set()
+        #: assignments received so far: a placing that saw one come meanwhile leaves the new partitions unplaced
+        self.assignments = 0
+        #: partitions revoked by a rebalance still in progress (the client lists them as assigned until it ends)
+        self.revoked: set[Any] = set()
+        #: since when the runner has been joining the group or revoked, waiting for an assignment (None: assigned)
+        self.unassigned_since: float | None = None
+        self.unplaced_lock = threading.Lock()
+
+    def _new_consumer(self) -> KafkaConsumer:
+        return KafkaConsumer(
+            bootstrap_servers=self._bootstrap,
+            group_id=self._group_id,
             enable_auto_commit=False,
             auto_offset_reset="earliest",
-            max_poll_records=batch_max,
+            max_poll_records=self.batch_max,
             # kafka-python keeps one fetch in flight per broker, and the broker holds a fetch up to this long
             # when the partitions it names are empty: a fetch for the idle partitions made the busy one wait
             # behind it (about 80 µs a record). Short waits and large fetches keep the busy partition fed.
-            fetch_max_wait_ms=max(min(batch_ms, FETCH_MAX_WAIT_MS), 1),
+            fetch_max_wait_ms=max(min(self.batch_ms, FETCH_MAX_WAIT_MS), 1),
             max_partition_fetch_bytes=PARTITION_FETCH_BYTES,
             client_id="pokeraudit-referee",
             # kafka-python 3 defaults to 45 s: a crashed referee's partitions would wait that long for its
@@ -206,10 +243,6 @@ class KafkaRefereeRunner:
             session_timeout_ms=10_000,
             heartbeat_interval_ms=3_000,
         )
-        self.judged = 0
-        #: assigned partitions not yet at the store's tracked offsets (paused): newly assigned, or after a failure
-        self.unplaced: set[Any] = set()
-        self.unplaced_lock = threading.Lock()
 
     def refuse_a_log_behind_the_store(self, partitions: Any = None) -> None:
         """:class:`LogBehindStore` if the store has judged offsets the log (``partitions``, else all of the
@@ -239,31 +272,32 @@ class KafkaRefereeRunner:
             # at once, before joining the group: a log behind the store stops the referee with its reason
             until_reachable(self.refuse_a_log_behind_the_store, stop, "checking the log against the store",
                             count=count_retry)
-        except LogBehindStore:
+            return self._judge(stop, idle_exit_s)
+        finally:
+            # whatever ended the loop (a stop, a log behind the store, an error): leave the group at once
             self.consumer.close()
-            raise
-        self.consumer.subscribe([self.topic], listener=_SeekToTracked(self))
+
+    def _judge(self, stop: threading.Event, idle_exit_s: float | None) -> int:
+        self._subscribe()
         log.info("referee started", extra={"topic": self.topic, "batch_max": self.batch_max, "batch_ms": self.batch_ms})
         summaries = BatchSummaries()
         quiet_since = time.monotonic()
         backoff = FIRST_PAUSE
         while not stop.is_set():
-            # No poll until every assigned partition is at the store's tracked offset: after a failure a poll would
-            # move past the records of the batch that failed, and the next commit's offset would skip them for good.
-            with self.unplaced_lock:
-                unplaced = set(self.unplaced)
+            # No reading poll until every assigned partition is at the store's tracked offset: after a failure a
+            # poll would move past the records of the batch that failed, and the next commit's offset would skip
+            # them for good. A partition paused and not waiting to be placed would never be read again: none is.
+            self._rejoin_if_stalled()
+            unplaced = self._to_place()
             if unplaced:
                 try:
                     self._place(unplaced)
-                except LogBehindStore:
-                    self.consumer.close()
-                    raise
                 except INFRASTRUCTURE_ERRORS as err:
                     service = failed_service(err)
                     RETRIES.labels(service).inc()
                     log.warning("cannot read tracked offsets yet, retrying in %.1fs: %s", backoff, err,
                                 extra={"service": service, "retry_in_s": backoff})
-                    stop.wait(backoff)
+                    self._wait_in_the_group(stop, backoff)
                     backoff = min(backoff * 2, MAX_PAUSE)
                     continue
                 # just placed: their records come with the next fetches; the quiet time (--idle-exit) starts now,
@@ -310,9 +344,8 @@ class KafkaRefereeRunner:
                 )
                 self.referee.forget()
                 self._unplace_all()
-                stop.wait(backoff)
+                self._wait_in_the_group(stop, backoff)
                 backoff = min(backoff * 2, MAX_PAUSE)
-        self.consumer.close()
         log.info("referee stopped", extra={"judged": self.judged})
         return self.judged
 
@@ -323,21 +356,97 @@ class KafkaRefereeRunner:
         with self.unplaced_lock:
             self.unplaced |= set(assigned)
 
+    def _wait_in_the_group(self, stop: threading.Event, seconds: float) -> None:
+        """Wait ``seconds`` (or until ``stop``) still a live member of the group: polls with every assigned
+        partition paused read nothing, and answer the rebalances that come meanwhile (the listener pauses what
+        they assign). Not polling, the runner held every other member's rebalance for up to 300 s."""
+        deadline = time.monotonic() + seconds
+        while not stop.is_set():
+            left = deadline - time.monotonic()
+            if left <= 0:
+                return
+            # the failure that brought the runner here may have left partitions running: pause them all again
+            self._unplace_all()
+            try:
+                polled = self.consumer.poll(timeout_ms=max(1, int(min(left, WAITING_POLL_S) * 1000)))
+            except INFRASTRUCTURE_ERRORS as err:  # the broker away too: the next attempt says so
+                log.debug("poll while waiting failed: %s", err)
+                stop.wait(min(left, WAITING_POLL_S))
+                continue
+            if polled:  # cannot happen while all are paused; if it did, dropped: the seek back re-reads them
+                log.warning("records polled while waiting were dropped, to be read again",
+                            extra={"partitions": sorted(tp.partition for tp in polled)})
+
+    def _subscribe(self) -> None:
+        self.unassigned_since = time.monotonic()
+        self.consumer.subscribe([self.topic], listener=_SeekToTracked(self))
+
+    def _rejoin_if_stalled(self) -> None:
+        """A rebalance that has not given the runner its partitions within ``rebalance_stall_s``: the group joined
+        again with a new consumer. Seen on kafka-python 3.0.12 (1 run in 6 of a test whose group rebalanced right
+        after each assignment): a leader's join went silent after "performing partition assignments", its
+        heartbeats off for the join, and the runner sat unassigned for good. A rebalance that waits for another
+        member takes as long with a new consumer; one stuck in the client ends."""
+        since = self.unassigned_since
+        if since is None or time.monotonic() - since < self.rebalance_stall_s:
+            return
+        try:
+            fresh = self._new_consumer()  # first: while the broker cannot be reached the old one stays
+        except INFRASTRUCTURE_ERRORS as err:
+            log.warning("no partitions assigned for %.0fs, and no new consumer yet: %s", time.monotonic() - since,
+                        err, extra={"service": "kafka"})
+            self.unassigned_since = time.monotonic()
+            return
+        RETRIES.labels("kafka").inc()
+        log.warning("no partitions assigned for %.0fs after joining or a revoke: joining the group again with a new "
+                    "consumer", time.monotonic() - since, extra={"service": "kafka"})
+        old = self.consumer
+        with contextlib.suppress(*INFRASTRUCTURE_ERRORS):
+            old.close(timeout_ms=5000)  # a client stuck in its rebalance must not hold the runner too
+        self.referee.forget()
+        with self.unplaced_lock:
+            self.unplaced.clear()
+            self.revoked.clear()
+        self.consumer = fresh
+        self._subscribe()
+
+    def _to_place(self) -> set[Any]:
+        """The assigned partitions to place before the next reading poll: those the listener or a failure left
+        unplaced, and any other paused one (none should be: a paused partition nobody places is never read)."""
+        paused = self.consumer.paused()
+        with self.unplaced_lock:
+            stray = paused - self.unplaced - self.revoked
+            if stray:
+                log.warning("paused partitions not waiting to be placed, placed now",
+                            extra={"partitions": sorted(tp.partition for tp in stray)})
+                self.unplaced |= stray
+            return set(self.unplaced)
+
     def _place(self, partitions: set[Any]) -> None:
         """``partitions`` checked against the store (:class:`LogBehindStore`), sought to the offsets after the
         store's tracked ones and resumed. Raises an infrastructure error while the broker or the store cannot say."""
-        mine = partitions & self.consumer.assignment()
+        with self.unplaced_lock:
+            assignments = self.assignments
+        mine = partitions & (self.consumer.assignment() - self.revoked)
         if mine:
             self.refuse_a_log_behind_the_store(mine)
             self.seek_to_tracked(mine)
             self.consumer.resume(*mine)
         with self.unplaced_lock:
-            self.unplaced -= partitions
+            # an assignment that came meanwhile (the listener runs on the client's IO thread) paused what it
+            # assigned: that stays to be placed on the next turn, or it would sit paused for good
+            if self.assignments == assignments:
+                self.unplaced -= partitions
 
     def _lag(self, tp: Any) -> int | None:
         """Records of ``tp`` on the log past the consumer's position, as of the last fetch."""
         high = self.consumer.highwater(tp)
-        return None if high is None else max(0, high - self.consumer.position(tp))
+        if high is None:
+            return None
+        # timeout 0: the position the consumer holds, never a wait on the coordinator (without one, position()
+        # waits as long as its offset lookups take, a rebalance's included: the loop would stop polling)
+        position = self.consumer.position(tp, timeout_ms=0)
+        return None if position is None else max(0, high - position)
 
 
 def _offset_and_metadata(offset: int) -> OffsetAndMetadata:

@@ -211,7 +211,13 @@ class PostgresStoreRecorder(PostgresProcessRecorder):
         with self.datastore.get_connection() as conn:
             conn.execute("SELECT pg_advisory_lock(hashtext(%s))", (_CREATE_LOCK,))
             try:
-                if self._types_exist(conn):
+                if self._tables_made(conn):
+                    # Nothing to create: no statement is run. Run again, they lock tables that exist all the same
+                    # (CREATE UNIQUE INDEX IF NOT EXISTS: the events, SHARE; ALTER TABLE ADD COLUMN IF NOT EXISTS:
+                    # the answered ids, ACCESS EXCLUSIVE) in the opposite order to a referee's commit (answered ids,
+                    # then the events' table lock): a store opened while a referee committed deadlocked with it.
+                    self._as_made()
+                elif self._types_exist(conn):
                     every = self.sql_create_statements
                     self.sql_create_statements = [s for s in every if "CREATE TYPE" not in s.as_string()]
                     try:
@@ -222,6 +228,48 @@ class PostgresStoreRecorder(PostgresProcessRecorder):
                     super().create_table()
             finally:
                 conn.execute("SELECT pg_advisory_unlock(hashtext(%s))", (_CREATE_LOCK,))
+
+    def _tables_made(self, conn: Any) -> bool:
+        """Every object the tables' statements would create is there (read from the catalog: no lock on a table),
+        and eventsourcing's tracking table is of the single-row kind (its migration done)."""
+        known = ("CREATE TABLE IF NOT EXISTS", "CREATE UNIQUE INDEX IF NOT EXISTS", "CREATE TYPE",
+                 "ALTER TABLE", "CREATE OR REPLACE FUNCTION")
+        if not all(s.as_string().lstrip().startswith(known) for s in self.sql_create_statements):
+            return False  # a statement of a kind not checked here (eventsourcing's functions): run them all
+        schema = self.datastore.schema or "public"
+        tables = [self.events_table_name, self.tracking_table_name, _PG_SEEN_TABLE, _HEADS_TABLE]
+        found = conn.execute(
+            "SELECT (SELECT count(*) FROM pg_tables WHERE schemaname = %s AND tablename = ANY(%s)) AS tables,"
+            " (SELECT count(*) FROM pg_indexes WHERE schemaname = %s AND indexname = %s) AS indexes,"
+            " (SELECT count(*) FROM information_schema.columns WHERE table_schema = %s AND table_name = %s"
+            "  AND column_name = 'digest') AS columns,"
+            " (SELECT count(*) FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace"
+            "  WHERE n.nspname = %s AND p.proname = %s) AS functions",
+            (schema, tables, schema, self.notification_id_index_name, schema, _PG_SEEN_TABLE,
+             schema, self.pg_function_name_insert_events),
+        ).fetchone()
+        functions = sum("CREATE OR REPLACE FUNCTION" in s.as_string() for s in self.sql_create_statements)
+        if (int(found["tables"]), int(found["indexes"]), int(found["columns"]), int(found["functions"]) >= functions) != (
+            len(tables), 1, 1, True
+        ):
+            return False
+        if not self._types_exist(conn):
+            return False
+        migrated = conn.execute(
+            SQL("SELECT 1 FROM {t} WHERE application_name = %s").format(
+                t=Identifier(schema, self.tracking_table_name)),
+            (self.table_migration_identifier,),
+        ).fetchone()
+        return not self.datastore.single_row_tracking or migrated is not None
+
+    def _as_made(self) -> None:
+        """What eventsourcing's create_table leaves behind besides the tables: its tracking table's state and the
+        composite types' adapters."""
+        self.tracking_table_exists = True
+        self.tracking_migration_current = self.tracking_migration_previous = self.max_tracking_id(
+            self.table_migration_identifier
+        )
+        self.datastore.register_type_adapters()
 
     def _types_exist(self, conn: Any) -> bool:
         names = sorted(self.datastore.db_type_names)
