@@ -31,9 +31,9 @@ pytestmark = pytest.mark.integration
 def judge_all(kafka_bootstrap: str, topic: str, store: Store, group: str, expected: int) -> int:
     """The records a referee judges into ``store`` until ``expected`` are judged (or two minutes pass).
 
-    A runner that joins its group may be revoked at once and then idle out having judged nothing (issue 19's
-    runner defect, skipped in test_referee_starts_and_rebalances): another runner is started then, which resumes
-    from the offsets the store tracks — a replay is judged once whatever the runs."""
+    Each runner idles out after 3 s, which can come before its group has settled (a join revoked at once, and
+    the runner's own rejoin after a silent join waits 30 s: ingest/runners.py); another runner is started then,
+    which resumes from the offsets the store tracks — a replay is judged once whatever the runs."""
     judged, deadline = 0, time.monotonic() + 120
     while judged < expected and time.monotonic() < deadline:
         referee = Referee(store, topic, protocols=compile_snapshot)
