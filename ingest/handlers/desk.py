@@ -73,6 +73,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, MutableMapping
 from dataclasses import dataclass
 from datetime import datetime
+from functools import lru_cache
 from typing import Any
 from uuid import UUID, uuid5
 
@@ -555,7 +556,13 @@ def _table_of(envelope: Envelope, event: Any) -> int | None:
 
 
 def _count_key(competition: Competition) -> UUID:
-    return uuid5(competition.id, "chip-count")
+    return _chip_count_stream(competition.id)
+
+
+@lru_cache(maxsize=4096)
+def _chip_count_stream(competition: UUID) -> UUID:
+    # asked at every act of a competition and every start and end of its hands
+    return uuid5(competition, "chip-count")
 
 
 def by_player(hand: Hand, moved: dict[int, int]) -> dict[str, int]:
