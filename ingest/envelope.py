@@ -206,7 +206,7 @@ def _in_bounds(value: Any, name: str, depth: int) -> bool:
         return known is None or value in known
     if kind is int:
         least, most = NUMBER_BOUNDS.get(name, _DEFAULT_NUMBER_BOUNDS)
-        return least <= value <= most
+        return bool(least <= value <= most)
     if kind is dict:
         if len(value) > ITEMS_BOUND:
             return False
