@@ -1,6 +1,14 @@
 """Validated events per second through real Kafka → referee → PostgreSQL, batched and naive, in one run.
 
     .venv/bin/python bench/pipeline.py [--events 1000000] [--naive-events 5000] [PATH ...]
+    .venv/bin/python bench/pipeline.py --simulated [--events 300000] --referees 2 --competitions 24
+
+With ``--simulated`` the records are whole simulated competitions (``ingest.simulator.simulate_competition``:
+Regulations, officials appointed, registration, the seat draw, levels and breaks, moves, table breaks,
+eliminations, hand-for-hand, penalties), every hand under its Competition, so the referee judges each hand
+start by the floor's checks and the competition follows its hands. They are published under the simulation's
+clock (the topic keeps the producer's timestamps, as the demo's embedded log receives a simulation), so the
+levels and windows are judged on the times they were played.
 
 Publishes the shared PHH hands (default: the 83 WSOP 2023 final-table hands), played again at new tables
 until at least ``--events`` records are on a fresh topic, then runs the referee as its own process
@@ -74,12 +82,15 @@ def referee_process(
     checkpoints = KafkaCheckpoints(bootstrap, checkpoints_topic(topic))
     referee = Referee(store, topic, publish_checkpoint=checkpoints)
     marks: list[tuple[float, float, int]] = []  # (start, end, records) of each judged batch
+    outcomes: dict[str, int] = {}
     judge = referee.judge
 
     def timed(partition: int, records: Any) -> Any:
         start = time.monotonic()
         verdicts = judge(partition, records)
         marks.append((start, time.monotonic(), len(records)))
+        for verdict in verdicts:
+            outcomes[verdict.outcome] = outcomes.get(verdict.outcome, 0) + 1
         return verdicts
 
     referee.judge = timed  # type: ignore[method-assign]
@@ -91,7 +102,7 @@ def referee_process(
     store.close()
     usage = resource.getrusage(resource.RUSAGE_SELF)
     cpu_s = usage.ru_utime + usage.ru_stime
-    print(json.dumps({"marks": marks, "maxrss_kib": usage.ru_maxrss, "cpu_s": cpu_s}))
+    print(json.dumps({"marks": marks, "maxrss_kib": usage.ru_maxrss, "cpu_s": cpu_s, "outcomes": outcomes}))
 
 
 def run_referees(
@@ -115,6 +126,7 @@ def run_referees(
         for _ in range(count)
     ]
     marks: list[tuple[float, float, int]] = []
+    outcomes: dict[str, int] = {}
     peak_kib = 0
     cpu_s = 0.0
     load = os.getloadavg()[0]
@@ -126,6 +138,8 @@ def run_referees(
         marks += [tuple(m) for m in found["marks"]]
         peak_kib = max(peak_kib, found["maxrss_kib"])
         cpu_s += found["cpu_s"]
+        for outcome, n in found["outcomes"].items():
+            outcomes[outcome] = outcomes.get(outcome, 0) + n
     marks.sort()
     events = sum(n for _, _, n in marks)
     first = marks[0][0]
@@ -146,6 +160,7 @@ def run_referees(
         # says what the code costs, whatever share of the cores it was given.
         "events_per_cpu_s": events / cpu_s,
         "load": (load, os.getloadavg()[0]),
+        "outcomes": outcomes,
     }
 
 
@@ -179,6 +194,73 @@ def bench_records(paths: list[Path], repeat: int, competitions: int) -> Iterator
                 table_id=f"{names[n]}#{hand.index}@{copy}",
                 hand_number=1,
             )
+
+
+#: records a simulated competition's player brings (seed 1: 45 players 3,431 records, 550 players 29,461)
+RECORDS_PER_PLAYER = 54
+
+
+def simulated_competition_ids(competitions: int, partitions: int) -> list[str]:
+    """``competitions`` ids spread evenly over the partitions (murmur2 of ``bench-sim-0``, ``bench-sim-1`` …
+    would not be: two referees would get unequal halves)."""
+    from ingest.log import partition_for
+
+    per_partition = -(-competitions // partitions)
+    placed: dict[int, int] = {}
+    ids: list[str] = []
+    n = 0
+    while len(ids) < competitions:
+        name = f"bench-sim-{n}"
+        n += 1
+        p = partition_for(name.encode(), partitions)
+        if placed.get(p, 0) < per_partition:
+            placed[p] = placed.get(p, 0) + 1
+            ids.append(name)
+    return ids
+
+
+def _simulated(job: tuple[int, int, str]) -> list[tuple[bytes, bytes]]:
+    from ingest.simulator import simulate_competition
+
+    seed, players, competition_id = job
+    # no protests: a forwarding names a protocol snapshot taken in the store while the competition is judged
+    simulation = simulate_competition(seed, players, protests=False, competition_id=competition_id)
+    return list(simulation.records())
+
+
+def simulated_records(events: int, competitions: int, partitions: int) -> list[tuple[bytes, bytes]]:
+    """``competitions`` whole simulated competitions (seeds 1, 2, …) of enough players for about ``events``
+    records in all, simulated on every core."""
+    import multiprocessing
+
+    players = max(9, -(-events // (competitions * RECORDS_PER_PLAYER)))
+    jobs = [(n + 1, players, c) for n, c in enumerate(simulated_competition_ids(competitions, partitions))]
+    with multiprocessing.get_context("spawn").Pool(os.cpu_count() or 1) as pool:
+        return [record for records in pool.imap(_simulated, jobs) for record in records]
+
+
+def publish_clocked(bootstrap: str, topic: str, records: list[tuple[bytes, bytes]], partitions: int) -> tuple[int, float]:
+    """Publish ``records`` to a topic that keeps the producer's timestamps, each stamped with the simulation's
+    clock (ingest/simulator/clock.py): the log receives each act at the time the simulation played it."""
+    from kafka.admin import KafkaAdminClient
+
+    from ingest.kafka_log import RECORD_TOPIC_CONFIG, producer
+    from ingest.simulator.clock import simulation_clock
+
+    admin = KafkaAdminClient(bootstrap_servers=bootstrap)
+    config = {**RECORD_TOPIC_CONFIG, "message.timestamp.type": "CreateTime"}
+    admin.create_topics(
+        {topic: {"num_partitions": partitions, "replication_factor": 1, "configs": config}}, wait_for_metadata=True
+    )
+    admin.close()
+    out = producer(bootstrap)
+    start = time.monotonic()
+    for key, value in records:
+        at = simulation_clock(value)
+        out.send(topic, key=key, value=value, timestamp_ms=int(at.timestamp() * 1000))
+    out.flush()
+    out.close()
+    return len(records), time.monotonic() - start
 
 
 # ----------------------------------------------------------------------------------------- the services
@@ -263,6 +345,10 @@ def main() -> None:
     parser.add_argument(
         "--competitions", type=int, default=1, help="competitions (keys) the copies spread over"
     )
+    parser.add_argument(
+        "--simulated", action="store_true",
+        help="whole simulated competitions (every hand under a Competition), not the PHH hands played again",
+    )
     parser.add_argument("--referee-process", nargs=7, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.referee_process:
@@ -274,20 +360,30 @@ def main() -> None:
 
     with services() as (bootstrap, server_url):
         settings = Settings(kafka_bootstrap_servers=bootstrap, database_url=server_url)
-        per_copy = sum(1 for _ in bench_records(args.paths, 1, 1))
-        repeat = -(-args.events // per_copy)
         run_id = uuid.uuid4().hex[:8]
         topic, naive_topic = f"bench.pipeline.{run_id}", f"bench.pipeline.naive.{run_id}"
-        published, publish_s = publish(
-            bootstrap, topic, bench_records(args.paths, repeat, args.competitions), settings.partitions
-        )
-        print(
-            f"published {published:,} events ({repeat} × {per_copy}, {args.competitions} competition(s)) to "
-            f"{topic} in {publish_s:.1f} s ({published / publish_s:,.0f}/s)",
-            flush=True,
-        )
-        naive_records = itertools.islice(bench_records(args.paths, repeat, 1), args.naive_events)
-        publish(bootstrap, naive_topic, naive_records, settings.partitions)
+        if args.simulated:
+            started = time.monotonic()
+            records = simulated_records(args.events, args.competitions, settings.partitions)
+            print(f"simulated {args.competitions} competitions: {len(records):,} records in "
+                  f"{time.monotonic() - started:.1f} s", flush=True)
+            published, publish_s = publish_clocked(bootstrap, topic, records, settings.partitions)
+            what = f"{args.competitions} simulated competition(s)"
+            # the anchor: the naive referee on the first records of the first competition (its opening acts)
+            publish_clocked(bootstrap, naive_topic, [r for r in records if r[0] == records[0][0]][: args.naive_events],
+                            settings.partitions)
+            del records
+        else:
+            per_copy = sum(1 for _ in bench_records(args.paths, 1, 1))
+            repeat = -(-args.events // per_copy)
+            published, publish_s = publish(
+                bootstrap, topic, bench_records(args.paths, repeat, args.competitions), settings.partitions
+            )
+            what = f"{repeat} × {per_copy}, {args.competitions} competition(s)"
+            naive_records = itertools.islice(bench_records(args.paths, repeat, 1), args.naive_events)
+            publish(bootstrap, naive_topic, naive_records, settings.partitions)
+        print(f"published {published:,} events ({what}) to {topic} in {publish_s:.1f} s "
+              f"({published / publish_s:,.0f}/s)", flush=True)
 
         with fresh_database(server_url) as url:
             batched = run_referees(
@@ -299,12 +395,14 @@ def main() -> None:
             f"{batched['events_per_s']:,.0f} events/s (median of {WINDOW_S:.0f}-s windows "
             f"{batched['median_window_events_per_s']:,.0f}), peak memory {batched['maxrss_mib']:.0f} MiB, "
             f"{batched['events_per_cpu_s']:,.0f} events per referee CPU-second, load average "
-            f"{batched['load'][0]:.1f} → {batched['load'][1]:.1f}",
+            f"{batched['load'][0]:.1f} → {batched['load'][1]:.1f}; verdicts {batched['outcomes']}",
             flush=True,
         )
+        anchor: dict[str, Any] = {}
         for wait, name in ((False, "naive referee"), (True, "naive referee waiting for each offset commit")):
             with fresh_database(server_url) as url:
                 naive = run_referees(1, naive_topic, bootstrap, url, 1, settings.referee_batch_ms, wait)
+            anchor = anchor or naive
             print(
                 f"{name} (one record per transaction): {naive['events']:,} events in "
                 f"{naive['seconds']:.1f} s = {naive['events_per_s']:,.0f} events/s "
@@ -318,6 +416,19 @@ def main() -> None:
         admin = KafkaAdminClient(bootstrap_servers=bootstrap)
         admin.delete_topics([topic, naive_topic, checkpoints_topic(topic), checkpoints_topic(naive_topic)])
         admin.close()
+    kind = "simulated competitions" if args.simulated else "PHH hands played again"
+    print(json.dumps({
+        "name": f"pipeline: events/s through Kafka -> {args.referees} referee(s) -> PostgreSQL, {kind}, "
+                f"{args.competitions} competition(s)",
+        "value": round(batched["events_per_s"]), "unit": "events/s",
+        "anchor": round(anchor["events_per_s"], 1), "anchor_name": "the naive referee (one record per transaction)",
+        "ratio": round(batched["events_per_s"] / anchor["events_per_s"], 1),
+        "peak_memory_mib": round(batched["maxrss_mib"]),
+        "events": batched["events"], "median_window_events_per_s": round(batched["median_window_events_per_s"]),
+        "events_per_referee_cpu_s": round(batched["events_per_cpu_s"]),
+        "referee_cpu_us_per_event": round(1e6 / batched["events_per_cpu_s"], 1),
+        "verdicts": batched["outcomes"], "load_average": [round(x, 1) for x in batched["load"]],
+    }))
 
 
 if __name__ == "__main__":

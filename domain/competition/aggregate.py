@@ -26,6 +26,7 @@ import typing
 from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass
 from datetime import date, datetime
+from functools import lru_cache
 from typing import Any, TypeVar
 from uuid import NAMESPACE_URL, UUID, uuid5
 
@@ -137,7 +138,9 @@ def _applies(*kinds: type) -> Callable[[_Applier], _Applier]:
     return register
 
 
+@lru_cache(maxsize=4096)
 def competition_stream_id(competition_id: str) -> UUID:
+    # asked for every record of a competition (its officials, its floor): a SHA-1 each time was 4 % of judging one
     return uuid5(COMPETITION_NAMESPACE, competition_id)
 
 

@@ -28,7 +28,6 @@ from domain.errors import (
     verify_agrees,
 )
 from domain.hand.aggregate import Hand, hand_id
-from domain.rulings import HandReview, hand_review_id
 from domain.rulings.events import RulingIssued
 from ingest.envelope import MalformedRecord
 from ingest.handlers.desk import (
@@ -69,6 +68,7 @@ def _register(desk: Desk, c: Competition, act: Reported) -> None:
     season = season_of(c)
     record = desk.find(season_record_id(e.person, season))
     barred = [e.person] if isinstance(record, SeasonRecord) and record.is_disqualified(season, act.at) else []
+    entered = e.participant in c.entries
     c.register(
         e.participant,
         e.person,
@@ -83,6 +83,8 @@ def _register(desk: Desk, c: Competition, act: Reported) -> None:
         seat=e.seat,
         meta=act.meta,
     )
+    if not entered:
+        desk.registered(c.competition_id, e.participant)
 
 
 def _conduct_draw(desk: Desk, c: Competition, act: Reported) -> None:
@@ -175,8 +177,8 @@ def _played(desk: Desk, c: Competition, named: str) -> tuple[list[Any] | None, t
     found = desk.find(hand_id(table, int(number), c.competition_id)) if table and number.isdigit() else None
     if not isinstance(found, Hand):
         return None, ()
-    review = desk.find(hand_review_id(c.competition_id, named))
-    return desk.hand_events(found), tuple(review.rulings) if isinstance(review, HandReview) else ()
+    review = desk.review(c.competition_id, named)
+    return desk.hand_events(found), tuple(review.rulings) if review is not None else ()
 
 
 HANDLERS: dict[str, Handler] = {

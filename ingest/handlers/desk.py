@@ -73,6 +73,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, MutableMapping
 from dataclasses import dataclass
 from datetime import datetime
+from functools import lru_cache
 from typing import Any
 from uuid import UUID, uuid5
 
@@ -202,6 +203,8 @@ class Desk:
         self._no_competition: set[str] = set()
         #: streams known to hold no disciplinary case, until the desk opens one
         self._no_case: set[UUID] = set()
+        #: hands known to have no review (no ruling on them), until the desk opens one: asked at every bust
+        self._no_review: set[UUID] = set()
         #: (competition, table, hand) → seat → (participant, penalty): players serving missed rounds whose hand
         #: has not been killed yet
         self._to_kill: dict[tuple[str, str, str], dict[int, tuple[str, int]]] = {}
@@ -453,7 +456,7 @@ class Desk:
 
     def _rulings_moving_chips(self, competition_id: str, named: str) -> list[tuple[datetime, str, dict[str, int]]]:
         """Each ruling on hand ``named`` that moved chips: when it was issued, its name, player → chips moved."""
-        review = self.find(hand_review_id(competition_id, named))
+        review = self.review(competition_id, named)
         table_id, _, number = named.rpartition("/")
         hand = self.find(hand_id(table_id, int(number), competition_id)) if number.isdigit() else None
         if not isinstance(review, HandReview) or not isinstance(hand, Hand):
@@ -482,6 +485,26 @@ class Desk:
             return None
         self.hot[stream] = loaded
         return loaded
+
+    def review(self, competition_id: str, named: str) -> HandReview | None:
+        """The review of hand ``named`` (the rulings on it), or None. Only the rulings' handler opens one, here
+        (:meth:`opened_review`), so a hand found without one is remembered: each bust asks of its hand."""
+        stream = hand_review_id(competition_id, named)
+        if stream in self._no_review:
+            return None
+        found = self.find(stream)
+        if not isinstance(found, HandReview):
+            self._no_review.add(stream)
+            return None
+        return found
+
+    def opened_review(self, review: HandReview) -> None:
+        self._no_review.discard(review.id)
+
+    def registered(self, competition_id: str, participant: str) -> None:
+        """``participant`` has just entered ``competition_id``: no case can be open for him yet (only an entrant
+        has one, :meth:`case`), so the floor need not ask the store at his first hand."""
+        self._no_case.add(case_id(competition_id, participant))
 
     def competition(self, competition_id: str) -> Competition:
         found = self.find(competition_stream_id(competition_id))
@@ -578,7 +601,13 @@ def _table_of(envelope: Envelope, event: Any) -> int | None:
 
 
 def _count_key(competition: Competition) -> UUID:
-    return uuid5(competition.id, "chip-count")
+    return _chip_count_stream(competition.id)
+
+
+@lru_cache(maxsize=4096)
+def _chip_count_stream(competition: UUID) -> UUID:
+    # asked at every act of a competition and every start and end of its hands
+    return uuid5(competition, "chip-count")
 
 
 def by_player(hand: Hand, moved: dict[int, int]) -> dict[str, int]:

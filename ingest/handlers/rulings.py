@@ -18,7 +18,7 @@ from domain.hand.events import (
     HandMucked,
 )
 from domain.officials.codec import decode as decode_officials
-from domain.rulings import HandReview, hand_review_id
+from domain.rulings import HandReview
 from domain.rulings.amend import chips_moved
 from domain.rulings.events import MuckedCardsInspected, RulingIssued
 from domain.rulings.outcome import stored_outcome
@@ -41,8 +41,11 @@ def _review(desk: Desk, act: Reported, named: str) -> tuple[Hand, HandReview]:
     expected = hand_name(act.envelope.table_id, act.envelope.hand_id)
     if named != expected:
         raise MalformedRecord(f"the record is about hand {named}; the envelope names hand {expected}", "payload.hand")
-    found = desk.find(hand_review_id(act.competition_id, named))
-    review = found if isinstance(found, HandReview) else HandReview.open(act.competition_id, named, act.at, act.meta)
+    found = desk.review(act.competition_id, named)
+    if found is not None:
+        return hand, found
+    review = HandReview.open(act.competition_id, named, act.at, act.meta)
+    desk.opened_review(review)
     return hand, review
 
 

@@ -9,8 +9,10 @@ from typing import Any
 from uuid import uuid4
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from ingest.envelope import MalformedRecord, parse_record
+from ingest.envelope import MalformedRecord, _in_bounds, _within, parse_record, verify_bounds
 
 pytestmark = pytest.mark.unit
 
@@ -179,3 +181,45 @@ def test_a_lone_surrogate_is_malformed_not_a_crash() -> None:
     record = raw().replace(b'"Ann"', b'"\\ud800"')
     err = refused(record)
     assert "Invalid JSON" in err.reason
+
+
+# --- the bounds' fast path (ingest/envelope.py _in_bounds) agrees with the walk that names the field ---------------
+
+_NAMES = st.sampled_from(["", "stack", "seat", "hand_number", "rulebook", "variant", "delegations", "reason", "x" * 201])
+_LEAVES = (
+    st.none() | st.booleans() | st.integers(min_value=-(10**16), max_value=10**16)
+    | st.floats(allow_nan=True, allow_infinity=True)
+    | st.text(max_size=30) | st.sampled_from(["bfsp", "NT", "OFC", "\ud800", "é", "x" * 201, "y" * 10_001])
+)
+_VALUES = st.recursive(
+    _LEAVES,
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(_NAMES | st.text(max_size=8), inner, max_size=4),
+    max_leaves=20,
+)
+
+
+@settings(max_examples=400, deadline=None)
+@given(payload=st.dictionaries(_NAMES, _VALUES, max_size=5))
+def test_the_fast_bounds_check_refuses_exactly_what_the_named_walk_refuses(payload: dict[str, Any]) -> None:
+    try:
+        _within(payload, "payload", "", 0)
+        walked: str | None = None
+    except MalformedRecord as err:
+        walked = str(err)
+    if _in_bounds(payload, "", 0):
+        assert walked is None  # the fast path passes nothing the walk refuses
+    try:
+        verify_bounds(payload)
+        checked: str | None = None
+    except MalformedRecord as err:
+        checked = str(err)
+    assert checked == walked  # and the refusal, when there is one, is the walk's own, field and all
+
+
+def test_the_fast_bounds_check_sees_depth_and_lone_surrogates() -> None:
+    nested: Any = 1
+    for _ in range(20):
+        nested = [nested]
+    assert not _in_bounds({"a": nested}, "", 0)
+    assert not _in_bounds({"player": "\ud800"}, "", 0)
+    assert _in_bounds({"player": "Ann", "seats": [{"seat": 1, "stack": 10**15}]}, "", 0)
