@@ -253,6 +253,26 @@ def main() -> int:
         paths = pages(api)
         print(f"pages, {args.requests} sequential requests each (Chief Judge):")
         timed = time_pages(web, paths, args.requests)
+        # the integrity team's pages (issues 14, 15), as the demo's analyst reads them: the pair read is the
+        # competition's first pair by score, whatever its score
+        analyst = issue_token(secret, DEMO_PEOPLE["integrity"][0], "integrity")
+        analyst_api = httpx.Client(base_url=base, headers={"Authorization": f"Bearer {analyst}"}, timeout=30)
+        whole = "sim-american-11"
+        pairs = analyst_api.get(f"/v1/integrity/competitions/{whole}/pairs", params={"min_hands": 1}).json()
+        integrity_paths = {
+            "integrity alerts": f"/web/competitions/{whole}/integrity",
+            "integrity players": f"/web/competitions/{whole}/integrity/players",
+            "integrity chip flow": f"/web/competitions/{whole}/integrity/chip-flow",
+            "integrity cases": f"/web/competitions/{whole}/integrity/cases",
+        }
+        if pairs:
+            first = pairs[0]
+            integrity_paths["integrity pair"] = (
+                f"/web/competitions/{whole}/integrity/pair?a={first['player_a']}&b={first['player_b']}&min_hands=1"
+            )
+        print(f"integrity pages, {args.requests} sequential requests each (integrity analyst):")
+        analyst_web = httpx.Client(base_url=base, cookies={"pokeraudit_session": analyst}, timeout=30)
+        timed.update(time_pages(analyst_web, integrity_paths, args.requests))
         worst = max(timed, key=lambda n: timed[n]["p95"])
         print(f"the API's own reads under the officials' pages, {args.requests} sequential requests each:")
         underneath = time_pages(api, {
