@@ -7,6 +7,7 @@ from domain.officials.permissions import (
     Permission,
     UnknownActError,
     is_permitted,
+    verify_named_recorder,
     verify_permitted,
 )
 
@@ -17,5 +18,6 @@ __all__ = [
     "Permission",
     "UnknownActError",
     "is_permitted",
+    "verify_named_recorder",
     "verify_permitted",
 ]

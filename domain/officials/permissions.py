@@ -389,6 +389,33 @@ def verify_permitted(act: str, role: Role, *, delegations: Collection[Delegation
     raise NotPermittedError(reason, rule.cite())
 
 
+def verify_named_recorder(
+    record: str,
+    done: str,
+    named: Role,
+    recorder: Role,
+    rule: RuleRef,
+    *,
+    named_person: str | None = None,
+    recorder_person: str | None = None,
+) -> None:
+    """An act that names the official who did it (a penalty's ``imposed_by``, a ruling's ``official``) is
+    recorded by that official: a record naming another is refused with ``rule``, never re-attributed.
+
+    ``NotPermittedError("the penalty says the Chief Judge imposed it, and it was recorded by the judge", ...)``;
+    with the persons named too, both must agree.
+    """
+    if named is recorder and (named_person is None or named_person == recorder_person):
+        return
+    if named_person is None:
+        said = f"the {named.value.replace('_', ' ')}"
+        by = f"the {recorder.value.replace('_', ' ')}"
+    else:
+        said = f"{named_person} ({named.value.replace('_', ' ')})"
+        by = f"{recorder_person} ({recorder.value.replace('_', ' ')})"
+    raise NotPermittedError(f"the {record} says {said} {done} it, and it was recorded by {by}", rule)
+
+
 def _only(rule: Permission) -> str:
     names = [_WHO[role][1] for role in _ORDER if role in rule.roles]
     if rule.delegation is not None:

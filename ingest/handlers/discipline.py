@@ -15,12 +15,11 @@ from domain.discipline import DisciplinaryCase, PenaltyKind, SeasonRecord, case_
 from domain.discipline.penalties import MISSED_ROUND_RULE, players_at_table, verify_killed
 from domain.errors import (
     DisciplineError,
-    NotPermittedError,
     RuleRef,
     verify_agrees,
 )
 from domain.hand.aggregate import Hand, hand_id
-from domain.officials import Delegation
+from domain.officials import Delegation, verify_named_recorder
 from domain.officials.revocations import DENY_LIST_ID, TokenDenyList
 from domain.protests import Protest, protest_id
 from domain.protests.contested import verify_upheld
@@ -64,12 +63,7 @@ def _violation(desk: Desk, c: Competition, case: DisciplinaryCase, act: Reported
 
 def _impose(desk: Desk, c: Competition, case: DisciplinaryCase, act: Reported) -> None:
     e = act.event
-    if e.imposed_by is not act.role:
-        raise NotPermittedError(
-            f"the penalty says the {e.imposed_by.value.replace('_', ' ')} imposed it, and it was recorded by the "
-            f"{act.role.value.replace('_', ' ')}",
-            RuleRef("bfsp", "7.2.1"),
-        )
+    verify_named_recorder("penalty", "imposed", e.imposed_by, act.role, RuleRef("bfsp", "7.2.1"))
     players = 0
     if e.kind is PenaltyKind.MISSED_ROUNDS:
         players = players_at_table(e.participant, c.seats, c.eliminated)

@@ -12,11 +12,11 @@ from domain.competition.aggregate import Competition
 from domain.competition.hand_checks import hand_name
 from domain.discipline import DisciplinaryCase, case_id
 from domain.errors import (
-    NotPermittedError,
     ProtestError,
     RuleRef,
     verify_agrees,
 )
+from domain.officials import verify_named_recorder
 from domain.protests import Protest, challenge, protest_id
 from domain.protests.contested import verify_contested_penalty
 from domain.protests.events import ContestedKind, HandChallenged, ProtestFiled, ProtestReceived
@@ -95,12 +95,7 @@ def _forward(desk: Desk, act: Reported) -> Aggregate:
 def _decide(desk: Desk, act: Reported) -> Aggregate:
     e = act.event
     protest = desk.protest(act.competition_id, e.protest)
-    if e.decided_by is not act.role:
-        raise NotPermittedError(
-            f"the decision says the {e.decided_by.value.replace('_', ' ')} decided it, and it was recorded by the "
-            f"{act.role.value.replace('_', ' ')}",
-            RuleRef("bfsp", "7.3.4"),
-        )
+    verify_named_recorder("decision", "decided", e.decided_by, act.role, RuleRef("bfsp", "7.3.4"))
     protest.decide(e.decision, e.reasons, act.role, act.at, act.meta)
     return protest
 

@@ -10,13 +10,13 @@ from domain.competition.aggregate import Competition
 from domain.competition.hand_checks import hand_name
 from domain.errors import (
     DisciplineError,
-    NotPermittedError,
     RuleRef,
 )
 from domain.hand.aggregate import Hand, hand_id
 from domain.hand.events import (
     HandMucked,
 )
+from domain.officials import verify_named_recorder
 from domain.officials.codec import decode as decode_officials
 from domain.rulings import HandReview
 from domain.rulings.amend import chips_moved
@@ -51,12 +51,8 @@ def _review(desk: Desk, act: Reported, named: str) -> tuple[Hand, HandReview]:
 
 def _rule(desk: Desk, act: Reported) -> Aggregate:
     e: RulingIssued = act.event
-    if e.role is not act.role or e.official != act.by.person:
-        raise NotPermittedError(
-            f"the ruling says {e.official} ({e.role.value.replace('_', ' ')}) issued it, and it was recorded by "
-            f"{act.by.person} ({act.role.value.replace('_', ' ')})",
-            RuleRef("bfsp", "2.1.1"),
-        )
+    verify_named_recorder("ruling", "issued", e.role, act.role, RuleRef("bfsp", "2.1.1"),
+                          named_person=e.official, recorder_person=act.by.person)
     hand, review = _review(desk, act, e.hand)
     outcome = stored_outcome(desk.hand_events(hand))
     window = challenge_window(desk, act, hand)

@@ -177,6 +177,17 @@ def test_missed_rounds_count_the_players_at_the_offenders_table(pipeline: Pipeli
     assert case.penalties[0].hands_to_miss == 3
 
 
+def test_a_penalty_naming_another_official_as_its_imposer_is_refused(pipeline: Pipeline) -> None:
+    records = Records()
+    pipeline.judge(opening(records))
+    pipeline.judge([records.record(ViolationRecorded("p03", "7.1.6", "", False, 1), JUDGE, at(2))])
+    chiefs = PenaltyImposed("p03", 1, PenaltyKind.MISSED_ROUNDS, Role.CHIEF_JUDGE, rounds=1, players_at_table=3,
+                            hands_to_miss=3)
+    rejection = refusal(pipeline.judge([records.record(chiefs, JUDGE, at(3))]))
+    assert rejection.rule == "bfsp 7.2.1"
+    assert rejection.reason == "the penalty says the chief judge imposed it, and it was recorded by the judge"
+
+
 def test_a_wrong_count_of_hands_to_miss_is_refused_never_stored_corrected(pipeline: Pipeline) -> None:
     """Issue 13, silent corrections: ``hands_to_miss: 2`` for one round at a table of three was stored as 3."""
     records = Records()

@@ -6,7 +6,14 @@ import pytest
 
 from domain.errors import NotPermittedError, RuleRef
 from domain.hand.codec import REPORTED
-from domain.officials import Act, Delegation, UnknownActError, is_permitted, verify_permitted
+from domain.officials import (
+    Act,
+    Delegation,
+    UnknownActError,
+    is_permitted,
+    verify_named_recorder,
+    verify_permitted,
+)
 from domain.roles import Role
 
 pytestmark = pytest.mark.unit
@@ -188,3 +195,21 @@ def test_an_imported_history_never_acts_for_an_official() -> None:
 def test_an_act_the_table_does_not_have_is_a_programming_error_not_a_refusal() -> None:
     with pytest.raises(UnknownActError, match="no act called 'PlayerTeleported'"):
         verify_permitted("PlayerTeleported", Role.CHIEF_JUDGE)
+
+
+def test_an_act_naming_who_did_it_is_recorded_by_that_official_never_reattributed() -> None:
+    """One check for every act that names its official (a penalty's imposer, a decision's decider, a ruling's
+    official): refused with the act's rule, saying who the record names and who recorded it."""
+    verify_named_recorder("penalty", "imposed", Role.JUDGE, Role.JUDGE, RuleRef("bfsp", "7.2.1"))
+    with pytest.raises(NotPermittedError) as refused:
+        verify_named_recorder("penalty", "imposed", Role.CHIEF_JUDGE, Role.JUDGE, RuleRef("bfsp", "7.2.1"))
+    assert refused.value.message == (
+        "the penalty says the chief judge imposed it, and it was recorded by the judge (bfsp 7.2.1)"
+    )
+    assert refused.value.rule == RuleRef("bfsp", "7.2.1")
+    verify_named_recorder("ruling", "issued", Role.JUDGE, Role.JUDGE, RuleRef("bfsp", "2.1.1"),
+                          named_person="judge-1", recorder_person="judge-1")
+    with pytest.raises(NotPermittedError, match=r"the ruling says judge-2 \(judge\) issued it, and it was recorded "
+                                                r"by judge-1 \(judge\)"):
+        verify_named_recorder("ruling", "issued", Role.JUDGE, Role.JUDGE, RuleRef("bfsp", "2.1.1"),
+                              named_person="judge-2", recorder_person="judge-1")
