@@ -11,7 +11,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 import pytest
-from web_browser import WebServer, served, screenshot, sign_in, wait_for
+from web_browser import WebServer, screenshot, served, sign_in, wait_for
 
 from api.bootstrap import bootstrap, open_projector
 from api.operations import phh_records, publish, referee_once
