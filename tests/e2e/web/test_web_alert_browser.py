@@ -66,6 +66,10 @@ def test_an_analyst_opens_an_alert_and_its_evidence_hand_in_the_replayer(
     assert len(rows) == len(alerts)
     first = rows[0]
     assert f"{alert['score']:.2f}" in first.text and f"{len(evidence)} hands" in first.text
+    # the queue lists each alert's own evidence hands, each opening the replayer
+    queued = browser.find_elements(By.CSS_SELECTOR, "section[aria-labelledby=ev-title] ul")[0]
+    hrefs = [urlsplit(a.get_attribute("href")).path for a in queued.find_elements(By.TAG_NAME, "a")]
+    assert hrefs == [f"/web/hands/{hand}" for hand in evidence]
     screenshot(browser, "integrity-alert-queue")
 
     # the alert opens on its pair's page, whose evidence hands are the alert's
