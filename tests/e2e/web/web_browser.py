@@ -14,6 +14,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -57,6 +58,15 @@ def _free_port() -> int:
 @pytest.fixture(scope="session")
 def web_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[WebServer]:
     data_dir = tmp_path_factory.mktemp("web") / "demo"
+    settings = Settings(POKERAUDIT_DATA_DIR=data_dir)  # type: ignore[call-arg]
+    assert load_demo(settings, out=lambda line: None) == TABLES
+    with served(data_dir) as server:
+        yield server
+
+
+@contextmanager
+def served(data_dir: Path) -> Iterator[WebServer]:
+    """``pokeraudit serve`` (embedded) on the store in ``data_dir``, until the block ends."""
     # The server's log goes to a file, never to a pipe nobody reads: a browser's traffic writes well over the
     # pipe's 64 KiB, and a full pipe blocks the log's write in the event loop, so the server stops answering.
     log_path = data_dir.parent / "server.log"
@@ -66,8 +76,6 @@ def web_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[WebServer]:
     env.update(POKERAUDIT_DATA_DIR=str(data_dir), POKERAUDIT_JWT_SECRET=secret, POKERAUDIT_DEMO_SIGN_IN="true")
     for name in ("POKERAUDIT_RATE_HEAVY_READS_PER_MINUTE", "POKERAUDIT_RATE_SUBMITS_PER_MINUTE"):
         env.pop(name, None)
-    settings = Settings(POKERAUDIT_DATA_DIR=data_dir)  # type: ignore[call-arg]
-    assert load_demo(settings, out=lambda line: None) == TABLES
     port = _free_port()
     log = log_path.open("w")
     server = subprocess.Popen(
