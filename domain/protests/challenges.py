@@ -112,3 +112,15 @@ def challenge(
     return HandChallenged(
         hand, participant, kind, grounds, raised_at, challenge_deadline(window, kind, rulebook)
     )
+
+
+def verify_own_challenge(participant: str, registered_person: str | None, person: str, rulebook: Rulebook) -> None:
+    """A participant challenges in his own name: ``person`` recording a challenge as a participant is the person
+    the competition registered as ``participant`` (``registered_person``; None: not registered there)."""
+    rule = rulebook.cite("dispute")
+    if registered_person is None:
+        raise ProtestError(f"{participant} is not registered at this competition: he challenges no result there", rule)
+    if registered_person != person:
+        raise ProtestError(
+            f"a participant challenges in his own name: {person} may not challenge in the name of {participant}", rule
+        )

@@ -18,6 +18,7 @@ from domain.errors import (
 )
 from domain.officials import verify_named_recorder
 from domain.protests import Protest, challenge, protest_id
+from domain.protests.challenges import verify_own_challenge
 from domain.protests.contested import verify_contested_penalty
 from domain.protests.events import ContestedKind, HandChallenged, ProtestFiled, ProtestReceived
 from domain.protests.protest import verify_own_filing
@@ -123,6 +124,10 @@ def _challenge(desk: Desk, act: Reported) -> Aggregate:
             "payload.raised_at",
         )
     book = rulebook_of(desk, act)
+    if act.role is Role.PARTICIPANT:
+        competition = desk.competition_of(act.competition_id)
+        entry = competition.entries.get(e.participant) if competition is not None else None
+        verify_own_challenge(e.participant, entry.person if entry is not None else None, act.by.person, book)
     window = challenge_window(desk, act, hand)
     if window is None:
         raise ProtestError(f"hand {named} has not ended: there is no result to challenge yet", book.cite("dispute"))

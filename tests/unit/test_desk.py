@@ -304,6 +304,10 @@ def test_a_hands_result_is_challenged_until_the_next_hand_at_the_table_starts(pi
         raised = HandChallenged(name, "p02", ChallengeKind.RESULT, "my queens played", at(minutes), deadline)
         return records.record(raised, by, at(minutes), table(), "1")
 
+    in_anothers_name = refusal(pipeline.judge([challenged(10.5, RecordedBy(person="person-p03", role=Role.PARTICIPANT))]))
+    assert (in_anothers_name.rule, in_anothers_name.reason) == (
+        "bfsp 5.9.1", "a participant challenges in his own name: person-p03 may not challenge in the name of p02"
+    )
     assert outcomes(pipeline.judge([challenged(11)])) == ["accepted"]
     by_a_judge = refusal(pipeline.judge([challenged(11.5, JUDGE)]))
     assert (by_a_judge.rule, by_a_judge.reason) == (
