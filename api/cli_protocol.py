@@ -16,6 +16,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -70,17 +71,7 @@ def _protocol(args: argparse.Namespace) -> int:
         return 1
     if args.as_role is not None:
         document = _as_read_by(document, args.as_role)
-    if args.format == "pdf":
-        data = to_pdf(document)
-    elif args.format == "html":
-        data = to_html(document).encode()
-    else:
-        data = (json.dumps(document, indent=2, ensure_ascii=False) + "\n").encode()
-    if args.out is not None:
-        args.out.write_bytes(data)
-    else:
-        sys.stdout.buffer.write(data)
-        sys.stdout.flush()
+    _write(args, document, to_pdf, to_html)
     if warning(document):
         print(warning(document), file=sys.stderr)
         for b in document["verification"]["breaks"]:
@@ -312,18 +303,28 @@ def _show(args: argparse.Namespace) -> int:
     if args.as_role is not None:
         readable = _as_read_by(snapshot["protocol"], args.as_role, now=False)
         snapshot = {**snapshot, "sealed": readable != snapshot["protocol"], "protocol": readable}
+    _write(args, snapshot, signed_snapshot_pdf, signed_snapshot_html)
+    if not snapshot["verification"]["ok"]:
+        print(f"{snapshot['name']} does NOT verify: {snapshot['verification']['difference']}", file=sys.stderr)
+        return 1
+    return 0
+
+
+def _write(
+    args: argparse.Namespace,
+    document: dict[str, Any],
+    pdf: Callable[[dict[str, Any]], bytes],
+    html: Callable[[dict[str, Any]], str],
+) -> None:
+    """The document in the format asked (``--format``: json, html or pdf), to ``--out`` or standard output."""
     if args.format == "pdf":
-        data = signed_snapshot_pdf(snapshot)
+        data = pdf(document)
     elif args.format == "html":
-        data = signed_snapshot_html(snapshot).encode()
+        data = html(document).encode()
     else:
-        data = (json.dumps(snapshot, indent=2, ensure_ascii=False) + "\n").encode()
+        data = (json.dumps(document, indent=2, ensure_ascii=False) + "\n").encode()
     if args.out is not None:
         args.out.write_bytes(data)
     else:
         sys.stdout.buffer.write(data)
         sys.stdout.flush()
-    if not snapshot["verification"]["ok"]:
-        print(f"{snapshot['name']} does NOT verify: {snapshot['verification']['difference']}", file=sys.stderr)
-        return 1
-    return 0
