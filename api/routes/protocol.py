@@ -21,7 +21,7 @@ from api.routes.protocol_models import (
     SnapshotRead,
     SnapshotSummary,
 )
-from api.routes.submit import MAX_WAIT_SECONDS, EventSubmission, Reporter, Wiring, submit_and_wait
+from api.routes.submit import EventSubmission, Reporter, Timeout, Wiring, submit_and_wait
 from api.sealing import READS_REJECTIONS
 from api.verdicts import EventVerdict, Outcome
 from domain.protocol import TAMPER_RULE, ProtocolSnapshotTaken
@@ -33,7 +33,6 @@ router = APIRouter(prefix="/v1", tags=["protocol"], responses=ERROR_RESPONSES)
 
 CompetitionId = Annotated[str, Path(description="the competition, as the events name it")]
 Version = Annotated[int, Path(ge=1, le=10**6, description="the snapshot's number, from 1")]
-Timeout = Annotated[float, Query(gt=0, le=MAX_WAIT_SECONDS, description="seconds to wait for the referee's verdict")]
 Sha256 = Annotated[str, Body(embed=True, pattern="^[0-9a-f]{64}$", description="the SHA-256 of the snapshot read")]
 #: who reads a snapshot's full text: whoever reads the rejections it holds
 SnapshotReader = Annotated[Principal, Depends(roles(READS_REJECTIONS, "a protocol snapshot's full text"))]

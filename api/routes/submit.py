@@ -52,6 +52,9 @@ from projections.read_models import ReadModels
 MAX_BATCH = 1000
 #: longest a request waits for the referee
 MAX_WAIT_SECONDS = 30.0
+#: the shortest wait a client may ask for: the log of record confirms an append in milliseconds, but not in no
+#: time — a wait shorter than that would answer 503 (the log did not confirm) with the broker up
+MIN_WAIT_SECONDS = 0.5
 #: who may report at all (a dealer only at his own table). Which acts each may record is the roles table's, applied
 #: by the referee: an act refused for its recorder's role is stored as a rejection, so the attempt stays on record
 REPORTERS = frozenset({Role.DEALER, Role.JUDGE, Role.CHIEF_JUDGE, Role.SECRETARY, Role.FEDERATION})
@@ -103,7 +106,8 @@ Reporter = Annotated[
     )),
 ]
 Wait = Annotated[bool, Query(description="wait for the referee's verdict (200) instead of answering 202")]
-Timeout = Annotated[float, Query(gt=0, le=MAX_WAIT_SECONDS, description="seconds to wait for the verdict")]
+Timeout = Annotated[float, Query(ge=MIN_WAIT_SECONDS, le=MAX_WAIT_SECONDS,
+                                 description="seconds to wait for the verdict, the log's confirmation included")]
 
 
 @router.post("/events", status_code=202, response_model=SubmissionResult, responses=RESPONSES)
