@@ -65,7 +65,7 @@ def create_app(
     (the embedded mode's single process; ``pokeraudit serve --workers`` in the kafka+postgres mode).
     """
     owns_pipeline, owns_read_models = pipeline is None, read_models is None
-    pipeline = pipeline or bootstrap(settings)
+    pipeline = pipeline or bootstrap(settings, log_on_first_use=True)  # reads served while the broker is down
     read_models = read_models if read_models is not None else open_read_models(settings)
 
     @asynccontextmanager

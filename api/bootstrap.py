@@ -99,10 +99,13 @@ class Pipeline:
             self._store.close()
 
 
-def open_log(settings: Settings) -> Log:
+def open_log(settings: Settings, on_first_use: bool = False) -> Log:
+    """The log of record; ``on_first_use``: Kafka's opened by its first call (the API starts with the broker down)."""
     if settings.kafka_bootstrap_servers:
-        from ingest.kafka_log import KafkaLog
+        from ingest.kafka_log import KafkaLog, KafkaLogOnFirstUse
 
+        if on_first_use:
+            return KafkaLogOnFirstUse(settings.kafka_bootstrap_servers, settings.topic, settings.partitions)
         return KafkaLog(settings.kafka_bootstrap_servers, settings.topic, settings.partitions)
     settings.data_dir.mkdir(parents=True, exist_ok=True)
     return EmbeddedLog(settings.data_dir / LOG_FILE, settings.topic, settings.partitions)
@@ -159,6 +162,7 @@ def embedded(folder: Path, partitions: int = 1, topic: str = "events") -> Settin
     })
 
 
-def bootstrap(settings: Settings, publish_rejections: bool = False) -> Pipeline:
-    """The log, and the store and the referee opened on first use (:class:`Pipeline`)."""
-    return Pipeline(settings, open_log(settings), publish_rejections)
+def bootstrap(settings: Settings, publish_rejections: bool = False, log_on_first_use: bool = False) -> Pipeline:
+    """The log, and the store and the referee opened on first use (:class:`Pipeline`); the log too with
+    ``log_on_first_use`` (the API, which serves reads while the broker is down)."""
+    return Pipeline(settings, open_log(settings, log_on_first_use), publish_rejections)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import threading
 from collections.abc import Sequence
 from typing import Any
 
@@ -133,3 +134,41 @@ class KafkaLog:
     def close(self) -> None:
         self._producer.close()
         self._reader.close()
+
+
+class KafkaLogOnFirstUse:
+    """A :class:`KafkaLog` opened on its first use, and again on the next use after an opening failed.
+
+    The API starts while the broker is down (its reads need only PostgreSQL; ``/ready`` says the broker is down):
+    a submit then fails with the client's error, which the submit path answers as 503, within its timeout.
+    """
+
+    def __init__(self, bootstrap: str, topic: str, partitions: int = 6) -> None:
+        self.topic = topic
+        self._bootstrap, self._partitions = bootstrap, partitions
+        self._opened: KafkaLog | None = None
+        self._opening = threading.Lock()
+
+    def _log(self) -> KafkaLog:
+        with self._opening:
+            if self._opened is None:
+                self._opened = KafkaLog(self._bootstrap, self.topic, self._partitions)
+            return self._opened
+
+    def partitions(self) -> int:
+        return self._log().partitions()
+
+    def append(self, records: Sequence[tuple[bytes, bytes]]) -> list[tuple[int, int]]:
+        return self._log().append(records)
+
+    def read(self, partition: int, offset: int, max_records: int) -> list[LogRecord]:
+        return self._log().read(partition, offset, max_records)
+
+    def end_offsets(self) -> dict[int, int]:
+        return self._log().end_offsets()
+
+    def close(self) -> None:
+        with self._opening:
+            if self._opened is not None:
+                self._opened.close()
+                self._opened = None

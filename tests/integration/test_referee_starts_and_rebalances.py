@@ -469,6 +469,68 @@ def test_a_referee_started_while_the_broker_is_down_logs_its_retries_then_judges
     assert any("reaching the log" in str(line["message"]) for line in ours if line["level"] == "warning")
 
 
+def test_serve_started_while_the_broker_is_down_answers_reads_and_refuses_submits_until_it_is_back(
+    broker: PersistentService, pg_database: PgDatabase, tmp_path: Path
+) -> None:
+    """`pokeraudit serve` started with the broker down: it serves; /ready says 503 naming Kafka, reads (PostgreSQL
+    only) answer, a submit answers 503 naming the log within its timeout; once the broker is up /ready says 200
+    and a submit is judged (by a referee started beside it, as an operator runs them)."""
+    from shared_hands import WSOP_HAND, as_reported
+    from test_outages import SLACK_S, bearer, timed
+
+    bootstrap_servers = broker.start()  # its port, fixed for the folder; then down before anything starts
+    broker.stop()
+    port = free_port()
+    env = {
+        **os.environ, "KAFKA_BOOTSTRAP_SERVERS": bootstrap_servers, "DATABASE_URL": pg_database.url,
+        "POKERAUDIT_PARTITIONS": "3", "POKERAUDIT_TOPIC": "served.events",
+        "POKERAUDIT_REJECTIONS_TOPIC": "served.rejections", "POKERAUDIT_CHECKPOINTS_TOPIC": "served.checkpoints",
+        "POKERAUDIT_JWT_SECRET": SECRET, "POKERAUDIT_CLOCK_SKEW_S": "0",
+    }
+    serve_log, referee_log = tmp_path / "serve.log", tmp_path / "referee.log"
+    server = follow(env, serve_log, "serve", "--port", str(port), "--log-level", "info")
+    referee = follow(env, referee_log, "referee", "--log-level", "info")
+    projector = follow(env, tmp_path / "projector.log", "projections", "run", "--follow")  # where verdicts are read
+    logs = lambda: {"serve": serve_log.read_text()[-4000:], "referee": referee_log.read_text()[-3000:]}  # noqa: E731
+    try:
+        with httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=60) as api:
+            def listening() -> bool:
+                assert server.poll() is None, logs()
+                with contextlib.suppress(httpx.TransportError):
+                    return api.get("/health").status_code == 200
+                return False
+
+            wait_until(listening, 120, "serve to listen with the broker down")
+            ready = api.get("/ready")
+            assert ready.status_code == 503, ready.text
+            assert "Kafka at 127.0.0.1:" in ready.json()["error"]["message"], ready.text
+            assert api.get("/v1/competitions", headers=bearer("viewer")).status_code == 200
+            refused = as_reported([WSOP_HAND], "served-down")
+            answer, took = timed(api, "POST", "/v1/events/batch", params={"wait": "true", "timeout": 5},
+                                 json=refused, headers=bearer("judge"))
+            assert answer.status_code == 503 and took < 5 + SLACK_S, (answer.status_code, took, answer.text)
+            error = answer.json()["error"]
+            assert error["code"] == "log_unavailable" and refused[0]["event_id"] in error["message"], error
+
+            assert broker.start() == bootstrap_servers
+            wait_until(lambda: api.get("/ready").status_code == 200, 120, "/ready to answer 200 with the broker up")
+            judged = as_reported([WSOP_HAND], "served-up")
+            for _ in range(4):  # a 504 (the referee still joining its group) is answered by submitting again
+                answer = api.post("/v1/events/batch", params={"wait": "true", "timeout": 30}, json=judged,
+                                  headers=bearer("judge"))
+                if answer.status_code != 504:
+                    break
+            assert answer.status_code == 200, (answer.text, logs())
+            assert [v["event_id"] for v in answer.json()["verdicts"]] == [e["event_id"] for e in judged], answer.text
+            assert server.poll() is None and referee.poll() is None and projector.poll() is None, logs()
+    finally:
+        stop_all(server, referee, projector)
+    # uvicorn ends by the signal it was stopped with (as the test of the start while PostgreSQL is down allows)
+    assert (referee.returncode, projector.returncode, server.returncode) in ((0, 0, 0), (0, 0, -signal.SIGTERM)), logs()
+    stored = stored_ids(pg_database.url)
+    assert {UUID(e["event_id"]) for e in judged} <= set(stored) and len(stored) == len(set(stored))
+
+
 def test_a_rebalance_that_leaves_the_referee_unassigned_too_long_is_joined_again_with_a_new_consumer(
     kafka_bootstrap: str, topic_factory: Callable[..., str], pg_database: PgDatabase,
     caplog: pytest.LogCaptureFixture,
