@@ -11,7 +11,7 @@ production ones (Kafka and PostgreSQL). Projections are handed the store and nam
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from api.settings import Settings
 from ingest.checkpoints import KafkaCheckpoints, PublishCheckpoint
@@ -23,6 +23,9 @@ from projections.parallel import Where
 from projections.protocol import compile_snapshot
 from projections.read_models import ReadModels
 from projections.runner import Projector
+
+if TYPE_CHECKING:
+    from ingest.runners import KafkaRefereeRunner
 
 #: the embedded mode's files under the data folder
 LOG_FILE = "log.sqlite"
@@ -160,6 +163,15 @@ def embedded(folder: Path, partitions: int = 1, topic: str = "events") -> Settin
         "KAFKA_BOOTSTRAP_SERVERS": None, "DATABASE_URL": None, "POKERAUDIT_CLOCK_SKEW_S": None,
         "POKERAUDIT_DATA_DIR": folder, "POKERAUDIT_PARTITIONS": partitions, "POKERAUDIT_TOPIC": topic,
     })
+
+
+def referee_runner(settings: Settings, referee: Referee) -> KafkaRefereeRunner:
+    """The referee's runner on the settings' broker, topic, batch bounds and consumer group."""
+    from ingest.runners import KafkaRefereeRunner
+
+    assert settings.kafka_bootstrap_servers is not None, "the referee's runner follows Kafka"
+    return KafkaRefereeRunner(settings.kafka_bootstrap_servers, settings.topic, referee, settings.referee_batch_max,
+                              settings.referee_batch_ms, group_id=settings.referee_group)
 
 
 def bootstrap(settings: Settings, publish_rejections: bool = False, log_on_first_use: bool = False) -> Pipeline:

@@ -73,8 +73,9 @@ def _add_referee(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]
 
 
 def _referee(args: argparse.Namespace) -> int:
+    from api.bootstrap import referee_runner
     from api.operations import referee_once
-    from ingest.runners import KafkaRefereeRunner, count_retry, until_reachable
+    from ingest.runners import count_retry, until_reachable
 
     if args.processes < 1:
         print("referee: --processes must be at least 1", file=sys.stderr)
@@ -94,14 +95,12 @@ def _referee(args: argparse.Namespace) -> int:
             _referee_summary(pipeline, outcomes, sum(outcomes.values()))
             return 0
         log_settings("referee", settings)
-        bootstrap = settings.kafka_bootstrap_servers
         stop = threading.Event()
         try:
             with stopped_by_signals(lambda: stop.set()):
                 # started while PostgreSQL or the broker is down: wait for them (each retry logged), not fail
                 runner = until_reachable(
-                    lambda: KafkaRefereeRunner(bootstrap, settings.topic, _opened_referee(pipeline),
-                                               settings.referee_batch_max, settings.referee_batch_ms),
+                    lambda: referee_runner(settings, _opened_referee(pipeline)),
                     stop, "opening the store and the log", count=count_retry,
                 )
                 judged = 0 if runner is None else runner.run(stop, idle_exit_s=args.idle_exit)

@@ -140,6 +140,14 @@ class Settings(BaseSettings):
         validation_alias="POKERAUDIT_REFEREE_BATCH_MS",
         description="longest the referee waits to fill a batch before committing it",
     )
+    referee_group: str = Field(
+        default="pokeraudit-referee",
+        pattern=r"^\S+$",  # a consumer group's id: no blanks (an empty one would join no group at all)
+        validation_alias="POKERAUDIT_REFEREE_GROUP",
+        description="the Kafka consumer group the referees share the partitions in; a replay referee (the full "
+        "restore of the store, docs/OPERATIONS.md) takes a group of its own so it takes no partitions from the live "
+        "referees",
+    )
     clock_skew_s: float | None = Field(
         default=None,
         ge=0,

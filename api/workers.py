@@ -14,11 +14,11 @@ import logging
 import threading
 from collections.abc import Callable
 
-from api.bootstrap import Pipeline, bootstrap
+from api.bootstrap import Pipeline, bootstrap, referee_runner
 from api.follow import Follower, follow
 from api.settings import Settings
 from ingest.log import EmbeddedLog
-from ingest.runners import KafkaRefereeRunner, drain_embedded
+from ingest.runners import drain_embedded
 
 log = logging.getLogger("pokeraudit.workers")
 
@@ -94,10 +94,7 @@ class Workers:
     def _consume(self, pipeline: Pipeline) -> None:
         settings = self.settings
         assert settings.kafka_bootstrap_servers is not None
-        runner = KafkaRefereeRunner(
-            settings.kafka_bootstrap_servers, settings.topic, pipeline.referee,
-            settings.referee_batch_max, settings.referee_batch_ms,
-        )
+        runner = referee_runner(settings, pipeline.referee)
         runner.run(stop=self._stop)
 
     def _project(self, opened: list[Follower]) -> None:

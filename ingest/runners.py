@@ -225,6 +225,11 @@ class KafkaRefereeRunner:
         self.unassigned_since: float | None = None
         self.unplaced_lock = threading.Lock()
 
+    @property
+    def group_id(self) -> str:
+        """The consumer group this runner's consumers join (``POKERAUDIT_REFEREE_GROUP`` from the command line)."""
+        return self._group_id
+
     def _new_consumer(self) -> KafkaConsumer:
         return KafkaConsumer(
             bootstrap_servers=self._bootstrap,

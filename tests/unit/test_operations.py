@@ -188,3 +188,31 @@ def test_until_reachable_waits_out_failures_logging_each_and_stops_when_told(cap
     assert until_reachable(attempt, stop, "opening the store") is None  # stopped: no attempt at all
     with pytest.raises(ValueError):  # not an outage: raised at once
         until_reachable(lambda: (_ for _ in ()).throw(ValueError("a bug")), threading.Event(), "x")
+
+
+@pytest.mark.parametrize(("environment", "group"), [({}, "pokeraudit-referee"),
+                                                    ({"POKERAUDIT_REFEREE_GROUP": "replay-2026-12"}, "replay-2026-12")])
+def test_the_referee_group_setting_reaches_the_runner(
+    monkeypatch: pytest.MonkeyPatch, environment: dict[str, str], group: str
+) -> None:
+    """The group the runner's consumer joins is ``POKERAUDIT_REFEREE_GROUP`` (a replay's own group takes no
+    partitions from the live referees); the consumer itself is not opened here (no broker in a unit test)."""
+    from api.bootstrap import referee_runner
+    from ingest.runners import KafkaRefereeRunner
+
+    opened: list[str] = []
+    monkeypatch.setattr(KafkaRefereeRunner, "_new_consumer", lambda runner: opened.append(runner.group_id))
+    for name in ("POKERAUDIT_REFEREE_GROUP", *environment):
+        monkeypatch.delenv(name, raising=False)
+    for name, value in environment.items():
+        monkeypatch.setenv(name, value)
+    runner = referee_runner(Settings(**PRODUCTION), referee=None)  # type: ignore[arg-type]
+    assert runner.group_id == group and opened == [group]
+
+
+@pytest.mark.parametrize("blank", ["", " ", "replay 2026"])
+def test_a_blank_referee_group_is_refused_naming_the_setting(blank: str) -> None:
+    from pydantic import ValidationError
+
+    with pytest.raises(ValidationError, match="POKERAUDIT_REFEREE_GROUP"):
+        Settings(**PRODUCTION, POKERAUDIT_REFEREE_GROUP=blank)
