@@ -34,6 +34,7 @@ from test_faults import (
     POSTGRES_SCRIPT,
     Chunk,
     pluribus,
+    rejection_payloads,
     stored_outcomes,
     stored_state,
     wait_until,
@@ -42,6 +43,7 @@ from test_outages import PersistentService, follow, projected, stored_head
 
 from api.bootstrap import bootstrap
 from api.settings import Settings
+from ingest.kafka_log import KafkaLog
 from ingest.runners import KafkaRefereeRunner
 
 if TYPE_CHECKING:
@@ -346,6 +348,24 @@ def test_a_referee_waiting_for_its_store_does_not_hold_up_the_group(
     stored_state(pg_database.url)
 
 
+def _rejected_by_kind_and_rule() -> dict[tuple[str, str], float]:
+    """This process's ``pokeraudit_referee_records_rejected_total`` samples, by their (kind, rule) labels."""
+    return {(sample.labels["kind"], sample.labels["rule"]): sample.value
+            for family in REGISTRY.collect() if family.name == "pokeraudit_referee_records_rejected"
+            for sample in family.samples if sample.name == "pokeraudit_referee_records_rejected_total"}
+
+
+def _acted_after_the_end(chunk: Chunk) -> tuple[bytes, bytes]:
+    """The last act of the chunk's first hand again, under a new id, after the hand's end: illegal, by a rule."""
+    from api.operations import phh_records
+
+    records = [(key, json.loads(value)) for key, value in phh_records(chunk.paths, chunk.competition, chunk.repeat)]
+    hand = [(key, record) for key, record in records if record["hand_id"] == records[0][1]["hand_id"]]
+    key, record = next((key, record) for key, record in reversed(hand) if record["type"] == "PlayerActed")
+    record = {**record, "event_id": str(uuid.uuid4()), "seq": len(hand)}
+    return key, json.dumps(record).encode()
+
+
 def test_members_joining_and_leaving_right_after_each_assignment_leave_nothing_paused_or_unjudged(
     kafka_bootstrap: str, topic_factory: Callable[..., str], pg_database: PgDatabase,
 ) -> None:
@@ -361,6 +381,7 @@ def test_members_joining_and_leaving_right_after_each_assignment_leave_nothing_p
                                   checkpoints_topic=topic_factory(partitions=1)))
     chunks = [Chunk(pluribus(n, 1), competition=f"churn-{n}") for n in range(7)]
     batches_before = REGISTRY.get_sample_value("pokeraudit_referee_batch_seconds_count") or 0.0
+    rejected_before = _rejected_by_kind_and_rule()
     chunks[0].publish_to_log(kafka_bootstrap, topic)
     runner = KafkaRefereeRunner(kafka_bootstrap, topic, pipeline.referee, batch_ms=100, group_id=group)
     stop = threading.Event()
@@ -384,7 +405,15 @@ def test_members_joining_and_leaving_right_after_each_assignment_leave_nothing_p
             finally:
                 intruder.close()  # leaves the group: the referee is given every partition again
         chunks[6].publish_to_log(kafka_bootstrap, topic)
-        everything = set().union(*(chunk.ids for chunk in chunks))
+        # and one known rejection (an act after its hand's end, illegal by a rule of the book), for the metric of
+        # rejections by kind and rule
+        again = _acted_after_the_end(chunks[6])
+        log = KafkaLog(kafka_bootstrap, topic, partitions=3, create=False)
+        try:
+            log.append([again])
+        finally:
+            log.close()
+        everything = set().union(*(chunk.ids for chunk in chunks)) | {UUID(json.loads(again[1])["event_id"])}
         wait_until(lambda: (stored_outcomes(pg_database.url) or 0) >= len(everything), 120,
                    "every record to be judged after the churn")
         wait_until(lambda: len(runner.consumer.assignment()) == 3 and not runner.consumer.paused(), 60,
@@ -396,6 +425,12 @@ def test_members_joining_and_leaving_right_after_each_assignment_leave_nothing_p
 
         for partition in {partition_for(f"churn-{n}".encode(), 3) for n in range(7)}:
             assert REGISTRY.get_sample_value("pokeraudit_referee_lag_records", {"partition": str(partition)}) == 0
+        # the rejection counted once, under the kind and rule it was stored with
+        (refused,) = rejection_payloads(pg_database.url, "churn-6")
+        assert refused["kind"] == "illegal" and refused["rule"], refused
+        assert _rejected_by_kind_and_rule() == {
+            **rejected_before, (refused["kind"], refused["rule"]): rejected_before.get((refused["kind"], refused["rule"]), 0) + 1
+        }
     finally:
         stop.set()
         thread.join(timeout=60)
