@@ -532,10 +532,6 @@ class Desk:
         assert isinstance(found, Protest)
         return found
 
-    def ended_at(self, competition: Competition) -> datetime | None:
-        """When the competition ended (its winner declared), or None while it goes on."""
-        return competition.ended_at
-
     def archive(self, competition_id: str) -> ProtocolArchive | None:
         found = self.find(archive_id(competition_id))
         assert found is None or isinstance(found, ProtocolArchive)
@@ -638,4 +634,4 @@ def challenge_window(desk: Desk, act: Reported, hand: Hand) -> ChallengeWindow |
     if not isinstance(competition, Competition):
         return ChallengeWindow(ended[-1], False, next_started)
     at_break = next_started is None and competition.on_break is not None
-    return ChallengeWindow(ended[-1], at_break, next_started, competition_ended_at=desk.ended_at(competition))
+    return ChallengeWindow(ended[-1], at_break, next_started, competition_ended_at=competition.ended_at)

@@ -43,7 +43,7 @@ def _file(desk: Desk, act: Reported) -> Aggregate:
     if act.role is Role.PARTICIPANT:
         entry = competition.entries.get(e.filer)
         verify_own_filing(e, entry.person if entry is not None else None, act.by.person)
-    protest = Protest.file(e, desk.ended_at(competition), act.role, act.meta, received_at=act.at)
+    protest = Protest.file(e, competition.ended_at, act.role, act.meta, received_at=act.at)
     return protest
 
 
@@ -51,7 +51,7 @@ def _receive(desk: Desk, act: Reported) -> Aggregate:
     """A participant's protest handed in, its receipt recorded by the Secretary or the Chief Judge (bfsp 7.3.1)."""
     e: ProtestReceived = act.event
     competition = _verify_filing(desk, act, e, e.received_at)
-    return Protest.receive(e, desk.ended_at(competition), act.role, act.meta, received_at=act.at)
+    return Protest.receive(e, competition.ended_at, act.role, act.meta, received_at=act.at)
 
 
 def _verify_filing(desk: Desk, act: Reported, e: ProtestFiled | ProtestReceived, claimed: datetime) -> Competition:
