@@ -18,10 +18,10 @@ from urllib.parse import urlencode
 from fastapi import APIRouter, Form, Request
 from fastapi.responses import HTMLResponse, Response
 
+from api.web.acts import form_fields, judged, refused_by_form, verdict_fragment
 from api.web.client import segment
 from api.web.grid import Cell, Grid
-from api.web.officials import VERDICT_SECONDS, verdict_of
-from api.web.render import Api, CurrentReader, CurrentSession, csrf_of, grid_or_page, page
+from api.web.render import Api, CurrentReader, CurrentSession, grid_or_page
 from api.web.session import CSRF_FIELD, Reader
 from domain.hand.aggregate import hand_id
 
@@ -101,9 +101,7 @@ async def record_case_act(
 ) -> Response:
     """Record a case's act through the API and show the referee's verdict (a fragment for htmx), with a link to
     the case once its opening is accepted."""
-    csrf_of(request).verify(request, csrf)
-    form = await request.form()
-    fields = {k: str(v).strip() for k, v in form.items() if isinstance(v, str)}
+    fields = await form_fields(request, csrf)
     try:
         if act == "open" and fields.get("origin") == "alert":
             alerts = await api.need(f"{_api(competition)}/alerts", min_hands=fields.get("min_hands") or None)
@@ -111,15 +109,12 @@ async def record_case_act(
         else:
             record = case_envelope(competition, act, fields, who)
     except ValueError as err:
-        verdict: dict[str, Any] = {"outcome": "refused", "reason": str(err), "rule": "", "field": ""}
+        verdict = refused_by_form(err)
     else:
-        answer = await api.post("/v1/events", record, wait="true", timeout=VERDICT_SECONDS)
-        verdict = verdict_of(answer.status, answer.body, record)
+        verdict = await judged(api, record)
         if verdict["outcome"] == "accepted":
             verdict["href"] = case_href(competition, record["payload"]["case"])
-    status = 200 if verdict["outcome"] != "refused" else 422
-    return page(request, "fragments/verdict.html", {"verdict": verdict, "competition": competition}, who=who,
-                status=status)
+    return verdict_fragment(request, verdict, competition, who)
 
 
 def when(at: str) -> str:

@@ -17,17 +17,16 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Form, Request
 from fastapi.responses import HTMLResponse, Response
 
+from api.web.acts import form_fields, judged, refused_by_form, verdict_fragment
 from api.web.client import ApiClient, segment
 from api.web.grid import Cell, Grid
-from api.web.render import Api, CurrentReader, CurrentSession, csrf_of, grid_or_page, page
+from api.web.render import Api, CurrentReader, CurrentSession, grid_or_page, page
 from api.web.session import CSRF_FIELD, Reader
 
 router = APIRouter(prefix="/web", include_in_schema=False)
 
 #: the acts the pages record, by the form's name for them
 ACTS = ("ruling", "violation", "penalty", "protest_received", "decision", "signature")
-#: how long the page waits for the referee's verdict
-VERDICT_SECONDS = 10
 
 
 def _base(competition: str) -> str:
@@ -182,35 +181,14 @@ async def record_act(
     csrf: Annotated[str, Form(alias=CSRF_FIELD)] = "",
 ) -> Response:
     """Record an official's act through the API and show the referee's verdict (a fragment for htmx)."""
-    csrf_of(request).verify(request, csrf)
-    form = await request.form()
-    fields = {k: str(v).strip() for k, v in form.items() if isinstance(v, str)}
+    fields = await form_fields(request, csrf)
     try:
         record = envelope(competition, act, fields, who)
     except ValueError as err:
-        verdict: dict[str, Any] = {"outcome": "refused", "reason": str(err), "rule": "", "field": ""}
+        verdict = refused_by_form(err)
     else:
-        answer = await api.post("/v1/events", record, wait="true", timeout=VERDICT_SECONDS)
-        verdict = verdict_of(answer.status, answer.body, record)
-    status = 200 if verdict["outcome"] != "refused" else 422
-    return page(request, "fragments/verdict.html", {"verdict": verdict, "competition": competition}, who=who,
-                status=status)
-
-
-def verdict_of(status: int, body: Any, record: dict[str, Any]) -> dict[str, Any]:
-    """The referee's verdict on ``record`` as the API answered (or its refusal before the log), for the page."""
-    if status == 200 and body.get("verdicts"):
-        v = body["verdicts"][0]
-        return {
-            "outcome": v.get("outcome", ""), "reason": v.get("reason") or "", "rule": v.get("rule") or "",
-            "kind": v.get("kind") or "", "event_id": record["event_id"], "type": record["type"], "field": "",
-        }
-    error = body.get("error", {}) if isinstance(body, dict) else {}
-    return {
-        "outcome": "refused", "reason": error.get("message", f"the API answered {status}"),
-        "rule": error.get("rule", ""), "field": error.get("field", ""), "type": record["type"],
-        "event_id": record["event_id"],
-    }
+        verdict = await judged(api, record)
+    return verdict_fragment(request, verdict, competition, who)
 
 
 def envelope(competition: str, act: str, fields: dict[str, str], who: Reader) -> dict[str, Any]:
