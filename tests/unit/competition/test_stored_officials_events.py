@@ -1,0 +1,115 @@
+"""The officials' events stored before their aggregates applied them by type still load, unchanged.
+
+``stored/officials_events_main.json`` was written by main at 226973f, before :class:`DisciplinaryCase`,
+:class:`SeasonRecord`, :class:`Protest` and :class:`HandReview` applied typed events: the events the desk's, the
+projections' and the protocol's unit tests judged into a store (captured as the store wrote them), and one
+rescission the aggregate recorded; each with the typed event it decoded to then; and whole streams as one store
+held them, with what the aggregate said of itself once they were read back. Read by today's code, each stored
+event must resolve to its event class by the same topic, decode to the same typed event, encode back to the very
+payload, store back as the very bytes, and its link must verify; each stream must read back to the same version,
+chain head and state (DESIGN decision 7).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+from uuid import UUID
+
+import pytest
+from eventsourcing.persistence import StoredEvent
+
+from domain.chain import canonical, link_of
+from domain.chained import chain_body
+from domain.discipline import DisciplinaryCase, SeasonRecord
+from domain.discipline.events import CATALOG as DISCIPLINE
+from domain.officials.codec import decode, encode
+from domain.protests import Protest
+from domain.protests.events import CATALOG as PROTESTS
+from domain.rulings import HandReview
+from domain.rulings.events import CATALOG as RULINGS
+from ingest.store import Store, store_env
+
+pytestmark = pytest.mark.unit
+
+FIXTURE = json.loads((Path(__file__).parent / "stored" / "officials_events_main.json").read_text())
+STORED: list[dict[str, Any]] = FIXTURE["stored"]
+STREAMS: list[dict[str, Any]] = FIXTURE["streams"]
+AGGREGATES: dict[str, tuple[type, dict[str, type]]] = {
+    "DisciplinaryCase": (DisciplinaryCase, DISCIPLINE),
+    "SeasonRecord": (SeasonRecord, DISCIPLINE),
+    "Protest": (Protest, PROTESTS),
+    "HandReview": (HandReview, RULINGS),
+}
+
+
+@pytest.fixture(scope="module")
+def store(tmp_path_factory: pytest.TempPathFactory) -> Store:
+    return Store(env=store_env(None, str(tmp_path_factory.mktemp("store") / "store.sqlite")))
+
+
+def _stored(row: dict[str, Any]) -> StoredEvent:
+    return StoredEvent(UUID(row["originator_id"]), row["originator_version"], row["topic"], row["state"].encode())
+
+
+def _names(topic: str) -> tuple[str, str]:
+    owner, name = topic.split(":")[1].split(".")
+    return owner, name
+
+
+def test_the_fixture_holds_every_event_type_of_the_four_aggregates() -> None:
+    stored = {_names(row["topic"]) for row in STORED}
+    assert {name for _, name in stored} == set(DISCIPLINE) | set(PROTESTS) - {"HandChallenged", "ProtestReceived"} | (
+        set(RULINGS)
+    )
+    assert {owner for owner, _ in stored} == set(AGGREGATES)
+
+
+@pytest.mark.parametrize("row", STORED, ids=lambda row: f"{'.'.join(_names(row['topic']))}-{row['originator_version']}")
+def test_a_stored_event_reads_back_as_the_same_typed_event_and_the_same_bytes(store: Store, row: dict[str, Any]) -> None:
+    event = store.mapper.to_domain_event(_stored(row))
+    owner, name = _names(row["topic"])
+    aggregate, catalog = AGGREGATES[owner]
+    assert f"{type(event).__module__}:{type(event).__qualname__}" == row["topic"]
+    assert type(event) is getattr(aggregate, name), "the same topic names the same event class"
+    typed = decode(event.payload, catalog)
+    assert type(typed) is catalog[name] and repr(typed) == row["decoded"]
+    assert canonical(encode(typed)) == canonical(event.payload), "re-encoded, the payload is the very bytes"
+    assert store.mapper.to_stored_event(event).state == row["state"].encode(), "stored again, the same bytes"
+    body = chain_body(event.originator_id, event.originator_version, name, event.timestamp, event.payload, event.meta)
+    assert link_of(event.prev_link, canonical(body)) == event.link
+
+
+def _state(aggregate: Any) -> dict[str, Any]:
+    """What the aggregate says of itself, as the fixture's writer asked it."""
+    if isinstance(aggregate, DisciplinaryCase):
+        return {
+            "violations": repr(aggregate.violations), "penalties": repr(aggregate.penalties),
+            "serving": aggregate.serving, "hands_to_sit_out": aggregate.hands_to_sit_out,
+            "disqualified": aggregate.disqualified, "in_force": repr(aggregate.in_force()),
+            "entered": [n for n in range(1, len(aggregate.violations) + 1) if aggregate.entered_in_protocol(n)],
+        }  # fmt: skip
+    if isinstance(aggregate, SeasonRecord):
+        return {"disqualifications": repr(aggregate.disqualifications)}
+    if isinstance(aggregate, Protest):
+        return {
+            "state": aggregate.state.value, "filing": repr(aggregate.filing), "forwarding": repr(aggregate.forwarding),
+            "decision": repr(aggregate.decision), "deadline": repr(aggregate.deadline),
+        }  # fmt: skip
+    assert isinstance(aggregate, HandReview)
+    return {
+        "rulings": repr(aggregate.rulings), "inspections": repr(aggregate.inspections),
+        "in_force": repr(aggregate.ruling_in_force),
+    }  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    "stream", STREAMS, ids=lambda s: f"{_names(s['events'][0]['topic'])[0]}-{s['events'][0]['originator_id'][:8]}"
+)
+def test_a_stored_stream_reads_back_to_the_same_aggregate(store: Store, stream: dict[str, Any]) -> None:
+    aggregate: Any = None
+    for row in stream["events"]:
+        aggregate = store.mapper.to_domain_event(_stored(row)).mutate(aggregate)
+    assert (aggregate.version, aggregate.chain_head) == (stream["version"], stream["chain_head"])
+    assert _state(aggregate) == stream["state"]
