@@ -3,7 +3,8 @@
 Each act validates, then records (the Hand's pattern): a violation is numbered by its occurrence, a penalty
 checked against the ladder for that occurrence (:mod:`domain.discipline.ladder`) and against the role that
 imposes it (the roles table), a missed-round penalty counted in hands and served hand by hand. The accepted
-events are kept in the stored state as JSON values, so a snapshot needs no custom transcoding.
+events are typed values (``events``), each applied by the one method registered for its type
+(:mod:`domain.officials.recorded`).
 
 The id is ``uuid5`` of the competition and the participant: a redelivered record lands on the same case.
 """
@@ -11,7 +12,6 @@ The id is ``uuid5`` of the competition and the participant: a redelivered record
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any
 from uuid import NAMESPACE_URL, UUID, uuid5
 
 from eventsourcing.domain import event
@@ -32,7 +32,7 @@ from domain.discipline.penalties import MISSED_ROUND_RULE, hands_to_miss
 from domain.errors import DisciplineError, RuleRef, verify_agrees
 from domain.officials import Act, verify_permitted
 from domain.officials.codec import decode, encode
-from domain.officials.recorded import OfficialsRecord
+from domain.officials.recorded import OfficialsRecord, applies, recorded_events
 from domain.roles import Role
 
 CASE_NAMESPACE = uuid5(NAMESPACE_URL, "https://pokeraudit/disciplinary-case")
@@ -44,11 +44,21 @@ def case_id(competition: str, participant: str) -> UUID:
 
 
 class DisciplinaryCase(OfficialsRecord):
+    RECORDS = (
+        ViolationRecorded, PenaltyImposed, ViolationEnteredInProtocol, PenaltyHandServed, PenaltyServed,
+        PenaltyRescinded,
+    )  # fmt: skip
+
     @event("CaseOpened")
     def __init__(self, payload: JSON, meta: JSON, prev_link: str, link: str) -> None:
-        self.competition = payload["competition"]
-        self.participant = payload["participant"]
-        self.log: list[JSON] = []
+        opened: CaseOpened = decode(payload, CATALOG)
+        self.competition = opened.competition
+        self.participant = opened.participant
+        self._violations: list[ViolationRecorded] = []
+        self._penalties: list[PenaltyImposed] = []
+        self._in_protocol: set[int] = set()
+        self._hands_served: list[PenaltyHandServed] = []
+        self._rescinded: set[int] = set()
         self.chain_head = link
 
     @classmethod
@@ -61,25 +71,22 @@ class DisciplinaryCase(OfficialsRecord):
 
     # --- what the record holds ----------------------------------------------------------------------------
 
-    def _events(self, kind: type) -> list[Any]:
-        return [decode(p, CATALOG) for p in self.log if p["type"] == kind.__name__]
-
     @property
     def violations(self) -> tuple[ViolationRecorded, ...]:
-        return tuple(self._events(ViolationRecorded))
+        return tuple(self._violations)
 
     @property
     def penalties(self) -> tuple[PenaltyImposed, ...]:
-        return tuple(self._events(PenaltyImposed))
+        return tuple(self._penalties)
 
     def occurrences(self, code: str) -> int:
-        return sum(1 for v in self.violations if v.code == code)
+        return sum(1 for v in self._violations if v.code == code)
 
     def entered_in_protocol(self, number: int) -> bool:
-        return any(e.violation == number for e in self._events(ViolationEnteredInProtocol))
+        return number in self._in_protocol
 
     def rescinded(self, number: int) -> bool:
-        return any(e.penalty == number for e in self._events(PenaltyRescinded))
+        return number in self._rescinded
 
     def in_force(self) -> list[tuple[int, PenaltyImposed]]:
         """(number, penalty) for every penalty not rescinded, numbered from 1 in the order imposed."""
@@ -91,8 +98,8 @@ class DisciplinaryCase(OfficialsRecord):
         return any(p.kind is PenaltyKind.COMPETITION_DISQUALIFICATION for _, p in self.in_force())
 
     def hands_remaining(self, number: int) -> int:
-        penalty = self.penalties[number - 1]
-        served = [s for s in self._events(PenaltyHandServed) if s.penalty == number]
+        penalty = self._penalties[number - 1]
+        served = [s for s in self._hands_served if s.penalty == number]
         return served[-1].hands_remaining if served else penalty.hands_to_miss
 
     @property
@@ -210,7 +217,7 @@ class DisciplinaryCase(OfficialsRecord):
                 f"{self.participant} is serving no missed-round penalty: he plays his hands",
                 MISSED_ROUND_RULE,
             )
-        counted = [s for s in self._events(PenaltyHandServed) if not s.misdealt]
+        counted = [s for s in self._hands_served if not s.misdealt]
         if any(s.hand == hand for s in counted):
             raise DisciplineError(
                 f"hand {hand} already counted towards {self.participant}'s penalty; a hand is missed once",
@@ -263,32 +270,30 @@ class DisciplinaryCase(OfficialsRecord):
                     rule.rule,
                 )
 
-    # --- recording ------------------------------------------------------------------------------------------
+    # --- the events: recorded by their type, applied by the method registered for their type ---------------
 
-    def _keep(self, payload: JSON, link: str) -> None:
-        self.log.append(payload)
-        self.chain_head = link
+    locals().update(recorded_events(RECORDS))
 
-    @event("ViolationRecorded")
-    def _violation_recorded(self, payload: JSON, meta: JSON, prev_link: str, link: str) -> None:
-        self._keep(payload, link)
+    @applies(ViolationRecorded)
+    def _violation_recorded(self, e: ViolationRecorded) -> None:
+        self._violations.append(e)
 
-    @event("PenaltyImposed")
-    def _penalty_imposed(self, payload: JSON, meta: JSON, prev_link: str, link: str) -> None:
-        self._keep(payload, link)
+    @applies(PenaltyImposed)
+    def _penalty_imposed(self, e: PenaltyImposed) -> None:
+        self._penalties.append(e)
 
-    @event("ViolationEnteredInProtocol")
-    def _violation_entered_in_protocol(self, payload: JSON, meta: JSON, prev_link: str, link: str) -> None:
-        self._keep(payload, link)
+    @applies(ViolationEnteredInProtocol)
+    def _violation_entered(self, e: ViolationEnteredInProtocol) -> None:
+        self._in_protocol.add(e.violation)
 
-    @event("PenaltyHandServed")
-    def _penalty_hand_served(self, payload: JSON, meta: JSON, prev_link: str, link: str) -> None:
-        self._keep(payload, link)
+    @applies(PenaltyHandServed)
+    def _penalty_hand_served(self, e: PenaltyHandServed) -> None:
+        self._hands_served.append(e)
 
-    @event("PenaltyServed")
-    def _penalty_served(self, payload: JSON, meta: JSON, prev_link: str, link: str) -> None:
-        self._keep(payload, link)
+    @applies(PenaltyServed)
+    def _penalty_served(self, e: PenaltyServed) -> None:
+        """Nothing to change: the hands served already say that none is left (:meth:`hands_remaining`)."""
 
-    @event("PenaltyRescinded")
-    def _penalty_rescinded(self, payload: JSON, meta: JSON, prev_link: str, link: str) -> None:
-        self._keep(payload, link)
+    @applies(PenaltyRescinded)
+    def _penalty_rescinded(self, e: PenaltyRescinded) -> None:
+        self._rescinded.add(e.penalty)

@@ -19,7 +19,7 @@ from domain.discipline.ladder import PenaltyKind, verify_sanction, violation
 from domain.errors import DisciplineError, RuleRef
 from domain.officials import Act, verify_permitted
 from domain.officials.codec import decode, encode
-from domain.officials.recorded import OfficialsRecord
+from domain.officials.recorded import OfficialsRecord, applies, recorded_events
 from domain.roles import Role
 
 SEASON_NAMESPACE = uuid5(NAMESPACE_URL, "https://pokeraudit/season-record")
@@ -31,11 +31,14 @@ def season_record_id(athlete: str, season: str) -> UUID:
 
 
 class SeasonRecord(OfficialsRecord):
+    RECORDS = (SeasonDisqualificationDecided,)
+
     @event("SeasonRecordOpened")
     def __init__(self, payload: JSON, meta: JSON, prev_link: str, link: str) -> None:
-        self.athlete = payload["athlete"]
-        self.season = payload["season"]
-        self.decisions: list[JSON] = []
+        opened: SeasonRecordOpened = decode(payload, CATALOG)
+        self.athlete = opened.athlete
+        self.season = opened.season
+        self.decisions: list[SeasonDisqualificationDecided] = []
         self.chain_head = link
 
     @classmethod
@@ -48,7 +51,7 @@ class SeasonRecord(OfficialsRecord):
 
     @property
     def disqualifications(self) -> tuple[SeasonDisqualificationDecided, ...]:
-        return tuple(decode(p, CATALOG) for p in self.decisions)
+        return tuple(self.decisions)
 
     def is_disqualified(self, season: str, at: datetime) -> bool:
         """Barred from ``season``'s official and rating competitions at ``at`` (the registration check)."""
@@ -90,7 +93,8 @@ class SeasonRecord(OfficialsRecord):
         self._record(decided, at, meta)
         return decided
 
-    @event("SeasonDisqualificationDecided")
-    def _season_disqualification_decided(self, payload: JSON, meta: JSON, prev_link: str, link: str) -> None:
-        self.decisions.append(payload)
-        self.chain_head = link
+    locals().update(recorded_events(RECORDS))
+
+    @applies(SeasonDisqualificationDecided)
+    def _season_disqualification_decided(self, e: SeasonDisqualificationDecided) -> None:
+        self.decisions.append(e)

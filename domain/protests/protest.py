@@ -24,7 +24,7 @@ from domain.chained import JSON
 from domain.errors import ProtestError, RuleRef, verify_agrees
 from domain.officials import Act, verify_permitted
 from domain.officials.codec import decode, encode
-from domain.officials.recorded import OfficialsRecord
+from domain.officials.recorded import OfficialsRecord, applies, recorded_events
 from domain.protests.events import (
     CATALOG,
     ContestedKind,
@@ -59,12 +59,14 @@ class ProtestState(StrEnum):
 
 
 class Protest(OfficialsRecord):
+    RECORDS = (ProtestForwarded, ProtestDecided, FilerNotified)
+
     @event("ProtestFiled")
     def __init__(self, payload: JSON, meta: JSON, prev_link: str, link: str) -> None:
-        self.filed = payload
+        self.filing: ProtestFiled = decode(payload, CATALOG)
         self.state = ProtestState.FILED
-        self.forwarded: JSON | None = None
-        self.decided: JSON | None = None
+        self.forwarding: ProtestForwarded | None = None
+        self.decision: ProtestDecided | None = None
         self.chain_head = link
 
     @classmethod
@@ -125,19 +127,6 @@ class Protest(OfficialsRecord):
         return cls.file(filed, competition_ended_at, Role.PARTICIPANT, meta, received_at)
 
     # --- what the record says -------------------------------------------------------------------------------
-
-    @property
-    def filing(self) -> ProtestFiled:
-        filing: ProtestFiled = decode(self.filed, CATALOG)
-        return filing
-
-    @property
-    def forwarding(self) -> ProtestForwarded | None:
-        return None if self.forwarded is None else decode(self.forwarded, CATALOG)
-
-    @property
-    def decision(self) -> ProtestDecided | None:
-        return None if self.decided is None else decode(self.decided, CATALOG)
 
     @property
     def deadline(self) -> datetime | None:
@@ -251,22 +240,23 @@ class Protest(OfficialsRecord):
             )
         raise ProtestError(f"the protest is {self.state.value.replace('_', ' ')}; it cannot be {act} now", _bfsp("7.3"))
 
-    @event("ProtestForwarded")
-    def _protest_forwarded(self, payload: JSON, meta: JSON, prev_link: str, link: str) -> None:
-        self.forwarded = payload
+    # --- the events: recorded by their type, applied by the method registered for their type ---------------
+
+    locals().update(recorded_events(RECORDS))
+
+    @applies(ProtestForwarded)
+    def _protest_forwarded(self, e: ProtestForwarded) -> None:
+        self.forwarding = e
         self.state = ProtestState.FORWARDED
-        self.chain_head = link
 
-    @event("ProtestDecided")
-    def _protest_decided(self, payload: JSON, meta: JSON, prev_link: str, link: str) -> None:
-        self.decided = payload
+    @applies(ProtestDecided)
+    def _protest_decided(self, e: ProtestDecided) -> None:
+        self.decision = e
         self.state = ProtestState.DECIDED
-        self.chain_head = link
 
-    @event("FilerNotified")
-    def _filer_notified(self, payload: JSON, meta: JSON, prev_link: str, link: str) -> None:
+    @applies(FilerNotified)
+    def _filer_notified(self, e: FilerNotified) -> None:
         self.state = ProtestState.FILER_NOTIFIED
-        self.chain_head = link
 
 
 def verify_own_filing(filed: ProtestFiled, registered_person: str | None, person: str) -> None:

@@ -16,7 +16,7 @@ from eventsourcing.domain import event
 from domain.chained import JSON
 from domain.errors import DisciplineError, RuleRef
 from domain.officials.codec import decode, encode
-from domain.officials.recorded import OfficialsRecord
+from domain.officials.recorded import OfficialsRecord, applies, recorded_events
 from domain.roles import Role
 from domain.rulings.amend import AmendedOutcome, MechanicalOutcome, amend, in_force, verify_replaces
 from domain.rulings.events import (
@@ -36,11 +36,15 @@ def hand_review_id(competition: str, hand: str) -> UUID:
 
 
 class HandReview(OfficialsRecord):
+    RECORDS = (RulingIssued, MuckedCardsInspected)
+
     @event("HandReviewOpened")
     def __init__(self, payload: JSON, meta: JSON, prev_link: str, link: str) -> None:
-        self.competition = payload["competition"]
-        self.hand = payload["hand"]
-        self.log: list[JSON] = []
+        opened: HandReviewOpened = decode(payload, CATALOG)
+        self.competition = opened.competition
+        self.hand = opened.hand
+        self._rulings: list[RulingIssued] = []
+        self._inspections: list[MuckedCardsInspected] = []
         self.chain_head = link
 
     @classmethod
@@ -53,11 +57,11 @@ class HandReview(OfficialsRecord):
 
     @property
     def rulings(self) -> tuple[RulingIssued, ...]:
-        return tuple(decode(p, CATALOG) for p in self.log if p["type"] == "RulingIssued")
+        return tuple(self._rulings)
 
     @property
     def inspections(self) -> tuple[MuckedCardsInspected, ...]:
-        return tuple(decode(p, CATALOG) for p in self.log if p["type"] == "MuckedCardsInspected")
+        return tuple(self._inspections)
 
     @property
     def ruling_in_force(self) -> RulingIssued | None:
@@ -104,14 +108,14 @@ class HandReview(OfficialsRecord):
         self._record(inspection, at, meta)
         return inspection
 
-    def _keep(self, payload: JSON, link: str) -> None:
-        self.log.append(payload)
-        self.chain_head = link
+    # --- the events: recorded by their type, applied by the method registered for their type ---------------
 
-    @event("RulingIssued")
-    def _ruling_issued(self, payload: JSON, meta: JSON, prev_link: str, link: str) -> None:
-        self._keep(payload, link)
+    locals().update(recorded_events(RECORDS))
 
-    @event("MuckedCardsInspected")
-    def _mucked_cards_inspected(self, payload: JSON, meta: JSON, prev_link: str, link: str) -> None:
-        self._keep(payload, link)
+    @applies(RulingIssued)
+    def _ruling_issued(self, e: RulingIssued) -> None:
+        self._rulings.append(e)
+
+    @applies(MuckedCardsInspected)
+    def _mucked_cards_inspected(self, e: MuckedCardsInspected) -> None:
+        self._inspections.append(e)

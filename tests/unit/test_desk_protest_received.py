@@ -83,7 +83,7 @@ def test_a_protest_to_the_chief_judge_is_received_by_him_on_the_spot() -> None:
         None, Role.CHIEF_JUDGE,
     )  # fmt: skip
     assert protest.filing.filer == "p02" and protest.filing.grounds == "the flop came off the bottom"
-    assert protest.filed["document_sha256"] == ""  # no paper: the text is the protest
+    assert protest.filing.document_sha256 == ""  # no paper: the text is the protest
 
 
 def test_a_participant_files_his_own_protest_and_no_one_elses(tmp_path: Path) -> None:

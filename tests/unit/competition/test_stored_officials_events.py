@@ -113,3 +113,27 @@ def test_a_stored_stream_reads_back_to_the_same_aggregate(store: Store, stream: 
         aggregate = store.mapper.to_domain_event(_stored(row)).mutate(aggregate)
     assert (aggregate.version, aggregate.chain_head) == (stream["version"], stream["chain_head"])
     assert _state(aggregate) == stream["state"]
+
+
+def test_an_officials_record_that_records_an_event_it_does_not_apply_is_not_defined() -> None:
+    from domain.discipline.events import PenaltyServed, ViolationRecorded
+    from domain.officials.recorded import OfficialsRecord, applies
+
+    with pytest.raises(TypeError, match="records PenaltyServed and applies none of them"):
+
+        class Forgetful(OfficialsRecord):
+            RECORDS = (ViolationRecorded, PenaltyServed)
+
+            @applies(ViolationRecorded)
+            def _recorded_violation(self, e: ViolationRecorded) -> None: ...
+
+    with pytest.raises(TypeError, match="applies ViolationRecorded twice"):
+
+        class Twice(OfficialsRecord):
+            RECORDS = (ViolationRecorded,)
+
+            @applies(ViolationRecorded)
+            def _one(self, e: ViolationRecorded) -> None: ...
+
+            @applies(ViolationRecorded)
+            def _other(self, e: ViolationRecorded) -> None: ...
