@@ -171,6 +171,17 @@ class Regulations:
         return next((p.amount for p in self.prizes if p.place == place), 0)
 
 
+def verify_first_adoption(competition_id: str, adopted_before: object | None) -> None:
+    """A competition adopts its Regulations once: ``adopted_before`` is what the store already holds as the
+    competition (None: nothing); after that the Chief Judge changes the schedule."""
+    if adopted_before is not None:
+        raise CompetitionError(
+            f"competition {competition_id} has adopted its Regulations already; the Chief Judge changes the "
+            "schedule, nobody adopts them twice",
+            RuleRef("bfsp", "2.1.1"),
+        )
+
+
 def verify_regulations(regulations: Regulations) -> None:
     """Refuse regulations a competition cannot be run by, naming the field and the rule."""
     book = regulations.book

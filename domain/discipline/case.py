@@ -11,6 +11,7 @@ The id is ``uuid5`` of the competition and the participant: a redelivered record
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from datetime import datetime
 from uuid import NAMESPACE_URL, UUID, uuid5
 
@@ -41,6 +42,12 @@ DISQUALIFIED_RULE = RuleRef("bfsp", "5.10.2")
 
 def case_id(competition: str, participant: str) -> UUID:
     return uuid5(CASE_NAMESPACE, f"{competition}/{participant}")
+
+
+def verify_entrant(competition: str, participant: str, entries: Collection[str]) -> None:
+    """A disciplinary case is opened for a participant registered at the competition (``entries``)."""
+    if participant not in entries:
+        raise DisciplineError(f"{participant} is not registered at {competition}", RuleRef("bfsp", "7.2.1"))
 
 
 class DisciplinaryCase(OfficialsRecord):

@@ -49,3 +49,13 @@ def verify_killed(participant: str, named: str, played: Sequence[Any]) -> None:
             "dealt in, posts his forced bets and his hand is killed",
             MISSED_ROUND_RULE,
         )
+
+
+def acting_while_serving(participant: str, penalty: int) -> DisciplineError:
+    """The refusal of an act by a player serving missed-round penalty ``penalty`` at a hand he is dealt into:
+    he posts his forced bets and his hand is killed before he acts (the federation digest §3.7, bfsp 6.4.4)."""
+    return DisciplineError(
+        f"{participant} is serving penalty-{penalty} (missed rounds): he is dealt in and posts his forced bets, "
+        f"and his hand is killed before he acts",
+        MISSED_ROUND_RULE,
+    )

@@ -30,6 +30,18 @@ def season_record_id(athlete: str, season: str) -> UUID:
     return uuid5(SEASON_NAMESPACE, f"{athlete}/{season}")
 
 
+def verify_case_to_decide_on(athlete: str, competition: str, case: DisciplinaryCase | None) -> DisciplinaryCase:
+    """A season disqualification rests on a violation in ``athlete``'s disciplinary ``case`` at ``competition``
+    (None: he has none there)."""
+    if case is None:
+        raise DisciplineError(
+            f"{athlete} has no disciplinary record at {competition}: a season disqualification rests on a "
+            "violation there",
+            SEASON_RULE,
+        )
+    return case
+
+
 class SeasonRecord(OfficialsRecord):
     RECORDS = (SeasonDisqualificationDecided,)
 

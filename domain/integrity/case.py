@@ -70,6 +70,23 @@ class DealtHand:
     ended: bool
 
 
+def verify_new_case(case: str, opened_before: object | None) -> None:
+    """A case is opened once: ``opened_before`` is what the store already holds under its id (None: nothing)."""
+    if opened_before is not None:
+        raise IntegrityCaseError(f"integrity case {case} has been opened already", RuleRef("bfsp", "7.1.4"))
+
+
+def verify_chief_judge_to_report_to(competition: str, adopted: bool) -> None:
+    """A confirmed case is reported to the Chief Judge the competition appointed: one that ``adopted`` no
+    Regulations has appointed none."""
+    if not adopted:
+        raise IntegrityCaseError(
+            f"{competition} has adopted no Regulations and appointed no Chief Judge to report to: the case stays "
+            "with the integrity team and the federation",
+            RuleRef("bfsp", "2.1.1"),
+        )
+
+
 def verify_evidence(
     competition: str, players: Collection[str], evidence: Iterable[EvidenceHand], hands: Mapping[str, DealtHand | None]
 ) -> None:

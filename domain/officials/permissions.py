@@ -398,12 +398,14 @@ def verify_named_recorder(
     *,
     named_person: str | None = None,
     recorder_person: str | None = None,
+    principle: str = "",
 ) -> None:
     """An act that names the official who did it (a penalty's ``imposed_by``, a ruling's ``official``) is
     recorded by that official: a record naming another is refused with ``rule``, never re-attributed.
 
     ``NotPermittedError("the penalty says the Chief Judge imposed it, and it was recorded by the judge", ...)``;
-    with the persons named too, both must agree.
+    with the persons named too, both must agree. ``principle``, when given, says first what the act requires
+    (``"an official signs in his own name"``).
     """
     if named is recorder and (named_person is None or named_person == recorder_person):
         return
@@ -413,7 +415,8 @@ def verify_named_recorder(
     else:
         said = f"{named_person} ({named.value.replace('_', ' ')})"
         by = f"{recorder_person} ({recorder.value.replace('_', ' ')})"
-    raise NotPermittedError(f"the {record} says {said} {done} it, and it was recorded by {by}", rule)
+    stated = f"{principle}: " if principle else ""
+    raise NotPermittedError(f"{stated}the {record} says {said} {done} it, and it was recorded by {by}", rule)
 
 
 def _only(rule: Permission) -> str:

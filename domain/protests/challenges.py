@@ -102,12 +102,15 @@ def challenge(
     kind: ChallengeKind,
     grounds: str,
     raised_at: datetime,
-    window: ChallengeWindow,
+    window: ChallengeWindow | None,
     rulebook: Rulebook,
     raised_by: Role = Role.PARTICIPANT,
 ) -> HandChallenged:
-    """A participant's challenge of ``hand``'s result, refused when it comes too late."""
+    """A participant's challenge of ``hand``'s result, refused when it comes too late, or before there is a
+    result (``window`` None: the hand has not ended)."""
     verify_permitted(Act.HAND_CHALLENGED, raised_by)
+    if window is None:
+        raise ProtestError(f"hand {hand} has not ended: there is no result to challenge yet", rulebook.cite("dispute"))
     verify_challenge_in_time(kind, raised_at, window, rulebook)
     return HandChallenged(
         hand, participant, kind, grounds, raised_at, challenge_deadline(window, kind, rulebook)

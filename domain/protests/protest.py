@@ -259,6 +259,33 @@ class Protest(OfficialsRecord):
         self.state = ProtestState.FILER_NOTIFIED
 
 
+def verify_new_protest(protest: str, filed_before: object | None) -> None:
+    """A protest is filed once: ``filed_before`` is what the store already holds under its id (None: nothing)."""
+    if filed_before is not None:
+        raise ProtestError(f"protest {protest} has been filed already", _bfsp("7.3"))
+
+
+def verify_filed_time(claimed: datetime, recorded_at: datetime) -> None:
+    """The time a protest's filing (or receipt) says it was filed at is the time its record reports."""
+    if claimed != recorded_at:
+        raise ProtestError(
+            f"the protest says it was filed at {claimed.isoformat()} and was recorded as filed at "
+            f"{recorded_at.isoformat()}; the two claims must agree",
+            _bfsp("7.3.2"),
+        )
+
+
+def verify_forwarded_snapshot(snapshot: str, chain_head: str, kept_chain_head: str | None) -> None:
+    """A protest goes to the federation with a protocol snapshot the archive keeps, named with its chain head:
+    ``kept_chain_head`` is the archive's for ``snapshot`` (None: the archive keeps no such snapshot)."""
+    if kept_chain_head is None or kept_chain_head != chain_head:
+        raise ProtestError(
+            f"the protocol forwarded must be a snapshot the archive keeps with that chain head; {snapshot} "
+            + ("is not in the archive" if kept_chain_head is None else f"has chain head {kept_chain_head[:16]}…"),
+            _bfsp("7.3.3"),
+        )
+
+
 def verify_own_filing(filed: ProtestFiled, registered_person: str | None, person: str) -> None:
     """A participant files his own protest (bfsp 7.3.1): ``person`` recording it as a participant is the person
     the competition registered as ``filed.filer`` (``registered_person``, None when the filer is not registered)."""

@@ -13,11 +13,24 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from domain.errors import DisciplineError
+from domain.errors import DisciplineError, RuleRef
 from domain.protests.challenges import ChallengeWindow, challenge_deadline, closed_by_the_end
 from domain.protests.events import ChallengeKind
 from domain.rulebooks import Rulebook
+from domain.rulings.amend import MechanicalOutcome
 from domain.rulings.events import RulingIssued, RulingKind
+
+
+def verify_played_out(
+    hand: str, outcome: MechanicalOutcome | None, window: ChallengeWindow | None
+) -> tuple[MechanicalOutcome, ChallengeWindow]:
+    """A ruling amends the outcome of a hand played out: its mechanical ``outcome`` and its challenge ``window``
+    (both None, or either, while the hand has not ended)."""
+    if outcome is None or window is None:
+        raise DisciplineError(
+            f"hand {hand} has not ended: a ruling amends the outcome of a hand played out", RuleRef("bfsp", "2.2.3")
+        )
+    return outcome, window
 
 
 def closed_at(window: ChallengeWindow, rulebook: Rulebook) -> datetime | None:

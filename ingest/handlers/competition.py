@@ -20,11 +20,9 @@ from domain.competition.events import (
     SeatDrawConducted,
 )
 from domain.competition.placings import Bust
-from domain.competition.regulations import cite
+from domain.competition.regulations import cite, verify_first_adoption
 from domain.discipline import SeasonRecord, season_record_id
 from domain.errors import (
-    CompetitionError,
-    RuleRef,
     verify_agrees,
 )
 from domain.hand.aggregate import Hand, hand_id
@@ -44,12 +42,7 @@ def _adopt(desk: Desk, act: Reported) -> Aggregate:
         raise MalformedRecord(
             f"the envelope is for {act.competition_id}, the Regulations for {e.competition_id}", "competition_id"
         )
-    if desk.find(competition_stream_id(act.competition_id)) is not None:
-        raise CompetitionError(
-            f"competition {act.competition_id} has adopted its Regulations already; the Chief Judge changes the "
-            "schedule, nobody adopts them twice",
-            RuleRef("bfsp", "2.1.1"),
-        )
+    verify_first_adoption(act.competition_id, desk.find(competition_stream_id(act.competition_id)))
     desk.adopted(act.competition_id)
     return Competition.adopt(act.competition_id, e.regulations, act.at, act.by, act.meta)
 

@@ -85,12 +85,12 @@ from domain.competition.aggregate import Competition, Recorder, competition_stre
 from domain.competition.events import TableHandEnded
 from domain.competition.hand_checks import ChipCount, hand_name, table_number, verify_hand_start
 from domain.discipline import DisciplinaryCase, case_id
-from domain.discipline.penalties import MISSED_ROUND_RULE
+from domain.discipline.case import verify_entrant
+from domain.discipline.penalties import acting_while_serving
 from domain.errors import (
     DisciplineError,
     NotPermittedError,
     RuleError,
-    RuleRef,
 )
 from domain.hand.aggregate import Hand, hand_id
 from domain.hand.events import (
@@ -300,11 +300,7 @@ class Desk:
         if not waiting or event.seat not in waiting:
             return None
         participant, penalty = waiting[event.seat]
-        return DisciplineError(
-            f"{participant} is serving penalty-{penalty} (missed rounds): he is dealt in and posts his forced bets, "
-            f"and his hand is killed before he acts",
-            MISSED_ROUND_RULE,
-        )
+        return acting_while_serving(participant, penalty)
 
     def follow_hand(self, batch: Batch, envelope: Envelope, event: Any, hand: Hand, meta: JSON) -> None:
         """After a hand event was accepted: the floor records the table's hand when a competition's hand starts
@@ -518,10 +514,7 @@ class Desk:
         if found is not None:
             assert isinstance(found, DisciplinaryCase)
             return found
-        if participant not in competition.entries:
-            raise DisciplineError(
-                f"{participant} is not registered at {competition.competition_id}", RuleRef("bfsp", "7.2.1")
-            )
+        verify_entrant(competition.competition_id, participant, competition.entries)
         self._no_case.discard(case_id(competition.competition_id, participant))
         return DisciplinaryCase.open(competition.competition_id, participant, act.at, act.meta)
 

@@ -13,6 +13,7 @@ from eventsourcing.domain import Aggregate
 from domain.competition.aggregate import Competition
 from domain.discipline import DisciplinaryCase, PenaltyKind, SeasonRecord, case_id, season_record_id
 from domain.discipline.penalties import MISSED_ROUND_RULE, players_at_table, verify_killed
+from domain.discipline.season import verify_case_to_decide_on
 from domain.errors import (
     DisciplineError,
     RuleRef,
@@ -101,13 +102,8 @@ def _season(desk: Desk, act: Reported) -> Aggregate:
     if record is None:
         record = SeasonRecord.open(e.athlete, e.season, act.at, act.meta)
     assert isinstance(record, SeasonRecord)
-    case = desk.find(case_id(e.competition, e.athlete))
-    if not isinstance(case, DisciplinaryCase):
-        raise DisciplineError(
-            f"{e.athlete} has no disciplinary record at {e.competition}: a season disqualification rests on a "
-            "violation there",
-            RuleRef("bfsp", "7.2.3"),
-        )
+    found = desk.find(case_id(e.competition, e.athlete))
+    case = verify_case_to_decide_on(e.athlete, e.competition, found if isinstance(found, DisciplinaryCase) else None)
     record.decide(case, e.violation, act.role, act.at, e.protocol, act.meta)
     return record
 

@@ -10,9 +10,15 @@ from uuid import UUID
 from eventsourcing.domain import Aggregate
 
 from domain.competition.aggregate import Competition, competition_stream_id
-from domain.errors import IntegrityCaseError, RuleRef
 from domain.hand.aggregate import Hand, hand_id
-from domain.integrity.case import DealtHand, IntegrityCase, integrity_case_id, verify_evidence
+from domain.integrity.case import (
+    DealtHand,
+    IntegrityCase,
+    integrity_case_id,
+    verify_chief_judge_to_report_to,
+    verify_evidence,
+    verify_new_case,
+)
 from domain.integrity.case_events import (
     EvidenceHand,
     IntegrityCaseConcluded,
@@ -29,8 +35,7 @@ def _open(desk: Desk, act: Reported) -> Aggregate:
     e: IntegrityCaseOpened = act.event
     if e.competition != act.competition_id:
         raise MalformedRecord(f"the envelope is for {act.competition_id}, the case for {e.competition}", "competition_id")
-    if desk.find(integrity_case_id(e.competition, e.case)) is not None:
-        raise IntegrityCaseError(f"integrity case {e.case} has been opened already", RuleRef("bfsp", "7.1.4"))
+    verify_new_case(e.case, desk.find(integrity_case_id(e.competition, e.case)))
     verify_evidence(e.competition, e.players, e.evidence, _hands(desk, e.competition, e.evidence))
     return IntegrityCase.open(e, act.role, act.at, act.meta)
 
@@ -54,12 +59,8 @@ def _report(desk: Desk, act: Reported) -> Aggregate:
     e: IntegrityCaseReported = act.event
     case = _case(desk, act.competition_id, e.case)
     found = desk.find(competition_stream_id(act.competition_id))
-    if not isinstance(found, Competition):
-        raise IntegrityCaseError(
-            f"{act.competition_id} has adopted no Regulations and appointed no Chief Judge to report to: the case "
-            "stays with the integrity team and the federation",
-            RuleRef("bfsp", "2.1.1"),
-        )
+    verify_chief_judge_to_report_to(act.competition_id, isinstance(found, Competition))
+    assert isinstance(found, Competition)
     chief_judges = [person for person, office in found.officials.items() if office.role is Role.CHIEF_JUDGE]
     case.report(e, act.role, found.entries, chief_judges, act.at, act.meta)
     return case

@@ -37,12 +37,12 @@ from domain.competition.aggregate import Competition, competition_stream_id
 from domain.competition.events import OfcPoints, OfcRoundCounted
 from domain.competition.hand_checks import table_number
 from domain.competition.ofc_points import verify_recorder
-from domain.errors import NotPermittedError, RuleError, RuleRef
+from domain.errors import NotPermittedError, RuleError
 from domain.ofc.aggregate import OfcRound, ofc_round_id
 from domain.ofc.events import OFC, OFC_REPORTED, OfcRoundScored, OfcRoundStarted
-from domain.ofc.game import OfcError, verify_fantasy
+from domain.ofc.game import verify_fantasy
+from domain.ofc.recording import DEALT_BY, numbered_table, verify_dealt_by, verify_previous_round_over
 from domain.rejections import Rejection
-from domain.roles import Role
 from domain.rulebooks import get_rulebook
 from ingest.envelope import Envelope, MalformedRecord
 from ingest.judgement import Batch, Bench, illegal, malformed, meta_of, out_of_sequence
@@ -50,11 +50,7 @@ from ingest.log import LogRecord
 from ingest.store import Store
 
 JSON = dict[str, Any]
-#: who records the game as dealt (bfsp 2.4.1: the dealer; the officials over him; the machines that report it)
-AT_THE_TABLE = frozenset({Role.DEALER, Role.JUDGE, Role.CHIEF_JUDGE, Role.IMPORTER, Role.SIMULATOR})
 _REPORTED = tuple(OFC_REPORTED.values())
-#: the dealer deals and records the game at his table (bfsp 2.4.1)
-DEALT_BY = RuleRef("bfsp", "2.4.1")
 
 
 def is_ofc(event: Any) -> bool:
@@ -77,11 +73,9 @@ def judge_ofc(
     pending; or the rejection."""
     meta = meta_of(envelope, record)
     role = envelope.recorded_by.role
-    if role not in AT_THE_TABLE:
-        refusal = NotPermittedError(
-            f"a {role.value} may not record the deal or the setting of an OFC round; the dealer does",
-            DEALT_BY,
-        )
+    try:
+        verify_dealt_by(role)
+    except NotPermittedError as refusal:
         return _illegal(record, envelope, refusal)
     if not envelope.table_id:
         return _malformed(record, envelope, "an OFC round's event must name its table", "table_id")
@@ -105,18 +99,16 @@ def judge_ofc(
             return out_of_sequence(record, envelope, f"a round starts at seq 0; this start has seq {envelope.seq}")
         previous = _round(store, hot, ofc_round_id(envelope.table_id, number - 1, envelope.competition_id))
         try:
-            if previous is not None and not previous.is_over:
-                raise OfcError(
-                    f"round {number - 1} at table {envelope.table_id} is still being played",
-                    get_rulebook(event.rulebook).cite("ofc_turn_order"),
-                )
+            previous_over = previous.is_over if previous is not None else None
+            verify_previous_round_over(envelope.table_id, number, previous_over, get_rulebook(event.rulebook))
             verify_fantasy(event, previous.engine.scored if previous is not None else None, get_rulebook(event.rulebook))
             competition = _competition(store, hot, envelope.competition_id)
             if competition is not None:
                 who = envelope.recorded_by
                 verify_recorder(competition.officials, competition.competition_id, who.person, who.role, DEALT_BY)
                 players = tuple((p.seat, p.player) for p in event.players)
-                competition.verify_ofc_round(_table(competition, envelope.table_id), number, event.button, players)
+                at_table = numbered_table(competition.competition_id, envelope.table_id, competition.rulebook)
+                competition.verify_ofc_round(at_table, number, event.button, players)
             started = OfcRound.start(event, at, meta)
         except (RuleError, KeyError) as err:
             return _illegal(record, envelope, err)
@@ -165,16 +157,6 @@ def _competition(store: Store, hot: MutableMapping[UUID, Any], competition_id: s
         return None
     hot[stream] = found
     return found
-
-
-def _table(competition: Competition, table_id: str) -> int:
-    number = table_number(table_id)
-    if number is None:
-        raise OfcError(
-            f"{competition.competition_id} plays at numbered tables; there is no table {table_id}",
-            competition.rulebook.cite("ofc_players"),
-        )
-    return number
 
 
 def _round(store: Store, hot: MutableMapping[UUID, Any], stream: UUID) -> OfcRound | None:

@@ -21,7 +21,12 @@ from domain.protests import Protest, challenge, protest_id
 from domain.protests.challenges import verify_own_challenge
 from domain.protests.contested import verify_contested_penalty
 from domain.protests.events import ContestedKind, HandChallenged, ProtestFiled, ProtestReceived
-from domain.protests.protest import verify_own_filing
+from domain.protests.protest import (
+    verify_filed_time,
+    verify_forwarded_snapshot,
+    verify_new_protest,
+    verify_own_filing,
+)
 from domain.protocol import (
     HandChallenges,
     challenges_id,
@@ -59,14 +64,8 @@ def _verify_filing(desk: Desk, act: Reported, e: ProtestFiled | ProtestReceived,
     is new, and the penalty it contests; the competition it is filed at."""
     if e.competition != act.competition_id:
         raise MalformedRecord(f"the envelope is for {act.competition_id}, the protest for {e.competition}", "competition_id")
-    if claimed != act.envelope.occurred_at:
-        raise ProtestError(
-            f"the protest says it was filed at {claimed.isoformat()} and was recorded as filed at "
-            f"{act.envelope.occurred_at.isoformat()}; the two claims must agree",
-            RuleRef("bfsp", "7.3.2"),
-        )
-    if desk.find(protest_id(e.competition, e.protest)) is not None:
-        raise ProtestError(f"protest {e.protest} has been filed already", RuleRef("bfsp", "7.3"))
+    verify_filed_time(claimed, act.envelope.occurred_at)
+    verify_new_protest(e.protest, desk.find(protest_id(e.competition, e.protest)))
     competition = desk.competition(act.competition_id)
     if e.contested.kind is ContestedKind.PENALTY:
         sanctioned = e.contested.sanctioned
@@ -82,13 +81,7 @@ def _forward(desk: Desk, act: Reported) -> Aggregate:
     protest = desk.protest(act.competition_id, e.protest)
     archive = desk.archive(act.competition_id)
     snapshot = archive.named(e.protocol_snapshot) if archive is not None else None
-    if snapshot is None or snapshot.chain_head != e.chain_head:
-        raise ProtestError(
-            f"the protocol forwarded must be a snapshot the archive keeps with that chain head; "
-            f"{e.protocol_snapshot} "
-            + ("is not in the archive" if snapshot is None else f"has chain head {snapshot.chain_head[:16]}…"),
-            RuleRef("bfsp", "7.3.3"),
-        )
+    verify_forwarded_snapshot(e.protocol_snapshot, e.chain_head, snapshot.chain_head if snapshot is not None else None)
     protest.forward(e.protocol_snapshot, e.chain_head, act.role, act.at, act.meta, reported=(e.forwarded_at, e.deadline))
     return protest
 
@@ -129,8 +122,6 @@ def _challenge(desk: Desk, act: Reported) -> Aggregate:
         entry = competition.entries.get(e.participant) if competition is not None else None
         verify_own_challenge(e.participant, entry.person if entry is not None else None, act.by.person, book)
     window = challenge_window(desk, act, hand)
-    if window is None:
-        raise ProtestError(f"hand {named} has not ended: there is no result to challenge yet", book.cite("dispute"))
     judged = challenge(e.hand, e.participant, e.kind, e.grounds, act.at, window, book, act.role)  # service's clock
     verify_agrees(e.deadline, judged.deadline, "the challenge closes at", book.cite("dispute"), ProtestError)
     found = desk.find(challenges_id(act.competition_id))

@@ -8,10 +8,7 @@ from eventsourcing.domain import Aggregate
 
 from domain.competition.aggregate import Competition
 from domain.competition.hand_checks import hand_name
-from domain.errors import (
-    DisciplineError,
-    RuleRef,
-)
+from domain.errors import RuleRef
 from domain.hand.aggregate import Hand, hand_id
 from domain.hand.events import (
     HandMucked,
@@ -22,7 +19,7 @@ from domain.rulings import HandReview
 from domain.rulings.amend import chips_moved
 from domain.rulings.events import MuckedCardsInspected, RulingIssued
 from domain.rulings.outcome import stored_outcome
-from domain.rulings.window import verify_in_time
+from domain.rulings.window import verify_in_time, verify_played_out
 from ingest.envelope import MalformedRecord
 from ingest.handlers.desk import (
     Desk,
@@ -54,12 +51,7 @@ def _rule(desk: Desk, act: Reported) -> Aggregate:
     verify_named_recorder("ruling", "issued", e.role, act.role, RuleRef("bfsp", "2.1.1"),
                           named_person=e.official, recorder_person=act.by.person)
     hand, review = _review(desk, act, e.hand)
-    outcome = stored_outcome(desk.hand_events(hand))
-    window = challenge_window(desk, act, hand)
-    if outcome is None or window is None:
-        raise DisciplineError(
-            f"hand {e.hand} has not ended: a ruling amends the outcome of a hand played out", RuleRef("bfsp", "2.2.3")
-        )
+    outcome, window = verify_played_out(e.hand, stored_outcome(desk.hand_events(hand)), challenge_window(desk, act, hand))
     moved = by_player(hand, chips_moved(outcome, review.rulings, e))
     competition = desk.competition_of(act.competition_id)
     if not moved or competition is None:
