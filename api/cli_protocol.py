@@ -136,6 +136,12 @@ def add_snapshot(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]
                            description="The official asks for a snapshot; the referee fixes what it covers (the log "
                            "up to the request) and keeps it as the archive's next version.")
     take.add_argument("competition", metavar="COMPETITION")
+    take.add_argument("--request-id", metavar="ID", type=_request_id,
+                      help="the official's own name for this request (a UUID fits): run again with the same "
+                      "--request-id and --requested-at after a timeout, and it is the same request, judged once")
+    take.add_argument("--requested-at", metavar="TIME", type=_aware_time,
+                      help="with --request-id: when the request was first made (ISO 8601 with its offset; "
+                      "default now, printed when it is not judged in time)")
     _official(take)
     take.set_defaults(run=_take)
     sign = acts.add_parser("sign", help="sign a snapshot in the official's own name",
@@ -170,6 +176,28 @@ def _official(command: argparse.ArgumentParser) -> None:
     command.add_argument("--role", required=True, choices=_KEEPERS, help="his office at the competition")
     command.add_argument("--timeout", type=float, default=_WAIT_SECONDS, metavar="SECONDS",
                          help=f"Kafka mode: how long to wait for the referee (default {_WAIT_SECONDS:g})")
+
+
+def _request_id(value: str) -> str:
+    from domain.protocol import REQUEST_ID
+
+    if not REQUEST_ID.fullmatch(value):
+        raise argparse.ArgumentTypeError(
+            "a request id is 1 to 100 letters, digits and . _ : - (beginning with a letter or a digit)"
+        )
+    return value
+
+
+def _aware_time(value: str) -> Any:
+    from datetime import datetime
+
+    try:
+        at = datetime.fromisoformat(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{value!r} is not an ISO 8601 time") from None
+    if at.tzinfo is None:
+        raise argparse.ArgumentTypeError(f"{value!r} has no offset from UTC (write it with +00:00 or Z)")
+    return at
 
 
 def _submitted(record: tuple[bytes, bytes], timeout: float) -> tuple[int, Any]:
@@ -219,12 +247,25 @@ def _take(args: argparse.Namespace) -> int:
     import uuid
     from datetime import UTC, datetime
 
+    from ingest.envelope import parse_record
     from ingest.protocol_acts import snapshot_request
     from projections.protocol import snapshot_json, snapshot_of_record
 
-    event_id = uuid.uuid4()
-    code, pipeline = _submitted(snapshot_request(args.competition, _by(args), datetime.now(UTC), event_id), args.timeout)
+    by = _by(args)
+    if args.requested_at is not None and args.request_id is None:
+        print("--requested-at names the time of a request named by --request-id", file=sys.stderr)
+        return 2
+    at = args.requested_at or datetime.now(UTC)
+    if args.request_id is None:
+        record = snapshot_request(args.competition, by, at, uuid.uuid4())
+    else:
+        record = snapshot_request(args.competition, by, at, request_id=args.request_id)
+    event_id = parse_record(record[1])[0].event_id
+    code, pipeline = _submitted(record, args.timeout)
     try:
+        if code == 2 and args.request_id is not None:
+            print(f"to wait for this same request again: --request-id {args.request_id} --requested-at "
+                  f"{at.isoformat()}", file=sys.stderr)
         if code:
             return code
         taken = snapshot_of_record(pipeline.store, args.competition, event_id)

@@ -99,9 +99,26 @@ class ProtocolSnapshotTaken:
 class ProtocolSnapshotRequested:
     """An official asks for a snapshot of the protocol as it stands at this record's place in the log. What it
     covers, its number and its SHA-256 are the referee's to fix (:meth:`ProtocolArchive.take`), never the
-    requester's."""
+    requester's.
+
+    ``request_id`` is the requester's own name for the request (``""``: none): the record of a request so named
+    has the event id :func:`snapshot_request_event_id` gives, so a request sent again after a timeout is the same
+    record, judged once, and never a second snapshot."""
 
     competition_id: str
+    request_id: str = ""
+
+
+#: the namespace of the event ids of snapshot requests named by their requester
+SNAPSHOT_REQUESTS = uuid5(NAMESPACE_URL, "https://pokeraudit/protocol-snapshot-requests")
+#: what a requester may name his request by: a UUID fits, and so does any short name of his own
+REQUEST_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._:-]{0,99}")
+
+
+def snapshot_request_event_id(competition_id: str, person: str, role: Role, request_id: str) -> UUID:
+    """The event id of ``person``'s (in ``role``) snapshot request named ``request_id``: one per requester and
+    name, so nobody else's request can take it."""
+    return uuid5(SNAPSHOT_REQUESTS, f"{competition_id}/{person}/{role.value}/request/{request_id}")
 
 
 @dataclass(frozen=True, slots=True)

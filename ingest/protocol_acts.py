@@ -6,13 +6,15 @@ The CLI, the simulator and the tests put them on the log like any other act; the
 from __future__ import annotations
 
 from datetime import datetime
-from uuid import NAMESPACE_URL, UUID, uuid5
+from uuid import UUID, uuid5
 
-from domain.protocol import ProtocolSigned, ProtocolSnapshotRequested
+from domain.protocol import (
+    SNAPSHOT_REQUESTS,
+    ProtocolSigned,
+    ProtocolSnapshotRequested,
+    snapshot_request_event_id,
+)
 from ingest.envelope import RecordedBy, encode, make_envelope
-
-#: the namespace of the ids :func:`snapshot_request_id` derives
-SNAPSHOT_REQUESTS = uuid5(NAMESPACE_URL, "https://pokeraudit/protocol-snapshot-requests")
 
 
 def snapshot_request_id(competition_id: str, by: RecordedBy, at: datetime) -> UUID:
@@ -21,11 +23,15 @@ def snapshot_request_id(competition_id: str, by: RecordedBy, at: datetime) -> UU
 
 
 def snapshot_request(
-    competition_id: str, by: RecordedBy, at: datetime, event_id: UUID | None = None
+    competition_id: str, by: RecordedBy, at: datetime, event_id: UUID | None = None, request_id: str = ""
 ) -> tuple[bytes, bytes]:
-    """The log record of ``by`` asking for a snapshot of ``competition_id``'s protocol at ``at``."""
+    """The log record of ``by`` asking for a snapshot of ``competition_id``'s protocol at ``at``; with
+    ``request_id`` (the requester's name for it) its event id is the one that name gives: the same request and
+    time sent again are the very same record."""
+    if request_id:
+        event_id = snapshot_request_event_id(competition_id, by.person, by.role, request_id)
     envelope = make_envelope(
-        ProtocolSnapshotRequested(competition_id),
+        ProtocolSnapshotRequested(competition_id, request_id),
         event_id=event_id or snapshot_request_id(competition_id, by, at),
         competition_id=competition_id,
         seq=0,

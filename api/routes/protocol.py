@@ -19,12 +19,13 @@ from api.routes.protocol_models import (
     SignedSnapshot,
     SnapshotList,
     SnapshotRead,
+    SnapshotRequest,
     SnapshotSummary,
 )
 from api.routes.submit import EventSubmission, Reporter, Timeout, Wiring, submit_and_wait
 from api.sealing import READS_REJECTIONS
 from api.verdicts import EventVerdict, Outcome
-from domain.protocol import TAMPER_RULE, ProtocolSnapshotTaken
+from domain.protocol import TAMPER_RULE, ProtocolSnapshotTaken, snapshot_request_event_id
 from ingest.store import Store
 from projections import protocol as protocols
 from projections.protocol_render import signed_snapshot_html, signed_snapshot_pdf, to_html, to_pdf
@@ -92,20 +93,36 @@ async def read_protocol(
 
 @router.post("/competitions/{competition}/protocol/snapshots", status_code=201, response_model=SnapshotSummary)
 def take_snapshot(
-    store: CurrentStore, wiring: Wiring, principal: Reporter, competition: CompetitionId, timeout: Timeout = 10.0
+    store: CurrentStore, wiring: Wiring, principal: Reporter, competition: CompetitionId, timeout: Timeout = 10.0,
+    request: Annotated[SnapshotRequest | None, Body()] = None,
 ) -> dict[str, Any]:
     """Take a snapshot of the protocol as it stands: a ``ProtocolSnapshotRequested`` record put on the log and
     its verdict awaited (as ``POST /v1/events?wait=true``). 201 with the snapshot the referee kept; refused by
     the referee (the refusal stays on record): 403 citing the rule for a role or an office that may not (bfsp
     2.3.3, 2.1.1), 409 when the stored events fail verification (DESIGN 7), 404 for a competition without
-    Regulations; 504 when the referee has not judged it in time (it will be: read the list)."""
+    Regulations; 504 when the referee has not judged it in time (it will be: read the list).
+
+    With a body naming the request (``request_id``, ``requested_at``), sending it again is the same record: the
+    referee judges it once, and the retry answers with the one snapshot it made (or its refusal)."""
     verify_scope(principal, competition)
-    envelope = _act(competition, "ProtocolSnapshotRequested", {"competition_id": competition})
+    if request is None:
+        envelope = _act(competition, "ProtocolSnapshotRequested", {"competition_id": competition})
+    else:
+        envelope = EventSubmission(
+            event_id=snapshot_request_event_id(competition, principal.person, principal.role, request.request_id),
+            competition_id=competition, seq=0, type="ProtocolSnapshotRequested",
+            payload={"competition_id": competition, "request_id": request.request_id},
+            occurred_at=request.requested_at,
+        )  # fmt: skip
     verdict = submit_and_wait(wiring, principal, envelope, timeout)
     if verdict.outcome is not Outcome.ACCEPTED:
         raise _refused(verdict, permission_refusal=True)
+    taken = _taken_by_record(store, competition, envelope.event_id)
+    if request is not None:
+        # a named request answered again may find its snapshot signed since
+        return protocols.snapshot_json(taken, signed=protocols.signatures(store, competition))
     # just taken: nobody has signed it yet (the list gives the same body, signatures included)
-    return {**protocols.snapshot_json(_taken_by_record(store, competition, envelope.event_id)), "signatures": []}
+    return {**protocols.snapshot_json(taken), "signatures": []}
 
 
 @router.post(

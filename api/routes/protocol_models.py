@@ -10,7 +10,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import AwareDatetime, BaseModel, ConfigDict, Field
+
+from domain.protocol import REQUEST_ID
 
 Entries = list[dict[str, Any]]
 
@@ -101,3 +103,20 @@ class SnapshotRead(SnapshotSummary):
     protocol: dict[str, Any] = Field(description="the protocol as snapshotted, sealed for the caller")
     verification: SnapshotVerification
     sealed: bool = Field(description="whether cards were sealed for the caller: the SHA-256 covers the text unsealed")
+
+
+class SnapshotRequest(BaseModel):
+    """A snapshot request named by its requester, so that sending it again (after a timeout, a lost answer) is
+    the same record on the log, judged once: one snapshot, whatever the retries. Send both fields, and the same
+    both times."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    request_id: str = Field(
+        pattern=f"^{REQUEST_ID.pattern}$",
+        description="the requester's own name for this request (a UUID fits): 1 to 100 letters, digits and . _ : -",
+    )
+    requested_at: AwareDatetime = Field(
+        description="when the request was first made (ISO 8601 with its offset): a retry sends the same time, "
+        "within the service's clock skew of now (POKERAUDIT_CLOCK_SKEW_S)"
+    )

@@ -10,14 +10,15 @@ from __future__ import annotations
 
 from eventsourcing.domain import Aggregate
 
-from domain.errors import (
-    NotPermittedError,
-    RuleRef,
-)
+from domain.errors import RuleRef
+from domain.officials import verify_named_recorder
 from domain.protocol import (
+    REQUEST_ID,
     ProtocolArchive,
     ProtocolSignatures,
+    ProtocolSnapshotRequested,
     signatures_id,
+    snapshot_request_event_id,
 )
 from ingest.envelope import MalformedRecord
 from ingest.handlers.desk import (
@@ -28,11 +29,27 @@ from ingest.handlers.desk import (
 
 
 def _take(desk: Desk, act: Reported) -> Aggregate:
-    if act.event.competition_id != act.competition_id:
+    e: ProtocolSnapshotRequested = act.event
+    if e.competition_id != act.competition_id:
         raise MalformedRecord(
-            f"the record is for {act.competition_id}, its payload asks for {act.event.competition_id}'s protocol",
+            f"the record is for {act.competition_id}, its payload asks for {e.competition_id}'s protocol",
             "payload.competition_id",
         )
+    if e.request_id:
+        # a named request is one record: under another event id it could make a second snapshot
+        if not REQUEST_ID.fullmatch(e.request_id):
+            raise MalformedRecord(
+                f"a request id is 1 to 100 letters, digits and . _ : - (beginning with a letter or a digit); "
+                f"{e.request_id[:120]!r} is not one",
+                "payload.request_id",
+            )
+        named = snapshot_request_event_id(act.competition_id, act.by.person, act.role, e.request_id)
+        if act.envelope.event_id != named:
+            raise MalformedRecord(
+                f"snapshot request {e.request_id!r} of {act.by.person} is the record with event id {named}, not "
+                f"{act.envelope.event_id}",
+                "event_id",
+            )
     desk.competition(act.competition_id)  # a competition that adopted no Regulations has no protocol yet
     compiled = desk.compiled_protocol(act.competition_id)
     archive = desk.archive(act.competition_id) or ProtocolArchive.open(act.competition_id, act.at, act.meta)
@@ -42,12 +59,8 @@ def _take(desk: Desk, act: Reported) -> Aggregate:
 
 def _sign(desk: Desk, act: Reported) -> Aggregate:
     e = act.event
-    if e.person != act.by.person or e.role is not act.role:
-        raise NotPermittedError(
-            f"{act.by.person} signs in his own name: the signature says {e.person} "
-            f"({e.role.value.replace('_', ' ')})",
-            RuleRef("bfsp", "2.1.4"),
-        )
+    verify_named_recorder("signature", "signed", e.role, act.role, RuleRef("bfsp", "2.1.4"), named_person=e.person,
+                          recorder_person=act.by.person, principle="an official signs in his own name")
     competition = desk.competition(act.competition_id)
     office = competition.officials.get(e.person)
     found = desk.find(signatures_id(act.competition_id))

@@ -51,6 +51,7 @@ from projections.protocol import (
     build,
     competition_streams,
     protocol,
+    signatures,
     snapshots,
     verify_snapshot,
 )
@@ -385,6 +386,28 @@ def test_who_may_take_or_sign_a_snapshot_is_judged_by_the_referee_and_each_refus
     assert snapshots(pipeline.store, COMPETITION) == []
     # the attempts are on record, in the competition's rejections
     assert len(protocol(pipeline.store, COMPETITION)["rejections"]) == 3
+
+
+def test_an_official_signs_in_his_own_name_a_signature_naming_another_is_refused(
+    played: tuple[Pipeline, Records],
+) -> None:
+    """A signature record names who signs: recorded by anyone else (another person, or the same in another
+    office), it is refused citing bfsp 2.1.4, never stored as that official's signature."""
+    pipeline, records = played
+    snapshot = pipeline.take_snapshot(SECRETARY, at(30))
+    in_his_name = ProtocolSigned(COMPETITION, 1, snapshot.sha256, CHIEF.person, Role.CHIEF_JUDGE)
+    in_another_office = ProtocolSigned(COMPETITION, 1, snapshot.sha256, SECRETARY.person, Role.CHIEF_JUDGE)
+    verdicts = pipeline.judge([
+        records.record(in_his_name, SECRETARY, at(31)), records.record(in_another_office, SECRETARY, at(31)),
+    ])
+    assert [(v.outcome, v.rejection.rule if v.rejection else "") for v in verdicts] == [("rejected", "bfsp 2.1.4")] * 2
+    reasons = [v.rejection.reason for v in verdicts if v.rejection is not None]
+    assert reasons[0] == (
+        f"an official signs in his own name: the signature says {CHIEF.person} (chief judge) signed it, and it was "
+        f"recorded by {SECRETARY.person} (secretary)"
+    )
+    assert f"says {SECRETARY.person} (chief judge) signed it" in reasons[1]
+    assert signatures(pipeline.store, COMPETITION) == []
 
 
 def test_a_snapshot_of_stored_events_that_fail_verification_is_refused_citing_design_7(

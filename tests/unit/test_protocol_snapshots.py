@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import io
 import json
+import uuid
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
@@ -18,6 +20,8 @@ from api.app import create_app
 from api.auth import issue_token
 from api.cli import main as cli_main
 from api.settings import Settings
+from domain.protocol import ProtocolSnapshotRequested
+from ingest.envelope import encode, make_envelope
 from projections.protocol import protocol, signatures, snapshots
 from projections.protocol_render import to_html, to_pdf
 
@@ -148,3 +152,59 @@ def test_a_cyrillic_name_prints_into_the_pdf_as_written(played: Pipeline) -> Non
     text = pdf_text(to_pdf(document))
     assert "Открытый чемпионат Минска — Łódź" in text
     assert "Алесь Лукашэвіч" in text and "?" * 4 not in text
+
+
+def test_a_snapshot_request_named_by_its_requester_and_sent_again_after_a_timeout_makes_one_snapshot(
+    played: Pipeline, tmp_path: Path
+) -> None:
+    """The first answer is lost (no referee judges it in time: 504, the record is on the log); the same named
+    request sent again is the same record: judged once, answered with the one snapshot, and nothing refused."""
+    settings = Settings(POKERAUDIT_DATA_DIR=tmp_path, POKERAUDIT_JWT_SECRET=SECRET)  # type: ignore[call-arg]
+    secretary = {"Authorization": f"Bearer {issue_token(SECRET, SECRETARY.person, 'secretary')}"}
+    chief = {"Authorization": f"Bearer {issue_token(SECRET, CHIEF.person, 'chief_judge')}"}
+    base = f"/v1/competitions/{COMPETITION}/protocol/snapshots"
+    named = {"request_id": "3f1c9d0e-5b7a-4c2e-9a61-0d8e2f4b7c15", "requested_at": datetime.now(UTC).isoformat()}
+    with TestClient(create_app(settings, workers=False)) as api:  # nobody judges: the answer times out
+        lost = api.post(base, json=named, headers=secretary, params={"timeout": 0.5})
+        assert lost.status_code in (503, 504), lost.text
+    with TestClient(create_app(settings, workers=True)) as api:
+        retried = api.post(base, json=named, headers=secretary)
+        assert retried.status_code == 201, retried.text
+        again = api.post(base, json=named, headers=secretary)
+        assert again.status_code == 201 and again.json() == retried.json()
+        assert retried.json()["version"] == 1
+        # another request is another snapshot; the same name from another official is his own request
+        other = api.post(base, json={**named, "request_id": "second"}, headers=secretary)
+        assert other.status_code == 201 and other.json()["version"] == 2
+        by_chief = api.post(base, json=named, headers=chief)
+        assert by_chief.status_code == 201 and by_chief.json()["version"] == 3
+        listed = api.get(base, headers=secretary).json()
+        assert [s["version"] for s in listed["items"]] == [1, 2, 3]
+        half = api.post(base, json={"request_id": "no-time"}, headers=secretary)
+        assert half.status_code == 422 and "requested_at" in half.text
+        bad = api.post(base, json={**named, "request_id": "not a name"}, headers=secretary)
+        assert bad.status_code == 422 and "request_id" in bad.text
+    assert protocol(played.store, COMPETITION)["rejections"] == []
+
+
+def test_a_named_snapshot_request_from_the_cli_run_again_is_the_same_request(
+    played: Pipeline, capsys: pytest.CaptureFixture[str]
+) -> None:
+    as_secretary = ["--by", SECRETARY.person, "--role", "secretary"]
+    named = ["--request-id", "evening-1", "--requested-at", datetime.now(UTC).isoformat()]
+    assert cli_main(["snapshot", "take", COMPETITION, *named, *as_secretary]) == 0
+    first = capsys.readouterr().out
+    assert cli_main(["snapshot", "take", COMPETITION, *named, *as_secretary]) == 0
+    assert capsys.readouterr().out == first and f"{COMPETITION}/protocol/v1" in first
+    assert [s.version for s in snapshots(played.store, COMPETITION)] == [1]
+    assert protocol(played.store, COMPETITION)["rejections"] == []
+    # a request named in a record of another event id is refused: it could make a second snapshot
+    forged = make_envelope(
+        ProtocolSnapshotRequested(COMPETITION, "evening-1"), event_id=uuid.uuid4(), competition_id=COMPETITION,
+        seq=0, recorded_by=SECRETARY, occurred_at=at(40),
+    )  # fmt: skip
+    [verdict] = played.judge([(forged.key, encode(forged))])
+    assert verdict.rejection is not None and (verdict.rejection.kind.value, verdict.rejection.field) == (
+        "malformed", "event_id"
+    )
+    assert [s.version for s in snapshots(played.store, COMPETITION)] == [1]
