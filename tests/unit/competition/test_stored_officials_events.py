@@ -1,9 +1,9 @@
 """The officials' events stored before their aggregates applied them by type still load, unchanged.
 
 ``stored/officials_events_main.json`` was written by main at 226973f, before :class:`DisciplinaryCase`,
-:class:`SeasonRecord`, :class:`Protest` and :class:`HandReview` applied typed events: the events the desk's, the
-projections' and the protocol's unit tests judged into a store (captured as the store wrote them), and one
-rescission the aggregate recorded; each with the typed event it decoded to then; and whole streams as one store
+:class:`SeasonRecord`, :class:`Protest`, :class:`HandReview` and :class:`IntegrityCase` applied typed events: the
+events the desk's, the projections', the protocol's and the integrity cases' unit tests judged into a store
+(captured as the store wrote them), and one rescission the aggregate recorded; each with the typed event it decoded to then; and whole streams as one store
 held them, with what the aggregate said of itself once they were read back. Read by today's code, each stored
 event must resolve to its event class by the same topic, decode to the same typed event, encode back to the very
 payload, store back as the very bytes, and its link must verify; each stream must read back to the same version,
@@ -24,6 +24,8 @@ from domain.chain import canonical, link_of
 from domain.chained import chain_body
 from domain.discipline import DisciplinaryCase, SeasonRecord
 from domain.discipline.events import CATALOG as DISCIPLINE
+from domain.integrity.case import IntegrityCase
+from domain.integrity.case_events import CATALOG as INTEGRITY
 from domain.officials.codec import decode, encode
 from domain.protests import Protest
 from domain.protests.events import CATALOG as PROTESTS
@@ -41,6 +43,7 @@ AGGREGATES: dict[str, tuple[type, dict[str, type]]] = {
     "SeasonRecord": (SeasonRecord, DISCIPLINE),
     "Protest": (Protest, PROTESTS),
     "HandReview": (HandReview, RULINGS),
+    "IntegrityCase": (IntegrityCase, INTEGRITY),
 }
 
 
@@ -58,10 +61,10 @@ def _names(topic: str) -> tuple[str, str]:
     return owner, name
 
 
-def test_the_fixture_holds_every_event_type_of_the_four_aggregates() -> None:
+def test_the_fixture_holds_every_event_type_of_the_five_aggregates() -> None:
     stored = {_names(row["topic"]) for row in STORED}
     assert {name for _, name in stored} == set(DISCIPLINE) | set(PROTESTS) - {"HandChallenged", "ProtestReceived"} | (
-        set(RULINGS)
+        set(RULINGS) | set(INTEGRITY)
     )
     assert {owner for owner, _ in stored} == set(AGGREGATES)
 
@@ -96,6 +99,11 @@ def _state(aggregate: Any) -> dict[str, Any]:
         return {
             "state": aggregate.state.value, "filing": repr(aggregate.filing), "forwarding": repr(aggregate.forwarding),
             "decision": repr(aggregate.decision), "deadline": repr(aggregate.deadline),
+        }  # fmt: skip
+    if isinstance(aggregate, IntegrityCase):
+        return {
+            "state": aggregate.state.value, "opening": repr(aggregate.opening), "notes": repr(aggregate.notes),
+            "evidence": repr(aggregate.evidence), "conclusion": repr(aggregate.conclusion),
         }  # fmt: skip
     assert isinstance(aggregate, HandReview)
     return {
