@@ -37,7 +37,7 @@ from domain.integrity.case_events import (
 )
 from domain.officials import Act, verify_permitted
 from domain.officials.codec import decode, encode
-from domain.officials.recorded import OfficialsRecord
+from domain.officials.recorded import OfficialsRecord, applies, recorded_events
 from domain.roles import Role
 
 _NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*")
@@ -110,11 +110,14 @@ def verify_evidence(
 
 
 class IntegrityCase(OfficialsRecord):
+    RECORDS = (IntegrityCaseNoted, IntegrityCaseConcluded, IntegrityCaseReported)
+
     @event("IntegrityCaseOpened")
     def __init__(self, payload: JSON, meta: JSON, prev_link: str, link: str) -> None:
-        self.opened = payload
+        self.opening: IntegrityCaseOpened = decode(payload, CATALOG)
         self.state = CaseState.OPEN
-        self.log: list[JSON] = []
+        self._notes: list[IntegrityCaseNoted] = []
+        self.conclusion: IntegrityCaseConcluded | None = None
         self.chain_head = link
 
     @classmethod
@@ -131,23 +134,13 @@ class IntegrityCase(OfficialsRecord):
     # --- what the record says -------------------------------------------------------------------------------
 
     @property
-    def opening(self) -> IntegrityCaseOpened:
-        opening: IntegrityCaseOpened = decode(self.opened, CATALOG)
-        return opening
-
-    @property
     def notes(self) -> tuple[IntegrityCaseNoted, ...]:
-        return tuple(decode(p, CATALOG) for p in self.log if p["type"] == "IntegrityCaseNoted")
+        return tuple(self._notes)
 
     @property
     def evidence(self) -> tuple[EvidenceHand, ...]:
         """The opening's evidence hands, then those the notes added."""
         return (*self.opening.evidence, *(e for n in self.notes for e in n.evidence))
-
-    @property
-    def conclusion(self) -> IntegrityCaseConcluded | None:
-        found = [decode(p, CATALOG) for p in self.log if p["type"] == "IntegrityCaseConcluded"]
-        return found[-1] if found else None
 
     # --- the acts -------------------------------------------------------------------------------------------
 
@@ -234,22 +227,21 @@ class IntegrityCase(OfficialsRecord):
                 f"the case was concluded ({self.state.value}); it cannot be {act} now", COLLUSION
             )
 
-    def _keep(self, payload: JSON, link: str) -> None:
-        self.log.append(payload)
-        self.chain_head = link
+    # --- the events: recorded by their type, applied by the method registered for their type ---------------
 
-    @event("IntegrityCaseNoted")
-    def _noted(self, payload: JSON, meta: JSON, prev_link: str, link: str) -> None:
-        self._keep(payload, link)
+    locals().update(recorded_events(RECORDS))
 
-    @event("IntegrityCaseConcluded")
-    def _concluded(self, payload: JSON, meta: JSON, prev_link: str, link: str) -> None:
-        self._keep(payload, link)
-        self.state = CaseState(payload["outcome"])
+    @applies(IntegrityCaseNoted)
+    def _noted(self, e: IntegrityCaseNoted) -> None:
+        self._notes.append(e)
 
-    @event("IntegrityCaseReported")
-    def _reported(self, payload: JSON, meta: JSON, prev_link: str, link: str) -> None:
-        self._keep(payload, link)
+    @applies(IntegrityCaseConcluded)
+    def _concluded(self, e: IntegrityCaseConcluded) -> None:
+        self.conclusion = e
+        self.state = CaseState(e.outcome.value)
+
+    @applies(IntegrityCaseReported)
+    def _reported(self, e: IntegrityCaseReported) -> None:
         self.state = CaseState.REPORTED
 
 
