@@ -124,6 +124,19 @@ class DisciplinaryCase(OfficialsRecord):
             self.hands_remaining(n) for n, p in self.in_force() if p.kind is PenaltyKind.MISSED_ROUNDS
         )
 
+    # --- what a record reports that the case derives ---------------------------------------------------------
+
+    def verify_reported_occurrence(self, code: str, occurrence: int) -> None:
+        """A record of violation ``code`` reports its occurrence here: the case's own count (bfsp 7.2.1)."""
+        verify_agrees(occurrence, self.occurrences(code) + 1, f"violation {code} occurs for the time",
+                      RuleRef("bfsp", "7.2.1"), DisciplineError)
+
+    def verify_served_towards(self, penalty: int) -> None:
+        """A hand served is served towards the penalty being served (when one is)."""
+        if self.serving is not None:
+            verify_agrees(penalty, self.serving, "the hand is served towards penalty", MISSED_ROUND_RULE,
+                          DisciplineError)
+
     # --- the acts -------------------------------------------------------------------------------------------
 
     def record_violation(

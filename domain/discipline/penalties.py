@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Container, Mapping, Sequence
 from typing import Any
 
-from domain.errors import DisciplineError, RuleRef
+from domain.errors import DisciplineError, RuleRef, verify_agrees
 
 #: the most seats a table of the federation's events has (bfsp 3.1: 10-max)
 MOST_SEATS = 10
@@ -59,3 +59,13 @@ def acting_while_serving(participant: str, penalty: int) -> DisciplineError:
         f"and his hand is killed before he acts",
         MISSED_ROUND_RULE,
     )
+
+
+def verify_players_at_table(
+    reported: int, participant: str, seats: Mapping[str, tuple[int, int]], eliminated: Container[str]
+) -> int:
+    """The players at the table a missed-round penalty is counted from, as the record reports them: the
+    competition's own count (:func:`players_at_table`), which is answered."""
+    counted = players_at_table(participant, seats, eliminated)
+    verify_agrees(reported, counted, "players at the table", MISSED_ROUND_RULE, DisciplineError)
+    return counted

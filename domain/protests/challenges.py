@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from domain.errors import ProtestError
+from domain.errors import ProtestError, verify_agrees
 from domain.officials import Act, verify_permitted
 from domain.protests.events import ChallengeKind, HandChallenged
 from domain.roles import Role
@@ -127,3 +127,8 @@ def verify_own_challenge(participant: str, registered_person: str | None, person
         raise ProtestError(
             f"a participant challenges in his own name: {person} may not challenge in the name of {participant}", rule
         )
+
+
+def verify_reported_deadline(reported: datetime | None, judged: HandChallenged, rulebook: Rulebook) -> None:
+    """A challenge's record reports when its window closes: the time the service worked out (``judged``)."""
+    verify_agrees(reported, judged.deadline, "the challenge closes at", rulebook.cite("dispute"), ProtestError)

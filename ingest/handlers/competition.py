@@ -10,21 +10,23 @@ from typing import Any
 
 from eventsourcing.domain import Aggregate
 
-from domain.competition import draw
 from domain.competition.aggregate import Competition, competition_stream_id
 from domain.competition.eliminations import verify_bust
 from domain.competition.events import (
     EliminationReason,
-    LevelStarted,
     PlayerEliminated,
     SeatDrawConducted,
 )
 from domain.competition.placings import Bust
-from domain.competition.regulations import cite, verify_first_adoption
-from domain.discipline import SeasonRecord, season_record_id
-from domain.errors import (
-    verify_agrees,
+from domain.competition.regulations import verify_first_adoption
+from domain.competition.reported import (
+    verify_break_after,
+    verify_next_level,
+    verify_place,
+    verify_players_left,
+    verify_starting_buttons,
 )
+from domain.discipline import SeasonRecord, season_record_id
 from domain.hand.aggregate import Hand, hand_id
 from domain.rulings.events import RulingIssued
 from ingest.envelope import MalformedRecord
@@ -82,21 +84,17 @@ def _register(desk: Desk, c: Competition, act: Reported) -> None:
 
 def _conduct_draw(desk: Desk, c: Competition, act: Reported) -> None:
     e: SeatDrawConducted = act.event
-    verify_agrees(e.buttons, draw.starting_buttons(e.assignments), "starting buttons", cite(c.rulebook, "starting_button"))
+    verify_starting_buttons(c, e)
     c.conduct_draw(e.seed, e.assignments, e.ordered_by, act.at, act.by, act.meta)
 
 
 def _start_level(desk: Desk, c: Competition, act: Reported) -> None:
-    e: LevelStarted = act.event
-    number = c.current_level.number + 1 if c.current_level else 1
-    if number <= len(c.levels):
-        verify_agrees(e.level, c.levels[number - 1], f"level {number} is", cite(c.rulebook, "levels"))
+    verify_next_level(c, act.event)
     c.start_level(act.at, act.by, act.meta)
 
 
 def _start_break(desk: Desk, c: Competition, act: Reported) -> None:
-    if c.current_level is not None:
-        verify_agrees(act.event.after_level, c.current_level.number, "the break follows level", cite(c.rulebook, "schedule"))
+    verify_break_after(c, act.event)
     c.start_break(act.event.minutes, act.at, act.by, act.meta)
 
 
@@ -111,14 +109,13 @@ def _eliminate(desk: Desk, c: Competition, act: Reported) -> None:
     if all(p in c.entries and p not in c.eliminated for p in group):
         for participant in group:
             verify_bust(c, e, participant, group, *_played(desk, c, e.hand))
-        # The group takes the last places still open (bfsp 5.10.2), the best of them named in the record.
-        verify_agrees(e.place, c.players_left - len(group) + 1, f"{e.participant} finished in place", cite(c.rulebook, "placings"))
+        verify_place(c, e, group)
     busts = [Bust(p, c.seats.get(p, (0, 0))[0], e.starting_stack) for p in group]
     c.eliminate(e.hand, busts, act.at, act.by, act.meta)
 
 
 def _hand_for_hand(desk: Desk, c: Competition, act: Reported) -> None:
-    verify_agrees(act.event.players_left, c.players_left, "players left", cite(c.rulebook, "hand_for_hand"))
+    verify_players_left(c, act.event)
     c.start_hand_for_hand(act.event.level_seconds_left, act.at, act.by, act.meta)
 
 

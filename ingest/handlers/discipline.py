@@ -12,12 +12,10 @@ from eventsourcing.domain import Aggregate
 
 from domain.competition.aggregate import Competition
 from domain.discipline import DisciplinaryCase, PenaltyKind, SeasonRecord, case_id, season_record_id
-from domain.discipline.penalties import MISSED_ROUND_RULE, players_at_table, verify_killed
+from domain.discipline.penalties import verify_killed, verify_players_at_table
 from domain.discipline.season import verify_case_to_decide_on
 from domain.errors import (
-    DisciplineError,
     RuleRef,
-    verify_agrees,
 )
 from domain.hand.aggregate import Hand, hand_id
 from domain.officials import Delegation, verify_named_recorder
@@ -58,7 +56,7 @@ def _on_case(do: Callable[[Desk, Competition, DisciplinaryCase, Reported], None]
 
 def _violation(desk: Desk, c: Competition, case: DisciplinaryCase, act: Reported) -> None:
     e = act.event
-    verify_agrees(e.occurrence, case.occurrences(e.code) + 1, f"violation {e.code} occurs for the time", RuleRef("bfsp", "7.2.1"), DisciplineError)
+    case.verify_reported_occurrence(e.code, e.occurrence)
     case.record_violation(e.code, e.hand, e.intentional, act.at, act.role, e.description, act.meta)
 
 
@@ -67,8 +65,7 @@ def _impose(desk: Desk, c: Competition, case: DisciplinaryCase, act: Reported) -
     verify_named_recorder("penalty", "imposed", e.imposed_by, act.role, RuleRef("bfsp", "7.2.1"))
     players = 0
     if e.kind is PenaltyKind.MISSED_ROUNDS:
-        players = players_at_table(e.participant, c.seats, c.eliminated)
-        verify_agrees(e.players_at_table, players, "players at the table", MISSED_ROUND_RULE, DisciplineError)
+        players = verify_players_at_table(e.players_at_table, e.participant, c.seats, c.eliminated)
     case.impose(
         e.violation, e.kind, act.role, act.at,
         rounds=e.rounds, players_at_table=players, chips_removed=e.chips_removed,
@@ -82,8 +79,7 @@ def _enter_in_protocol(desk: Desk, c: Competition, case: DisciplinaryCase, act: 
 
 def _serve(desk: Desk, c: Competition, case: DisciplinaryCase, act: Reported) -> None:
     e = act.event
-    if case.serving is not None:
-        verify_agrees(e.penalty, case.serving, "the hand is served towards penalty", MISSED_ROUND_RULE, DisciplineError)
+    case.verify_served_towards(e.penalty)
     if not e.misdealt:
         verify_killed(e.participant, e.hand, _played(desk, c, e.hand))
     case.serve_hand(e.hand, act.at, act.role, misdealt=e.misdealt, meta=act.meta)

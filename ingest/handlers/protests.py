@@ -12,13 +12,11 @@ from domain.competition.aggregate import Competition
 from domain.competition.hand_checks import hand_name
 from domain.discipline import DisciplinaryCase, case_id
 from domain.errors import (
-    ProtestError,
     RuleRef,
-    verify_agrees,
 )
 from domain.officials import verify_named_recorder
 from domain.protests import Protest, challenge, protest_id
-from domain.protests.challenges import verify_own_challenge
+from domain.protests.challenges import verify_own_challenge, verify_reported_deadline
 from domain.protests.contested import verify_contested_penalty
 from domain.protests.events import ContestedKind, HandChallenged, ProtestFiled, ProtestReceived
 from domain.protests.protest import (
@@ -123,7 +121,7 @@ def _challenge(desk: Desk, act: Reported) -> Aggregate:
         verify_own_challenge(e.participant, entry.person if entry is not None else None, act.by.person, book)
     window = challenge_window(desk, act, hand)
     judged = challenge(e.hand, e.participant, e.kind, e.grounds, act.at, window, book, act.role)  # service's clock
-    verify_agrees(e.deadline, judged.deadline, "the challenge closes at", book.cite("dispute"), ProtestError)
+    verify_reported_deadline(e.deadline, judged, book)
     found = desk.find(challenges_id(act.competition_id))
     kept = found if isinstance(found, HandChallenges) else HandChallenges.open(act.competition_id, act.at, act.meta)
     kept.record(judged, act.meta)
