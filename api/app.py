@@ -30,7 +30,18 @@ from api.heavy import HeavyReads
 from api.metrics import Measured
 from api.metrics import router as metrics_router
 from api.revocations import RevokedTokens
-from api.routes import federation, health, integrity, integrity_cases, ofc, protocol, reads, status, submit
+from api.routes import (
+    federation,
+    health,
+    integrity,
+    integrity_cases,
+    ofc,
+    protocol,
+    reads,
+    results,
+    status,
+    submit,
+)
 from api.sealing import SealingPolicy
 from api.settings import Settings
 from api.web import install as install_web
@@ -134,7 +145,7 @@ def app_from_environment() -> FastAPI:
 def _routers() -> Sequence[Any]:
     return (
         health.router, submit.router, reads.router, protocol.router, federation.router, ofc.router,
-        integrity.router, integrity_cases.router, status.router,
+        integrity.router, integrity_cases.router, status.router, results.router,
     )
 
 

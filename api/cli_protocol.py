@@ -172,7 +172,7 @@ def _official(command: argparse.ArgumentParser) -> None:
                          help=f"Kafka mode: how long to wait for the referee (default {_WAIT_SECONDS:g})")
 
 
-def _submitted(record: tuple[bytes, bytes], timeout: float) -> tuple[int, Any]:
+def submitted(record: tuple[bytes, bytes], timeout: float) -> tuple[int, Any]:
     """Put ``record`` on the log and wait for its verdict: (exit code, the store) — 0 accepted, 1 refused (the
     refusal printed), 2 not judged in time. In the embedded mode the referee is run here."""
     from api.bootstrap import bootstrap
@@ -223,7 +223,7 @@ def _take(args: argparse.Namespace) -> int:
     from projections.protocol import snapshot_json, snapshot_of_record
 
     event_id = uuid.uuid4()
-    code, pipeline = _submitted(snapshot_request(args.competition, _by(args), datetime.now(UTC), event_id), args.timeout)
+    code, pipeline = submitted(snapshot_request(args.competition, _by(args), datetime.now(UTC), event_id), args.timeout)
     try:
         if code:
             return code
@@ -242,7 +242,7 @@ def _sign(args: argparse.Namespace) -> int:
     from projections.protocol import signatures
 
     record = signature(args.competition, args.version, args.sha256, _by(args), datetime.now(UTC))
-    code, pipeline = _submitted(record, args.timeout)
+    code, pipeline = submitted(record, args.timeout)
     try:
         if code:
             return code

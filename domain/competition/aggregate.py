@@ -33,7 +33,17 @@ from uuid import NAMESPACE_URL, UUID, uuid5
 from eventsourcing.domain import event
 
 from domain.chained import JSON, ChainedAggregate
-from domain.competition import chip_race, closing, draw, floor_events, levels, ofc_points, olympic, placings, prizes
+from domain.competition import (
+    chip_race,
+    closing,
+    draw,
+    floor_events,
+    levels,
+    ofc_points,
+    olympic,
+    placings,
+    prizes,
+)
 from domain.competition.events import (
     CATALOG,
     BreakEnded,

@@ -6,12 +6,14 @@ by a new final version; the result documents are issued from the signed final ve
 
 from __future__ import annotations
 
+import io
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
 import embedded_referee
 import pytest
+from fastapi.testclient import TestClient
 from federation_records import (
     CHIEF,
     COMPETITION,
@@ -24,7 +26,12 @@ from federation_records import (
     opening,
     play_to_the_end,
 )
+from pypdf import PdfReader
 
+from api.app import create_app
+from api.auth import issue_token
+from api.cli import main as cli_main
+from api.settings import Settings
 from domain.competition.closing import verify_play_over
 from domain.competition.events import BreakStarted, CompetitionEnded
 from domain.discipline.events import ViolationRecorded
@@ -152,3 +159,78 @@ def test_the_final_protocol_is_compiled_signed_closed_and_amended_only_by_the_fe
     assert superseded[:2] == ("rejected", "bfsp 2.1.4") and "replaced by final version 3" in superseded[2]
     assert s.sign(3, CHIEF, 44)[0] == "accepted"
     assert s.judged(ResultDocumentsIssued(COMPETITION, 3, second.sha256), SECRETARY, 45)[0] == "accepted"
+
+
+SECRET = "test-secret-of-at-least-thirty-two-bytes"
+
+
+def pdf_text(data: bytes) -> str:
+    return " ".join("\n".join(page.extract_text() for page in PdfReader(io.BytesIO(data)).pages).split())
+
+
+def test_the_officials_end_compile_sign_and_issue_from_the_cli(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    s = Scenario(tmp_path)
+    assert {v.outcome for v in s.pipeline.judge([*opening(s.records), *play_to_the_end(s.records)])} == {"accepted"}
+    monkeypatch.setenv("POKERAUDIT_DATA_DIR", str(tmp_path))
+    assert cli_main(["competition", "final", COMPETITION, "--by", SECRETARY.person]) == 1
+    assert "refused (bfsp 2.3.3): the final protocol is compiled after the competition's end" in capsys.readouterr().err
+    assert cli_main(["competition", "end", COMPETITION, "--by", CHIEF.person]) == 0
+    assert cli_main(["competition", "final", COMPETITION, "--by", SECRETARY.person]) == 0
+    [final] = snapshots(s.pipeline.store, COMPETITION)
+    assert final.final and f"final protocol {final.name} (version 1)" in capsys.readouterr().out
+    sign = ["snapshot", "sign", COMPETITION, "1", "--sha256", final.sha256]
+    assert cli_main([*sign, "--by", SECRETARY.person, "--role", "secretary"]) == 0
+    assert cli_main(["results", "issue", COMPETITION, "1", "--sha256", final.sha256, "--by", SECRETARY.person]) == 1
+    assert "refused (bfsp 2.1.4)" in capsys.readouterr().err
+    assert cli_main([*sign, "--by", CHIEF.person, "--role", "chief_judge"]) == 0
+    assert cli_main(["results", "issue", COMPETITION, "1", "--sha256", final.sha256, "--by", SECRETARY.person]) == 0
+    assert "3 result documents issued" in capsys.readouterr().out
+    assert cli_main(["results", "list", COMPETITION]) == 0
+    assert "p01          place 1" in capsys.readouterr().out
+    out = tmp_path / "p01.pdf"
+    assert cli_main(["results", "show", COMPETITION, "p01", "--format", "pdf", "--out", str(out)]) == 0
+    text = pdf_text(out.read_bytes())
+    assert "Tax withheld (13 %)" in text and final.sha256 in text and "7.1.2" in text
+    assert cli_main(["snapshot", "show", COMPETITION, "1", "--format", "html", "--out", str(tmp_path / "f.html")]) == 0
+    assert "FINAL PROTOCOL, compiled by the Secretary" in (tmp_path / "f.html").read_text()
+
+
+def test_the_api_ends_compiles_and_serves_each_participant_his_own_document(tmp_path: Path) -> None:
+    s = Scenario(tmp_path)
+    assert {v.outcome for v in s.pipeline.judge([*opening(s.records), *play_to_the_end(s.records)])} == {"accepted"}
+    settings = Settings(POKERAUDIT_DATA_DIR=tmp_path, POKERAUDIT_JWT_SECRET=SECRET)  # type: ignore[call-arg]
+
+    def bearer(role: str, person: str, **claims: str) -> dict[str, str]:
+        return {"Authorization": f"Bearer {issue_token(SECRET, person, role, **claims)}"}  # type: ignore[arg-type]
+
+    base = f"/v1/competitions/{COMPETITION}"
+    secretary, chief = bearer("secretary", SECRETARY.person), bearer("chief_judge", CHIEF.person)
+    p01, p02 = (bearer("participant", f"person-{p}", competition=COMPETITION) for p in ("p01", "p02"))
+    with TestClient(create_app(settings, workers=True)) as api:
+        refused = api.post(f"{base}/end", headers=secretary)
+        assert refused.status_code == 409 and refused.json()["error"]["rule"] == "bfsp 2.1.1"
+        ended = api.post(f"{base}/end", headers=chief)
+        assert ended.status_code == 201, ended.text
+        assert (ended.json()["closed_by"], ended.json()["winner"]) == (CHIEF.person, "p01")
+        final = api.post(f"{base}/protocol/final", headers=secretary)
+        assert final.status_code == 201 and final.json()["final"] is True
+        sha256 = final.json()["sha256"]
+        early = api.post(f"{base}/results", json={"version": 1, "sha256": sha256}, headers=secretary)
+        assert early.status_code == 409 and early.json()["error"]["rule"] == "bfsp 2.1.4"
+        signed = api.post(f"{base}/protocol/snapshots/1/signatures", json={"sha256": sha256}, headers=chief)
+        assert signed.status_code == 201
+        issued = api.post(f"{base}/results", json={"version": 1, "sha256": sha256}, headers=secretary)
+        assert issued.status_code == 201 and issued.json()["total"] == 3
+        own = api.get(f"{base}/results", headers=p02).json()
+        assert [d["participant"] for d in own["items"]] == ["p02"] and own["items"][0]["place"] == 3
+        assert api.get(f"{base}/results/p01", headers=p02).status_code == 404
+        mine = api.get(f"{base}/results/p01", headers=p01).json()
+        assert mine["prize"]["net"] == mine["prize"]["gross"] - mine["prize"]["withheld"] and mine["protocol_sha256"] == sha256
+        assert api.get(f"{base}/results", headers=bearer("viewer", "someone")).status_code == 403
+        page = api.get(f"{base}/results/p01", params={"format": "html"}, headers=chief)
+        assert "Tax withheld (13 %)" in page.text and sha256 in page.text
+        pdf = api.get(f"{base}/results/p02", params={"format": "pdf"}, headers=bearer("federation", "bfsp-board"))
+        assert pdf.headers["content-type"] == "application/pdf"
+        assert "Place 3" in pdf_text(pdf.content)
