@@ -39,10 +39,10 @@ AMEND_RULE = RuleRef("bfsp", "7.3.4")
 
 #: what does not amend the record and may follow the final signature: the protocol's own acts (a new final version
 #: after a federation decision, its signatures, its documents), the Chief Judge forwarding a protest filed before
-#: the end with the protocol (7.3.3), and a filer told of a decision
+#: the end with the protocol (7.3.3), a filer told of a decision, and an API token revoked (the service's security)
 FOLLOWS_THE_FINAL = frozenset({
     "ProtocolSnapshotRequested", "ProtocolSigned", "FinalProtocolCompiled", "ResultDocumentsIssued",
-    "ProtestForwarded", "FilerNotified",
+    "ProtestForwarded", "FilerNotified", "TokenRevoked",
 })
 #: the federation's acts after the final signature: its protest decisions and what they order (7.3.4), and the
 #: season disqualification it decides on the protocol (7.2.3)
