@@ -33,17 +33,8 @@ from uuid import NAMESPACE_URL, UUID, uuid5
 from eventsourcing.domain import event
 
 from domain.chained import JSON, ChainedAggregate
-from domain.competition import (
-    chip_race,
-    closing,
-    draw,
-    floor_events,
-    levels,
-    ofc_points,
-    olympic,
-    placings,
-    prizes,
-)
+from domain.competition import chip_race, draw, floor_events, levels, ofc_points, olympic, placings, prizes
+from domain.competition.closing import verify_not_ended, verify_play_over
 from domain.competition.events import (
     CATALOG,
     BreakEnded,
@@ -363,7 +354,7 @@ class Competition(ChainedAggregate):
         winner the record names, if it names one (it must be the one declared)."""
         self._authorise(Act.COMPETITION_ENDED, by)
         running = [t.number for t in self.floor.tables if t.hand_running] if self.floor is not None else []
-        closing.verify_play_over(
+        verify_play_over(
             over=self.is_over, players_left=self.players_left, ofc=self.regulations.variant == OFC, running=running
         )
         if winner:
@@ -992,7 +983,7 @@ class Competition(ChainedAggregate):
         office = self.officials.get(by.person)
         verify_permitted(act, by.role, delegations=self._delegations(by))
         if self.has_ended:
-            closing.verify_not_ended(self.closed_at, self.closed_by, permission(act).doing)
+            verify_not_ended(self.closed_at, self.closed_by, permission(act).doing)
         if by.role in _BODIES:
             return
         if office is None or office.role is not by.role:
