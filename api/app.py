@@ -31,6 +31,7 @@ from api.metrics import Measured
 from api.metrics import router as metrics_router
 from api.revocations import RevokedTokens
 from api.routes import federation, health, integrity, integrity_cases, ofc, protocol, reads, status, submit
+from api.routes.results import router as results_router
 from api.sealing import SealingPolicy
 from api.settings import Settings
 from api.web import install as install_web
@@ -134,7 +135,7 @@ def app_from_environment() -> FastAPI:
 def _routers() -> Sequence[Any]:
     return (
         health.router, submit.router, reads.router, protocol.router, federation.router, ofc.router,
-        integrity.router, integrity_cases.router, status.router,
+        integrity.router, integrity_cases.router, status.router, results_router,
     )
 
 

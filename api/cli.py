@@ -348,6 +348,7 @@ from api.cli_io import add_export, add_import  # noqa: E402  (import and export:
 from api.cli_projections import add_projections  # noqa: E402  (the read models: their own module)
 from api.cli_protocol import add_protocol  # noqa: E402  (the competition protocol: its own module)
 from api.cli_reporting import add_reporting  # noqa: E402  (the reporting views: their own module)
+from api.cli_results import add_results  # noqa: E402  (the competition's end and its documents: their own module)
 from api.cli_serve import add_serve  # noqa: E402  (serve and token: their own module)
 from api.cli_simulate import add_simulate  # noqa: E402  (the simulator: its own module)
 from api.cli_validate import add_validate  # noqa: E402  (validate: its own module, lean to start, api/console.py)
@@ -369,6 +370,7 @@ _SUBCOMMANDS: tuple[Callable[[argparse._SubParsersAction[argparse.ArgumentParser
     add_reporting,
     add_integrity,
     add_draw,
+    add_results,
 )
 
 

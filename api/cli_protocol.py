@@ -200,7 +200,7 @@ def _aware_time(value: str) -> Any:
     return at
 
 
-def _submitted(record: tuple[bytes, bytes], timeout: float) -> tuple[int, Any]:
+def submitted(record: tuple[bytes, bytes], timeout: float) -> tuple[int, Any]:
     """Put ``record`` on the log and wait for its verdict: (exit code, the store) — 0 accepted, 1 refused (the
     refusal printed), 2 not judged in time. In the embedded mode the referee is run here."""
     from api.bootstrap import bootstrap
@@ -261,7 +261,7 @@ def _take(args: argparse.Namespace) -> int:
     else:
         record = snapshot_request(args.competition, by, at, request_id=args.request_id)
     event_id = parse_record(record[1])[0].event_id
-    code, pipeline = _submitted(record, args.timeout)
+    code, pipeline = submitted(record, args.timeout)
     try:
         if code == 2 and args.request_id is not None:
             print(f"to wait for this same request again: --request-id {args.request_id} --requested-at "
@@ -283,7 +283,7 @@ def _sign(args: argparse.Namespace) -> int:
     from projections.protocol import signatures
 
     record = signature(args.competition, args.version, args.sha256, _by(args), datetime.now(UTC))
-    code, pipeline = _submitted(record, args.timeout)
+    code, pipeline = submitted(record, args.timeout)
     try:
         if code:
             return code

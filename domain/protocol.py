@@ -89,6 +89,9 @@ class ProtocolSnapshotTaken:
     protocol: JSON
     taken_by: str
     taken_at: datetime
+    #: a final version of the protocol, compiled by the Secretary after the competition's end (bfsp 2.3.2-2.3.3;
+    #: domain/final_protocol.py), for the Chief Judge to sign (2.1.4)
+    final: bool = False
 
     @property
     def name(self) -> str:
@@ -174,9 +177,11 @@ class ProtocolArchive(ChainedAggregate):
         at: datetime,
         meta: JSON | None = None,
         breaks: tuple[str, ...] = (),
+        final: bool = False,
     ) -> ProtocolSnapshotTaken:
         """Keep ``protocol`` as the next snapshot, with the chain heads it was read from; refused when the
-        streams it was read from fail verification (``breaks``: what the caller's reading found)."""
+        streams it was read from fail verification (``breaks``: what the caller's reading found). ``final``: a
+        final version of the protocol (its rules are the caller's: domain/final_protocol.py)."""
         if breaks:
             raise CompetitionError(
                 f"the stored events of {self.competition_id} fail verification ({len(breaks)} breaks, first: "
@@ -197,8 +202,11 @@ class ProtocolArchive(ChainedAggregate):
             protocol,
             taken_by,
             at,
+            final,
         )
         payload = asdict(taken)
+        if not final:
+            del payload["final"]  # a snapshot as it was always stored
         payload["taken_at"] = at.isoformat()
         payload["heads"] = {stream: list(head) for stream, head in taken.heads.items()}
         self._trigger_chained("ProtocolSnapshotTaken", payload, at, {**(meta or {}), "competition_id": self.competition_id})
@@ -211,6 +219,10 @@ class ProtocolArchive(ChainedAggregate):
 
     def named(self, name: str) -> ProtocolSnapshotTaken | None:
         return next((s for s in map(snapshot_from_json, self.snapshots) if s.name == name), None)
+
+    def finals(self) -> tuple[ProtocolSnapshotTaken, ...]:
+        """The final versions of the protocol, in the order compiled (the last is the one in force)."""
+        return tuple(snapshot_from_json(s) for s in self.snapshots if s.get("final"))
 
     @event("ProtocolSnapshotTaken")
     def _snapshot_taken(self, payload: JSON, meta: JSON, prev_link: str, link: str) -> None:
@@ -228,6 +240,7 @@ def snapshot_from_json(payload: Mapping[str, Any]) -> ProtocolSnapshotTaken:
         protocol=payload["protocol"],
         taken_by=payload["taken_by"],
         taken_at=datetime.fromisoformat(payload["taken_at"]),
+        final=bool(payload.get("final", False)),
     )
 
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 from domain.competition import events as competition
 from domain.competition import floor_events as floor
 from domain.discipline import events as discipline
+from domain.final_protocol import CATALOG as FINAL_PROTOCOL
 from domain.integrity.case_events import CATALOG as INTEGRITY_CASES
 from domain.officials.revocations import CATALOG as REVOCATIONS
 from domain.protests import events as protests
@@ -38,6 +39,7 @@ _COMPETITION_ACTS = (
     "FinalTableDrawCommitted",
     "FinalTableDrawConducted",
     "DealAgreed",
+    "CompetitionEnded",
 )
 _FLOOR_ACTS = (
     "PlayerMoved",
@@ -77,6 +79,7 @@ FEDERATION_CATALOG: dict[str, type] = {
     **PROTEST_CATALOG,
     **RULING_CATALOG,
     **PROTOCOL,
+    **FINAL_PROTOCOL,
     **REVOCATIONS,
     **INTEGRITY_CASE_CATALOG,
 }

@@ -16,7 +16,7 @@ from uuid import UUID
 from domain.errors import RuleError
 from ingest.catalog import FEDERATION_CATALOG
 from ingest.envelope import Envelope, MalformedRecord
-from ingest.handlers import competition, discipline, integrity, protests, protocol, rulings
+from ingest.handlers import competition, discipline, final, integrity, protests, protocol, rulings
 from ingest.handlers.desk import Desk, Handler, NotYet, ProtocolCompiler
 from ingest.judgement import Batch, Bench, illegal, malformed, meta_of, out_of_sequence
 from ingest.log import LogRecord
@@ -24,14 +24,16 @@ from ingest.store import Store
 
 __all__ = ["FEDERATION_HANDLERS", "Desk", "desk_of", "open_desk", "route_at_desk"]
 
-FEDERATION_HANDLERS: dict[str, Handler] = {
+#: each behind the signed final protocol's gate: after it only the federation's protest decisions amend the record
+FEDERATION_HANDLERS: dict[str, Handler] = final.gated({
     **competition.HANDLERS,
     **discipline.HANDLERS,
     **protests.HANDLERS,
     **rulings.HANDLERS,
     **protocol.HANDLERS,
     **integrity.HANDLERS,
-}
+    **final.HANDLERS,
+})
 assert set(FEDERATION_HANDLERS) == set(FEDERATION_CATALOG), "every federation type has its handler at the desk"
 
 

@@ -43,6 +43,7 @@ from domain.competition.events import (
     BreakEnded,
     BreakStarted,
     ChipRaceConducted,
+    CompetitionEnded,
     CompetitionWinnerDeclared,
     FinalTableDrawCommitted,
     FinalTableDrawConducted,
@@ -453,6 +454,7 @@ def snapshot_json(
         "streams": len(snapshot.heads),
         "taken_by": snapshot.taken_by,
         "taken_at": snapshot.taken_at.isoformat(),
+        "final": snapshot.final,
     }
     if verification is not None:
         out["heads"] = {stream: list(head) for stream, head in snapshot.heads.items()}
@@ -639,6 +641,9 @@ def _competition(events: list[Any]) -> JSON:
         elif isinstance(recorded, CompetitionWinnerDeclared):
             sections["competition"]["winner"] = recorded.participant
             sections["competition"]["ended_at"] = at
+        elif isinstance(recorded, CompetitionEnded):
+            # the Chief Judge's act closing it (bfsp 2.1.1): the final protocol is compiled after it
+            sections["competition"]["closed_at"], sections["competition"]["closed_by"] = at, by
         elif not isinstance(recorded, TableHandStarted | TableHandEnded):  # the hands section shows those hands
             # Schedule changes, hand-for-hand, deals, Olympic stages and table winners: in the order they came.
             sections["other_acts"].append({**competition_events.encode(recorded), "at": at, "recorded_by": by})

@@ -112,7 +112,8 @@ def stamp(snapshot: JSON | None) -> list[str]:
         return ["LIVE PROTOCOL - NOT SIGNED: it changes as the competition goes on. The signed record is a "
                 "snapshot (pokeraudit snapshot list; /protocol/snapshots)."]
     lines = [
-        f"Snapshot {snapshot['name']} (version {snapshot['version']}), taken by {snapshot['taken_by']} at "
+        ("FINAL PROTOCOL, compiled by the Secretary after the competition's end (bfsp 2.3.3): " if snapshot.get("final")
+         else "") + f"Snapshot {snapshot['name']} (version {snapshot['version']}), taken by {snapshot['taken_by']} at "
         f"{snapshot['taken_at']}",
         f"SHA-256 of its text: {snapshot['sha256']}",
         f"Chain head of the {snapshot.get('streams', len(snapshot.get('heads', {})))} streams it covers: "
@@ -287,9 +288,10 @@ def sections(protocol: JSON) -> list[Section]:
     hand = _hand_links(protocol)
     name = _hand_name(protocol)
     out = [_fields("Competition", [
-        (k.replace("_", " "), _who(c.get(k)) if k == "adopted_by" else c.get(k))
+        (k.replace("_", " "), _who(c.get(k)) if k in ("adopted_by", "closed_by") else c.get(k))
         for k in ("id", "title", "format", "variant", "betting", "starts_on", "rulebook", "rulebook_version",
-                  "adopted_at", "adopted_by", "winner", "ended_at")
+                  "adopted_at", "adopted_by", "winner", "ended_at", "closed_at", "closed_by")
+        if k not in ("closed_at", "closed_by") or c.get(k)
     ])]
     out += _regulations(protocol.get("regulations", {}), c)
     out.append(_table("Officials", protocol.get("officials", []), (

@@ -74,6 +74,7 @@ class SnapshotSummary(BaseModel):
     streams: int = Field(description="how many stored streams the protocol was read from")
     taken_by: str
     taken_at: str
+    final: bool = Field(default=False, description="a final version, compiled after the competition's end (bfsp 2.3.3)")
     signatures: list[Signature] | None = Field(default=None, description="the signatures on it, in the order signed")
 
 

@@ -34,11 +34,13 @@ from eventsourcing.domain import event
 
 from domain.chained import JSON, ChainedAggregate
 from domain.competition import chip_race, draw, floor_events, levels, ofc_points, olympic, placings, prizes
+from domain.competition.closing import verify_not_ended, verify_play_over
 from domain.competition.events import (
     CATALOG,
     BreakEnded,
     BreakStarted,
     ChipRaceConducted,
+    CompetitionEnded,
     CompetitionEvent,
     CompetitionWinnerDeclared,
     DealAgreed,
@@ -88,7 +90,7 @@ from domain.competition.regulations import (
     verify_regulations,
     verify_schedule,
 )
-from domain.errors import CompetitionError, NotPermittedError, chips
+from domain.errors import CompetitionError, NotPermittedError, chips, verify_agrees
 from domain.ofc.events import OFC
 from domain.officials import Act, Delegation, codec, verify_permitted
 from domain.officials.permissions import permission
@@ -189,6 +191,10 @@ class Competition(ChainedAggregate):
         self.ended_at: datetime | None = None
         #: OFC (bfsp 8): the rounds counted, whose points place the players (domain/competition/ofc_points.py)
         self.ofc_rounds: list[OfcRoundCounted] = []
+        #: the Chief Judge's act that closed the competition (bfsp 2.1.1, 2.3.3), and when it was recorded
+        self.closed: CompetitionEnded | None = None
+        self.closed_at: datetime | None = None
+        self.closed_by = ""
         self.chain_head = link
 
     # --- creation ---------------------------------------------------------------------------------------------
@@ -333,6 +339,29 @@ class Competition(ChainedAggregate):
         pool = prizes.still_to_pay(self.players_left, self.regulations)
         prizes.verify_deal(shares, left_to_play_for, self.remaining, pool, rule)
         self._record(DealAgreed(shares, left_to_play_for), at, _meta(by, meta))
+
+    # --- the end (bfsp 2.1.1, 5.10.1; domain/competition/closing.py) -----------------------------------------
+
+    @property
+    def has_ended(self) -> bool:
+        """The Chief Judge has closed the competition (its ``CompetitionEnded``), not only play being over."""
+        return getattr(self, "closed", None) is not None
+
+    def end(self, at: datetime, by: Recorder, meta: JSON | None = None, winner: str = "") -> CompetitionEnded:
+        """The Chief Judge closes the competition: refused while play is not over (more than one player with
+        chips, an OFC table with rounds to play, a hand being played). From then on the competition's acts are
+        refused, and the final protocol is compiled from the record as it stands (bfsp 2.3.3). ``winner``: the
+        winner the record names, if it names one (it must be the one declared)."""
+        self._authorise(Act.COMPETITION_ENDED, by)
+        running = [t.number for t in self.floor.tables if t.hand_running] if self.floor is not None else []
+        verify_play_over(
+            over=self.is_over, players_left=self.players_left, ofc=self.regulations.variant == OFC, running=running
+        )
+        if winner:
+            verify_agrees(winner, self.winner or "", "the winner is", cite(self.rulebook, "winner"))
+        ended = CompetitionEnded(self.competition_id, self.winner or "")
+        self._record(ended, at, _meta(by, meta))
+        return ended
 
     # --- officials (bfsp 2) ---------------------------------------------------------------------------------
 
@@ -953,6 +982,8 @@ class Competition(ChainedAggregate):
         """The roles table allows ``by.role`` to record ``act``, and ``by.person`` holds that office here."""
         office = self.officials.get(by.person)
         verify_permitted(act, by.role, delegations=self._delegations(by))
+        if self.has_ended:
+            verify_not_ended(self.closed_at, self.closed_by, permission(act).doing)
         if by.role in _BODIES:
             return
         if office is None or office.role is not by.role:
@@ -1109,6 +1140,11 @@ class Competition(ChainedAggregate):
     def _winner_declared(self, e: CompetitionWinnerDeclared, at: datetime) -> None:
         self.winner = e.participant
         self.ended_at = at
+
+    @_applies(CompetitionEnded)
+    def _competition_ended(self, e: CompetitionEnded, at: datetime) -> None:
+        self.closed, self.closed_at = e, at
+        self.closed_by = self._chief_judge() or ""
 
     @_applies(OlympicStageStarted)
     def _stage_started(self, e: OlympicStageStarted, at: datetime) -> None:

@@ -273,6 +273,16 @@ class CompetitionWinnerDeclared:
 
 
 @dataclass(frozen=True, slots=True)
+class CompetitionEnded:
+    """The Chief Judge closes the competition once play is over (bfsp 2.1.1, 5.10.1): from then on its play is
+    not amended, the Secretary compiles the final protocol (2.3.3) and the Chief Judge signs it (2.1.4)."""
+
+    competition_id: str
+    #: who won it, as the record has it (the winner declared; "" when the players left ended it by a deal)
+    winner: str = ""
+
+
+@dataclass(frozen=True, slots=True)
 class OlympicStageStarted:
     stage: str
     tables: int
@@ -318,6 +328,7 @@ CompetitionEvent = (
     | OfcRoundCounted
     | DealAgreed
     | CompetitionWinnerDeclared
+    | CompetitionEnded
     | OlympicStageStarted
     | TableWinnerDeclared
     | StacksReset

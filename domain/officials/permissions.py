@@ -108,6 +108,8 @@ class Act(StrEnum):
     DEAL_AGREED = "DealAgreed"
     PLAYER_ELIMINATED = "PlayerEliminated"
     COMPETITION_WINNER_DECLARED = "CompetitionWinnerDeclared"
+    #: the Chief Judge closes the competition once play is over (bfsp 2.1.1, 5.10.1)
+    COMPETITION_ENDED = "CompetitionEnded"
     FINAL_PROTOCOL_COMPILED = "FinalProtocolCompiled"
     FINAL_PROTOCOL_SIGNED = "FinalProtocolSigned"
     #: a snapshot of the protocol as it stands, to sign or to forward with a protest (bfsp 2.3.3, 7.3.3)
@@ -285,6 +287,8 @@ PERMISSIONS: dict[Act, Permission] = {
     Act.COMPETITION_WINNER_DECLARED: Permission(
         "declare the winner", frozenset({CHIEF_JUDGE, SECRETARY}), "5.10.1"
     ),
+    # the Chief Judge is responsible for refereeing the competition (2.1.1): he says when it is over
+    Act.COMPETITION_ENDED: Permission("end the competition", _CHIEF_JUDGE, "2.1.1"),
     Act.FINAL_PROTOCOL_COMPILED: Permission("compile the final protocol", frozenset({SECRETARY}), "2.3.3"),
     Act.FINAL_PROTOCOL_SIGNED: Permission(
         "sign the final protocol", frozenset({SECRETARY, CHIEF_JUDGE}), "2.1.4"

@@ -10,6 +10,8 @@ discipline.py          officials and discipline: appointments, the tokens' deny 
 protests.py            challenges of a hand's result and protests
 rulings.py             rulings on a hand and inspections of mucked cards
 protocol.py            the protocol's signatures
+final.py               the competition's end, its final protocol and the result documents; the gate that
+                       closes the record once the Chief Judge has signed the final protocol
 integrity.py           integrity cases: opened, noted, concluded, reported to the Chief Judge
 desk.py                what the federation's handlers are given: each aggregate by its natural key, and the
                        checks every record passes (roles, appointments)

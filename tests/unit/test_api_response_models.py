@@ -84,7 +84,7 @@ def test_the_protocol_served_reads_through_its_model_whole(tmp_path: Path) -> No
         assert document["competition"]["winner"] and document["hands"] and document["placings"]
         taken = api.post(f"/v1/competitions/{COMPETITION}/protocol/snapshots", headers=chief)
         assert taken.status_code == 201, taken.text
-        assert set(taken.json()) == {"name", "version", "sha256", "chain_head", "streams", "taken_by", "taken_at", "signatures"}
+        assert set(taken.json()) == {"name", "version", "sha256", "chain_head", "streams", "taken_by", "taken_at", "final", "signatures"}
         listed = api.get(f"/v1/competitions/{COMPETITION}/protocol/snapshots", headers=chief).json()
         assert listed["total"] == 1 and listed["items"][0] == taken.json()
         read = api.get(f"/v1/competitions/{COMPETITION}/protocol/snapshots/1", headers=chief).json()

@@ -96,6 +96,7 @@ EXPECTED: dict[str, tuple[set[Role], Delegation | None, str]] = {
     "DealAgreed": ({CJ}, None, "bfsp 2.1.6"),
     "PlayerEliminated": ({J, CJ, S}, None, "bfsp 5.10.2"),
     "CompetitionWinnerDeclared": ({CJ, S}, None, "bfsp 5.10.1"),
+    "CompetitionEnded": ({CJ}, None, "bfsp 2.1.1"),
     "FinalProtocolCompiled": ({S}, None, "bfsp 2.3.3"),
     "FinalProtocolSigned": ({S, CJ}, None, "bfsp 2.1.4"),
     "ProtocolSnapshotRequested": ({S, CJ}, None, "bfsp 2.3.3"),
