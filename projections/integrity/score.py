@@ -7,12 +7,14 @@ where one particular opponent matters is then compared with that model: the obse
 act against the count the model expects, as a z-score (observed − expected over the binomial standard
 deviation). A player's own style is thus the baseline, and a small sample gives a small z, not a large one.
 
-- soft play: fewer bets and raises than expected when heads-up with the other, or facing his bet;
+- soft play: fewer bets and raises than expected when heads-up with the other, or facing his bet, and more
+  folds to his bets when his cards were at least as strong — both players' excess acts pooled into one z;
 - chip dumping: one player betting weak hands into the other heads-up and folding to him, the other never
   folding to him, and the chips flowing one way (net flow over the root of the sum of squared flows);
 - team play: bets and raises with weak and middling hands in multiway pots the other is in.
 
-A pair's score is the largest of the three, each combining both players' z-scores (Stouffer's sum over √n).
+A pair's score is the largest of the three, each combining both players' (soft play: their excess counts over
+the root of their pooled variance; the others: Stouffer's sum of z-scores over √n).
 Seating (sitting together against what the seating makes likely) and all-in luck are reported beside the
 score but do not enter it: friends sit together honestly, and no deal is rigged by a collusion ring.
 """
@@ -46,6 +48,13 @@ PRIOR = 4.0
 #: a pair scoring this much is an edge of the pair graph rings are looked for in
 RING_EDGE = 3.5
 BEHAVIOURS = ("soft_play", "chip_dumping", "team_play")
+#: the most decisions a player's model of one cell is taken to rest on, however many he made there: the cells
+#: do not hold everything a decision depends on (the exact price, how many raises before it), so a model from
+#: thousands of decisions is still wrong by a little, and friends who play together thousands of hands would
+#: otherwise turn that little into a large z (seed 105's club pair P084–P106, 2,280 hands together)
+MAX_SUPPORT = 60.0
+#: a bucket's standing as the counters record the other player's cards (weak, good, strong)
+_STANDING_OF = np.array((0, 0, 1, 2, 2))
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,7 +100,7 @@ def _model(rest: np.ndarray, field_p: np.ndarray) -> tuple[np.ndarray, np.ndarra
     rest = np.maximum(rest, 0.0)
     support = rest.sum(axis=-1, keepdims=True) + PRIOR
     shares: np.ndarray = (rest + PRIOR * field_p) / support
-    return shares, support[..., 0]
+    return shares, np.minimum(support[..., 0], MAX_SUPPORT)
 
 
 def _z(observed: np.ndarray, p: np.ndarray, n: np.ndarray, mask: np.ndarray, support: np.ndarray) -> np.ndarray:
@@ -108,6 +117,17 @@ def _z(observed: np.ndarray, p: np.ndarray, n: np.ndarray, mask: np.ndarray, sup
     variance = (n * spread + n * n * spread / m).sum(axis=1)
     z: np.ndarray = (observed[:, mask].sum(axis=1) - expected.sum(axis=1)) / np.sqrt(variance + 1.0)
     return z
+
+
+def _excess(observed: np.ndarray, p: np.ndarray, n: np.ndarray, mask: np.ndarray,
+            support: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Per row: (observed − expected) summed over the cells in ``mask``, and its variance (the binomial spread
+    and the model's own uncertainty, as in ``_z``) — left apart so that several can be pooled into one z."""
+    n, p, m = n[:, mask], p[:, mask], support[:, mask]
+    spread = p * (1 - p)
+    excess: np.ndarray = (observed[:, mask] - n * p).sum(axis=1)
+    variance: np.ndarray = (n * spread + n * n * spread / m).sum(axis=1)
+    return excess, variance
 
 
 class Scorer:
@@ -132,13 +152,14 @@ class Scorer:
         behind = ((bucket >= 3) & (his <= 1)) | ((bucket == 2) & (his == 0))
         self.masks = {
             "everywhere": np.ones(_CELLS, bool),
-            "facing_ahead": facing & ahead,
             "weak_heads_up_postflop": heads_up & weak & (street >= 1),
             "heads_up_facing_ahead": heads_up & facing & ahead,
             "heads_up_facing": heads_up & facing,
             "heads_up_postflop_ahead": heads_up & ahead & (street >= 1),
             "heads_up_facing_behind": heads_up & facing & behind,
             "multiway_he_strong": multiway & (his == 2),
+            # facing his bet while his cards were at least as strong as mine (by the standings)
+            "facing_not_behind": facing & (his >= _STANDING_OF[bucket]),
         }
 
     def directed(self, actors: list[str], pairs: list[PairCounts], directions: list[int]) -> dict[str, list[float]]:
@@ -154,9 +175,13 @@ class Scorer:
         support_focus = np.where(self.heads_up[None, :], support, support_facing)
         n_with, n_focus = with_other.sum(axis=-1), focus.sum(axis=-1)
         m = self.masks
-        # soft play: no bets or raises at him, and folds to him when he holds the better hand
-        timid = -_z(focus[..., AGGRESSIVE], p_focus[..., AGGRESSIVE], n_focus, m["everywhere"], support_focus)
-        yields = _z(focus[..., FOLD], p_focus[..., FOLD], n_focus, m["facing_ahead"], support_focus)
+        # soft play: no bets or raises at him (fewer than expected: *timid*), and folds to his bets while his
+        # cards were at least as strong as mine (more: *yields*); the two are pooled as counts, not as z-scores,
+        # so the part with more decisions behind it weighs more (a passive player's soft play is mostly folds)
+        timid, timid_var = _excess(focus[..., AGGRESSIVE], p_focus[..., AGGRESSIVE], n_focus, m["everywhere"],
+                                   support_focus)
+        yields, yields_var = _excess(focus[..., FOLD], p_focus[..., FOLD], n_focus, m["facing_not_behind"],
+                                     support_focus)
         # chip dumping, played against the cards he knows: bets into him with weak hands and when he holds the
         # better hand, calls when he holds it, folds to him when he holds the worse one; the receiving side bets
         # weak hands into him (he will fold them) and does not fold to him
@@ -169,7 +194,7 @@ class Scorer:
         never_folds = -_z(with_other[..., FOLD], p[..., FOLD], n_with, m["heads_up_facing"], support)
         # team play: raises in multiway pots while he holds a strong hand
         team = _z(with_other[..., AGGRESSIVE], p[..., AGGRESSIVE], n_with, m["multiway_he_strong"], support)
-        signals = {"soft": (timid + yields) / math.sqrt(2),
+        signals = {"soft": yields - timid, "soft_var": yields_var + timid_var,
                    "dump": (bets_weak + bets_behind + pays_off + gives_up) / 2,
                    "receive": (bets_weak + never_folds) / math.sqrt(2), "team": team}
         return {k: v.astype(np.float64).tolist() for k, v in signals.items()}
@@ -181,7 +206,8 @@ class Scorer:
         out = []
         for r, ((a, b), pair) in enumerate(zip(keys, pairs, strict=True)):
             flow_z = pair.flow / math.sqrt(pair.flow_sq) if pair.flow_sq else 0.0
-            soft = (ab["soft"][r] + ba["soft"][r]) / math.sqrt(2)
+            # both players' excess acts pooled into one z (a ring's members soft-play each other alike)
+            soft = (ab["soft"][r] + ba["soft"][r]) / math.sqrt(ab["soft_var"][r] + ba["soft_var"][r] + 1.0)
             team = (ab["team"][r] + ba["team"][r]) / math.sqrt(2)
             # a dumps to b: a's weak bets and calls, b's refusal to fold, chips from a to b; or the other way
             a_dumps = (ab["dump"][r] + ba["receive"][r] + flow_z) / math.sqrt(3)
