@@ -72,6 +72,7 @@ from domain.competition.events import (
     encode,
 )
 from domain.competition.floor import Floor
+from domain.competition.floor_clock import FloorClock
 from domain.competition.floor_events import (
     BalanceToleranceWidened,
     FloorEvent,
@@ -745,6 +746,7 @@ class Competition(ChainedAggregate):
 
     def _record_floor(self, recorded: FloorEvent, at: datetime, by: Recorder, meta: JSON | None) -> None:
         self._verify_not_over()
+        self.floor_clock.verify_in_time(recorded, at, self.rulebook)
         self._record(recorded, at, _meta(by, meta))
 
     # --- eliminations, placings, the winner (bfsp 5.10; TDA 2022 RP-8) ------------------------------------------
@@ -1016,8 +1018,17 @@ class Competition(ChainedAggregate):
     def _recorded(self, payload: JSON, meta: JSON, prev_link: str, link: str, timestamp: datetime) -> None:
         # the body every stored event after the creation runs, recorded now or replayed from the store
         typed = decode_recorded(payload)
+        self.floor_clock.follow(typed, timestamp, self.seats)
         _APPLIERS[type(typed)](self, typed, timestamp)
         self.chain_head = link
+
+    @property
+    def floor_clock(self) -> FloorClock:
+        """When each table's last hand ended and each seat was last left (domain/competition/floor_clock.py)."""
+        clock: FloorClock | None = getattr(self, "_floor_clock", None)
+        if clock is None:  # a Competition made before the clock was followed (a snapshot) starts one now
+            clock = self._floor_clock = FloorClock()
+        return clock
 
     # One stored event class per type of the stream (``Competition.PlayerMoved``, …: the topic the store keeps),
     # each made by eventsourcing from an @event method; all run ``_recorded``. The names come from the catalogs,

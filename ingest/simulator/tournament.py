@@ -328,24 +328,29 @@ class _Run:
         for result in conducted.results:
             self.stacks[result.participant] = result.stack_after
 
-    def _floor_work(self) -> None:
-        """What the floor owes before the next hands: final table, a break, the balancing moves, the halts."""
+    def _floor_work(self, not_before: datetime | None = None) -> bool:
+        """What the floor owes before the next hands: final table, a break, the balancing moves, the halts;
+        whether it did anything. Its acts are timed at ``not_before`` or later: after the hands they follow."""
         chief, book = self.cast.chief_judge, self.book
+        acted = False
         while True:
             c = self.competition
             floor = c.floor
             assert floor is not None, "an American competition's tables are on its floor"
             if c.winner is not None:
-                return
-            if (
-                not c.final_table
-                and len(floor.tables) > 1
-                and c.players_left <= c.regulations.final_table_size
-            ):
+                return acted
+            final_due = not c.final_table and len(floor.tables) > 1 and c.players_left <= c.regulations.final_table_size
+            broken = None if final_due else floor.table_to_break()
+            move = None if final_due or broken is not None else floor.next_balancing_move(chief.person)
+            halts = () if final_due or broken is not None or move is not None else floor.halts_due(chief.person)
+            if not (final_due or broken is not None or move is not None or halts):
+                return acted
+            if not acted and not_before is not None:
+                self.now = max(self.now, not_before)
+            acted = True
+            if final_due:
                 self._final_table_draw()
-                continue
-            broken = floor.table_to_break()
-            if broken is not None:
+            elif broken is not None:
                 seed = f"{self.cid} break T{broken} {self.rng.getrandbits(64):016x}"
                 committed = TableBreakCommitted(broken, commitment(seed))
                 book.act(
@@ -353,16 +358,10 @@ class _Run:
                 )
                 drawn = floor.break_table(broken, seed, chief.person)
                 book.act("TableBroken", chief, self._tick(), Competition.break_table, drawn)
-                continue
-            move = floor.next_balancing_move(chief.person)
-            if move is not None:
+            elif move is not None:
                 book.act("PlayerMoved", chief, self._tick(), Competition.move_player, move)
-                continue
-            halts = floor.halts_due(chief.person)
-            if halts:
+            else:
                 book.act("TableHalted", chief, self._tick(), Competition.halt_table, halts[0])
-                continue
-            return
 
     def _final_table_draw(self) -> None:
         cast, book = self.cast, self.book
@@ -431,7 +430,11 @@ class _Run:
             # the tables play side by side; a table's hand starts a little after the one before it
             self.now = start + timedelta(seconds=10 * len(played))
             if self.kind is Format.AMERICAN:
-                self._floor_work()  # balance before the fullest table deals again (bfsp 3.1)
+                # balance before the fullest table deals again (bfsp 3.1); the floor acts once the hands dealt
+                # so far this round have ended (a seat is left when its hand is over, and the tables' counts are
+                # those the hands left), and the hands still to deal start after it
+                if self._floor_work(not_before=max(ends)):
+                    start = self.now - timedelta(seconds=10 * len(played))
                 if played and self._bubble_near():
                     break  # the bubble is near mid-round: the next round is played hand-for-hand
             waiting = [t for t in self._ready() if t not in played]
