@@ -106,7 +106,9 @@ class SeasonRecordOpened:
 class SeasonDisqualificationDecided:
     """The federation barred ``athlete`` from every official and rating competition of ``season`` from
     ``decided_at``, on violation ``violation`` of his case at ``competition``, which the Chief Judge entered
-    in that competition's protocol (bfsp 7.2.3)."""
+    in that competition's protocol (bfsp 7.2.3). ``athlete`` is the person, as every competition registers him
+    (one id across competitions: the registration check asks by it); ``participant`` is his entry at
+    ``competition`` whose case holds the violation, needed only when he played more than one entry there."""
 
     athlete: str
     season: str
@@ -115,6 +117,7 @@ class SeasonDisqualificationDecided:
     code: str
     decided_at: datetime
     protocol: str = ""
+    participant: str = ""
 
 
 CATALOG: dict[str, type] = {

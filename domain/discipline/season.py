@@ -7,6 +7,7 @@ The athlete is named as the competitions name their participants (one person, on
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from datetime import datetime
 from uuid import NAMESPACE_URL, UUID, uuid5
 
@@ -40,6 +41,50 @@ def verify_case_to_decide_on(athlete: str, competition: str, case: DisciplinaryC
             SEASON_RULE,
         )
     return case
+
+
+def verify_counts_in(competition: str, counted_in: str, season: str) -> None:
+    """A season disqualification bars the athlete from the season of the competition where the violation
+    happened: ``counted_in``, the year it starts in."""
+    if season != counted_in:
+        raise DisciplineError(
+            f"{competition} counts in season {counted_in} (the year it starts), not {season}: the disqualification "
+            "is for the season of the competition where the violation happened",
+            SEASON_RULE,
+        )
+
+
+def entry_of(competition: str, persons: Mapping[str, str], athlete: str, participant: str = "") -> str:
+    """The entry at ``competition`` whose case a season disqualification of person ``athlete`` rests on:
+    ``participant`` when it is his, else his only entry there (``persons``: each entry's person, as the
+    competition registered them). A decision naming an entry instead of the person is refused: the season
+    record is the person's, and registration at a later competition asks by the person (bfsp 7.2.3)."""
+    if athlete in persons and persons[athlete] != athlete:
+        raise DisciplineError(
+            f"{athlete} is an entry at {competition}, {persons[athlete]}'s: the federation names the athlete by "
+            f"his person ({persons[athlete]}), whom every competition of the season registers, and the entry as "
+            "participant",
+            SEASON_RULE,
+        )
+    entries = [p for p, person in persons.items() if person == athlete]
+    if participant:
+        if persons.get(participant) != athlete:
+            owner = persons.get(participant)
+            raise DisciplineError(
+                f"entry {participant} at {competition} is "
+                + (f"{owner}'s, not {athlete}'s" if owner is not None else "not registered"),
+                SEASON_RULE,
+            )
+        return participant
+    if not entries:
+        raise DisciplineError(f"{athlete} has no entry at {competition}", SEASON_RULE)
+    if len(entries) > 1:
+        raise DisciplineError(
+            f"{athlete} played {len(entries)} entries at {competition} ({', '.join(entries)}): the decision names "
+            "the entry whose violation it rests on (participant)",
+            SEASON_RULE,
+        )
+    return entries[0]
 
 
 class SeasonRecord(OfficialsRecord):
@@ -77,12 +122,17 @@ class SeasonRecord(OfficialsRecord):
         at: datetime,
         protocol: str = "",
         meta: JSON | None = None,
+        person: str | None = None,
+        participant: str = "",
     ) -> SeasonDisqualificationDecided:
-        """The federation's season disqualification on violation ``number`` of ``case``."""
+        """The federation's season disqualification on violation ``number`` of ``case``; ``person`` is whose entry
+        the case's participant is (the competition's registration: :func:`entry_of`), None where the entry's id
+        names the person itself."""
         verify_permitted(Act.SEASON_DISQUALIFICATION, decided_by)
-        if case.participant != self.athlete:
+        owner = case.participant if person is None else person
+        if owner != self.athlete:
             raise DisciplineError(
-                f"the case at {case.competition} is {case.participant}'s, not {self.athlete}'s", SEASON_RULE
+                f"the case at {case.competition} is {owner}'s, not {self.athlete}'s", SEASON_RULE
             )
         if not 1 <= number <= len(case.violations):
             raise DisciplineError(
@@ -100,7 +150,7 @@ class SeasonRecord(OfficialsRecord):
         if self.is_disqualified(self.season, at):
             raise DisciplineError(f"{self.athlete} is already disqualified for season {self.season}", SEASON_RULE)
         decided = SeasonDisqualificationDecided(
-            self.athlete, self.season, case.competition, number, recorded.code, at, protocol
+            self.athlete, self.season, case.competition, number, recorded.code, at, protocol, participant
         )
         self._record(decided, at, meta)
         return decided

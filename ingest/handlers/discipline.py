@@ -10,10 +10,10 @@ from typing import Any
 
 from eventsourcing.domain import Aggregate
 
-from domain.competition.aggregate import Competition
+from domain.competition.aggregate import Competition, competition_stream_id
 from domain.discipline import DisciplinaryCase, PenaltyKind, SeasonRecord, case_id, season_record_id
 from domain.discipline.penalties import verify_killed, verify_players_at_table
-from domain.discipline.season import verify_case_to_decide_on
+from domain.discipline.season import entry_of, verify_case_to_decide_on, verify_counts_in
 from domain.errors import (
     RuleRef,
 )
@@ -29,6 +29,7 @@ from ingest.handlers.desk import (
     Handler,
     NotYet,
     Reported,
+    season_of,
 )
 
 
@@ -94,15 +95,21 @@ def _rescind(desk: Desk, c: Competition, case: DisciplinaryCase, act: Reported) 
 
 def _season(desk: Desk, act: Reported) -> Aggregate:
     e = act.event
+    competition = desk.find(competition_stream_id(e.competition))
+    if not isinstance(competition, Competition):
+        raise NotYet(f"competition {e.competition} has adopted no Regulations", "payload.competition")
+    persons = {p: entry.person for p, entry in competition.entries.items()}
+    participant = entry_of(e.competition, persons, e.athlete, e.participant)
+    verify_counts_in(e.competition, season_of(competition), e.season)
     record = desk.find(season_record_id(e.athlete, e.season))
     if record is None:
         record = SeasonRecord.open(e.athlete, e.season, act.at, act.meta)
     assert isinstance(record, SeasonRecord)
-    found = desk.find(case_id(e.competition, e.athlete))
+    found = desk.find(case_id(e.competition, participant))
     case = verify_case_to_decide_on(e.athlete, e.competition, found if isinstance(found, DisciplinaryCase) else None)
-    record.decide(case, e.violation, act.role, act.at, e.protocol, act.meta)
+    record.decide(case, e.violation, act.role, act.at, e.protocol, act.meta, person=e.athlete,
+                  participant=e.participant)
     return record
-
 
 
 def _revoke(desk: Desk, act: Reported) -> Aggregate:

@@ -16,6 +16,7 @@ from federation_records import (
     DEALER,
     FEDERATION,
     JUDGE,
+    REGULATIONS,
     SECRETARY,
     Records,
     at,
@@ -256,6 +257,9 @@ def test_a_protest_must_contest_a_penalty_that_was_imposed(pipeline: Pipeline) -
 
 
 def test_registration_is_refused_while_a_season_disqualification_stands(pipeline: Pipeline) -> None:
+    """The federation disqualifies person-p02 (entry p02 at the Minsk Open) for season 2026 on a violation the
+    Chief Judge entered in the protocol (bfsp 7.2.3): every later competition of 2026 refuses his registration,
+    under any entry id; a 2027 one takes it."""
     records = Records()
     pipeline.judge(opening(records))
     steps = [
@@ -266,22 +270,34 @@ def test_registration_is_refused_while_a_season_disqualification_stands(pipeline
         ),
         records.record(ViolationRecorded("p02", "7.1.4", "", True, 2, "team play again"), JUDGE, at(7)),
         records.record(ViolationEnteredInProtocol("p02", 2), CHIEF, at(8)),
-        records.record(SeasonDisqualificationDecided("person-p02", "2026", COMPETITION, 2, "7.1.4", at(9)),
-                       FEDERATION, at(9)),
     ]
-    verdicts = pipeline.judge(steps)
-    assert outcomes(verdicts)[:4] == ["accepted"] * 4
-    # The season record is the athlete's: the disqualification names the person, the case the entry.
-    assert verdicts[4].outcome == "rejected"
-    assert verdicts[4].rejection is not None and verdicts[4].rejection.rule == "bfsp 7.2.3"
-    on_entry = SeasonDisqualificationDecided("p02", "2026", COMPETITION, 2, "7.1.4", at(10))
-    assert outcomes(pipeline.judge([records.record(on_entry, FEDERATION, at(10))])) == ["accepted"]
-    again = ParticipantRegistered("p02-b", "p02", date(1990, 1, 1))
-    other = Records("gomel-cup-2026")
-    pipeline.judge(list(opening(other))[:5])
-    rejection = refusal(pipeline.judge([other.record(again, SECRETARY, at(11))]))
+    assert outcomes(pipeline.judge(steps)) == ["accepted"] * 4
+    # the season record is the person's: a decision naming his entry is refused, saying whom to name
+    on_entry = SeasonDisqualificationDecided("p02", "2026", COMPETITION, 2, "7.1.4", at(9))
+    rejection = refusal(pipeline.judge([records.record(on_entry, FEDERATION, at(9))]))
     assert rejection.rule == "bfsp 7.2.3"
-    assert "disqualified from official competitions for the season" in rejection.reason
+    assert rejection.reason.startswith("p02 is an entry at minsk-open-2026, person-p02's: the federation names")
+    wrong_season = SeasonDisqualificationDecided("person-p02", "2027", COMPETITION, 2, "7.1.4", at(9))
+    rejection = refusal(pipeline.judge([records.record(wrong_season, FEDERATION, at(9))]))
+    assert rejection.rule == "bfsp 7.2.3"
+    assert rejection.reason.startswith("minsk-open-2026 counts in season 2026 (the year it starts), not 2027")
+    decided = SeasonDisqualificationDecided("person-p02", "2026", COMPETITION, 2, "7.1.4", at(10))
+    assert outcomes(pipeline.judge([records.record(decided, FEDERATION, at(10))])) == ["accepted"]
+    # a later competition of the same season refuses him, whatever his entry there is called
+    later = Records("gomel-cup-2026")
+    assert set(outcomes(pipeline.judge(list(opening(later))[:5]))) == {"accepted"}
+    again = ParticipantRegistered("g-17", "person-p02", date(1990, 1, 1))
+    rejection = refusal(pipeline.judge([later.record(again, SECRETARY, at(11))]))
+    assert rejection.rule == "bfsp 7.2.3"
+    assert rejection.reason == "person-p02 is disqualified from official competitions for the season by the federation"
+    others = ParticipantRegistered("g-18", "person-p03", date(1990, 1, 1))
+    assert outcomes(pipeline.judge([later.record(others, SECRETARY, at(11))])) == ["accepted"]
+    # the next season's competition takes him
+    next_season = Records("minsk-open-2027")
+    regulations = replace(REGULATIONS, title="Minsk Open 2027", starts_on=date(2027, 5, 8))
+    assert set(outcomes(pipeline.judge(list(opening(next_season, regulations))[:5]))) == {"accepted"}
+    back = ParticipantRegistered("p02", "person-p02", date(1990, 1, 1))
+    assert outcomes(pipeline.judge([next_season.record(back, SECRETARY, at(12))])) == ["accepted"]
 
 
 def test_refusals_are_stored_in_the_competitions_rejection_log(pipeline: Pipeline) -> None:

@@ -222,7 +222,8 @@ def test_disqualifications_from_the_competition_and_for_the_season_are_on_the_re
         gomel.record(PlayerEliminated(colluder, "", EliminationReason.DISQUALIFIED, 0, ruling="collusion"), CHIEF,
                      at(10)),
         gomel.record(ViolationEnteredInProtocol(colluder, 2), CHIEF, at(11)),
-        gomel.record(SeasonDisqualificationDecided(colluder, "2026", GOMEL, 2, "7.1.4", at(12)), FEDERATION, at(12)),
+        gomel.record(SeasonDisqualificationDecided(f"person-{colluder}", "2026", GOMEL, 2, "7.1.4", at(12)),
+                     FEDERATION, at(12)),
     ])
     register = federation.penalty_register(judged.store, GOMEL)
     assert register is not None
