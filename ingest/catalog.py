@@ -10,6 +10,7 @@ when the competition's hand starts and ends, so a table's hand is reported once,
 
 from __future__ import annotations
 
+from domain import rating
 from domain.competition import events as competition
 from domain.competition import floor_events as floor
 from domain.discipline import events as discipline
@@ -57,6 +58,8 @@ _DISCIPLINE_ACTS = (
     "PenaltyRescinded",
     "SeasonDisqualificationDecided",
 )
+#: the federation's rules of a season's rating list (domain/rating.py)
+RATING_CATALOG: dict[str, type] = dict(rating.CATALOG)
 _PROTEST_ACTS = (
     "HandChallenged", "ProtestFiled", "ProtestReceived", "ProtestForwarded", "ProtestDecided", "FilerNotified",
 )
@@ -82,6 +85,7 @@ FEDERATION_CATALOG: dict[str, type] = {
     **FINAL_PROTOCOL,
     **REVOCATIONS,
     **INTEGRITY_CASE_CATALOG,
+    **RATING_CATALOG,
 }
 
 

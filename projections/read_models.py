@@ -14,6 +14,7 @@ from domain.hand.pots import pot_name
 from projections import schema, views
 from projections.database import ReadDatabase, Reader, Row
 from projections.integrity.cases import IntegrityCaseView, case_of_row
+from projections.rating import RatingList, season_rating
 from projections.integrity.counters import Counters
 from projections.integrity.live import read_counters
 from projections.ofc import (
@@ -89,6 +90,10 @@ class ReadModels:
     def integrity_case(self, competition: str, case: str) -> IntegrityCaseView | None:
         row = self._reader.one(schema.INTEGRITY_CASE, (competition, case))
         return None if row is None else case_of_row(str(row[0]))
+
+    def season_rating(self, season: str) -> RatingList | None:
+        """The season's rating list by the federation's rules in force (None: it adopted none for the season)."""
+        return season_rating(self._reader.query, schema, season)
 
     def position(self) -> int:
         row = self._reader.one(schema.POSITION_OF, (schema.POSITION_NAME,))

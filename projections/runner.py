@@ -25,10 +25,13 @@ from eventsourcing.application import Application
 from eventsourcing.persistence import InterfaceError, OperationalError, StoredEvent
 from eventsourcing.utils import get_topic
 
+from domain.competition.aggregate import Competition
+from domain.discipline import SeasonRecord
 from domain.hand.aggregate import Hand, hand_id
 from domain.integrity.case import IntegrityCase
 from domain.ofc.aggregate import OfcRound
 from domain.officials.codec import decode
+from domain.rating import SeasonRating
 from domain.rejections import RejectionLog
 from domain.rulings.amend import chips_moved, stacks_in_force
 from domain.rulings.events import CATALOG as RULING_CATALOG
@@ -43,6 +46,7 @@ from projections.integrity.cases import ProjectedCase
 from projections.integrity.live import IntegrityProjection
 from projections.ofc import ProjectedRound
 from projections.parallel import Reopen, Where, rebuild_in_parallel, turns
+from projections.rating import RESULT_EVENTS, ProjectedResults, disqualification_row, rules_row
 from projections.stored import StoredRow, served, stored_rows
 from projections.verdicts import verdict_row
 
@@ -54,6 +58,9 @@ _REJECTIONS = f"{get_topic(RejectionLog)}."
 _REVIEWS = f"{get_topic(HandReview)}."
 _OFC_ROUNDS = f"{get_topic(OfcRound)}."
 _INTEGRITY_CASES = f"{get_topic(IntegrityCase)}."
+_COMPETITIONS = f"{get_topic(Competition)}."
+_SEASON_RECORDS = f"{get_topic(SeasonRecord)}."
+_SEASON_RATINGS = f"{get_topic(SeasonRating)}."
 
 
 #: failures of the databases or the machine, not of the events being projected: they stop the projector (it
@@ -88,6 +95,10 @@ class _Page:
     ofc_points: list[tuple[Any, ...]] = field(default_factory=list)
     verdicts: list[tuple[Any, ...]] = field(default_factory=list)
     integrity_cases: dict[str, ProjectedCase] = field(default_factory=dict)
+    #: competitions whose places changed: their rows are written once at the page's end
+    rating_results: dict[str, ProjectedResults] = field(default_factory=dict)
+    rating_rules: list[tuple[Any, ...]] = field(default_factory=list)
+    season_disqualifications: list[tuple[Any, ...]] = field(default_factory=list)
 
 
 class _Overtaken(Exception):
@@ -127,6 +138,8 @@ class Projector:
         self._reviews: dict[str, str] = {}
         self._rounds: dict[str, ProjectedRound] = {}
         self._cases: dict[str, ProjectedCase] = {}
+        #: competitions whose places the rating list reads, each at the version last projected
+        self._results: dict[str, ProjectedResults] = {}
         #: what each topic of stored event is projected by (None: passed over)
         self._by_topic: dict[str, Any] = {}
         #: integrity's counters per competition (projections/integrity/live.py), and the tables a page goes to
@@ -301,6 +314,9 @@ class Projector:
             else self._ruling if topic.startswith(_REVIEWS)
             else self._ofc_event if topic.startswith(_OFC_ROUNDS)
             else self._integrity_case if topic.startswith(_INTEGRITY_CASES)
+            else self._competition_result if topic.startswith(_COMPETITIONS)
+            else self._season_record if topic.startswith(_SEASON_RECORDS)
+            else self._season_rating if topic.startswith(_SEASON_RATINGS)
             else None
         )
 
@@ -398,6 +414,29 @@ class Projector:
         self._cases[stream] = found
         page.integrity_cases[stream] = found
 
+    def _competition_result(self, page: _Page, event: Stored) -> None:
+        """A competition's event that may change its places (projections/rating.py): the Competition brought up to
+        it from the store (only the events since the one last projected are read), its places and its row."""
+        if event.type not in RESULT_EVENTS:
+            return
+        known = self._results.get(event.stream)
+        if known is None or known.version > event.version:
+            aggregate: Competition = self.store.repository.get(UUID(event.stream), version=event.version)
+            known = self._results[event.stream] = ProjectedResults(aggregate)
+        else:
+            later: Any
+            for later in self.store.events.get(UUID(event.stream), gt=known.version, lte=event.version):
+                known.competition = later.mutate(known.competition)
+        page.rating_results[event.stream] = known
+
+    def _season_record(self, page: _Page, event: Stored) -> None:
+        if event.type == "SeasonDisqualificationDecided":
+            page.season_disqualifications.append(disqualification_row(event))
+
+    def _season_rating(self, page: _Page, event: Stored) -> None:
+        if event.type == "RatingRulesAdopted":
+            page.rating_rules.append(rules_row(event))
+
     def _rejection(self, page: _Page, event: Stored) -> None:
         stream = event.stream
         if event.type == "Opened":
@@ -482,6 +521,7 @@ class Projector:
         self._reviews.clear()
         self._rounds.clear()
         self._cases.clear()
+        self._results.clear()
 
     def _write(self, w: Writer, page: _Page, sql: schema.Writes, last_id: int | None) -> None:
         hands = page.touched.values()
@@ -502,6 +542,11 @@ class Projector:
         w.executemany(sql.upsert_ofc_round, [found.round_row() for found in page.ofc_rounds.values()])
         w.insert(sql.ofc_points, page.ofc_points)
         w.executemany(sql.upsert_integrity_case, [found.row() for found in page.integrity_cases.values()])
+        results = page.rating_results.values()
+        w.executemany(sql.upsert_rating_competition, [found.competition_row() for found in results])
+        w.executemany(sql.upsert_rating_place, [row for found in results for row in found.place_rows()])
+        w.executemany(sql.upsert_rating_rules, page.rating_rules)
+        w.executemany(sql.season_disqualification, page.season_disqualifications)
         competitions, players, pairs = self.integrity.rows()
         w.executemany(sql.integrity_competition, competitions)
         w.executemany(sql.integrity_player, players)

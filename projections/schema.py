@@ -36,6 +36,12 @@ INTEGRITY_PAIRS = "rm_integrity_pairs"
 VERDICTS = "rm_verdicts"
 #: integrity cases as they stand (projections/integrity/cases.py): one row a case, its view whole as JSON
 INTEGRITY_CASES = "rm_integrity_cases"
+#: the season's rating list (projections/rating.py): each competition's places, the competitions and their season,
+#: the federation's rating rules of each season, its season disqualifications
+RATING_PLACES = "rm_rating_places"
+RATING_COMPETITIONS = "rm_rating_competitions"
+RATING_RULES = "rm_rating_rules"
+SEASON_DISQUALIFICATIONS = "rm_season_disqualifications"
 POSITION = "rm_position"
 #: events the projector could not project, for operators (not a read model: a rebuild keeps it, and adds to it)
 POISON = "rm_poison_events"
@@ -46,6 +52,7 @@ POSITION_NAME = "read-models"
 MODELS = (
     HANDS, STACKS, POTS, SHOWDOWNS, HISTORY, REJECTIONS, REJECTION_LOGS, RULINGS, REVIEWS, RULED_STACKS, OFC_ROUNDS,
     OFC_POINTS, INTEGRITY_COMPETITIONS, INTEGRITY_PLAYERS, INTEGRITY_PAIRS, VERDICTS, INTEGRITY_CASES,
+    RATING_PLACES, RATING_COMPETITIONS, RATING_RULES, SEASON_DISQUALIFICATIONS,
 )
 #: the read models' tables
 TABLES = (*MODELS, POSITION)
@@ -108,6 +115,15 @@ _COLUMNS = {
     INTEGRITY_CASES: """stream TEXT PRIMARY KEY, competition TEXT NOT NULL, name TEXT NOT NULL, state TEXT NOT NULL,
         reported INTEGER NOT NULL, players TEXT NOT NULL, updated_at TEXT NOT NULL, version BIGINT NOT NULL,
         view TEXT NOT NULL""",
+    RATING_PLACES: """competition TEXT NOT NULL, participant TEXT NOT NULL, person TEXT NOT NULL, place INTEGER NOT NULL,
+        shared INTEGER NOT NULL, disqualified INTEGER NOT NULL, PRIMARY KEY (competition, participant)""",
+    RATING_COMPETITIONS: """competition TEXT PRIMARY KEY, season TEXT NOT NULL, title TEXT NOT NULL,
+        ended INTEGER NOT NULL""",
+    RATING_RULES: """season TEXT PRIMARY KEY, rules TEXT NOT NULL, adopted_at TEXT NOT NULL, adopted_by TEXT NOT NULL,
+        version BIGINT NOT NULL""",
+    SEASON_DISQUALIFICATIONS: """athlete TEXT NOT NULL, season TEXT NOT NULL, competition TEXT NOT NULL,
+        violation INTEGER NOT NULL, code TEXT NOT NULL, decided_at TEXT NOT NULL,
+        PRIMARY KEY (athlete, season, competition, violation)""",
 }
 #: the keys of the append-only tables a rebuild fills most: their fresh tables are made without one and get it
 #: at the swap, an index made once by sorting being cheaper than one kept row by row (half their inserts' time)
@@ -119,6 +135,7 @@ INDEXES = (
     f"CREATE INDEX IF NOT EXISTS {OFC_ROUNDS}_by_table ON {OFC_ROUNDS} (competition, table_id, number)",
     f"CREATE INDEX IF NOT EXISTS {OFC_POINTS}_by_competition ON {OFC_POINTS} (competition, table_id, number)",
     f"CREATE INDEX IF NOT EXISTS {INTEGRITY_CASES}_by_competition ON {INTEGRITY_CASES} (competition, name)",
+    f"CREATE INDEX IF NOT EXISTS {RATING_COMPETITIONS}_by_season ON {RATING_COMPETITIONS} (season, competition)",
 )
 #: columns the read models gained after stores were made with them: (table, column, its type and the value the
 #: rows already there take), added when missing (a rebuild makes its fresh tables with them)
@@ -239,6 +256,12 @@ class Writes(NamedTuple):
     verdict: str
     #: an integrity case's row, replaced whole at each of its events
     upsert_integrity_case: str
+    #: the season's rating list: a competition's places and its row, a season's rules in force, a season
+    #: disqualification
+    upsert_rating_place: str
+    upsert_rating_competition: str
+    upsert_rating_rules: str
+    season_disqualification: str
 
 
 def _upsert(table: str, key: tuple[str, ...], values: tuple[str, ...]) -> str:
@@ -316,6 +339,19 @@ def writes(suffix: str = "") -> Writes:
         upsert_integrity_case=_upsert(
             f"{INTEGRITY_CASES}{suffix}", ("stream",),
             ("competition", "name", "state", "reported", "players", "updated_at", "version", "view"),
+        ),
+        upsert_rating_place=_upsert(
+            f"{RATING_PLACES}{suffix}", ("competition", "participant"), ("person", "place", "shared", "disqualified")
+        ),
+        upsert_rating_competition=_upsert(
+            f"{RATING_COMPETITIONS}{suffix}", ("competition",), ("season", "title", "ended")
+        ),
+        upsert_rating_rules=_upsert(
+            f"{RATING_RULES}{suffix}", ("season",), ("rules", "adopted_at", "adopted_by", "version")
+        ),
+        season_disqualification=(
+            f"INSERT INTO {SEASON_DISQUALIFICATIONS}{suffix} (athlete, season, competition, violation, code, decided_at)"
+            " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (athlete, season, competition, violation) DO NOTHING"
         ),
     )
 
@@ -428,6 +464,18 @@ INTEGRITY_PAIR_PARTS = (
 INTEGRITY_CASES_OF = f"SELECT view FROM {INTEGRITY_CASES} WHERE competition = ? ORDER BY name"
 INTEGRITY_CASES_REPORTED = f"SELECT view FROM {INTEGRITY_CASES} WHERE competition = ? AND reported = 1 ORDER BY name"
 INTEGRITY_CASE = f"SELECT view FROM {INTEGRITY_CASES} WHERE competition = ? AND name = ?"
+#: a season's rating rules in force; its competitions (title, over); their places; its season disqualifications
+RATING_RULES_OF = f"SELECT rules, adopted_at, adopted_by FROM {RATING_RULES} WHERE season = ?"
+RATING_COMPETITIONS_OF = f"SELECT competition, title, ended FROM {RATING_COMPETITIONS} WHERE season = ? ORDER BY competition"
+RATING_PLACES_OF = (
+    f"SELECT p.competition, p.participant, p.person, p.place, p.shared, p.disqualified FROM {RATING_PLACES} p"
+    f" JOIN {RATING_COMPETITIONS} c ON c.competition = p.competition WHERE c.season = ?"
+    " ORDER BY p.competition, p.place, p.participant"
+)
+SEASON_DISQUALIFIED_OF = (
+    f"SELECT athlete, competition, decided_at, code FROM {SEASON_DISQUALIFICATIONS} WHERE season = ?"
+    " ORDER BY athlete, decided_at"
+)
 REJECTION_COUNT_OF_KIND = f"SELECT COUNT(*) FROM {REJECTIONS} WHERE competition = ? AND kind = ?"
 
 
@@ -453,6 +501,8 @@ def dump_all() -> tuple[tuple[str, str], ...]:
         HISTORY: "hand_id, version", REJECTIONS: "competition, number", REJECTION_LOGS: "stream",
         RULINGS: "hand_id, number", REVIEWS: "stream", RULED_STACKS: "hand_id, number, seat",
         OFC_ROUNDS: "round_id", OFC_POINTS: "round_id, seat", VERDICTS: "event_id, stream", INTEGRITY_CASES: "stream",
+        RATING_PLACES: "competition, participant", RATING_COMPETITIONS: "competition", RATING_RULES: "season",
+        SEASON_DISQUALIFICATIONS: "athlete, season, competition, violation",
         POSITION: "name",
     }
     return tuple((table, f"SELECT * FROM {table} ORDER BY {order}") for table, order in keys.items())

@@ -121,6 +121,8 @@ class Act(StrEnum):
     MISSED_ROUNDS_IMPOSED = "MissedRoundsImposed"
     COMPETITION_DISQUALIFICATION = "CompetitionDisqualification"
     SEASON_DISQUALIFICATION = "SeasonDisqualificationDecided"
+    #: the season's rating rules (the rules name the rating, bfsp 2.10, and leave its formula to the federation)
+    RATING_RULES_ADOPTED = "RatingRulesAdopted"
     PENALTY_HAND_SERVED = "PenaltyHandServed"
     VIOLATION_ENTERED_IN_PROTOCOL = "ViolationEnteredInProtocol"
     PENALTY_RESCINDED = "PenaltyRescinded"
@@ -302,6 +304,7 @@ PERMISSIONS: dict[Act, Permission] = {
     Act.MISSED_ROUNDS_IMPOSED: Permission("impose missed rounds", _OFFICIALS, "7.2.1"),
     Act.COMPETITION_DISQUALIFICATION: Permission("disqualify from the competition", _CHIEF_JUDGE, "7.2.2"),
     Act.SEASON_DISQUALIFICATION: Permission("disqualify for the season", frozenset({FEDERATION}), "7.2.3"),
+    Act.RATING_RULES_ADOPTED: Permission("adopt a season's rating rules", frozenset({FEDERATION}), "2.10"),
     Act.PENALTY_HAND_SERVED: Permission(
         "kill a penalised player's hand", frozenset({DEALER, JUDGE, CHIEF_JUDGE}), "6.4.4"
     ),

@@ -22,6 +22,7 @@ from domain.officials import Delegation, verify_named_recorder
 from domain.officials.revocations import DENY_LIST_ID, TokenDenyList
 from domain.protests import Protest, protest_id
 from domain.protests.contested import verify_upheld
+from domain.rating import SeasonRating, season_rating_id
 from ingest.envelope import MalformedRecord
 from ingest.handlers.competition import on_competition
 from ingest.handlers.desk import (
@@ -112,6 +113,15 @@ def _season(desk: Desk, act: Reported) -> Aggregate:
     return record
 
 
+def _rating_rules(desk: Desk, act: Reported) -> Aggregate:
+    """The federation's rules of a season's rating list, on the season's own record (domain/rating.py)."""
+    e = act.event
+    found = desk.find(season_rating_id(e.season))
+    rating = found if isinstance(found, SeasonRating) else SeasonRating.open(e.season, act.at, act.meta)
+    rating.adopt(e, act.role, act.at, act.meta)
+    return rating
+
+
 def _revoke(desk: Desk, act: Reported) -> Aggregate:
     found = desk.find(DENY_LIST_ID)
     deny_list = found if isinstance(found, TokenDenyList) else TokenDenyList.open(act.at)
@@ -140,4 +150,5 @@ HANDLERS: dict[str, Handler] = {
     "PenaltyHandServed": _on_case(_serve),
     "PenaltyRescinded": _on_case(_rescind),
     "SeasonDisqualificationDecided": _season,
+    "RatingRulesAdopted": _rating_rules,
 }
