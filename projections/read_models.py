@@ -14,7 +14,6 @@ from domain.hand.pots import pot_name
 from projections import schema, views
 from projections.database import ReadDatabase, Reader, Row
 from projections.integrity.cases import IntegrityCaseView, case_of_row
-from projections.rating import RatingList, season_rating
 from projections.integrity.counters import Counters
 from projections.integrity.live import read_counters
 from projections.ofc import (
@@ -27,6 +26,7 @@ from projections.ofc import (
     round_of_row,
     standings,
 )
+from projections.rating import RatingList, season_rating
 from projections.verdicts import StoredVerdict
 from projections.verdicts import of_history as verdicts_of_history
 from projections.verdicts import of_rows as verdicts_of_rows

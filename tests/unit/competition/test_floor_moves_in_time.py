@@ -133,6 +133,7 @@ def test_a_player_moved_for_balance_between_equal_tables_is_refused(
     """A move timed before the elimination that left the tables unequal (but after the hands at its two tables
     ended and its seat was left) moves a player between tables that were still balanced then."""
     records = records_of(forty_five)
+    chosen = None
     for index, move, competition in balancing_moves(pipeline, forty_five, records):
         clock, changed = competition.floor_clock, competition.floor_clock.changed
         assert changed is not None
@@ -140,9 +141,11 @@ def test_a_player_moved_for_balance_between_equal_tables_is_refused(
         times = [clock.hands_ended.get(move.from_table), clock.hands_ended.get(move.to_table), left and left.at]
         at = max(t for t in times if t is not None)
         if at < changed.at:
+            chosen = (index, move, at, changed)
             break
-    else:
+    if chosen is None:
         pytest.fail("every move follows at once the change it balances")
+    index, move, at, changed = chosen
     refused = refusal(pipeline.judge([floor_act(forty_five, move, records[index][1]["recorded_by"], at, 3)]))
     assert refused.rule == "bfsp 3.1"
     assert f"the tables changed at {changed.at.isoformat(timespec='seconds')} ({changed.what})" in refused.reason

@@ -11,8 +11,13 @@ from pathlib import Path
 import pytest
 from embedded_referee import Pipeline
 from federation_records import CHIEF, FEDERATION, JUDGE, Records, at, opening, play_to_the_end
+from read_model_checks import everything
 
-from domain.discipline.events import SeasonDisqualificationDecided, ViolationEnteredInProtocol, ViolationRecorded
+from domain.discipline.events import (
+    SeasonDisqualificationDecided,
+    ViolationEnteredInProtocol,
+    ViolationRecorded,
+)
 from domain.errors import NotPermittedError
 from domain.rating import Placed, RatingError, RatingRulesAdopted, SeasonRating, rating_list, verify_rules
 from domain.roles import Role
@@ -20,7 +25,6 @@ from ingest.envelope import RecordedBy
 from projections.database import SqliteReadDatabase
 from projections.read_models import ReadModels
 from projections.runner import Projector
-from read_model_checks import everything
 
 pytestmark = pytest.mark.unit
 
