@@ -25,6 +25,7 @@ from ingest.catalog import (
     DISCIPLINE_CATALOG,
     INTEGRITY_CASE_CATALOG,
     PROTEST_CATALOG,
+    RATING_CATALOG,
     RULING_CATALOG,
 )
 from ingest.envelope import CATALOG, json_schemas
@@ -67,9 +68,11 @@ _SECTIONS: tuple[tuple[str, str, dict[str, type]], ...] = (
     ("Rulings", "Findings of fact, the Chief Judge's decisions, fairness rulings.", RULING_CATALOG),
     ("Integrity cases", "An integrity analyst's case on suspected collusion, and its report to the Chief Judge "
      "(bfsp 7.1.4, 7.1.15).", INTEGRITY_CASE_CATALOG),
+    ("The season", "The federation's rules of a season's rating list (bfsp 2.10; docs/RATING.md).", RATING_CATALOG),
     ("The protocol", "Snapshots and signatures of the competition protocol.",
      {n: t for n, t in CATALOG.items() if n not in {*REPORTED, *COMPETITION_CATALOG, *DISCIPLINE_CATALOG,
-                                                   *PROTEST_CATALOG, *RULING_CATALOG, *INTEGRITY_CASE_CATALOG}}),
+                                                   *PROTEST_CATALOG, *RULING_CATALOG, *INTEGRITY_CASE_CATALOG,
+                                                   *RATING_CATALOG}}),
 )
 
 _WHO = {
@@ -261,5 +264,9 @@ def _field_example(field: str, hint: Any, name: str) -> Any:
             return "0" * 64
         if field in ("hand", "hand_id"):
             return "T1/1"
+        if field == "season":  # a season is the year its competitions start in
+            return "2026"
+        if field == "athlete":  # a person, as every competition registers him
+            return "person-17"
         return field.replace("_", "-")
     return _example(hint, name)

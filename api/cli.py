@@ -347,6 +347,7 @@ from api.cli_integrity import add_integrity  # noqa: E402  (integrity statistics
 from api.cli_io import add_export, add_import  # noqa: E402  (import and export: their own module)
 from api.cli_projections import add_projections  # noqa: E402  (the read models: their own module)
 from api.cli_protocol import add_protocol  # noqa: E402  (the competition protocol: its own module)
+from api.cli_rating import add_rating  # noqa: E402  (the season's rating list: its own module)
 from api.cli_reporting import add_reporting  # noqa: E402  (the reporting views: their own module)
 from api.cli_results import add_results  # noqa: E402  (the competition's end and its documents: their own module)
 from api.cli_serve import add_serve  # noqa: E402  (serve and token: their own module)
@@ -371,6 +372,7 @@ _SUBCOMMANDS: tuple[Callable[[argparse._SubParsersAction[argparse.ArgumentParser
     add_integrity,
     add_draw,
     add_results,
+    add_rating,
 )
 
 

@@ -28,6 +28,7 @@ from api.auth import Principal
 from api.deps import (
     CurrentPage,
     CurrentPrincipal,
+    CurrentReadModels,
     CurrentSealing,
     CurrentStore,
     Page,
@@ -39,11 +40,15 @@ from api.deps import (
 from api.errors import ERROR_RESPONSES, not_found
 from ingest.store import Store
 from projections import federation
+from projections.rating import RatingList
 
 router = APIRouter(prefix="/v1", tags=["federation"], responses=ERROR_RESPONSES)
 
 CompetitionId = Annotated[str, Path(description="the competition, as the events name it")]
 ProtestId = Annotated[str, Path(description="the protest's id as filed")]
+Season = Annotated[
+    str, Path(description="the sports season: the year its competitions start in", pattern=r"^[0-9]{4}$")
+]
 T = TypeVar("T")
 
 
@@ -152,3 +157,16 @@ def rulings(
     _read(store, principal, competition_id, lambda s: federation.competition(s, competition_id))
     found = [sealing.federation_view(r, principal, competition_id) for r in federation.rulings(store, competition_id)]
     return _page(Page[federation.RulingView], found, page)
+
+
+@router.get("/seasons/{season}/rating", response_model=RatingList)
+def season_rating(season: Season, principal: CurrentPrincipal, models: CurrentReadModels) -> RatingList:
+    """The season's rating list, by the rating rules the federation adopted for it (``RatingRulesAdopted``: points
+    by place, the competitions that count, an athlete's best results): each athlete's results (competition,
+    entry, place, shared places, points, whether it counts), total and rank; an athlete disqualified for the
+    season (bfsp 7.2.3) is listed unranked with the decision. Every role reads it: places and season
+    disqualifications are public. 404 while no rules are adopted for the season."""
+    rating = models.season_rating(season)
+    if rating is None:
+        raise not_found("rating rules for season", season)
+    return rating
