@@ -55,13 +55,6 @@ def verify_break(tables: Sequence[Table], number: int, rulebook: Rulebook, seat_
         raise CompetitionError(f"table {number} is the last table in play: it cannot break", rule)
     if broken.hand_running:
         raise CompetitionError(f"table {number} is playing a hand: it breaks when the hand ends", rule)
-    if broken.last_hand is None:
-        # its players sit where the draw put them and have not played there: a break would draw them again
-        raise CompetitionError(
-            f"table {number} has played no hand since its players were seated there: they play where the draw "
-            "seated them, and it breaks after its first hand",
-            rulebook.cite("table_break"),
-        )
     # a player still on a closed seat (seat 10 of a pre-final table) needs one of the open seats too
     room = sum(max(0, min(seat_limit, t.max_seats) - len(t.seats)) for t in tables if t is not broken)
     if room < len(broken.seats):
@@ -73,6 +66,13 @@ def verify_break(tables: Sequence[Table], number: int, rulebook: Rulebook, seat_
     # every player needs a seat he may take: a count of open seats is not enough when one of them would make
     # someone big blind twice in a row (seat_cards refuses then; the table breaks after the next hands)
     seat_cards(tables, broken, rulebook, seat_limit)
+    if broken.last_hand is None:
+        # its players sit where the draw put them and have not played there: a break would draw them again
+        raise CompetitionError(
+            f"table {number} has played no hand since its players were seated there: they play where the draw "
+            "seated them, and it breaks after its first hand",
+            rulebook.cite("table_break"),
+        )
     return broken
 
 

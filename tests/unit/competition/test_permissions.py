@@ -106,6 +106,7 @@ EXPECTED: dict[str, tuple[set[Role], Delegation | None, str]] = {
     "MissedRoundsImposed": ({J, CJ}, None, "bfsp 7.2.1"),
     "CompetitionDisqualification": ({CJ}, None, "bfsp 7.2.2"),
     "SeasonDisqualificationDecided": ({F}, None, "bfsp 7.2.3"),
+    "RatingRulesAdopted": ({F}, None, "bfsp 2.10"),
     "PenaltyHandServed": ({D, J, CJ}, None, "bfsp 6.4.4"),
     "ViolationEnteredInProtocol": ({CJ}, None, "bfsp 7.2.3"),
     "PenaltyRescinded": ({CJ, F}, None, "bfsp 7.3.4"),
