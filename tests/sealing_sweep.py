@@ -316,6 +316,8 @@ PARAMETERS: dict[str, tuple[str, ...]] = {
     "version": ("1",),
     # the season's rating list: places and season disqualifications, public to every reader
     "season": ("2026",),
+    # a participant's result document (the competition's end, issue 13)
+    "participant": ("p01", "p02"),
 }
 #: the tables of each competition, for a path that names both
 TABLES: dict[str, tuple[str, ...]] = {MINSK: (table(),), LIVE_COMPETITION: (table(),), OPEN: (OPEN_TABLE,)}
@@ -503,7 +505,7 @@ def _ofc_world() -> World:
     parameters = {
         "competition_id": (ofc.COMPETITION,), "competition": (ofc.COMPETITION,), "hand_id": (), "protest_id": (), "case": (),
         "number": ("1", "2"), "table_hand": (f"{ofc.TABLE}/1", f"{ofc.TABLE}/2"), "version": ("1",),
-        "season": ("2026",),
+        "season": ("2026",), "participant": (),
     }
     return World(readers, ofc_secrets, parameters, {ofc.COMPETITION: (ofc.TABLE,)})
 
