@@ -117,6 +117,9 @@ class Counters:
     #: session → table → players seen there (the seating)
     seating: dict[str, dict[str, set[str]]] = field(default_factory=dict)
     hands: int = 0
+    #: players in a hand's order → their counters and their pairs', looked up once for the many hands a
+    #: table deals with the same players (a cache of the dictionaries above, dropped when it grows large)
+    tables: dict[tuple[str, ...], _Table] = field(default_factory=dict, repr=False, compare=False)
 
     def player(self, name: str) -> PlayerCounts:
         found = self.players.get(name)
@@ -131,6 +134,14 @@ class Counters:
         if found is None:
             found = self.pairs[key] = PairCounts()
         return found, direction
+
+    def table(self, players: tuple[str, ...]) -> _Table:
+        found = self.tables.get(players)
+        if found is None:
+            if len(self.tables) >= _TABLES_KEPT:
+                self.tables.clear()
+            found = self.tables[players] = _Table(self, players)
+        return found
 
     def add(self, hand: HandRecord) -> None:
         _Walk(self, hand).run()
@@ -190,6 +201,39 @@ _NO_PAIR = PairCounts()
 _STANDING_CODE = tuple(s * CLASSES for s in _STANDING)
 
 
+#: seatings whose lookups are kept (a few hundred tables' rotations)
+_TABLES_KEPT = 4096
+
+
+class _Table:
+    """A hand's players' counters and their pairs', by position in the hand."""
+
+    __slots__ = ("counts", "opposed", "pairs", "decisions", "upper")
+
+    def __init__(self, counters: Counters, names: tuple[str, ...]) -> None:
+        n = len(names)
+        self.counts = [counters.player(name) for name in names]
+        self.opposed = [p.opposed for p in self.counts]
+        #: (pair, direction) for each player and opponent; the decisions of i with j in the pot
+        self.pairs: list[list[tuple[PairCounts, int]]] = [[] for _ in range(n)]
+        self.decisions: list[list[defaultdict[int, int]]] = [[] for _ in range(n)]
+        #: (i, j, pair, direction) for i < j
+        self.upper: list[tuple[int, int, PairCounts, int]] = []
+        for i in range(n):
+            row, decided = self.pairs[i], self.decisions[i]
+            for j in range(n):
+                if j < i:
+                    pair, direction = self.pairs[j][i]
+                    found = (pair, 1 - direction)
+                elif j == i:
+                    found = (_NO_PAIR, 0)
+                else:
+                    found = counters.pair(names[i], names[j])
+                    self.upper.append((i, j, *found))
+                row.append(found)
+                decided.append(found[0].decisions[found[1]])
+
+
 class _Walk:
     """One hand, act by act, with the betting state each decision was made in.
 
@@ -208,24 +252,9 @@ class _Walk:
         self.contributed = list(hand.posted)
         #: street → each player's bucket on it (-1: cards not known, or folded before it)
         self.strengths: dict[int, list[int]] = {}
-        self.counts = [counters.player(name) for name in hand.players]
-        self.opposed = [p.opposed for p in self.counts]
-        #: (pair, direction) for each player and opponent; the decisions of i with j in the pot
-        self.pairs: list[list[tuple[PairCounts, int]]] = [[] for _ in range(n)]
-        self.decisions: list[list[defaultdict[int, int]]] = [[] for _ in range(n)]
-        names = hand.players
-        for i in range(n):
-            row, decided = self.pairs[i], self.decisions[i]
-            for j in range(n):
-                if j < i:
-                    pair, direction = self.pairs[j][i]
-                    found = (pair, 1 - direction)
-                elif j == i:
-                    found = (_NO_PAIR, 0)
-                else:
-                    found = counters.pair(names[i], names[j])
-                row.append(found)
-                decided.append(found[0].decisions[found[1]])
+        table = counters.table(hand.players)
+        self.counts, self.opposed = table.counts, table.opposed
+        self.pairs, self.decisions, self.upper = table.pairs, table.decisions, table.upper
 
     def pair(self, i: int, j: int) -> tuple[PairCounts, int]:
         return self.pairs[i][j]
@@ -452,34 +481,33 @@ class _Walk:
         return expected
 
     def _pairs(self, names: tuple[str, ...], capped: list[int], expected: dict[int, float] | None) -> None:
-        hand, n = self.hand, self.n
-        won = sum(x for x in hand.net if x > 0)
-        for i in range(n):
-            for j in range(i + 1, n):
-                pair, direction = self.pair(i, j)
-                pair.hands += 1
-                if capped[i] and capped[j] and (capped[i] > hand.posted[i] or capped[j] > hand.posted[j]):
-                    pair.pots += 1
-                # chips i lost that j won, less chips j lost that i won, shared among the winners
-                flow = 0.0
-                if won:
-                    if hand.net[i] < 0 < hand.net[j]:
-                        flow = -hand.net[i] * hand.net[j] / won
-                    elif hand.net[j] < 0 < hand.net[i]:
-                        flow = -(-hand.net[j] * hand.net[i] / won)
-                if flow:
-                    signed = flow if direction == 0 else -flow
-                    pair.flow += signed
-                    pair.gross += abs(flow)
-                    pair.flow_sq += flow * flow
-                    if abs(flow) >= 20 * hand.big_blind:
-                        giver, taker = (names[i], names[j]) if flow > 0 else (names[j], names[i])
-                        pair.note(_FLOW[(flow > 0) == (direction == 0)], abs(flow) / max(hand.big_blind, 1), hand.hand_id,
-                                  partial(str, f"{giver} lost {abs(flow):,.0f} to {taker}"))
-                if expected is not None and i in expected and j in expected:
-                    luck = (hand.net[i] - expected[i]) - (hand.net[j] - expected[j])
-                    signed = luck if direction == 0 else -luck
-                    pot = sum(capped)
-                    pair.luck += signed / 2
-                    pair.luck_var += (pot / 2) ** 2 / 4
-                    pair.all_ins += 1
+        hand = self.hand
+        net, posted, big_blind = hand.net, hand.posted, hand.big_blind
+        won = sum(x for x in net if x > 0)
+        for i, j, pair, direction in self.upper:
+            pair.hands += 1
+            if capped[i] and capped[j] and (capped[i] > posted[i] or capped[j] > posted[j]):
+                pair.pots += 1
+            # chips i lost that j won, less chips j lost that i won, shared among the winners
+            flow = 0.0
+            if won:
+                if net[i] < 0 < net[j]:
+                    flow = -net[i] * net[j] / won
+                elif net[j] < 0 < net[i]:
+                    flow = -(-net[j] * net[i] / won)
+            if flow:
+                signed = flow if direction == 0 else -flow
+                pair.flow += signed
+                pair.gross += abs(flow)
+                pair.flow_sq += flow * flow
+                if abs(flow) >= 20 * big_blind:
+                    giver, taker = (names[i], names[j]) if flow > 0 else (names[j], names[i])
+                    pair.note(_FLOW[(flow > 0) == (direction == 0)], abs(flow) / max(big_blind, 1), hand.hand_id,
+                              partial(str, f"{giver} lost {abs(flow):,.0f} to {taker}"))
+            if expected is not None and i in expected and j in expected:
+                luck = (net[i] - expected[i]) - (net[j] - expected[j])
+                signed = luck if direction == 0 else -luck
+                pot = sum(capped)
+                pair.luck += signed / 2
+                pair.luck_var += (pot / 2) ** 2 / 4
+                pair.all_ins += 1
