@@ -227,9 +227,9 @@ def buckets_on(holes: Sequence[Sequence[Card]], board: Sequence[Card]) -> list[i
         if len(hole) != 2:
             found.append(-1)
             continue
-        a, b = hole
-        ra, rb = a.rank, b.rank
-        sa, sb = SUIT_INDEX[a.suit], SUIT_INDEX[b.suit]
+        first, second = hole
+        ra, rb = first.rank, second.rank
+        sa, sb = SUIT_INDEX[first.suit], SUIT_INDEX[second.suit]
         mine = by_ranks[board_key + POW5[ra] + POW5[rb]]
         for suit in flush_suits:
             mask = board_masks[suit] | (1 << ra if sa == suit else 0) | (1 << rb if sb == suit else 0)
