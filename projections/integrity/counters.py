@@ -201,8 +201,9 @@ _NO_PAIR = PairCounts()
 _STANDING_CODE = tuple(s * CLASSES for s in _STANDING)
 
 
-#: seatings whose lookups are kept (a few hundred tables' rotations)
-_TABLES_KEPT = 4096
+#: seatings whose lookups are kept: a few in turn when a field is read file by file, up to a rotation of six per
+#: table when a page interleaves a competition's tables (each seating holds about 4 kB)
+_TABLES_KEPT = 1024
 
 
 class _Table:
