@@ -103,11 +103,16 @@ def run_seed(seed: int, hands: int, players: int, workers: int, folder: Path) ->
     cpu = _cpu_seconds()
     started = time.perf_counter()
     counters = count_in_parallel(read_records, list(phh_files([folder])), workers)
+    counted, counted_cpu = time.perf_counter() - started, _cpu_seconds() - cpu
     scores = Scorer(counters).scores(30)
     scored = time.perf_counter() - started
     result = evaluate(scores, truth)
+    # the phases apart: reading and counting (in the reading processes, then merged here), and the scoring
+    # itself (this process alone)
     result.update(seed=seed, hands=counters.hands, generated_s=round(generated, 1), scored_s=round(scored, 2),
-                  scored_cpu_s=round(_cpu_seconds() - cpu, 2), load=round(os.getloadavg()[0], 1))
+                  scored_cpu_s=round(_cpu_seconds() - cpu, 2), counted_s=round(counted, 2),
+                  counted_cpu_s=round(counted_cpu, 2), scoring_s=round(scored - counted, 2),
+                  scoring_cpu_s=round(_cpu_seconds() - cpu - counted_cpu, 2), load=round(os.getloadavg()[0], 1))
     return result, scored
 
 

@@ -37,6 +37,8 @@ _STREET_OF_BOARD = {3: 1, 4: 2, 5: 3}
 _DECIMALS = json.JSONDecoder(parse_float=Decimal)
 _PLAIN = json.JSONDecoder()
 _NUMERIC = ("antes", "blinds_or_straddles", "starting_stacks", "finishing_stacks")
+#: the fields :func:`_scale` reads amounts from
+_AMOUNTS = frozenset({*_NUMERIC, "actions"})
 
 
 def read_records(paths: Iterable[str | Path]) -> Iterator[HandRecord]:
@@ -54,13 +56,16 @@ def _read_file(file: Path) -> Iterator[HandRecord]:
     except (OSError, UnicodeDecodeError) as error:
         raise IntegrityReadError(f"{file}: cannot read: {error}") from None
     many = file.suffix == ".phhs"
-    tables = _quick_tables(text, many)
-    if tables is None:
+    quick = _quick_tables(text, many)
+    whole: list[bool] | None = None
+    if quick is None:
         try:
             document = tomllib.loads(text, parse_float=Decimal)
         except tomllib.TOMLDecodeError as error:
             raise IntegrityReadError(f"{file}: not TOML: {error}") from None
         tables = [v for v in document.values() if isinstance(v, dict)] if many else [document]
+    else:
+        tables, whole = quick
     parsed: list[PhhHand] = []
     for number, fields in enumerate(tables, start=1):
         if not is_holdem(str(fields.get("variant", ""))):
@@ -76,17 +81,22 @@ def _read_file(file: Path) -> Iterator[HandRecord]:
                 parsed = _full(text, file)
             record = _replayed(parsed[number - 1], _hand_id(fields, file, number), fields)
         else:
-            record = _record(fields, file, number)
+            record = _record(fields, file, number, 1 if whole is not None and whole[number - 1] else None)
         if record is not None:
             yield record
 
 
-def _quick_tables(text: str, many: bool) -> list[dict[str, Any]] | None:
-    """The hands of a file written one ``key = value`` per line; None when the file needs the full reader."""
+def _quick_tables(text: str, many: bool) -> tuple[list[dict[str, Any]], list[bool]] | None:
+    """The hands of a file written one ``key = value`` per line, and for each whether its amounts are all
+    whole (no decimal point in its stacks, forced bets or actions: :func:`_scale` is then 1); None when the
+    file needs the full reader."""
     tables: list[dict[str, Any]] = []
+    whole: list[bool] = []
     current: dict[str, Any] = {}
     if not many:
         tables.append(current)
+        whole.append(True)
+    raw_decode = _PLAIN.raw_decode
     for line in text.splitlines():
         line = line.strip()
         if not line or line[0] == "#":
@@ -96,17 +106,37 @@ def _quick_tables(text: str, many: bool) -> list[dict[str, Any]] | None:
                 return None
             current = {}
             tables.append(current)
+            whole.append(True)
             continue
         key, sep, value = line.partition(" = ")
         if not sep or not key.replace("_", "a").isalnum():
             return None
         if "inf" in value and key in _NUMERIC:
             value = value.replace("inf", "1e15")
-        try:
-            current[key] = _DECIMALS.decode(value) if "." in value and key != "actions" else _PLAIN.decode(value)
-        except ValueError:
-            return None
-    return tables
+        if "." in value:
+            if key in _AMOUNTS and whole:
+                whole[-1] = False
+            if key != "actions":
+                try:
+                    current[key] = _DECIMALS.decode(value)
+                except ValueError:
+                    return None
+                continue
+        # what json.loads gives, the commonest forms taken without it: a plain string (no escapes, no control
+        # characters), a whole number (no leading zero)
+        first = value[:1]
+        if first == '"' and value.count('"') == 2 and value[-1] == '"' and "\\" not in value and value.isprintable():
+            current[key] = value[1:-1]
+        elif first.isdigit() and value.isascii() and value.isdigit() and (first != "0" or len(value) == 1):
+            current[key] = int(value)
+        else:
+            try:
+                current[key], end = raw_decode(value)
+            except ValueError:
+                return None
+            if end != len(value):
+                return None
+    return tables, whole
 
 
 def _scale(fields: dict[str, Any]) -> int:
@@ -154,14 +184,16 @@ def _hand_id(fields: dict[str, Any], file: Path, number: int) -> str:
     return f"{table}#{fields['hand']}" if table and "hand" in fields else f"{file.name}#{number}"
 
 
-def _record(fields: dict[str, Any], file: Path, number: int) -> HandRecord:
+def _record(fields: dict[str, Any], file: Path, number: int, scale: int | None = None) -> HandRecord:
+    """The hand from its fields; ``scale``: :func:`_scale`'s answer when the caller knows it."""
     players = tuple(str(p) for p in fields["players"])
     count = len(players)
     table = _table(fields)
     hand_id = _hand_id(fields, file, number)
-    scale = _scale(fields)
-    stacks = [_chips(v, scale) for v in fields["starting_stacks"]]
-    finishing = [_chips(v, scale) for v in fields["finishing_stacks"]]
+    if scale is None:
+        scale = _scale(fields)
+    stacks = [v if type(v) is int and scale == 1 else _chips(v, scale) for v in fields["starting_stacks"]]
+    finishing = [v if type(v) is int and scale == 1 else _chips(v, scale) for v in fields["finishing_stacks"]]
     antes = [abs(_chips(v, scale)) for v in fields.get("antes", [0] * count)]
     blinds = [abs(_chips(v, scale)) for v in fields.get("blinds_or_straddles", [0] * count)]
     if not (len(stacks) == len(finishing) == len(antes) == len(blinds) == count):
@@ -173,7 +205,8 @@ def _record(fields: dict[str, Any], file: Path, number: int) -> HandRecord:
     street = 0
     try:
         for action in fields.get("actions", []) or []:
-            words = str(action).split("#", 1)[0].split()
+            action = str(action)
+            words = (action.split("#", 1)[0] if "#" in action else action).split()
             if not words:
                 continue
             if words[0] == "d":
@@ -185,12 +218,18 @@ def _record(fields: dict[str, Any], file: Path, number: int) -> HandRecord:
                 continue
             player = int(words[0][1:]) - 1
             verb = words[1]
-            if verb == "sm" and len(words) > 2 and not hole[player] and "?" not in words[2] and words[2] != "-":
+            kind = _VERBS.get(verb)
+            if kind is not None:
+                if kind is _FOLD:
+                    folded[player] = True
+                    acts.append(_act(Act, (street, player, kind, 0)))
+                elif kind is _RAISE:
+                    to = int(words[2]) if scale == 1 else _chips(Decimal(words[2]), scale)
+                    acts.append(_act(Act, (street, player, kind, to)))
+                else:
+                    acts.append(_act(Act, (street, player, kind, 0)))
+            elif verb == "sm" and len(words) > 2 and not hole[player] and "?" not in words[2] and words[2] != "-":
                 hole[player] = _cards(words[2])
-            elif verb in _VERBS:
-                kind = _VERBS[verb]
-                folded[player] = folded[player] or kind is ActionKind.FOLD
-                acts.append(Act(street, player, kind, (int(words[2]) if scale == 1 else _chips(Decimal(words[2]), scale)) if kind is ActionKind.RAISE else 0))
     except (IndexError, ValueError, CardParseError) as error:
         raise IntegrityReadError(f"{file}: hand {number}: an action is not PHH notation ({error})") from None
     left = [not f for f in folded]
@@ -201,6 +240,11 @@ def _record(fields: dict[str, Any], file: Path, number: int) -> HandRecord:
         tuple(f - s for f, s in zip(finishing, stacks, strict=True)),
         tuple(sum(left) > 1 and x for x in left), str(fields.get("_session", "")), table,
     )
+
+
+#: an Act made as the tuple it is (a named tuple's own constructor costs a Python call per act)
+_act = tuple.__new__
+_FOLD, _RAISE = ActionKind.FOLD, ActionKind.RAISE
 
 
 def _full(text: str, file: Path) -> list[PhhHand]:

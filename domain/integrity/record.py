@@ -93,6 +93,7 @@ def record_from_events(
     final: dict[int, int] | None = None
     street = 0
     for event in events:
+        # the event types are disjoint: the commonest (acts, cards) are asked for first
         if isinstance(event, HandStarted):
             if not is_holdem(event.variant):
                 return None
@@ -102,22 +103,22 @@ def record_from_events(
             posted, blinds = [0] * len(order), [0] * len(order)
         elif started is None:
             continue
-        elif isinstance(event, ForcedBetPosted):
-            posted[index[event.seat]] += event.amount
-            if event.kind is not ForcedBetKind.ANTE:
-                blinds[index[event.seat]] += event.amount
-        elif isinstance(event, HoleCardsDealt):
-            cards = tuple(c for c in event.cards if c is not None)
-            if len(cards) == len(event.cards):
-                hole[event.seat] = hole.get(event.seat, ()) + cards
-        elif isinstance(event, BoardDealt):
-            board.extend(c for c in event.cards if c is not None)
-            street = {3: 1, 4: 2, 5: 3}.get(len(board), street)
         elif isinstance(event, PlayerActed):
             if event.action is ActionKind.FOLD:
                 folded.add(event.seat)
             to = (event.amount or 0) if event.action in _AGGRESSIVE else 0
-            acts.append(Act(street, index[event.seat], event.action, to))
+            acts.append(_act(Act, (street, index[event.seat], event.action, to)))
+        elif isinstance(event, HoleCardsDealt):
+            cards = tuple(c for c in event.cards if c is not None)
+            if len(cards) == len(event.cards):
+                hole[event.seat] = hole.get(event.seat, ()) + cards
+        elif isinstance(event, ForcedBetPosted):
+            posted[index[event.seat]] += event.amount
+            if event.kind is not ForcedBetKind.ANTE:
+                blinds[index[event.seat]] += event.amount
+        elif isinstance(event, BoardDealt):
+            board.extend(c for c in event.cards if c is not None)
+            street = _STREET_OF_BOARD.get(len(board), street)
         elif isinstance(event, HandShown) and event.seat not in hole:
             cards = tuple(c for c in event.cards if c is not None)
             if len(cards) == 2:
@@ -127,11 +128,12 @@ def record_from_events(
     if started is None or final is None:
         return None
     starting = {e.seat: e.stack for e in started.seats}
+    named = {e.seat: e.player for e in started.seats}
     remaining = [s for s in order if s not in folded]
     big_blind = max((a for _, a in started.stakes.blinds), default=started.stakes.min_bet) or 1
     return HandRecord(
         hand_id or f"{started.table_id}#{started.hand_number}",
-        tuple(next(e.player for e in started.seats if e.seat == s) for s in order),
+        tuple(named[s] for s in order),
         big_blind,
         tuple(starting[s] for s in order),
         tuple(posted),
@@ -147,6 +149,9 @@ def record_from_events(
 
 
 _AGGRESSIVE = frozenset({ActionKind.BET, ActionKind.RAISE, ActionKind.COMPLETE})
+_STREET_OF_BOARD = {3: 1, 4: 2, 5: 3}
+#: an Act made as the tuple it is (a named tuple's own constructor costs a Python call per act)
+_act = tuple.__new__
 
 
 def _from_button(started: HandStarted) -> list[int]:

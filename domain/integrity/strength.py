@@ -12,7 +12,7 @@ from enum import IntEnum
 from functools import cache
 
 from domain.cards import Card, standard_deck
-from domain.evaluation.encoding import POW5, SUIT_INDEX
+from domain.evaluation.encoding import POW5, SUIT_INDEX, LazyTable, ranks_of_key
 from domain.evaluation.high import STANDARD, Category, best_high, parts_of
 
 
@@ -135,6 +135,134 @@ def postflop_bucket(hole: Sequence[Card], board: Sequence[Card], board_only: Cat
     return Strength.NOTHING
 
 
+#: the buckets as plain ints, for the lists :func:`buckets_on` fills
+_NOTHING, _WEAK, _GOOD, _STRONG, _MONSTER = (int(s) for s in Strength)
+
+
+@cache
+def _preflop_buckets() -> dict[tuple[int, int, bool], int]:
+    """Each starting-hand class (high rank, low rank, suited) → its bucket, as :func:`preflop_bucket` gives it."""
+    found = {}
+    for key, share in _percentiles().items():
+        found[key] = next((b for b, cut in zip((4, 3, 2, 1), _PREFLOP_CUTS, strict=True) if share >= cut), 0)
+    return found
+
+
+_FLUSH, _STRAIGHT_FLUSH = int(Category.FLUSH), int(Category.STRAIGHT_FLUSH)
+
+
+@cache
+def _straight(mask: int) -> bool:
+    """A rank bitmask holds five in a row (the wheel A-2-3-4-5 too)."""
+    return STANDARD.straight_high(mask) > 0
+
+
+def _category_of_ranks(key: int) -> int:
+    """The best category five or more cards make by their ranks alone (flushes aside), from their rank key: the
+    category of ``STANDARD.by_ranks[key]`` without working out the hand's whole strength, which the buckets
+    never read (that table fills at about 80 µs a new multiset, the tens of thousands a field deals)."""
+    counts: dict[int, int] = {}
+    for rank in ranks_of_key(key):
+        counts[rank] = counts.get(rank, 0) + 1
+    groups = sorted(counts.values(), reverse=True)
+    if groups[0] >= 4:
+        return int(Category.FOUR_OF_A_KIND)
+    if groups[0] == 3 and len(groups) > 1 and groups[1] >= 2:
+        return int(Category.FULL_HOUSE)
+    if _straight(sum(1 << r for r in counts)):
+        return int(Category.STRAIGHT)
+    if groups[0] == 3:
+        return int(Category.THREE_OF_A_KIND)
+    if groups[0] == 2:
+        return int(Category.TWO_PAIR if groups[1] == 2 else Category.PAIR)
+    return int(Category.HIGH_CARD)
+
+
+#: rank key → :func:`_category_of_ranks`, filled as keys are met (at most the ~73,000 multisets of 5-7 cards)
+_RANK_CATEGORY = LazyTable(_category_of_ranks)
+
+
+def _category_of_parts(key: int, masks: list[int]) -> int:
+    """The category of five or more cards from their rank key and suit masks (``parts_of``)."""
+    found = _RANK_CATEGORY[key]
+    for mask in masks:
+        if mask.bit_count() >= 5:
+            flush = _STRAIGHT_FLUSH if _straight(mask) else _FLUSH
+            if flush > found:
+                found = flush
+    return found
+
+
+@cache
+def _open_ended(mask: int) -> bool:
+    return any((mask >> low) & 0b1111 == 0b1111 for low in range(2, 11))
+
+
+def buckets_on(holes: Sequence[Sequence[Card]], board: Sequence[Card]) -> list[int]:
+    """Each hand's bucket on one board (:func:`preflop_bucket` with no board, else :func:`postflop_bucket`),
+    -1 for a hand not of two known cards: the same buckets, with what the board alone makes, its rank key and
+    its suits worked out once for every hand on it, and each hand's category looked up from its rank key."""
+    found: list[int] = []
+    if not board:
+        table = _preflop_buckets()
+        for hole in holes:
+            if len(hole) != 2:
+                found.append(-1)
+                continue
+            a, b = hole[0].rank, hole[1].rank
+            high, low = (a, b) if a >= b else (b, a)
+            found.append(table[(high, low, hole[0].suit == hole[1].suit and high != low)])
+        return found
+    board_key, board_masks = parts_of(board)
+    board_only = _category(board) if len(board) < 5 else _category_of_parts(board_key, board_masks)
+    ranks = 0
+    for card in board:
+        ranks |= 1 << card.rank
+    top = max(card.rank for card in board)
+    # a flush needs three board cards of its suit beside the two hole cards
+    flush_suits = [suit for suit in range(4) if board_masks[suit].bit_count() >= 3]
+    drawing = len(board) < 5
+    by_ranks = _RANK_CATEGORY
+    for hole in holes:
+        if len(hole) != 2:
+            found.append(-1)
+            continue
+        first, second = hole
+        ra, rb = first.rank, second.rank
+        sa, sb = SUIT_INDEX[first.suit], SUIT_INDEX[second.suit]
+        mine = by_ranks[board_key + POW5[ra] + POW5[rb]]
+        for suit in flush_suits:
+            mask = board_masks[suit] | (1 << ra if sa == suit else 0) | (1 << rb if sb == suit else 0)
+            if mask.bit_count() >= 5:
+                flush = _STRAIGHT_FLUSH if _straight(mask) else _FLUSH
+                if flush > mine:
+                    mine = flush
+        if mine >= Category.STRAIGHT and mine > board_only:
+            found.append(_MONSTER)
+            continue
+        if mine in (Category.TWO_PAIR, Category.THREE_OF_A_KIND) and mine > board_only + (board_only >= 1):
+            found.append(_STRONG)
+            continue
+        paired_a, paired_b = ranks >> ra & 1, ranks >> rb & 1
+        best = max(ra if paired_a else 0, rb if paired_b else 0, ra if ra == rb else 0)
+        if best >= top:
+            found.append(_GOOD)
+        elif best or (drawing and _draws(ra, rb, sa, sb, board_masks, ranks)):
+            found.append(_WEAK)
+        else:
+            found.append(_NOTHING)
+    return found
+
+
+def _draws(ra: int, rb: int, sa: int, sb: int, board_masks: list[int], ranks: int) -> bool:
+    """:func:`_draw` from the board's suit masks and ranks: four of a hole card's suit, or four in a row."""
+    for suit in (sa, sb):
+        mask = board_masks[suit] | (1 << ra if sa == suit else 0) | (1 << rb if sb == suit else 0)
+        if mask.bit_count() == 4:
+            return True
+    return _open_ended(ranks | 1 << ra | 1 << rb)
+
+
 def bucket(hole: Sequence[Card], board: Sequence[Card]) -> Strength:
     return postflop_bucket(hole, board) if board else preflop_bucket(hole)
 
@@ -157,20 +285,29 @@ def _is_nuts(hole: Sequence[Card], board: Sequence[Card]) -> bool:
         return False
     mine = best_high([*hole, *board], STANDARD)
     seen = {*hole, *board}
-    # the board's parts are added up once and each unseen card's looked up once: 990 two-card hands tried,
-    # a suit looked at for a flush only where the board holds three of it
+    rest = [c for c in _DECK if c not in seen]
     board_key, board_masks = parts_of(board)
-    suits = [suit for suit in range(4) if board_masks[suit].bit_count() >= 3]
     by_ranks, by_suit_mask = STANDARD.by_ranks, STANDARD.by_suit_mask
-    rest = [(POW5[c.rank], SUIT_INDEX[c.suit], 1 << c.rank) for c in _DECK if c not in seen]
-    for i, (a_key, a_suit, a_bit) in enumerate(rest):
-        with_a = board_key + a_key
-        for b_key, b_suit, b_bit in rest[i + 1 :]:
-            if by_ranks[with_a + b_key] > mine:
+    # flushes aside, two unseen cards count by their ranks alone: each pair of ranks the unseen cards hold is
+    # tried once (at most 91), not each of the 990 pairs of cards
+    left = [0] * 15
+    for card in rest:
+        left[card.rank] += 1
+    ranks = [r for r in range(2, 15) if left[r]]
+    for x, a in enumerate(ranks):
+        with_a = board_key + POW5[a]
+        for b in ranks[x:]:
+            if (b != a or left[a] >= 2) and by_ranks[with_a + POW5[b]] > mine:
                 return False
-            for suit in suits:
-                mask = board_masks[suit] | (a_bit if a_suit == suit else 0) | (b_bit if b_suit == suit else 0)
-                if mask.bit_count() >= 5 and by_suit_mask[mask] > mine:
-                    return False
+    # a flush or straight flush in a suit the board holds three of: the unseen cards of that suit add to the
+    # board's, none (the board's own five), one (the other card any) or two of them
+    for suit in range(4):
+        if board_masks[suit].bit_count() < 3:
+            continue
+        bits = [1 << c.rank for c in rest if SUIT_INDEX[c.suit] == suit]
+        masks = [board_masks[suit], *(board_masks[suit] | a for a in bits),
+                 *(board_masks[suit] | a | b for x, a in enumerate(bits) for b in bits[x + 1 :])]
+        for mask in masks:
+            if mask.bit_count() >= 5 and by_suit_mask[mask] > mine:
+                return False
     return True
-

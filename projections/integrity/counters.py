@@ -19,11 +19,11 @@ from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import partial
+from operator import add
 
-from domain.evaluation.high import Category
 from domain.hand.events import ActionKind
 from domain.integrity.record import HandRecord
-from domain.integrity.strength import board_category, describe, postflop_bucket, preflop_bucket
+from domain.integrity.strength import buckets_on, describe
 from projections.integrity.equity import equities
 
 FOLD, PASSIVE, AGGRESSIVE = 0, 1, 2
@@ -117,6 +117,9 @@ class Counters:
     #: session → table → players seen there (the seating)
     seating: dict[str, dict[str, set[str]]] = field(default_factory=dict)
     hands: int = 0
+    #: players in a hand's order → their counters and their pairs', looked up once for the many hands a
+    #: table deals with the same players (a cache of the dictionaries above, dropped when it grows large)
+    tables: dict[tuple[str, ...], _Table] = field(default_factory=dict, repr=False, compare=False)
 
     def player(self, name: str) -> PlayerCounts:
         found = self.players.get(name)
@@ -131,6 +134,14 @@ class Counters:
         if found is None:
             found = self.pairs[key] = PairCounts()
         return found, direction
+
+    def table(self, players: tuple[str, ...]) -> _Table:
+        found = self.tables.get(players)
+        if found is None:
+            if len(self.tables) >= _TABLES_KEPT:
+                self.tables.clear()
+            found = self.tables[players] = _Table(self, players)
+        return found
 
     def add(self, hand: HandRecord) -> None:
         _Walk(self, hand).run()
@@ -170,8 +181,66 @@ class Counters:
         self.hands += other.hands
 
 
+#: the counts' positions in PlayerCounts.counts, for the walk
+_HANDS, _VPIP_CHANCES, _VPIP, _PFR = _AT["hands"], _AT["vpip_opportunities"], _AT["vpip"], _AT["pfr"]
+_3BET_CHANCES, _3BETS = _AT["three_bet_opportunities"], _AT["three_bets"]
+_F3BET_CHANCES, _F3BETS = _AT["fold_to_three_bet_opportunities"], _AT["folds_to_three_bet"]
+_CBET_CHANCES, _CBETS = _AT["cbet_opportunities"], _AT["cbets"]
+_FCBET_CHANCES, _FCBETS = _AT["fold_to_cbet_opportunities"], _AT["folds_to_cbet"]
+_POSTFLOP_FOLDS, _POSTFLOP_CHECKS = _AT["postflop_folds"], _AT["postflop_checks"]
+_POSTFLOP_CALLS, _POSTFLOP_BETS = _AT["postflop_calls"], _AT["postflop_bets_raises"]
+_SAW_FLOP, _SHOWDOWN, _WON_SHOWDOWN, _ALL_IN = (
+    _AT["saw_flop"], _AT["went_to_showdown"], _AT["won_at_showdown"], _AT["all_in_hands"])
+#: an act's class by its kind (bet, raise and complete are aggressive)
+_CLASS = {kind: FOLD if kind is ActionKind.FOLD else PASSIVE if kind in (ActionKind.CALL, ActionKind.CHECK)
+          else AGGRESSIVE for kind in ActionKind}
+#: what a player's pair with himself would be: never counted in (a player is not his own opponent), it keeps
+#: the walk's table of pairs square
+_NO_PAIR = PairCounts()
+#: the opponent's strength bucket → what it adds to a cell's code (his standing × the classes)
+_STANDING_CODE = tuple(s * CLASSES for s in _STANDING)
+
+
+#: seatings whose lookups are kept: a few in turn when a field is read file by file, up to a rotation of six per
+#: table when a page interleaves a competition's tables (each seating holds about 4 kB)
+_TABLES_KEPT = 1024
+
+
+class _Table:
+    """A hand's players' counters and their pairs', by position in the hand."""
+
+    __slots__ = ("counts", "opposed", "pairs", "decisions", "upper")
+
+    def __init__(self, counters: Counters, names: tuple[str, ...]) -> None:
+        n = len(names)
+        self.counts = [counters.player(name) for name in names]
+        self.opposed = [p.opposed for p in self.counts]
+        #: (pair, direction) for each player and opponent; the decisions of i with j in the pot
+        self.pairs: list[list[tuple[PairCounts, int]]] = [[] for _ in range(n)]
+        self.decisions: list[list[defaultdict[int, int]]] = [[] for _ in range(n)]
+        #: (i, j, pair, direction) for i < j
+        self.upper: list[tuple[int, int, PairCounts, int]] = []
+        for i in range(n):
+            row, decided = self.pairs[i], self.decisions[i]
+            for j in range(n):
+                if j < i:
+                    pair, direction = self.pairs[j][i]
+                    found = (pair, 1 - direction)
+                elif j == i:
+                    found = (_NO_PAIR, 0)
+                else:
+                    found = counters.pair(names[i], names[j])
+                    self.upper.append((i, j, *found))
+                row.append(found)
+                decided.append(found[0].decisions[found[1]])
+
+
 class _Walk:
-    """One hand, act by act, with the betting state each decision was made in."""
+    """One hand, act by act, with the betting state each decision was made in.
+
+    Everything a hand looks up more than once is taken once: the players' counters, the pairs' counters and
+    their direction, each street's strength buckets of the players still in (domain/integrity/strength.py's
+    ``buckets_on``, the board worked out once for all of them)."""
 
     def __init__(self, counters: Counters, hand: HandRecord) -> None:
         self.c = counters
@@ -182,97 +251,109 @@ class _Walk:
         self.in_hand = [True] * n
         self.street_bet = list(hand.blinds)
         self.contributed = list(hand.posted)
-        self.buckets: dict[tuple[int, int], int] = {}
-        self.boards: dict[int, Category] = {}
-        #: (pair, direction) for each player and opponent, looked up once per hand
-        self.pairs: list[list[tuple[PairCounts, int] | None]] = [[None] * n for _ in range(n)]
-        self.opposed = [counters.player(name).opposed for name in hand.players]
+        #: street → each player's bucket on it (-1: cards not known, or folded before it)
+        self.strengths: dict[int, list[int]] = {}
+        table = counters.table(hand.players)
+        self.counts, self.opposed = table.counts, table.opposed
+        self.pairs, self.decisions, self.upper = table.pairs, table.decisions, table.upper
 
     def pair(self, i: int, j: int) -> tuple[PairCounts, int]:
-        found = self.pairs[i][j]
+        return self.pairs[i][j]
+
+    def strength(self, street: int) -> list[int]:
+        found = self.strengths.get(street)
         if found is None:
-            names = self.hand.players
-            found = self.pairs[i][j] = self.c.pair(names[i], names[j])
+            hand, in_hand = self.hand, self.in_hand
+            found = self.strengths[street] = buckets_on(
+                [h if in_hand[k] else () for k, h in enumerate(hand.hole)], hand.board_on(street))
         return found
 
     def bucket(self, player: int, street: int) -> int:
         """The strength of the player's cards on this street, -1 when the record does not know them."""
-        key = (player, street)
-        found = self.buckets.get(key)
-        if found is None:
-            hole = self.hand.hole[player]
-            if len(hole) != 2:
-                found = -1
-            elif street == 0:
-                found = preflop_bucket(hole)
-            else:
-                board = self.hand.board_on(street)
-                on_board = self.boards.get(street)
-                if on_board is None:
-                    on_board = self.boards[street] = board_category(board)
-                found = postflop_bucket(hole, board, on_board)
-            self.buckets[key] = found
-        return found
+        return self.strength(street)[player]
 
     def run(self) -> None:
         hand, n, flags = self.hand, self.n, self.flags
         names = hand.players
+        in_hand, contributed, stacks = self.in_hand, self.contributed, hand.stacks
+        street_bet = self.street_bet
         street, level, raises = 0, max(hand.blinds, default=0), 0
         last_aggressor = first_raiser = preflop_aggressor = -1
         cbet_made = False
         pot = sum(hand.posted)
+        strength: list[int] | None = None
         for player in range(n):
-            flags[player][_AT["hands"]] = 1
-        for act in hand.acts:
-            if act.street != street:
-                street, level, raises, last_aggressor = act.street, 0, 0, -1
-                self.street_bet = [0] * n
+            flags[player][_HANDS] = 1
+        for act_street, i, kind, to in hand.acts:
+            if act_street != street:
+                street, level, raises, last_aggressor = act_street, 0, 0, -1
+                street_bet = self.street_bet = [0] * n
+                strength = None
                 if street == 1:
                     for player in range(n):
-                        if self.in_hand[player]:
-                            flags[player][_AT["saw_flop"]] = 1
-            i = act.player
-            to_call = max(0, min(level - self.street_bet[i], hand.stacks[i] - self.contributed[i]))
-            if act.kind is ActionKind.FOLD:
-                klass = FOLD
-            elif act.kind in (ActionKind.CALL, ActionKind.CHECK):
-                klass = PASSIVE
-            else:
-                klass = AGGRESSIVE
-            opponents = [j for j in range(n) if self.in_hand[j] and j != i]
+                        if in_hand[player]:
+                            flags[player][_SAW_FLOP] = 1
+            to_call = level - street_bet[i]
+            left = stacks[i] - contributed[i]
+            if left < to_call:
+                to_call = left
+            if to_call < 0:
+                to_call = 0
+            klass = _CLASS[kind]
             f = flags[i]
             if street == 0:
-                self._preflop(f, i, klass, to_call, raises, first_raiser)
+                if not f[_VPIP_CHANCES]:
+                    f[_VPIP_CHANCES] = 1
+                if klass == AGGRESSIVE:
+                    f[_VPIP] = f[_PFR] = 1
+                elif klass == PASSIVE and to_call > 0:
+                    f[_VPIP] = 1
+                if raises == 1 and first_raiser != i and not f[_3BET_CHANCES]:
+                    f[_3BET_CHANCES] = 1
+                    f[_3BETS] = int(klass == AGGRESSIVE)
+                if raises == 2 and first_raiser == i and not f[_F3BET_CHANCES]:
+                    f[_F3BET_CHANCES] = 1
+                    f[_F3BETS] = int(klass == FOLD)
             else:
                 if street == 1:
-                    if i == preflop_aggressor and raises == 0 and not f[_AT["cbet_opportunities"]]:
-                        f[_AT["cbet_opportunities"]] = 1
+                    if i == preflop_aggressor and raises == 0 and not f[_CBET_CHANCES]:
+                        f[_CBET_CHANCES] = 1
                         if klass == AGGRESSIVE:
-                            f[_AT["cbets"]] = 1
+                            f[_CBETS] = 1
                             cbet_made = True
                     elif cbet_made and raises == 1 and last_aggressor == preflop_aggressor and to_call > 0 \
-                            and not f[_AT["fold_to_cbet_opportunities"]]:
-                        f[_AT["fold_to_cbet_opportunities"]] = 1
-                        f[_AT["folds_to_cbet"]] = int(klass == FOLD)
-                name = ("postflop_folds", "postflop_checks" if to_call == 0 else "postflop_calls",
-                        "postflop_bets_raises")[klass]
-                f[_AT[name]] += 1
-            bucket = self.bucket(i, street)
-            if bucket >= 0 and opponents:
-                self._decision(i, street, price_of(to_call, pot), len(opponents) > 1, bucket, klass, opponents,
-                               last_aggressor, to_call, act.to)
+                            and not f[_FCBET_CHANCES]:
+                        f[_FCBET_CHANCES] = 1
+                        f[_FCBETS] = int(klass == FOLD)
+                if klass == FOLD:
+                    f[_POSTFLOP_FOLDS] += 1
+                elif klass == AGGRESSIVE:
+                    f[_POSTFLOP_BETS] += 1
+                elif to_call == 0:
+                    f[_POSTFLOP_CHECKS] += 1
+                else:
+                    f[_POSTFLOP_CALLS] += 1
+            if strength is None:
+                strength = self.strength(street)
+            bucket = strength[i]
+            if bucket >= 0:
+                opponents = [j for j in range(n) if in_hand[j] and j != i]
+                if opponents:
+                    self._decision(i, street, price_of(to_call, pot), len(opponents) > 1, bucket, klass, opponents,
+                                   last_aggressor, to_call, to, strength)
             if klass == FOLD:
-                self.in_hand[i] = False
+                in_hand[i] = False
             elif klass == PASSIVE:
-                self.street_bet[i] += to_call
-                self.contributed[i] += to_call
+                street_bet[i] += to_call
+                contributed[i] += to_call
                 pot += to_call
             else:
-                paid = act.to - self.street_bet[i]
-                self.street_bet[i] = act.to
-                self.contributed[i] += paid
+                paid = to - street_bet[i]
+                street_bet[i] = to
+                contributed[i] += paid
                 pot += paid
-                level = max(level, act.to)
+                if to > level:
+                    level = to
                 raises += 1
                 last_aggressor = i
                 if street == 0:
@@ -281,52 +362,42 @@ class _Walk:
                         first_raiser = i
         self._finish(names, flags)
 
-    def _preflop(self, f: list[int], i: int, klass: int, to_call: int, raises: int, first_raiser: int) -> None:
-        if not f[_AT["vpip_opportunities"]]:
-            f[_AT["vpip_opportunities"]] = 1
-        if klass == AGGRESSIVE or (klass == PASSIVE and to_call > 0):
-            f[_AT["vpip"]] = 1
-        if klass == AGGRESSIVE:
-            f[_AT["pfr"]] = 1
-        if raises == 1 and first_raiser != i and not f[_AT["three_bet_opportunities"]]:
-            f[_AT["three_bet_opportunities"]] = 1
-            f[_AT["three_bets"]] = int(klass == AGGRESSIVE)
-        if raises == 2 and first_raiser == i and not f[_AT["fold_to_three_bet_opportunities"]]:
-            f[_AT["fold_to_three_bet_opportunities"]] = 1
-            f[_AT["folds_to_three_bet"]] = int(klass == FOLD)
-
     def _decision(
         self, i: int, street: int, price: int, multiway: bool, bucket: int, klass: int, opponents: list[int],
-        bettor: int, to_call: int, to: int,
+        bettor: int, to_call: int, to: int, strength: list[int],
     ) -> None:
-        cell = cell_of(street, price, int(multiway), bucket) * STANDINGS
+        base = cell_of(street, price, int(multiway), bucket) * STANDINGS * CLASSES + klass
         opposed = self.opposed[i]
+        decided = self.decisions[i]
+        # the hands worth keeping as evidence are rare: the words are made only for those a pair keeps
+        soft = bucket >= 3 and klass != AGGRESSIVE
+        dump = not multiway and bucket <= 1 and klass == AGGRESSIVE and street > 0
+        team = multiway and klass == AGGRESSIVE and bucket <= 1
         for j in opponents:
-            his = self.bucket(j, street)
+            his = strength[j]
             if his < 0:
                 continue
-            code = (cell + _STANDING[his]) * CLASSES + klass
-            pair, direction = self.pair(i, j)
-            counts = pair.decisions[direction]
+            code = base + _STANDING_CODE[his]
+            counts = decided[j]
             counts[code] += 1
             opposed[code] += 1
             if j == bettor:
                 counts[code + BETTOR] += 1
                 opposed[code + BETTOR] += 1
-            focus = not multiway or j == bettor
-            if focus and bucket >= 3 and klass != AGGRESSIVE:
+            if not (soft or dump or team):
+                continue
+            pair, direction = self.pairs[i][j]
+            if soft and (not multiway or j == bettor):
                 pair.note(_SOFT[direction], bucket + street / 4 + (klass == FOLD), self.hand.hand_id,
                           partial(self._soft_words, i, j, street, klass, to_call, bettor))
-            if not multiway and bucket <= 1 and klass == AGGRESSIVE and street > 0:
+            if dump:
                 pair.note(_DUMP[direction], to / max(self.hand.big_blind, 1), self.hand.hand_id,
                           partial(self._dump_words, i, j, street, to))
-            if multiway and klass == AGGRESSIVE and bucket <= 1:
-                strong = self.bucket(j, street)
-                if strong >= 3:
-                    names = self.hand.players
-                    third = ", ".join(names[k] for k in opponents if k != j)
-                    pair.note(_TEAM[direction], strong + street / 4, self.hand.hand_id,
-                              partial(self._team_words, i, j, street, third))
+            if team and his >= 3:
+                names = self.hand.players
+                third = ", ".join(names[k] for k in opponents if k != j)
+                pair.note(_TEAM[direction], his + street / 4, self.hand.hand_id,
+                          partial(self._team_words, i, j, street, third))
 
     def _dump_words(self, i: int, j: int, street: int, to: int) -> str:
         names = self.hand.players
@@ -363,13 +434,13 @@ class _Walk:
         for i in range(n):
             f = flags[i]
             if hand.showdown[i]:
-                f[_AT["went_to_showdown"]] = 1
+                f[_SHOWDOWN] = 1
                 if hand.net[i] + capped[i] > 0:
-                    f[_AT["won_at_showdown"]] = 1
+                    f[_WON_SHOWDOWN] = 1
             if expected is not None and i in expected:
-                f[_AT["all_in_hands"]] = 1
-            p = self.c.player(names[i])
-            p.counts = [x + y for x, y in zip(p.counts, f, strict=True)]
+                f[_ALL_IN] = 1
+            p = self.counts[i]
+            p.counts = list(map(add, p.counts, f))
             result = hand.net[i] / bb
             adjusted = (expected[i] if expected is not None and i in expected else hand.net[i]) / bb
             p.net += hand.net[i]
@@ -411,34 +482,33 @@ class _Walk:
         return expected
 
     def _pairs(self, names: tuple[str, ...], capped: list[int], expected: dict[int, float] | None) -> None:
-        hand, n = self.hand, self.n
-        won = sum(x for x in hand.net if x > 0)
-        for i in range(n):
-            for j in range(i + 1, n):
-                pair, direction = self.pair(i, j)
-                pair.hands += 1
-                if capped[i] and capped[j] and (capped[i] > hand.posted[i] or capped[j] > hand.posted[j]):
-                    pair.pots += 1
-                # chips i lost that j won, less chips j lost that i won, shared among the winners
-                flow = 0.0
-                if won:
-                    if hand.net[i] < 0 < hand.net[j]:
-                        flow = -hand.net[i] * hand.net[j] / won
-                    elif hand.net[j] < 0 < hand.net[i]:
-                        flow = -(-hand.net[j] * hand.net[i] / won)
-                if flow:
-                    signed = flow if direction == 0 else -flow
-                    pair.flow += signed
-                    pair.gross += abs(flow)
-                    pair.flow_sq += flow * flow
-                    if abs(flow) >= 20 * hand.big_blind:
-                        giver, taker = (names[i], names[j]) if flow > 0 else (names[j], names[i])
-                        pair.note(_FLOW[(flow > 0) == (direction == 0)], abs(flow) / max(hand.big_blind, 1), hand.hand_id,
-                                  partial(str, f"{giver} lost {abs(flow):,.0f} to {taker}"))
-                if expected is not None and i in expected and j in expected:
-                    luck = (hand.net[i] - expected[i]) - (hand.net[j] - expected[j])
-                    signed = luck if direction == 0 else -luck
-                    pot = sum(capped)
-                    pair.luck += signed / 2
-                    pair.luck_var += (pot / 2) ** 2 / 4
-                    pair.all_ins += 1
+        hand = self.hand
+        net, posted, big_blind = hand.net, hand.posted, hand.big_blind
+        won = sum(x for x in net if x > 0)
+        for i, j, pair, direction in self.upper:
+            pair.hands += 1
+            if capped[i] and capped[j] and (capped[i] > posted[i] or capped[j] > posted[j]):
+                pair.pots += 1
+            # chips i lost that j won, less chips j lost that i won, shared among the winners
+            flow = 0.0
+            if won:
+                if net[i] < 0 < net[j]:
+                    flow = -net[i] * net[j] / won
+                elif net[j] < 0 < net[i]:
+                    flow = -(-net[j] * net[i] / won)
+            if flow:
+                signed = flow if direction == 0 else -flow
+                pair.flow += signed
+                pair.gross += abs(flow)
+                pair.flow_sq += flow * flow
+                if abs(flow) >= 20 * big_blind:
+                    giver, taker = (names[i], names[j]) if flow > 0 else (names[j], names[i])
+                    pair.note(_FLOW[(flow > 0) == (direction == 0)], abs(flow) / max(big_blind, 1), hand.hand_id,
+                              partial(str, f"{giver} lost {abs(flow):,.0f} to {taker}"))
+            if expected is not None and i in expected and j in expected:
+                luck = (net[i] - expected[i]) - (net[j] - expected[j])
+                signed = luck if direction == 0 else -luck
+                pot = sum(capped)
+                pair.luck += signed / 2
+                pair.luck_var += (pot / 2) ** 2 / 4
+                pair.all_ins += 1

@@ -19,6 +19,8 @@ def count(records: Iterable[HandRecord]) -> Counters:
     counters = Counters()
     for record in records:
         counters.add(record)
+    # the seatings' lookups are a cache: not sent back from a reading process
+    counters.tables.clear()
     return counters
 
 
