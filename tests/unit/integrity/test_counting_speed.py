@@ -25,7 +25,7 @@ pytestmark = pytest.mark.unit
 SHARED_HANDS = Path(__file__).resolve().parents[3] / ".." / "shared" / "data" / "phh"
 #: the counters of the shared hands, as the walk counted them before this branch made it faster (main at
 #: 226973f): a change to what is counted changes it on purpose, and then says so in its commit
-SHARED_DIGEST = "a1b0c146c8e5b06e4aefd24cd4064605b6e3bf0cfb5357fac706e65b67b8980b"
+SHARED_DIGEST = "5e096d121d783b489df8a74c589b5223a2ccadf1b4cd7731502d849a7b90b502"
 
 
 def cards(text: str) -> tuple[Card, ...]:
@@ -91,7 +91,8 @@ def digest(counters: Counters) -> str:
         found.update(f"{name}{dump_player(counters.players[name])}".encode())
     for key in sorted(counters.pairs):
         found.update(f"{key}{dump_pair(counters.pairs[key])}".encode())
-    found.update(dump_seating(counters).encode())
+    # a table the files do not name is known by its file's path: the digest reads it relative to the folder
+    found.update(dump_seating(counters).replace(str(SHARED_HANDS), "<shared>").encode())
     return found.hexdigest()
 
 
