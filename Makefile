@@ -4,7 +4,8 @@
 #
 # The suite runs in two parts (README.md, "The two commands"); each can be run alone:
 #   make pytest-unit      tests/unit on every core (pytest-xdist, PYTEST_WORKERS, default auto): pure,
-#                         CPU-bound and independent, no services
+#                         CPU-bound and independent, no services; --dist loadfile keeps a module's tests on one
+#                         worker, so its module-scoped set-up (simulated competitions, the shared hands) is built once
 #   make pytest-services  tests/e2e and tests/integration in one pytest process, one test at a time: they start
 #                         real brokers, PostgreSQL, servers and a browser and wait on them with deadlines, so they
 #                         never share the cores with each other
@@ -36,7 +37,7 @@ types: $(STAMP)
 PYTEST_WORKERS ?= auto
 
 pytest-unit: $(STAMP)
-	$(BIN)/pytest -n $(PYTEST_WORKERS) tests/unit
+	$(BIN)/pytest -n $(PYTEST_WORKERS) --dist loadfile tests/unit
 
 pytest-services: $(STAMP)
 	$(BIN)/pytest tests/e2e tests/integration
