@@ -61,6 +61,14 @@ find_bindir() {
 install_server() {
     [[ "$(id -u)" == 0 ]] || die "no PostgreSQL server found; install it (Debian: sudo apt-get install -y postgresql)"
     command -v apt-get >/dev/null 2>&1 || die "no PostgreSQL server found and no apt-get; install the PostgreSQL 13+ server"
+    # One install at a time on this machine (two test sessions, or pytest-xdist workers, may start a cluster at
+    # once): the second waits for the first and finds the server installed.
+    exec 8>/tmp/pokeraudit-apt-postgresql.lock
+    flock 8
+    if find_bindir >/dev/null; then
+        exec 8>&-
+        return 0
+    fi
     say "installing PostgreSQL from Debian's packages (apt-get install -y postgresql)"
     # Keep the package from starting its own cluster on 5432: we only want the binaries.
     local policy=/usr/sbin/policy-rc.d made_policy=0
@@ -73,6 +81,7 @@ install_server() {
     { DEBIAN_FRONTEND=noninteractive apt-get update -q && \
       DEBIAN_FRONTEND=noninteractive apt-get install -y -q postgresql; } >"/tmp/pokeraudit-apt.log" 2>&1 || rc=$?
     [[ "$made_policy" == 1 ]] && rm -f "$policy"
+    exec 8>&-
     if [[ "$rc" != 0 ]]; then
         tail -n 20 /tmp/pokeraudit-apt.log >&2
         die "apt-get install postgresql failed (see /tmp/pokeraudit-apt.log)"
