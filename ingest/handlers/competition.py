@@ -89,13 +89,15 @@ def _conduct_draw(desk: Desk, c: Competition, act: Reported) -> None:
 
 
 def _start_level(desk: Desk, c: Competition, act: Reported) -> None:
+    """A level's announcement: its values are the schedule's for its number (the aggregate refuses a number the
+    clock contradicts, naming the level in force)."""
     verify_next_level(c, act.event)
-    c.start_level(act.at, act.by, act.meta)
+    c.start_level(act.at, act.by, act.meta, number=act.event.level.number)
 
 
 def _start_break(desk: Desk, c: Competition, act: Reported) -> None:
-    verify_break_after(c, act.event)
-    c.start_break(act.event.minutes, act.at, act.by, act.meta)
+    verify_break_after(c, act.event, act.at)
+    c.start_break(act.event.minutes, act.at, act.by, act.meta, after_level=act.event.after_level)
 
 
 def _eliminate(desk: Desk, c: Competition, act: Reported) -> None:
@@ -126,6 +128,8 @@ _ON_THE_COMPETITION: dict[str, Callable[[Desk, Competition, Reported], None]] = 
     "LevelStarted": _start_level,
     "BreakStarted": _start_break,
     "BreakEnded": lambda d, c, a: c.end_break(a.at, a.by, a.meta),
+    "LevelClockPaused": lambda d, c, a: c.pause_clock(a.event.reason, a.at, a.by, a.meta),
+    "LevelClockResumed": lambda d, c, a: c.resume_clock(a.event.paused_at, a.at, a.by, a.meta),
     "ScheduleChanged": lambda d, c, a: c.change_schedule(
         a.event.levels, a.event.breaks, a.event.reason, a.at, a.by, a.meta
     ),
