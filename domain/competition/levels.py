@@ -3,7 +3,6 @@ charge (TDA 2022 RP-8-b)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from functools import lru_cache
@@ -14,18 +13,10 @@ from domain.errors import CompetitionError, RuleRef
 
 @dataclass(frozen=True, slots=True)
 class LevelStart:
+    """A level's announcement (``LevelStarted``): which level, and when it was announced."""
+
     level: Level
     at: datetime
-
-
-def level_in_force(starts: Sequence[LevelStart], at: datetime) -> LevelStart | None:
-    """The level a hand started at ``at`` belongs to: the last one announced at or before it (a new level
-    applies from the next hand, TDA 2022 23)."""
-    current = None
-    for start in starts:
-        if start.at <= at:
-            current = start
-    return current
 
 
 def verify_hand_level(

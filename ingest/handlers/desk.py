@@ -626,5 +626,12 @@ def challenge_window(desk: Desk, act: Reported, hand: Hand) -> ChallengeWindow |
     competition = desk.find(competition_stream_id(act.competition_id))
     if not isinstance(competition, Competition):
         return ChallengeWindow(ended[-1], False, next_started)
-    at_break = next_started is None and competition.on_break is not None
+    at_break = next_started is None and _on_a_break(competition, act.at)
     return ChallengeWindow(ended[-1], at_break, next_started, competition_ended_at=competition.ended_at)
+
+
+def _on_a_break(competition: Competition, at: datetime) -> bool:
+    """Whether play is on a break at ``at``: the schedule's, by the level clock, or one the Chief Judge announced
+    by stopping the clock (bfsp 2.1.5, 5.9.1)."""
+    phase = competition.phase_at(at)
+    return phase is not None and (phase.on_break is not None or phase.paused)

@@ -18,7 +18,7 @@ def test_levels_start_in_the_schedules_order_and_no_further() -> None:
     for number in (2, 3, 4):
         assert competition.start_level(at(30 * (number - 1)), JUDGE, number=number).number == number
     # the last level runs on: there is no level 5, and level 4 is not announced twice
-    with pytest.raises(CompetitionError, match="level 5 is not the level in force: at 14:00:00 the clock is in "
+    with pytest.raises(CompetitionError, match="level 5 is not the level in force: at 14:30:00 the clock is in "
                        r"level 4 \(100/200, ante 25\), since 13:30:00 by the clock") as refused:
         competition.start_level(at(150), JUDGE, number=5)
     assert refused.value.rule == RuleRef("bfsp", "3.3")
