@@ -177,10 +177,19 @@ class ChipCount:
 
 
 def verify_hand_start(
-    competition: Competition, started: HandStarted, at: datetime, count: ChipCount, person: str, role: Role
+    competition: Competition,
+    started: HandStarted,
+    at: datetime,
+    count: ChipCount,
+    person: str,
+    role: Role,
+    started_at: datetime | None = None,
 ) -> int:
     """Refuse ``started`` (a hand of ``competition`` started at ``at``, recorded by ``person`` as ``role``) where
-    it disagrees with the competition; the floor's number of its table when it agrees."""
+    it disagrees with the competition; the floor's number of its table when it agrees.
+
+    ``started_at`` is the hand's recorded start, which the referee accepts only within the skew it allows off the
+    service's clock (DESIGN decision 9): the level clock judges the hand at it (``at`` where None)."""
     c = competition
     _verify_office(c, person, role)
     if c.is_over:
@@ -202,8 +211,8 @@ def verify_hand_start(
             f"{c.competition_id} plays {c.regulations.variant} by its Regulations, not {started.variant}",
             cite(c.rulebook, "levels"),
         )
-    level = _level(c, started, at)
-    _verify_forced_bets(c, started, level, _verify_seating(c, started, number, count), at)
+    level = _level(c, started, started_at or at)
+    _verify_forced_bets(c, started, level, _verify_seating(c, started, number, count), started_at or at)
     if _is_limit(started) and started.raise_cap_lifted != c.raise_cap_lifted:
         raise CompetitionError(
             f"{c.players_left} players are left in the event: the limit raise cap is "

@@ -49,6 +49,7 @@ from domain.roles import Role
 from ingest.referee import Verdict
 from ingest.runners import drain_embedded
 from ingest.simulator import simulate_competition
+from ingest.simulator.clock import simulation_clock
 
 pytestmark = pytest.mark.unit
 
@@ -241,3 +242,17 @@ def test_a_simulated_competition_deals_every_hand_at_the_level_the_clock_has_in_
     for phase in breaks:
         assert phase.ends is not None
         assert not [h for h in simulation.hands if phase.began <= h.started_at < phase.ends]
+
+
+def test_a_hand_is_judged_at_its_recorded_start_within_the_skew_the_service_allows(pipeline: Pipeline) -> None:
+    records = Records("minsk-clock-2026")
+    opened_at_ten(pipeline, records, TWENTY_MINUTES)
+    pipeline.referee.clock_skew = timedelta(seconds=60)
+    late = timedelta(seconds=30)
+    pipeline.log.clock = lambda value: simulation_clock(value) + late  # the log receives each record 30 s late
+    # dealt at 10:19:50 in level 1, received at 10:20:20 in level 2's minutes: judged at its start, by level 1
+    accepted(pipeline.judge([start(records, first_hand(LEVELS[0]), clock(10, 19 + 50 / 60))]))
+    late = timedelta(minutes=5)
+    untimely = pipeline.judge([start(records, first_hand(LEVELS[1], number=2), clock(10, 30))])
+    assert [v.outcome for v in untimely] == ["rejected"]
+    assert untimely[0].rejection is not None and "more than the clock skew allowed" in untimely[0].rejection.reason
