@@ -555,7 +555,7 @@ def clock(store: EventSource, competition_id: str, now: datetime) -> Clock | Non
     announced_breaks = replayed.times("BreakStarted")
     on_break = None
     if phase is not None and phase.on_break is not None:
-        announced = next((t for t in announced_breaks if t >= phase.began), None)
+        announced = _announced(announced_breaks, phase.began, phase.ends)
         on_break = BreakView(after_level=phase.on_break.after_level, minutes=phase.on_break.minutes,
                              started_at=phase.began.isoformat(), ends_at=iso(phase.ends),
                              seconds_remaining=max(0, int(phase.left.total_seconds())), announced_at=iso(announced))
@@ -574,7 +574,7 @@ def clock(store: EventSource, competition_id: str, now: datetime) -> Clock | Non
                    stakes="" if p.on_break else p.level.stakes,
                    minutes=p.on_break.minutes if p.on_break else p.level.minutes,
                    started_at=p.began.isoformat(), ended_at=iso(ended),
-                   announced_at=iso(next((t for t in announced_breaks if t >= p.began), None) if p.on_break
+                   announced_at=iso(_announced(announced_breaks, p.began, ended) if p.on_break
                                     else announced_levels.get(p.level.number)))
         for p, ended in history
     ]  # fmt: skip
@@ -594,6 +594,11 @@ def clock(store: EventSource, competition_id: str, now: datetime) -> Clock | Non
         paused=phase.stopped if phase is not None and phase.paused else None,
         timeline=timeline, pauses=pauses,
     )
+
+
+def _announced(times: list[datetime], began: datetime, ended: datetime | None) -> datetime | None:
+    """The first of ``times`` (a break's announcements) within the break that ran from ``began`` to ``ended``."""
+    return next((t for t in times if began <= t and (ended is None or t < ended)), None)
 
 
 def _level(level: Any) -> LevelView:

@@ -661,7 +661,7 @@ class Competition(ChainedAggregate):
                 f"{clock}",
                 rule,
             )
-        if self.on_break is not None:
+        if self.on_break is not None and self.on_break.after_level == due.after_level:
             raise CompetitionError(f"the break after level {due.after_level} has started already", rule)
         self._record(BreakStarted(due.after_level, due.minutes), at, _meta(by, meta))
 
