@@ -136,3 +136,27 @@ def test_hand_for_hand_is_for_the_bubble() -> None:
         competition.start_hand_for_hand(500, at(11), CHIEF)
     competition.end_hand_for_hand(at(20), CHIEF)
     assert competition.hand_for_hand is None
+
+
+def test_the_chief_judges_pause_and_hand_for_hand_each_stop_the_clock_and_not_both() -> None:
+    competition = _bubble()
+    with pytest.raises(NotPermittedError, match="a judge may not stop the level clock"):
+        competition.pause_clock("a dispute", at(5), JUDGE)
+    with pytest.raises(CompetitionError, match="reason: the Chief Judge says why he stops the clock"):
+        competition.pause_clock(" ", at(5), CHIEF)
+    competition.pause_clock("a dispute at table 1", at(5), CHIEF)
+    with pytest.raises(CompetitionError, match="the level clock is stopped already"):
+        competition.pause_clock("again", at(6), CHIEF)
+    with pytest.raises(CompetitionError, match="is not what is left of a level being played: at 12:10:00 the clock "
+                       r"is in level 1 \(25/50\), since 12:00:00 by the clock, the clock stopped \(a dispute"):
+        competition.start_hand_for_hand(1500, at(10), CHIEF)
+    competition.resume_clock(at(5), at(15), CHIEF)
+    # level 1 ran 5 minutes before the pause and 5 after it: 20 of its 30 are left
+    competition.start_hand_for_hand(1200, at(20), CHIEF)
+    with pytest.raises(CompetitionError, match="the level clock is stopped already \\(hand-for-hand"):
+        competition.pause_clock("a dispute", at(21), CHIEF)
+    with pytest.raises(CompetitionError, match="the Chief Judge has not stopped the level clock"):
+        competition.resume_clock(at(20), at(22), CHIEF)
+    competition.end_hand_for_hand(at(40), CHIEF)
+    # hand-for-hand kept the clock at 20 minutes left from 12:20 to 12:40: level 2 begins at 13:00
+    assert competition.level_at(at(59)) == LEVELS[0] and competition.level_at(at(60)) == LEVELS[1]
