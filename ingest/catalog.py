@@ -31,6 +31,8 @@ _COMPETITION_ACTS = (
     "LevelStarted",
     "BreakStarted",
     "BreakEnded",
+    "LevelClockPaused",
+    "LevelClockResumed",
     "ScheduleChanged",
     "ChipRaceConducted",
     "PlayerEliminated",

@@ -19,7 +19,7 @@ moment of the request while the domain stays clock-free.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from datetime import datetime, timedelta
+from datetime import datetime
 from typing import Any
 from uuid import UUID
 
@@ -198,6 +198,27 @@ class BreakView(BaseModel):
     started_at: str | None = None
     ends_at: str | None = None
     seconds_remaining: int | None = None
+    announced_at: str | None = Field(default=None, description="when the Chief Judge's BreakStarted recorded it")
+
+
+class ClockPhase(BaseModel):
+    """A level or a scheduled break as the level clock ran it (bfsp 3.3, 2.1.5)."""
+
+    kind: str = Field(description="level | break")
+    level: int = Field(description="the level played, or the level the break follows")
+    stakes: str
+    minutes: int
+    started_at: str
+    ended_at: str | None = Field(description="None: still in play")
+    announced_at: str | None = Field(description="when a LevelStarted or BreakStarted recorded it; None: not announced")
+
+
+class ClockPause(BaseModel):
+    """A stop of the level clock: the Chief Judge's pause (bfsp 2.1.5), or hand-for-hand play (TDA 2022 RP-8)."""
+
+    from_: str = Field(alias="from")
+    to: str | None
+    reason: str
 
 
 class OfcRounds(BaseModel):
@@ -222,6 +243,9 @@ class Clock(BaseModel):
     breaks: list[BreakView] = Field(description="the schedule's breaks")
     hand_for_hand: bool
     levels_played: list[dict[str, Any]]
+    paused: str | None = Field(default=None, description="why the Chief Judge stopped the level clock, while he has")
+    timeline: list[ClockPhase] = Field(default_factory=list, description="levels and breaks as the clock ran them")
+    pauses: list[ClockPause] = Field(default_factory=list, description="each stop of the level clock")
 
 
 class StandingPlayer(BaseModel):
@@ -519,43 +543,62 @@ def _move(move: Any) -> Move:
 
 
 def clock(store: EventSource, competition_id: str, now: datetime) -> Clock | None:
-    """The level in play, its blinds and ante, the time left in it, the next level and the breaks."""
+    """The level in play by the level clock (bfsp 3.3, 2.1.5; TDA 2022 23, RP-8), its blinds and ante, the time
+    left in it, the next level, the breaks, and the levels, breaks and pauses as the clock ran them."""
     replayed = _replay(store, competition_stream_id(competition_id))
     if replayed is None:
         return None
     found: Competition = replayed.aggregate
-    starts = found.level_starts
-    current = starts[-1] if starts else None
-    ends = current.at + timedelta(minutes=current.level.minutes) if current else None
-    if found.hand_for_hand is not None:
-        # Hand for hand the clock runs by a fixed charge per hand, not by the wall (TDA 2022 RP-8).
-        remaining: int | None = found.level_seconds_left
-    else:
-        remaining = max(0, int((ends - now).total_seconds())) if ends else None
-    number = current.level.number if current else 0
+    phase = found.phase_at(now)
+    level = phase.level if phase is not None else None
+    playing = phase is not None and phase.on_break is None
+    announced_breaks = replayed.times("BreakStarted")
     on_break = None
-    if found.on_break is not None:
-        began = replayed.times("BreakStarted")[-1]
-        over = began + timedelta(minutes=found.on_break.minutes)
-        on_break = BreakView(after_level=found.on_break.after_level, minutes=found.on_break.minutes,
-                             started_at=began.isoformat(), ends_at=over.isoformat(),
-                             seconds_remaining=max(0, int((over - now).total_seconds())))
+    if phase is not None and phase.on_break is not None:
+        announced = _announced(announced_breaks, phase.began, phase.ends)
+        on_break = BreakView(after_level=phase.on_break.after_level, minutes=phase.on_break.minutes,
+                             started_at=phase.began.isoformat(), ends_at=iso(phase.ends),
+                             seconds_remaining=max(0, int(phase.left.total_seconds())), announced_at=iso(announced))
+    remaining = int(phase.left.total_seconds()) if phase is not None and playing else (0 if phase else None)
+    number = level.number if level else 0
     ofc_rounds = None
     if found.regulations.variant == OFC:
         played: dict[str, int] = {}
         for counted in found.ofc_rounds:
             played[str(counted.table)] = played.get(str(counted.table), 0) + 1
         ofc_rounds = OfcRounds(per_table=found.regulations.rounds, played=played)
+    history = found.clock.history(now) if found.clock is not None else ()
+    announced_levels = {s.level.number: s.at for s in found.level_starts}
+    timeline = [
+        ClockPhase(kind="break" if p.on_break else "level", level=p.level.number,
+                   stakes="" if p.on_break else p.level.stakes,
+                   minutes=p.on_break.minutes if p.on_break else p.level.minutes,
+                   started_at=p.began.isoformat(), ended_at=iso(ended),
+                   announced_at=iso(_announced(announced_breaks, p.began, ended) if p.on_break
+                                    else announced_levels.get(p.level.number)))
+        for p, ended in history
+    ]  # fmt: skip
+    pauses = [ClockPause.model_validate({"from": start.isoformat(), "to": iso(to), "reason": why})
+              for start, to, why in (found.clock.pauses(now) if found.clock is not None else ())]
     return Clock(
-        competition_id=competition_id, variant=found.regulations.variant, ofc_rounds=ofc_rounds, level=_level(current.level) if current else None,
-        level_started_at=iso(current.at if current else None), level_ends_at=iso(ends),
+        competition_id=competition_id, variant=found.regulations.variant, ofc_rounds=ofc_rounds,
+        level=_level(level) if level else None,
+        level_started_at=iso(phase.began if phase is not None and playing else None),
+        level_ends_at=iso(phase.ends if phase is not None and playing else None),
         seconds_remaining=remaining,
         next_level=_level(found.levels[number]) if number < len(found.levels) else None,
         on_break=on_break, breaks=[BreakView(after_level=b.after_level, minutes=b.minutes) for b in found.breaks],
         hand_for_hand=found.hand_for_hand is not None,
-        levels_played=[{"number": s.level.number, "stakes": s.level.stakes, "started_at": s.at.isoformat()}
-                       for s in starts],
+        levels_played=[{"number": t.level, "stakes": t.stakes, "started_at": t.started_at, "ended_at": t.ended_at,
+                        "announced_at": t.announced_at} for t in timeline if t.kind == "level"],
+        paused=phase.stopped if phase is not None and phase.paused else None,
+        timeline=timeline, pauses=pauses,
     )
+
+
+def _announced(times: list[datetime], began: datetime, ended: datetime | None) -> datetime | None:
+    """The first of ``times`` (a break's announcements) within the break that ran from ``began`` to ``ended``."""
+    return next((t for t in times if began <= t and (ended is None or t < ended)), None)
 
 
 def _level(level: Any) -> LevelView:

@@ -47,6 +47,8 @@ from domain.competition.events import (
     CompetitionWinnerDeclared,
     FinalTableDrawCommitted,
     FinalTableDrawConducted,
+    LevelClockPaused,
+    LevelClockResumed,
     LevelStarted,
     OfficialAppointed,
     OfficialRemoved,
@@ -578,6 +580,8 @@ def _competition(events: list[Any]) -> JSON:
     }
     commitments: dict[str, tuple[str, Any]] = {}
     players: list[str] = []
+    #: what the officials recorded of the clock: (kind, level or time) → (when, by whom)
+    announced: dict[tuple[str, Any], tuple[Any, Any]] = {}
     for event in events[1:]:
         at, by = iso(event.timestamp), recorded_by(event)
         recorded = recorded_event(event)
@@ -623,13 +627,13 @@ def _competition(events: list[Any]) -> JSON:
                 "rule": str(cite(book, "seat_draw")),
             })
         elif isinstance(recorded, LevelStarted):
-            sections["levels"].append({"number": recorded.level.number, "stakes": recorded.level.stakes,
-                                       "minutes": recorded.level.minutes, "started_at": at, "started_by": by})
+            announced[("level", recorded.level.number)] = (at, by)
         elif isinstance(recorded, BreakStarted):
-            sections["breaks"].append({"after_level": recorded.after_level, "minutes": recorded.minutes,
-                                       "started_at": at, "ended_at": None})
-        elif isinstance(recorded, BreakEnded) and sections["breaks"]:
-            sections["breaks"][-1]["ended_at"] = at
+            announced[("break", recorded.after_level)] = (at, by)
+        elif isinstance(recorded, BreakEnded):
+            announced[("break ended", recorded.after_level)] = (at, by)
+        elif isinstance(recorded, LevelClockPaused | LevelClockResumed):
+            announced[(type(recorded).__name__, event.timestamp)] = (at, by)
         elif isinstance(recorded, ChipRaceConducted):
             sections["chip_races"].append({**competition_events.encode(recorded), "at": at})
         elif isinstance(recorded, PlayerEliminated):
@@ -647,6 +651,7 @@ def _competition(events: list[Any]) -> JSON:
         elif not isinstance(recorded, TableHandStarted | TableHandEnded):  # the hands section shows those hands
             # Schedule changes, hand-for-hand, deals, Olympic stages and table winners: in the order they came.
             sections["other_acts"].append({**competition_events.encode(recorded), "at": at, "recorded_by": by})
+    sections.update(_clock_sections(aggregate, announced))
     prizes = {p.participant: p for p in aggregate.payouts()}
     names = {p["participant"]: p["person"] for p in sections["participants"]}
     withheld = regulations.withholding_percent
@@ -657,6 +662,37 @@ def _competition(events: list[Any]) -> JSON:
         key=lambda s: (s["place"], s["participant"]),
     )
     return sections
+
+
+def _clock_sections(aggregate: Competition, announced: Mapping[tuple[str, Any], tuple[Any, Any]]) -> JSON:
+    """The levels and breaks as the level clock ran them, up to the competition's latest record (bfsp 3.3, 2.1.5),
+    each with the official's announcement of it where one was recorded; and each stop of the clock."""
+    clock = aggregate.clock
+    if clock is None:
+        return {"levels": [], "breaks": [], "clock_pauses": []}
+    until = aggregate.ended_at or aggregate.last_at
+    levels: list[JSON] = []
+    breaks: list[JSON] = []
+    rule = str(cite(aggregate.rulebook, "levels"))
+    for phase, ended in clock.history(until):
+        if phase.on_break is not None:
+            at, by = announced.get(("break", phase.on_break.after_level), (None, None))
+            breaks.append({"after_level": phase.on_break.after_level, "minutes": phase.on_break.minutes,
+                           "started_at": iso(phase.began), "ended_at": iso(ended), "announced_at": at,
+                           "announced_by": by, "rule": rule})
+        else:
+            at, by = announced.get(("level", phase.level.number), (None, None))
+            levels.append({"number": phase.level.number, "stakes": phase.level.stakes,
+                           "minutes": phase.level.minutes, "started_at": iso(phase.began), "ended_at": iso(ended),
+                           "announced_at": at, "announced_by": by, "rule": rule})
+    pauses = []
+    for began, to, why in clock.pauses(until):
+        _, paused_by = announced.get(("LevelClockPaused", began), (None, None))
+        _, resumed_by = announced.get(("LevelClockResumed", to), (None, None))
+        pauses.append({"from": iso(began), "to": iso(to), "reason": why, "paused_by": paused_by,
+                       "resumed_by": resumed_by, "rule": str(cite(aggregate.rulebook, "schedule"))
+                       if paused_by else str(cite(aggregate.rulebook, "hand_for_hand"))})
+    return {"levels": levels, "breaks": breaks, "clock_pauses": pauses}
 
 
 #: the rule a move is made under, by its reason (bfsp 3.1 and the TDA's balancing, break and final table rules)

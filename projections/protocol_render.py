@@ -317,13 +317,20 @@ def sections(protocol: JSON) -> list[Section]:
         out.append(_table(f"Seats drawn: draw {number} ({d['kind'].replace('_', ' ')})", d["assignments"], (
             ("participant", lambda a: a["participant"], 1), ("table", lambda a: a["table"], 1),
             ("seat", lambda a: a["seat"], 1))))
-    out.append(_table("Levels played", protocol.get("levels", []), (
+    out.append(_table("Levels played (by the level clock)", protocol.get("levels", []), (
         ("level", lambda i: i["number"], 1), ("stakes", lambda i: i["stakes"], 3),
         ("minutes", lambda i: i["minutes"], 1), ("started", lambda i: i["started_at"], 3),
-        ("by", lambda i: _who(i.get("started_by")), 3))))
-    out.append(_table("Breaks taken", protocol.get("breaks", []), (
+        ("ended", lambda i: i.get("ended_at") or "", 3),
+        ("announced", lambda i: i.get("announced_at") or "", 3),
+        ("by", lambda i: _who(i.get("announced_by")) if i.get("announced_by") else "", 3))))
+    out.append(_table("Breaks taken (by the level clock)", protocol.get("breaks", []), (
         ("after level", lambda i: i["after_level"], 1), ("minutes", lambda i: i["minutes"], 1),
-        ("started", lambda i: i["started_at"], 3), ("ended", lambda i: i["ended_at"], 3))))
+        ("started", lambda i: i["started_at"], 3), ("ended", lambda i: i.get("ended_at") or "", 3),
+        ("announced", lambda i: i.get("announced_at") or "", 3))))
+    out.append(_table("Level clock stopped", protocol.get("clock_pauses", []), (
+        ("from", lambda i: i["from"], 3), ("to", lambda i: i.get("to") or "", 3),
+        ("reason", lambda i: i["reason"], 4), ("stopped by", lambda i: _who(i.get("paused_by")) if i.get("paused_by") else "", 3),
+        ("rule", lambda i: i.get("rule", ""), 1))))
     out.append(_table("Moves", _moves(protocol), (
         ("at", lambda i: i["at"], 3), ("participant", lambda i: i["participant"], 2),
         ("from", lambda i: f"table {i['from_table']} seat {i['from_seat']}", 2),

@@ -42,6 +42,7 @@ from domain.competition.events import (
     SeatDrawConducted,
 )
 from domain.competition.events import OfficialAppointed as Appointed
+from domain.competition.regulations import Break
 from domain.discipline.events import PenaltyImposed, ViolationRecorded
 from domain.discipline.ladder import PenaltyKind
 from domain.protests import Contested, ContestedKind, ProtestFiled, ProtestTier
@@ -114,7 +115,8 @@ def forwarded(records: Records, snapshot: str, chain_head: str) -> Record:
 GOMEL = "gomel-cup-2026"
 GOMEL_PLAYERS = tuple(f"g{n}" for n in range(1, 9))
 GOMEL_SEED = "gomel-cup-2026 seat draw"
-GOMEL_REGULATIONS = replace(REGULATIONS, title="Gomel Cup 2026", max_seats=6)
+#: a 15-minute break after level 1 (12:30–12:45 by the clock)
+GOMEL_REGULATIONS = replace(REGULATIONS, title="Gomel Cup 2026", max_seats=6, breaks=(Break(1, 15),))
 
 
 def gomel_cup(records: Records) -> Iterator[Record]:

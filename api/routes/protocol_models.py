@@ -30,8 +30,15 @@ class ProtocolDocument(BaseModel):
     officials: Entries = Field(default_factory=list, description="appointments and delegations")
     participants: Entries = Field(default_factory=list, description="registered participants")
     draws: Entries = Field(default_factory=list, description="seat draws, with the buttons")
-    levels: Entries = Field(default_factory=list, description="levels started, with their stakes")
-    breaks: Entries = Field(default_factory=list)
+    levels: Entries = Field(
+        default_factory=list,
+        description="levels as the level clock ran them (bfsp 3.3): stakes, start, end, the announcement if any",
+    )
+    breaks: Entries = Field(default_factory=list, description="scheduled breaks as the level clock ran them")
+    clock_pauses: Entries = Field(
+        default_factory=list,
+        description="stops of the level clock: the Chief Judge's pauses (bfsp 2.1.5) and hand-for-hand (TDA RP-8)",
+    )
     chip_races: Entries = Field(default_factory=list)
     moves: Entries = Field(default_factory=list, description="the floor's moves, each with its rule and recorder")
     eliminations: Entries = Field(default_factory=list)

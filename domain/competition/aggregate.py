@@ -25,7 +25,7 @@ from __future__ import annotations
 import typing
 from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass
-from datetime import date, datetime
+from datetime import date, datetime, timedelta
 from functools import lru_cache
 from typing import Any, TypeVar
 from uuid import NAMESPACE_URL, UUID, uuid5
@@ -50,6 +50,8 @@ from domain.competition.events import (
     HandForHandEnded,
     HandForHandHandStarted,
     HandForHandStarted,
+    LevelClockPaused,
+    LevelClockResumed,
     LevelStarted,
     OfcRoundCounted,
     OfficialAppointed,
@@ -170,7 +172,12 @@ class Competition(ChainedAggregate):
         self.buttons: dict[int, int] = {}
         self.commitment: str | None = None
         self.drawn = False
+        #: the levels announced, each when it was (the clock, not these, says which level is in force)
         self.level_starts: list[levels.LevelStart] = []
+        #: the level clock (bfsp 3.3, 2.1.5; TDA 2022 23, RP-8), started with level 1
+        self.clock: levels.LevelClock | None = None
+        #: the time of the latest event recorded: where "now" is for what the competition knows without a time
+        self.last_at = timestamp
         self.on_break: BreakStarted | None = None
         self.denominations: tuple[int, ...] = adopted.regulations.denominations
         self.races: set[tuple[int, int]] = set()
@@ -241,7 +248,13 @@ class Competition(ChainedAggregate):
 
     @property
     def current_level(self) -> Level | None:
-        return self.level_starts[-1].level if self.level_starts else None
+        """The level in force by the clock when the latest event was recorded (on a break: the level before it)."""
+        return self.level_at(self.last_at)
+
+    def phase_at(self, at: datetime) -> levels.Phase | None:
+        """Where the level clock is at ``at``: the level in force or the scheduled break, when it began and ends,
+        and whether the clock is stopped; None before level 1 starts it."""
+        return self.clock.phase_at(at) if self.clock is not None else None
 
     @property
     def raise_cap_lifted(self) -> bool:
@@ -253,14 +266,15 @@ class Competition(ChainedAggregate):
         return self.players_left == 2
 
     def level_at(self, at: datetime) -> Level | None:
-        start = levels.level_in_force(self.level_starts, at)
-        return start.level if start else None
+        """The level in force by the clock at ``at`` (on a break: the level the break follows)."""
+        phase = self.phase_at(at)
+        return phase.level if phase is not None else None
 
     def verify_hand_level(self, hand_started_at: datetime, level: int, substantial_action: bool) -> None:
-        """Refuse a hand played at a level other than the one in force when it started, unless it started at
-        the old level by mistake and substantial action has made it stand (TDA 2022 23, TV-102)."""
+        """Refuse a hand played at a level other than the one in force by the clock when it started, unless it
+        started at the old level by mistake and substantial action has made it stand (TDA 2022 23, TV-102)."""
         levels.verify_hand_level(
-            self.level_starts, hand_started_at, level, substantial_action, cite(self.rulebook, "levels")
+            self.clock, hand_started_at, level, substantial_action, cite(self.rulebook, "levels")
         )
 
     def standings(self) -> tuple[prizes.Standing, ...]:
@@ -456,7 +470,7 @@ class Competition(ChainedAggregate):
                 f"{person} is disqualified from official competitions for the season by the federation",
                 cite(book, "season_disqualification"),
             )
-        entry = self._entry_number(person)
+        entry = self._entry_number(person, at)
         self._verify_seat_for_entry(participant, entry, seat)
         registered = ParticipantRegistered(
             participant,
@@ -471,7 +485,7 @@ class Competition(ChainedAggregate):
         )
         self._record(registered, at, _meta(by, meta))
 
-    def _entry_number(self, person: str) -> int:
+    def _entry_number(self, person: str, at: datetime) -> int:
         earlier = [e for e in self.entries.values() if e.person == person]
         if not earlier:
             if self.drawn:
@@ -491,7 +505,7 @@ class Competition(ChainedAggregate):
             raise CompetitionError(
                 f"{person} has used all {re_entry.max_entries} entries the regulations allow", rule
             )
-        level = self.current_level
+        level = self.level_at(at)
         if level is not None and level.number > re_entry.until_level:
             raise CompetitionError(
                 f"re-entry closed at the end of level {re_entry.until_level}; level {level.number} is being played",
@@ -576,19 +590,42 @@ class Competition(ChainedAggregate):
 
     # --- levels and breaks (bfsp 2.1.5, 3.3; TDA 2022 23) -----------------------------------------------------
 
-    def start_level(self, at: datetime, by: Recorder, meta: JSON | None = None) -> Level:
-        """Start the next level of the schedule; it applies from the next hand (TDA 2022 23)."""
+    def start_level(
+        self, at: datetime, by: Recorder, meta: JSON | None = None, number: int | None = None
+    ) -> Level:
+        """Level 1 starts the level clock; every later level starts by the clock (bfsp 3.3; TDA 2022 23), and its
+        announcement (level ``number``; None: the one the clock has in force) is recorded when it agrees with the
+        clock, refused with the level in force when it does not."""
         self._authorise(Act.LEVEL_STARTED, by)
         self._verify_not_over()
         rule = cite(self.rulebook, "levels")
         if not self.drawn:
             raise CompetitionError("play starts after the seat draw", cite(self.rulebook, "seat_draw"))
-        if self.on_break is not None:
-            raise CompetitionError(f"the break after level {self.on_break.after_level} has not ended", rule)
-        return self._start_next_level(at, _meta(by, meta))
+        phase = self.phase_at(at)
+        if phase is None:
+            if self.clock is not None:
+                raise CompetitionError(
+                    f"the level clock started at {self.clock.started_at:%H:%M:%S}; {at:%H:%M:%S} is before it", rule
+                )
+            if number not in (None, 1):
+                raise CompetitionError(
+                    f"the level clock starts with level 1, not level {number}: no level has been played", rule
+                )
+            return self._start_next_level(at, _meta(by, meta))
+        clock = f"at {at:%H:%M:%S} the clock is in {phase.describe()}"
+        if phase.on_break is not None or phase.paused:
+            raise CompetitionError(f"no level starts now: {clock}", rule)
+        level = phase.level
+        if number is not None and number != level.number:
+            raise CompetitionError(f"level {number} is not the level in force: {clock}", rule)
+        if any(s.level.number == level.number for s in self.level_starts):
+            raise CompetitionError(f"level {level.number} has started already: {clock}", rule)
+        self._record(LevelStarted(level, at), at, _meta(by, meta))
+        return level
 
     def _start_next_level(self, at: datetime, meta: JSON) -> Level:
-        number = self.current_level.number + 1 if self.current_level else 1
+        current = self.level_at(at)
+        number = current.number + 1 if current else 1
         if number > len(self.levels):
             raise CompetitionError(
                 f"the schedule has {len(self.levels)} levels; there is no level {number}",
@@ -598,21 +635,80 @@ class Competition(ChainedAggregate):
         self._record(LevelStarted(level, at), at, meta)
         return level
 
-    def start_break(self, minutes: int, at: datetime, by: Recorder, meta: JSON | None = None) -> None:
-        """A break after the current level (scheduled, or announced by the Chief Judge, bfsp 2.1.5)."""
+    def start_break(
+        self, minutes: int, at: datetime, by: Recorder, meta: JSON | None = None, after_level: int | None = None
+    ) -> None:
+        """A scheduled break comes by the clock (bfsp 2.1.5, 3.3): its announcement (after level ``after_level``,
+        of ``minutes``) is recorded when the clock is in it, and refused with the schedule's break otherwise. A
+        break outside the schedule is the Chief Judge's pause of the clock (:meth:`pause_clock`)."""
         self._authorise(Act.BREAK_STARTED, by)
         rule = cite(self.rulebook, "schedule")
-        level = self.current_level
-        if level is None or self.on_break is not None or minutes <= 0:
+        phase = self.phase_at(at)
+        if phase is None or minutes <= 0:
             raise CompetitionError("a break of some minutes follows a level being played", rule)
-        self._record(BreakStarted(level.number, minutes), at, _meta(by, meta))
+        due = phase.on_break
+        clock = f"at {at:%H:%M:%S} the clock is in {phase.describe()}"
+        if due is None:
+            raise CompetitionError(
+                f"no scheduled break is due: {clock}; a break the schedule does not have is a pause of the clock "
+                "(LevelClockPaused)",
+                rule,
+            )
+        if (after_level is not None and after_level != due.after_level) or minutes != due.minutes:
+            raise CompetitionError(
+                f"the break in force is the {due.minutes}-minute break after level {due.after_level}, not "
+                f"{minutes} minutes after level {after_level if after_level is not None else phase.level.number}: "
+                f"{clock}",
+                rule,
+            )
+        if self.on_break is not None and self.on_break.after_level == due.after_level:
+            raise CompetitionError(f"the break after level {due.after_level} has started already", rule)
+        self._record(BreakStarted(due.after_level, due.minutes), at, _meta(by, meta))
 
     def end_break(self, at: datetime, by: Recorder, meta: JSON | None = None) -> None:
+        """The end of a scheduled break, recorded once the clock has run it out (bfsp 2.1.5, 3.3)."""
         self._authorise(Act.BREAK_ENDED, by)
+        rule = cite(self.rulebook, "schedule")
         if self.on_break is None:
-            raise CompetitionError("there is no break to end", cite(self.rulebook, "schedule"))
+            raise CompetitionError("there is no break to end", rule)
+        phase = self.phase_at(at)
+        if phase is not None and phase.on_break is not None:
+            raise CompetitionError(
+                f"the break has not ended: at {at:%H:%M:%S} the clock is in {phase.describe()}; the Chief Judge "
+                "shortens a break by changing the schedule (ScheduleChanged)",
+                rule,
+            )
         ended = BreakEnded(self.on_break.after_level)
         self._record(ended, at, _meta(by, meta))
+
+    def pause_clock(self, reason: str, at: datetime, by: Recorder, meta: JSON | None = None) -> None:
+        """The Chief Judge stops the level clock (bfsp 2.1.5: a break he announces): no hand starts until it runs
+        again, and the level in play keeps what was left of it."""
+        self._authorise(Act.LEVEL_CLOCK_PAUSED, by)
+        self._verify_not_over()
+        rule = cite(self.rulebook, "schedule")
+        phase = self.phase_at(at)
+        if phase is None or self.clock is None:
+            raise CompetitionError("the level clock has not started: level 1 starts it", rule)
+        if self.clock.stopped:
+            raise CompetitionError(f"the level clock is stopped already ({self.clock.stopped})", rule)
+        if not reason.strip():
+            raise CompetitionError("reason: the Chief Judge says why he stops the clock", rule)
+        self._record(LevelClockPaused(reason), at, _meta(by, meta))
+
+    def resume_clock(self, paused_at: datetime, at: datetime, by: Recorder, meta: JSON | None = None) -> None:
+        """The level clock runs again with what was left when the Chief Judge stopped it (bfsp 2.1.5)."""
+        self._authorise(Act.LEVEL_CLOCK_RESUMED, by)
+        rule = cite(self.rulebook, "schedule")
+        clock = self.clock
+        if clock is None or not clock.stopped or clock.stopped == levels.HAND_FOR_HAND:
+            raise CompetitionError("the Chief Judge has not stopped the level clock", rule)
+        since = clock.anchors[-1].at
+        if paused_at != since:
+            raise CompetitionError(
+                f"paused_at: the clock was stopped at {since.isoformat()}, not {paused_at.isoformat()}", rule
+            )
+        self._record(LevelClockResumed(since), at, _meta(by, meta))
 
     def change_schedule(
         self,
@@ -626,7 +722,8 @@ class Competition(ChainedAggregate):
         """The Chief Judge changes the schedule (bfsp 2.1.5); the levels already played stay as they were."""
         self._authorise(Act.SCHEDULE_CHANGED, by)
         verify_schedule(new_levels, breaks, self.rulebook)
-        played = self.current_level.number if self.current_level else 0
+        in_force = self.level_at(at)
+        played = in_force.number if in_force else 0
         if new_levels[:played] != self.levels[:played]:
             raise CompetitionError(
                 f"levels 1 to {played} have been played; a schedule change cannot rewrite them",
@@ -867,9 +964,19 @@ class Competition(ChainedAggregate):
             raise CompetitionError(
                 f"{self.players_left} players are left and {paid} places are paid: the money is reached", rule
             )
-        if self.current_level is None or not 0 < level_seconds_left <= self.current_level.minutes * 60:
+        phase = self.phase_at(at)
+        if phase is None or phase.on_break is not None or phase.paused:
             raise CompetitionError(
-                f"{level_seconds_left} s is not what is left of a level being played", rule
+                f"{level_seconds_left} s is not what is left of a level being played"
+                + (f": at {at:%H:%M:%S} the clock is in {phase.describe()}" if phase else ""),
+                rule,
+            )
+        left = int(phase.left.total_seconds())
+        if abs(level_seconds_left - phase.left.total_seconds()) > 1:
+            raise CompetitionError(
+                f"level_seconds_left: at {at:%H:%M:%S} the clock has {left} s left of level {phase.level.number}, "
+                f"not {level_seconds_left} s",
+                rule,
             )
         started = HandForHandStarted(self.players_left, level_seconds_left)
         self._record(started, at, _meta(by, meta))
@@ -1020,6 +1127,7 @@ class Competition(ChainedAggregate):
         typed = decode_recorded(payload)
         self.floor_clock.follow(typed, timestamp, self.seats)
         _APPLIERS[type(typed)](self, typed, timestamp)
+        self.last_at = max(self.last_at, timestamp)
         self.chain_head = link
 
     @property
@@ -1089,6 +1197,23 @@ class Competition(ChainedAggregate):
     @_applies(LevelStarted)
     def _level_started(self, e: LevelStarted, at: datetime) -> None:
         self.level_starts.append(levels.LevelStart(e.level, e.at))
+        if self.clock is None:
+            self.clock = levels.LevelClock.start(self.levels, self.breaks, e.at)
+            return
+        phase = self.clock.phase_at(e.at)
+        if self.clock.stopped == levels.HAND_FOR_HAND and phase is not None and e.level.number > phase.level.number:
+            # hand-for-hand, the charges ran the level out: the next one starts whole (TDA 2022 RP-8-d)
+            self.clock = self.clock.charge(e.at, e.level.number, timedelta(minutes=e.level.minutes))
+
+    @_applies(LevelClockPaused)
+    def _clock_paused(self, e: LevelClockPaused, at: datetime) -> None:
+        assert self.clock is not None
+        self.clock = self.clock.stop(at, e.reason)
+
+    @_applies(LevelClockResumed)
+    def _clock_resumed(self, e: LevelClockResumed, at: datetime) -> None:
+        assert self.clock is not None
+        self.clock = self.clock.run(at)
 
     @_applies(BreakStarted)
     def _break_started(self, e: BreakStarted, at: datetime) -> None:
@@ -1101,6 +1226,8 @@ class Competition(ChainedAggregate):
     @_applies(ScheduleChanged)
     def _schedule_changed(self, e: ScheduleChanged, at: datetime) -> None:
         self.levels, self.breaks = e.levels, e.breaks
+        if self.clock is not None:
+            self.clock = self.clock.reschedule(at, e.levels, e.breaks)
 
     @_applies(ChipRaceConducted)
     def _chip_race(self, e: ChipRaceConducted, at: datetime) -> None:
@@ -1137,15 +1264,26 @@ class Competition(ChainedAggregate):
         self.hand_for_hand = e
         self.hand_for_hand_round = 0
         self.level_seconds_left = e.level_seconds_left
+        if self.clock is not None:
+            # from now the level clock runs by a fixed charge per hand, not by the wall (TDA 2022 RP-8-b)
+            stopped = self.clock.stop(at, levels.HAND_FOR_HAND)
+            level = stopped.phase_at(at)
+            assert level is not None
+            self.clock = stopped.charge(at, level.level.number, timedelta(seconds=e.level_seconds_left))
 
     @_applies(HandForHandHandStarted)
     def _hand_for_hand_hand(self, e: HandForHandHandStarted, at: datetime) -> None:
         self.hand_for_hand_round = e.round
         self.level_seconds_left = e.level_seconds_left
+        phase = self.phase_at(at)
+        if self.clock is not None and phase is not None:
+            self.clock = self.clock.charge(at, phase.level.number, timedelta(seconds=e.level_seconds_left))
 
     @_applies(HandForHandEnded)
     def _hand_for_hand_ended(self, e: HandForHandEnded, at: datetime) -> None:
         self.hand_for_hand = None
+        if self.clock is not None:
+            self.clock = self.clock.run(at)
 
     @_applies(CompetitionWinnerDeclared)
     def _winner_declared(self, e: CompetitionWinnerDeclared, at: datetime) -> None:

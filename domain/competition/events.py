@@ -153,6 +153,22 @@ class BreakEnded:
 
 
 @dataclass(frozen=True, slots=True)
+class LevelClockPaused:
+    """The Chief Judge stops the level clock (bfsp 2.1.5: he announces a break outside the schedule): no hand starts
+    until it runs again, and the level or break in play keeps what was left of it."""
+
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class LevelClockResumed:
+    """The level clock runs again, with what was left when the Chief Judge stopped it (bfsp 2.1.5)."""
+
+    #: when the pause this ends began (the record names the pause it ends)
+    paused_at: datetime
+
+
+@dataclass(frozen=True, slots=True)
 class ScheduleChanged:
     """The Chief Judge's change of the level schedule or the breaks (bfsp 2.1.5)."""
 
@@ -315,6 +331,8 @@ CompetitionEvent = (
     | LevelStarted
     | BreakStarted
     | BreakEnded
+    | LevelClockPaused
+    | LevelClockResumed
     | ScheduleChanged
     | ChipRaceConducted
     | PlayerEliminated

@@ -10,7 +10,9 @@ writes it). :func:`verify_hand_start` refuses, with the rule, a start that
 * puts the button anywhere but where the floor moves it (bfsp 5.3.1 first hand, 5.3.2 one seat a hand, and the
   same seat again after a misdeal or a voided hand, bfsp 6.3);
 * is at a table the floor has halted or broken (TDA 2022 10, 11-D);
-* is another game than the Regulations', or posts forced bets other than the level in force when it started (bfsp 3.3, 5.4; TDA 2022 23, TV-102), or
+* starts during a scheduled break or while the Chief Judge has stopped the level clock (bfsp 2.1.5), or is another
+  game than the Regulations', or posts forced bets other than the level in force by the clock when it started
+  (bfsp 3.3, 5.4; TDA 2022 23, TV-102), or
   says the limit raise cap is lifted when the event is not down to two players, or the reverse (TDA 2022 48,
   TV-45);
 * gives a player a stack other than the one the competition's hands left him (:class:`ChipCount`): chips come
@@ -175,10 +177,19 @@ class ChipCount:
 
 
 def verify_hand_start(
-    competition: Competition, started: HandStarted, at: datetime, count: ChipCount, person: str, role: Role
+    competition: Competition,
+    started: HandStarted,
+    at: datetime,
+    count: ChipCount,
+    person: str,
+    role: Role,
+    started_at: datetime | None = None,
 ) -> int:
     """Refuse ``started`` (a hand of ``competition`` started at ``at``, recorded by ``person`` as ``role``) where
-    it disagrees with the competition; the floor's number of its table when it agrees."""
+    it disagrees with the competition; the floor's number of its table when it agrees.
+
+    ``started_at`` is the hand's recorded start, which the referee accepts only within the skew it allows off the
+    service's clock (DESIGN decision 9): the level clock judges the hand at it (``at`` where None)."""
     c = competition
     _verify_office(c, person, role)
     if c.is_over:
@@ -200,8 +211,8 @@ def verify_hand_start(
             f"{c.competition_id} plays {c.regulations.variant} by its Regulations, not {started.variant}",
             cite(c.rulebook, "levels"),
         )
-    level = _level(c, started, at)
-    _verify_forced_bets(c, started, level, _verify_seating(c, started, number, count))
+    level = _level(c, started, started_at or at)
+    _verify_forced_bets(c, started, level, _verify_seating(c, started, number, count), started_at or at)
     if _is_limit(started) and started.raise_cap_lifted != c.raise_cap_lifted:
         raise CompetitionError(
             f"{c.players_left} players are left in the event: the limit raise cap is "
@@ -241,26 +252,50 @@ def _is_limit(started: HandStarted) -> bool:
 
 
 def _level(c: Competition, started: HandStarted, at: datetime) -> Level:
+    """The level in force by the clock when the hand started (bfsp 3.3; TDA 2022 23): none on a scheduled break
+    or while the Chief Judge has stopped the clock (bfsp 2.1.5)."""
     rule = cite(c.rulebook, "levels")
-    if c.on_break is not None:
-        raise CompetitionError(f"play is on a break after level {c.on_break.after_level}: no hand is dealt", rule)
-    level = c.level_at(at)
-    if level is None:
-        raise CompetitionError(f"no level of {c.competition_id} has started: no hand is dealt yet", rule)
+    phase = c.phase_at(at)
+    if phase is None:
+        raise CompetitionError(
+            f"no level of {c.competition_id} has started: no hand is dealt before level 1 starts the clock", rule
+        )
+    name = hand_name(started.table_id, started.hand_number)
+    if phase.on_break is not None:
+        raise CompetitionError(
+            f"hand {name} starts at {at:%H:%M:%S}, during {phase.describe()}: no hand is dealt on a break",
+            rule,
+        )
+    if phase.paused:
+        raise CompetitionError(
+            f"hand {name} starts at {at:%H:%M:%S}, while the Chief Judge has stopped the level clock "
+            f"({phase.stopped}): no hand is dealt until it runs again",
+            cite(c.rulebook, "schedule"),
+        )
     if started.level is not None:
         c.verify_hand_level(at, started.level, substantial_action=False)
-    return level
+    return phase.level
 
 
-def _verify_forced_bets(c: Competition, started: HandStarted, level: Level, positions: Positions | None) -> None:
+def _in_force(c: Competition, level: Level, at: datetime) -> str:
+    """``"level 14 (1,000/2,000; in force by the clock at 14:45:00, since 14:40:00)"``."""
+    phase = c.phase_at(at)
+    since = f", since {phase.began:%H:%M:%S}" if phase is not None else ""
+    return f"level {level.number} ({level.stakes}; in force by the clock at {at:%H:%M:%S}{since})"
+
+
+def _verify_forced_bets(
+    c: Competition, started: HandStarted, level: Level, positions: Positions | None, at: datetime
+) -> None:
     stakes = started.stakes
     rule = cite(c.rulebook, "levels")
     name = hand_name(started.table_id, started.hand_number)
+    in_force = _in_force(c, level, at)
     if positions is not None and (level.small_blind or level.big_blind):
         due = {positions.small_blind: level.small_blind, positions.big_blind: level.big_blind}
         if dict(stakes.blinds) != due or len(stakes.blinds) != len(due):
             raise CompetitionError(
-                f"hand {name} posts blinds {_amounts(stakes.blinds)}; level {level.number} puts "
+                f"hand {name} posts blinds {_amounts(stakes.blinds)}; {in_force} puts "
                 f"{chips(level.small_blind)} on seat {positions.small_blind} (the small blind) and "
                 f"{chips(level.big_blind)} on seat {positions.big_blind} (the big blind)",
                 rule if set(dict(stakes.blinds)) == set(due) else c.rulebook.cite("forced_bet"),
@@ -268,21 +303,21 @@ def _verify_forced_bets(c: Competition, started: HandStarted, level: Level, posi
     antes = {entry.seat: level.ante for entry in started.seats} if level.ante else {}
     if dict(stakes.antes) != antes or len(stakes.antes) != len(antes):
         owed = f"an ante of {chips(level.ante)} from every seat dealt in" if level.ante else "no ante"
-        raise CompetitionError(f"hand {name} posts antes {_amounts(stakes.antes)}; level {level.number} has {owed}", rule)
-    _verify_limits(level, stakes, name, rule)
+        raise CompetitionError(f"hand {name} posts antes {_amounts(stakes.antes)}; {in_force} has {owed}", rule)
+    _verify_limits(level, stakes, name, rule, in_force)
 
 
-def _verify_limits(level: Level, stakes: Stakes, name: str, rule: RuleRef) -> None:
+def _verify_limits(level: Level, stakes: Stakes, name: str, rule: RuleRef, in_force: str) -> None:
     if level.bring_in and stakes.bring_in != level.bring_in:
         raise CompetitionError(
-            f"hand {name} has a bring-in of {chips(stakes.bring_in)}; level {level.number}'s is "
+            f"hand {name} has a bring-in of {chips(stakes.bring_in)}; {in_force} has "
             f"{chips(level.bring_in)}",
             rule,
         )
     if level.small_bet and (stakes.small_bet, stakes.big_bet) != (level.small_bet, level.big_bet):
         raise CompetitionError(
-            f"hand {name} plays limits {chips(stakes.small_bet)}/{chips(stakes.big_bet)}; level {level.number}'s "
-            f"are {chips(level.small_bet)}/{chips(level.big_bet)}",
+            f"hand {name} plays limits {chips(stakes.small_bet)}/{chips(stakes.big_bet)}; {in_force} has "
+            f"{chips(level.small_bet)}/{chips(level.big_bet)}",
             rule,
         )
 

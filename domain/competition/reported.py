@@ -6,6 +6,7 @@ The handler hands each check the record and the Competition it loaded."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from datetime import datetime
 
 from domain.competition import draw
 from domain.competition.aggregate import Competition
@@ -25,15 +26,19 @@ def verify_starting_buttons(c: Competition, e: SeatDrawConducted) -> None:
 
 
 def verify_next_level(c: Competition, e: LevelStarted) -> None:
-    """The level started is the schedule's next (past the schedule's end the act itself refuses)."""
-    number = c.current_level.number + 1 if c.current_level else 1
-    if number <= len(c.levels):
+    """The level announced is the schedule's level of its number, its stakes and minutes as the Regulations give
+    them (which number the level clock has in force, the act itself judges, naming the level in force)."""
+    number = e.level.number
+    if 1 <= number <= len(c.levels):
         verify_agrees(e.level, c.levels[number - 1], f"level {number} is", cite(c.rulebook, "levels"))
 
 
-def verify_break_after(c: Competition, e: BreakStarted) -> None:
-    if c.current_level is not None:
-        verify_agrees(e.after_level, c.current_level.number, "the break follows level", cite(c.rulebook, "schedule"))
+def verify_break_after(c: Competition, e: BreakStarted, at: datetime | None = None) -> None:
+    """The break announced at ``at`` follows the level the level clock's break in force follows (a break the clock
+    does not have, the act itself refuses, saying when the schedule's is due)."""
+    phase = c.phase_at(at if at is not None else c.last_at)
+    if phase is not None and phase.on_break is not None:
+        verify_agrees(e.after_level, phase.on_break.after_level, "the break follows level", cite(c.rulebook, "schedule"))
 
 
 def verify_place(c: Competition, e: PlayerEliminated, group: Sequence[str]) -> None:

@@ -83,6 +83,9 @@ class Act(StrEnum):
     LEVEL_STARTED = "LevelStarted"
     BREAK_STARTED = "BreakStarted"
     BREAK_ENDED = "BreakEnded"
+    #: the Chief Judge stops the level clock and lets it run again (bfsp 2.1.5: a break he announces)
+    LEVEL_CLOCK_PAUSED = "LevelClockPaused"
+    LEVEL_CLOCK_RESUMED = "LevelClockResumed"
     PLAYER_MOVED = "PlayerMoved"
     #: table counts two apart at the start of a hand (bfsp 3.1: "by Chief Judge decision")
     BALANCE_TOLERANCE_WIDENED = "BalanceToleranceWidened"
@@ -253,6 +256,8 @@ PERMISSIONS: dict[Act, Permission] = {
     Act.LEVEL_STARTED: Permission("start a level", frozenset({JUDGE, CHIEF_JUDGE, SECRETARY}), "3.3"),
     Act.BREAK_STARTED: Permission("announce a break", _CHIEF_JUDGE, "2.1.5"),
     Act.BREAK_ENDED: Permission("end a break", _CHIEF_JUDGE, "2.1.5"),
+    Act.LEVEL_CLOCK_PAUSED: Permission("stop the level clock", _CHIEF_JUDGE, "2.1.5"),
+    Act.LEVEL_CLOCK_RESUMED: Permission("let the level clock run again", _CHIEF_JUDGE, "2.1.5"),
     Act.PLAYER_MOVED: Permission("move a player", _CHIEF_JUDGE, "3.1", Delegation.BALANCING),
     Act.BALANCE_TOLERANCE_WIDENED: Permission("let tables differ by two players", _CHIEF_JUDGE, "3.1"),
     Act.MOVER_EXCEPTION_DECIDED: Permission("move a player other than the next big blind", _CHIEF_JUDGE, "3.1"),

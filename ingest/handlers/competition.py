@@ -89,13 +89,15 @@ def _conduct_draw(desk: Desk, c: Competition, act: Reported) -> None:
 
 
 def _start_level(desk: Desk, c: Competition, act: Reported) -> None:
+    """A level's announcement: its values are the schedule's for its number (the aggregate refuses a number the
+    clock contradicts, naming the level in force)."""
     verify_next_level(c, act.event)
-    c.start_level(act.at, act.by, act.meta)
+    c.start_level(act.recorded_at, act.by, act.meta, number=act.event.level.number)
 
 
 def _start_break(desk: Desk, c: Competition, act: Reported) -> None:
-    verify_break_after(c, act.event)
-    c.start_break(act.event.minutes, act.at, act.by, act.meta)
+    verify_break_after(c, act.event, act.recorded_at)
+    c.start_break(act.event.minutes, act.recorded_at, act.by, act.meta, after_level=act.event.after_level)
 
 
 def _eliminate(desk: Desk, c: Competition, act: Reported) -> None:
@@ -116,7 +118,7 @@ def _eliminate(desk: Desk, c: Competition, act: Reported) -> None:
 
 def _hand_for_hand(desk: Desk, c: Competition, act: Reported) -> None:
     verify_players_left(c, act.event)
-    c.start_hand_for_hand(act.event.level_seconds_left, act.at, act.by, act.meta)
+    c.start_hand_for_hand(act.event.level_seconds_left, act.recorded_at, act.by, act.meta)
 
 
 _ON_THE_COMPETITION: dict[str, Callable[[Desk, Competition, Reported], None]] = {
@@ -125,15 +127,18 @@ _ON_THE_COMPETITION: dict[str, Callable[[Desk, Competition, Reported], None]] = 
     "SeatDrawConducted": _conduct_draw,
     "LevelStarted": _start_level,
     "BreakStarted": _start_break,
-    "BreakEnded": lambda d, c, a: c.end_break(a.at, a.by, a.meta),
+    # the level clock's acts are timed as the hands are: at their recorded time (Reported.recorded_at)
+    "BreakEnded": lambda d, c, a: c.end_break(a.recorded_at, a.by, a.meta),
+    "LevelClockPaused": lambda d, c, a: c.pause_clock(a.event.reason, a.recorded_at, a.by, a.meta),
+    "LevelClockResumed": lambda d, c, a: c.resume_clock(a.event.paused_at, a.recorded_at, a.by, a.meta),
     "ScheduleChanged": lambda d, c, a: c.change_schedule(
-        a.event.levels, a.event.breaks, a.event.reason, a.at, a.by, a.meta
+        a.event.levels, a.event.breaks, a.event.reason, a.recorded_at, a.by, a.meta
     ),
     "ChipRaceConducted": lambda d, c, a: _chip_race(c, a),
     "PlayerEliminated": _eliminate,
     "HandForHandStarted": _hand_for_hand,
     "HandForHandHandStarted": lambda d, c, a: _hand_for_hand_hand(c, a),
-    "HandForHandEnded": lambda d, c, a: c.end_hand_for_hand(a.at, a.by, a.meta),
+    "HandForHandEnded": lambda d, c, a: c.end_hand_for_hand(a.recorded_at, a.by, a.meta),
     "FinalTableDrawCommitted": lambda d, c, a: c.commit_final_table_draw(a.event.seed_sha256, a.at, a.by, a.meta),
     "FinalTableDrawConducted": lambda d, c, a: c.conduct_final_table_draw(
         a.event.seed, a.event.assignments, a.event.ordered_by, a.at, a.by, a.meta
@@ -156,7 +161,7 @@ def _chip_race(c: Competition, act: Reported) -> None:
 
 
 def _hand_for_hand_hand(c: Competition, act: Reported) -> None:
-    c.start_hand_for_hand_hand(act.at, act.by, act.meta)
+    c.start_hand_for_hand_hand(act.recorded_at, act.by, act.meta)
 
 
 

@@ -155,6 +155,14 @@ class Reported:
         return time_of_stored_act(self.envelope.occurred_at, self.meta)
 
     @property
+    def recorded_at(self) -> datetime:
+        """When the act says it happened (``occurred_at``), which the referee accepts only within the skew it allows
+        off the service's clock (DESIGN decision 9). The level clock runs on it — its start, its pauses, the
+        breaks, hand-for-hand — as each hand is judged at its recorded start: one time base for the clock and the
+        hands, even for a simulation's records appended to Kafka at the broker's time."""
+        return self.envelope.occurred_at
+
+    @property
     def by(self) -> Recorder:
         return Recorder(self.envelope.recorded_by.person, self.envelope.recorded_by.role)
 
@@ -271,6 +279,8 @@ class Desk:
     # --- a competition's hands (domain/competition/hand_checks.py) ----------------------------------------
 
     def refusal_of_hand_start(self, envelope: Envelope, started: HandStarted, at: datetime) -> RuleError | None:
+        # the level clock judges the hand at its recorded start (envelope.occurred_at), which the referee accepts
+        # only within the skew it allows off the service's clock (DESIGN decision 9)
         """The competition's refusal of a hand's start at ``at`` (the service's time of it), or None (also for a
         competition with no aggregate)."""
         competition = self.competition_of(envelope.competition_id)
@@ -282,7 +292,7 @@ class Desk:
         try:
             verify_hand_start(
                 competition, started, at, count,
-                envelope.recorded_by.person, envelope.recorded_by.role,
+                envelope.recorded_by.person, envelope.recorded_by.role, started_at=envelope.occurred_at,
             )  # fmt: skip
         except RuleError as refusal:
             return refusal
@@ -626,5 +636,12 @@ def challenge_window(desk: Desk, act: Reported, hand: Hand) -> ChallengeWindow |
     competition = desk.find(competition_stream_id(act.competition_id))
     if not isinstance(competition, Competition):
         return ChallengeWindow(ended[-1], False, next_started)
-    at_break = next_started is None and competition.on_break is not None
+    at_break = next_started is None and _on_a_break(competition, act.recorded_at)
     return ChallengeWindow(ended[-1], at_break, next_started, competition_ended_at=competition.ended_at)
+
+
+def _on_a_break(competition: Competition, at: datetime) -> bool:
+    """Whether play is on a break at ``at``: the schedule's, by the level clock, or one the Chief Judge announced
+    by stopping the clock (bfsp 2.1.5, 5.9.1)."""
+    phase = competition.phase_at(at)
+    return phase is not None and (phase.on_break is not None or phase.paused)

@@ -166,7 +166,6 @@ class _Run:
         self.penalties: list[PenaltyRecord] = []
         self.protests: list[ProtestRecord] = []
         self.placings: list[Placing] = []
-        self.level_ends: datetime | None = None
         self.to_forward: str | None = None
         self.federation_protest: str | None = None
         self.finding_protest: str | None = None
@@ -257,9 +256,8 @@ class _Run:
         self.stacks.update({a.participant: stack for a in seats})
 
     def _start_level(self) -> None:
-        judge = self.cast.judges[0]
-        level = self.book.act("LevelStarted", judge, self._tick(), Competition.start_level)
-        self.level_ends = self.now + timedelta(minutes=level.minutes)
+        """A judge announces the level the clock has in force (level 1 starts the clock)."""
+        self.book.act("LevelStarted", self.cast.judges[0], self._tick(), Competition.start_level)
 
     # --- between rounds -----------------------------------------------------------------------------------
 
@@ -275,19 +273,22 @@ class _Run:
             self._levels()
 
     def _levels(self) -> None:
-        assert self.level_ends is not None
-        if self.now < self.level_ends:
-            return
+        """What the clock has brought since the last round (bfsp 3.3, 2.1.5): a scheduled break is announced, the
+        chips are coloured up, play waits for its end; a new level is announced."""
         c, chief = self.competition, self.cast.chief_judge
-        level = c.current_level
-        assert level is not None
-        pause = next((b for b in c.breaks if b.after_level == level.number), None)
-        if pause is not None:
-            self.book.act("BreakStarted", chief, self._tick(), Competition.start_break, pause.minutes)
-            self._colour_up()
-            self.now += timedelta(minutes=pause.minutes)
+        phase = c.phase_at(self.now)
+        assert phase is not None, "level 1 started the clock"
+        if phase.on_break is not None:
+            if c.on_break is None:
+                self.book.act("BreakStarted", chief, self._tick(), Competition.start_break, phase.on_break.minutes)
+                self._colour_up()
+            assert phase.ends is not None, "a break ends"
+            self.now = max(self.now, phase.ends)
             self.book.act("BreakEnded", chief, self._tick(), Competition.end_break)
-        self._start_level()
+            phase = c.phase_at(self.now)
+            assert phase is not None
+        if all(s.level.number != phase.level.number for s in c.level_starts):
+            self._start_level()
 
     def _colour_up(self) -> None:
         """At a break, the smallest chips nothing at the next level is owed in are coloured up, table by table,
@@ -391,15 +392,17 @@ class _Run:
         if c.hand_for_hand is not None:
             if c.players_left <= paid:
                 self.book.act("HandForHandEnded", chief, self._tick(), Competition.end_hand_for_hand)
-                self.level_ends = self.now + timedelta(seconds=c.level_seconds_left)
             return
         if self._bubble_near():
-            assert self.level_ends is not None
-            left = int((self.level_ends - self.now).total_seconds())
-            if left <= 0:
-                self._levels()
-                left = int((self.level_ends - self.now).total_seconds())
-            self.book.act("HandForHandStarted", chief, self._tick(), Competition.start_hand_for_hand, left)
+            announced = self._tick()
+            phase = c.phase_at(announced)
+            while phase is not None and phase.on_break is not None:
+                self._levels()  # a break the clock has brought is taken first: hand-for-hand starts in a level
+                announced = self._tick()
+                phase = c.phase_at(announced)
+            assert phase is not None
+            left = int(phase.left.total_seconds())
+            self.book.act("HandForHandStarted", chief, announced, Competition.start_hand_for_hand, left)
             self.had_hand_for_hand = True
 
     def _bubble_near(self) -> bool:
@@ -438,13 +441,18 @@ class _Run:
                 if played and self._bubble_near():
                     break  # the bubble is near mid-round: the next round is played hand-for-hand
             waiting = [t for t in self._ready() if t not in played]
-            if not waiting:
+            if not waiting or not self._clock_deals():
                 break
             played.add(waiting[0])
             ends.append(self._hand(waiting[0]))
-        if not played and self.competition.winner is None:
+        if not played and self.competition.winner is None and self._clock_deals():
             raise RuntimeError(f"no table of {self.cid} can play: {self._floor().counts()}")
         self.now = max(ends) + BETWEEN_HANDS
+
+    def _clock_deals(self) -> bool:
+        """Whether a hand may start now by the level clock: not on a scheduled break (bfsp 3.3, 2.1.5)."""
+        phase = self.competition.phase_at(self.now)
+        return phase is not None and phase.on_break is None and not phase.paused
 
     def _ready(self) -> list[int]:
         """The tables that may deal: two players at least, not halted, not a fullest table owing a player to a
@@ -475,7 +483,7 @@ class _Run:
         self.hands_at[table] = number
         table_id, started_at = f"T{table}", self._tick(0)
         self.book.follow(dealer, started_at, Competition.start_table_hand, table, positions.button)
-        level = c.current_level
+        level = c.level_at(started_at)  # the level in force by the clock when the hand starts (TDA 2022 23)
         assert level is not None
         started = _hand_started(
             table_id, number, self.game, self.rulebook.name, level, positions, dealt, self.stacks,

@@ -37,9 +37,9 @@ from api.cli_simulate import CompetitionPublisher
 from domain.cards import parse_cards
 from domain.competition.aggregate import competition_stream_id
 from domain.competition.events import (
-    BreakEnded,
-    BreakStarted,
     EliminationReason,
+    LevelClockPaused,
+    LevelClockResumed,
     LevelStarted,
     PlayerEliminated,
 )
@@ -215,8 +215,8 @@ def test_a_hand_started_after_the_level_changed_posts_the_new_blinds(pipeline: P
     old_blinds = refusal(pipeline.judge([start(records, first_start(), 31)]))
     assert (old_blinds.rule, old_blinds.reason) == (
         "bfsp 3.3",
-        "hand 1/1 posts blinds 25 on seat 1, 50 on seat 2; level 2 puts 50 on seat 1 (the small blind) and 100 on "
-        "seat 2 (the big blind)",
+        "hand 1/1 posts blinds 25 on seat 1, 50 on seat 2; level 2 (50/100; in force by the clock at 12:31:00, since "
+        "12:30:00) puts 50 on seat 1 (the small blind) and 100 on seat 2 (the big blind)",
     )
     new_blinds = Stakes(blinds=((1, 50), (2, 100)), min_bet=100)
     said_level_1 = refusal(pipeline.judge([start(records, first_start(stakes=new_blinds, level=1), 31)]))
@@ -226,17 +226,26 @@ def test_a_hand_started_after_the_level_changed_posts_the_new_blinds(pipeline: P
     assert misplaced.rule == "bfsp 5.4.1"
     antes = Stakes(antes=((1, 10), (2, 10), (3, 10)), blinds=((1, 50), (2, 100)), min_bet=100)
     no_ante = refusal(pipeline.judge([start(records, first_start(stakes=antes), 31)]))
-    assert no_ante.reason == "hand 1/1 posts antes 10 on seat 1, 10 on seat 2, 10 on seat 3; level 2 has no ante"
+    assert no_ante.reason == (
+        "hand 1/1 posts antes 10 on seat 1, 10 on seat 2, 10 on seat 3; level 2 (50/100; in force by the clock at "
+        "12:31:00, since 12:30:00) has no ante"
+    )
     accepted(pipeline.judge([start(records, first_start(stakes=new_blinds, level=2), 32)]))
 
 
 def test_no_hand_is_dealt_on_a_break_nor_once_the_competition_has_its_winner(pipeline: Pipeline) -> None:
     records = Records()
     opened(pipeline, records)
-    accepted(pipeline.judge([records.record(BreakStarted(1, 10), CHIEF, at(5))]))
+    # a break the Chief Judge announces stops the level clock (bfsp 2.1.5; the schedule's own: test_level_clock.py)
+    accepted(pipeline.judge([records.record(LevelClockPaused("a break announced by the Chief Judge"), CHIEF, at(5))]))
     on_break = refusal(pipeline.judge([start(records, first_start(), 6)]))
-    assert (on_break.rule, on_break.reason) == ("bfsp 3.3", "play is on a break after level 1: no hand is dealt")
-    accepted(pipeline.judge([records.record(BreakEnded(1), CHIEF, at(8)), *play_to_the_end(records)]))
+    assert (on_break.rule, on_break.reason) == (
+        "bfsp 2.1.5",
+        "hand 1/1 starts at 12:06:00, while the Chief Judge has stopped the level clock (a break announced by the "
+        "Chief Judge): no hand is dealt until it runs again",
+    )
+    resumed = records.record(LevelClockResumed(at(5)), CHIEF, at(8))
+    accepted(pipeline.judge([resumed, *play_to_the_end(records)]))
     after_the_end = refusal(pipeline.judge([start(records, replace(first_start(), hand_number=3), 30)]))
     assert (after_the_end.rule, after_the_end.reason) == ("bfsp 5.10.1", f"{COMPETITION} is over: p01 won it")
 

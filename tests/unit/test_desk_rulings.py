@@ -31,7 +31,7 @@ from federation_records import (
     table,
 )
 
-from domain.competition.events import BreakStarted, EliminationReason, PlayerEliminated
+from domain.competition.events import EliminationReason, LevelClockPaused, PlayerEliminated
 from domain.errors import chips
 from domain.hand.events import HandStarted, PotShare
 from domain.rejections import Rejection
@@ -230,8 +230,9 @@ def test_the_chief_judges_fairness_override_reopens_a_closed_result_between_hand
     if restarted:
         pipeline.restart()
     amended = {**MECHANICAL_2, "p01": MECHANICAL_2["p01"] - POT_1 // 2, "p02": MECHANICAL_2["p02"] + POT_1 // 2}
-    assert refusal(pipeline.judge([start(records, called_raise_start(3, MECHANICAL_2), 30)])).rule == "bfsp 5.1"
-    accepted(pipeline.judge([start(records, called_raise_start(3, amended), 31)]))
+    # hand 3 still in level 1 (its 30 minutes run to 12:30 by the clock), dealt with the chips the ruling left
+    assert refusal(pipeline.judge([start(records, called_raise_start(3, MECHANICAL_2), 27)])).rule == "bfsp 5.1"
+    accepted(pipeline.judge([start(records, called_raise_start(3, amended), 28)]))
 
 
 def test_a_player_the_ruling_left_without_chips_is_the_one_eliminated(pipeline: Pipeline) -> None:
@@ -290,7 +291,9 @@ def test_the_last_hand_before_a_break_may_be_ruled_on_for_a_minute_after_its_awa
     hand_1_played(pipeline, records)
     events = len(list(called_raise_hand(records, 1, {p: STACK for p in MECHANICAL_1}, 10)))
     awarded = 10 + (events - 1) / 60  # the hand's records are a second apart, its pot awarded with the last
-    accepted(pipeline.judge([records.record(BreakStarted(1, 10), CHIEF, at(awarded + 0.1))]))
+    # the Chief Judge announces a break (bfsp 2.1.5): the level clock stops, and no next hand closes the window
+    announced = LevelClockPaused("a break announced by the Chief Judge")
+    accepted(pipeline.judge([records.record(announced, CHIEF, at(awarded + 0.1))]))
     accepted(pipeline.judge([ruled(records, split(), awarded + 0.9)]))
     where = seats()
     undone = RulingIssued("r-2", f"{table()}/1", RulingKind.CHIEF_JUDGE_DECISION, CHIEF.person, Role.CHIEF_JUDGE,

@@ -55,7 +55,7 @@ def test_the_roles_the_rows_name_record_the_acts() -> None:
     competition = drawn(12)
     competition.start_table_hand(1, competition.buttons[1], at(5), DEALER)
     competition.end_table_hand(1, at(6), DEALER)
-    competition.start_hand_for_hand(600, at(7), CHIEF)
+    competition.start_hand_for_hand(23 * 60, at(7), CHIEF)  # level 1's 30 minutes, 7 run by the clock
     competition.start_hand_for_hand_hand(at(8), CHIEF)
     competition.end_hand_for_hand(at(9), CHIEF)
     recorded = [type(e).__name__ for e in competition.collect_events()][-5:]

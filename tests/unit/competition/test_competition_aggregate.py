@@ -41,7 +41,7 @@ def _a_whole_competition() -> Competition:
     competition.start_level(at(60), JUDGE)
     while competition.players_left > 4:
         _bust(competition, competition.remaining[0], f"hand-{competition.version}", 61)
-    competition.start_hand_for_hand(900, at(70), CHIEF)
+    competition.start_hand_for_hand(1200, at(70), CHIEF)  # level 3 (60–90) has 20 minutes left by the clock
     competition.start_hand_for_hand_hand(at(71), CHIEF)
     _bust(competition, competition.remaining[-1], "bubble", 72)
     competition.end_hand_for_hand(at(73), CHIEF)

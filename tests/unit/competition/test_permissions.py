@@ -78,6 +78,8 @@ EXPECTED: dict[str, tuple[set[Role], Delegation | None, str]] = {
     "LevelStarted": ({J, CJ, S}, None, "bfsp 3.3"),
     "BreakStarted": ({CJ}, None, "bfsp 2.1.5"),
     "BreakEnded": ({CJ}, None, "bfsp 2.1.5"),
+    "LevelClockPaused": ({CJ}, None, "bfsp 2.1.5"),
+    "LevelClockResumed": ({CJ}, None, "bfsp 2.1.5"),
     "PlayerMoved": ({CJ}, Delegation.BALANCING, "bfsp 3.1"),
     "BalanceToleranceWidened": ({CJ}, None, "bfsp 3.1"),
     "MoverExceptionDecided": ({CJ}, None, "bfsp 3.1"),

@@ -46,7 +46,7 @@ def _bubble(players: int, paid: int) -> Competition:
 @pytest.mark.parametrize("tv", ["TV-112", "2017/TV-49"])
 def test_players_busted_on_the_hand_at_the_hand_for_hand_announcement_share_the_last_prize(tv: str) -> None:
     competition = _bubble(52, 50)
-    competition.start_hand_for_hand(600, at(10), CHIEF)
+    competition.start_hand_for_hand(20 * 60, at(10), CHIEF)  # level 1 has 20 of its 30 minutes left
     table = competition.seats[competition.remaining[0]][0]
     a, b, c = _table(competition, table)[:3]
     out = competition.eliminate(
@@ -60,7 +60,7 @@ def test_players_busted_on_the_hand_at_the_hand_for_hand_announcement_share_the_
 
 def test_in_a_hand_for_hand_hand_busts_at_different_tables_share_and_at_one_table_are_ranked() -> None:
     competition = _bubble(30, 20)
-    competition.start_hand_for_hand(600, at(10), CHIEF)
+    competition.start_hand_for_hand(20 * 60, at(10), CHIEF)  # level 1 has 20 of its 30 minutes left
     competition.start_hand_for_hand_hand(at(11), CHIEF)
     one, two = _table(competition, 1), _table(competition, 2)
     out = competition.eliminate("round-1", [Bust(one[0], 1, 800), Bust(two[0], 2, 3_000)], at(12), JUDGE)

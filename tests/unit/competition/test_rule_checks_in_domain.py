@@ -3,9 +3,11 @@ type, rule and words, and lets the right record through (the desk's tests judge 
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
-from competition.a_competition import LEVELS, at, drawn, staffed
+from competition.a_competition import LEVELS, at, drawn, regulations, staffed
 from domain.competition.events import (
     BreakStarted,
     HandForHandStarted,
@@ -13,7 +15,7 @@ from domain.competition.events import (
     SeatDrawConducted,
     StartingButton,
 )
-from domain.competition.regulations import verify_first_adoption
+from domain.competition.regulations import Break, verify_first_adoption
 from domain.competition.reported import (
     verify_break_after,
     verify_next_level,
@@ -119,13 +121,14 @@ def test_what_a_discipline_record_reports_is_the_case_s_own_count() -> None:
 
 
 def test_what_a_competition_record_reports_is_the_rules_own() -> None:
-    c = drawn(18)
-    verify_next_level(c, LevelStarted(LEVELS[1], at(30)))
+    c = drawn(18, regulations(breaks=(Break(1, 10),)))
+    verify_next_level(c, LevelStarted(LEVELS[1], at(40)))
     with pytest.raises(CompetitionError, match="level 2 is"):
-        verify_next_level(c, LevelStarted(LEVELS[2], at(30)))
-    verify_break_after(c, BreakStarted(1, 10))
+        verify_next_level(c, LevelStarted(replace(LEVELS[1], small_blind=75, big_blind=150), at(40)))
+    # the level clock's break after level 1 runs 12:30–12:40
+    verify_break_after(c, BreakStarted(1, 10), at(31))
     with pytest.raises(CompetitionError, match="the break follows level 2"):
-        verify_break_after(c, BreakStarted(2, 10))
+        verify_break_after(c, BreakStarted(2, 10), at(31))
     verify_players_left(c, HandForHandStarted(18, 600))
     with pytest.raises(CompetitionError, match="players left 17; the rules give 18"):
         verify_players_left(c, HandForHandStarted(17, 600))

@@ -159,8 +159,11 @@ def test_the_clock_counts_down_the_level_from_its_start(judged: Judged) -> None:
     assert view.level_started_at == at(0).isoformat() and view.level_ends_at == at(30).isoformat()
     assert view.seconds_remaining == 20 * 60
     assert view.next_level is not None and view.next_level.number == 2
+    # level 1's 30 minutes are out: level 2 is in force by the clock, announced or not (bfsp 3.3)
     over = federation.clock(judged.store, COMPETITION, at(45))
-    assert over is not None and over.seconds_remaining == 0
+    assert over is not None and over.level is not None and over.level.number == 2
+    assert (over.level_started_at, over.seconds_remaining) == (at(30).isoformat(), 15 * 60)
+    assert [(t.level, t.announced_at) for t in over.timeline] == [(1, at(0).isoformat()), (2, None)]
     assert federation.clock(judged.store, "no-such-cup", at(0)) is None
 
 
@@ -247,6 +250,12 @@ def test_a_break_shows_on_the_clock_with_its_time_left(judged: Judged) -> None:
         1, at(30).isoformat(), 10 * 60,
     )
     assert view.seconds_remaining == 0, "level 1 ran its 30 minutes before the break"
+    assert [(t.kind, t.level, t.started_at, t.ended_at) for t in view.timeline] == [
+        ("level", 1, at(0).isoformat(), at(30).isoformat()), ("break", 1, at(30).isoformat(), None),
+    ]
+    later = federation.clock(judged.store, GOMEL, at(50))
+    assert later is not None and later.on_break is None and later.level is not None and later.level.number == 2
+    assert (later.level_started_at, later.seconds_remaining) == (at(45).isoformat(), 25 * 60)
 
 
 def _remaining(judged: Judged) -> tuple[str, ...]:
@@ -264,10 +273,13 @@ def test_a_view_read_again_replays_only_the_streams_that_moved_and_shows_what_th
     misses = kept.misses
     assert federation.clock(judged.store, GOMEL, at(35)) is not None
     assert kept.misses == misses, "the competition's stream had not moved: its replay was read again"
-    assert federation.clock(judged.store, GOMEL, at(35)).on_break is None  # type: ignore[union-attr]
+    before = federation.clock(judged.store, GOMEL, at(35))
+    # the break comes by the clock; the Chief Judge's announcement of it is what the stream holds anew
+    assert before is not None and before.on_break is not None and before.on_break.announced_at is None
     gomel = Records(GOMEL)
     gomel.count = 3_000
     judged.judge([gomel.record(BreakStarted(1, 15), CHIEF, at(30))])
     view = federation.clock(judged.store, GOMEL, at(35))
     assert kept.misses == misses + 1, "the competition's stream moved: it is read again"
     assert view is not None and view.on_break is not None and view.on_break.seconds_remaining == 10 * 60
+    assert view.on_break.announced_at == at(30).isoformat()
