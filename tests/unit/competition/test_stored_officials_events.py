@@ -6,12 +6,13 @@ events the desk's, the projections', the protocol's and the integrity cases' uni
 (captured as the store wrote them), and one rescission the aggregate recorded; each with the typed event it decoded to then; and whole streams as one store
 held them, with what the aggregate said of itself once they were read back. Read by today's code, each stored
 event must resolve to its event class by the same topic, decode to the same typed event, encode back to the very
-payload, store back as the very bytes, and its link must verify; each stream must read back to the same version,
+payload (a field added since at its default aside), store back as the very bytes, and its link must verify; each stream must read back to the same version,
 chain head and state (DESIGN decision 7).
 """
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from pathlib import Path
 from typing import Any
@@ -78,7 +79,12 @@ def test_a_stored_event_reads_back_as_the_same_typed_event_and_the_same_bytes(st
     assert type(event) is getattr(aggregate, name), "the same topic names the same event class"
     typed = decode(event.payload, catalog)
     assert type(typed) is catalog[name] and repr(typed) == row["decoded"]
-    assert canonical(encode(typed)) == canonical(event.payload), "re-encoded, the payload is the very bytes"
+    re_encoded = encode(typed)
+    # a field added to an event since the fixture was written reads back at its default, and only then
+    added = {f.name: f.default for f in dataclasses.fields(typed) if f.name in set(re_encoded) - set(event.payload)}
+    assert all(re_encoded[name] == default for name, default in added.items()), added
+    kept = {k: v for k, v in re_encoded.items() if k not in added}
+    assert canonical(kept) == canonical(event.payload), "re-encoded, the payload is the very bytes"
     assert store.mapper.to_stored_event(event).state == row["state"].encode(), "stored again, the same bytes"
     body = chain_body(event.originator_id, event.originator_version, name, event.timestamp, event.payload, event.meta)
     assert link_of(event.prev_link, canonical(body)) == event.link
