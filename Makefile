@@ -3,12 +3,14 @@
 #   make test   - set up and run the whole suite: lint, types, unit, integration (real Kafka + PostgreSQL), e2e
 #
 # The suite runs in two parts (README.md, "The two commands"); each can be run alone:
-#   make pytest-unit      tests/unit on every core (pytest-xdist, PYTEST_WORKERS, default auto): pure,
-#                         CPU-bound and independent, no services; --dist loadfile keeps a module's tests on one
-#                         worker, so its module-scoped set-up (simulated competitions, the shared hands) is built once
-#   make pytest-services  tests/e2e and tests/integration in one pytest process, one test at a time: they start
-#                         real brokers, PostgreSQL, servers and a browser and wait on them with deadlines, so they
-#                         never share the cores with each other
+#   make pytest-unit      tests/unit and tests/e2e on every core (pytest-xdist, PYTEST_WORKERS, default auto):
+#                         --dist loadfile keeps a module's tests on one worker, so its module-scoped set-up
+#                         (simulated competitions, the shared hands, a served app) is built once; a worker that
+#                         needs a broker, PostgreSQL or Chromium starts its own
+#   make pytest-services  tests/integration in one pytest process, one test at a time: they start brokers (three
+#                         at once in one test), kill them, cut PostgreSQL and race referees against deadlines, so
+#                         they never share the cores with each other
+# Each part prints its 30 slowest tests, so a CI log says where the suite's time goes.
 PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
@@ -37,10 +39,10 @@ types: $(STAMP)
 PYTEST_WORKERS ?= auto
 
 pytest-unit: $(STAMP)
-	$(BIN)/pytest -n $(PYTEST_WORKERS) --dist loadfile tests/unit
+	$(BIN)/pytest -n $(PYTEST_WORKERS) --dist loadfile --durations=30 tests/unit tests/e2e
 
 pytest-services: $(STAMP)
-	$(BIN)/pytest tests/e2e tests/integration
+	$(BIN)/pytest --durations=30 tests/integration
 
 # Both parts run whatever the first one answers; the target fails when either failed, after saying which.
 pytest: $(STAMP)
@@ -48,8 +50,8 @@ pytest: $(STAMP)
 	$(MAKE) --no-print-directory pytest-unit || unit=$$?; \
 	$(MAKE) --no-print-directory pytest-services || services=$$?; \
 	echo; \
-	echo "== unit (tests/unit, -n $(PYTEST_WORKERS)): $$( [ $$unit = 0 ] && echo passed || echo FAILED )"; \
-	echo "== e2e + integration (tests/e2e tests/integration): $$( [ $$services = 0 ] && echo passed || echo FAILED )"; \
+	echo "== unit + e2e (tests/unit tests/e2e, -n $(PYTEST_WORKERS)): $$( [ $$unit = 0 ] && echo passed || echo FAILED )"; \
+	echo "== integration (tests/integration, one at a time): $$( [ $$services = 0 ] && echo passed || echo FAILED )"; \
 	[ $$unit = 0 ] && [ $$services = 0 ]
 
 test: lint types pytest

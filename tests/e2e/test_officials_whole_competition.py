@@ -1,13 +1,14 @@
 """Issue 13's acceptance: a whole competition played the way its officials play it, through the API only, on the app
 with its real referee (the embedded pipeline, workers on): the federation adopts the Regulations and appoints the
 Chief Judge, who appoints the Secretary, a judge and the dealer; the Secretary registers the players and conducts the
-seat draw computed with `pokeraudit draw`; a level is started and the hands are dealt at the table; a judge's finding
+seat draw computed with `pokeraudit draw`; level 1 starts the clock and the hands are dealt at the table; a judge's finding
 is protested to the Chief Judge and dismissed; p01's written protest against his warning is received by the
 Secretary, forwarded with a signed snapshot of the protocol and decided by the federation; the Chief Judge ends the
 competition, the Secretary compiles the final protocol, both sign it, the result documents are issued; and the final
 protocol's PDF (its text read with pypdf) and HTML carry every item a reviewer reads.
 
-Levels change here by ``LevelStarted`` records, as main has them (the clock's levels come in their own branch)."""
+Levels run by the clock: level 1 starts it, and announcing level 2 while level 1's minutes run is refused
+(tests/unit/test_level_clock.py plays the clock through levels, breaks and pauses at times the test chooses)."""
 
 from __future__ import annotations
 
@@ -183,6 +184,11 @@ def test_a_whole_competition_from_the_regulations_to_the_signed_final_protocol(o
 
     # play: level 1, a warning, hand 1 (p02 busts), a judge's finding protested to the Chief Judge and dismissed
     o.act(LevelStarted(LEVEL_1, now()), JUDGE)
+    # levels run by the clock (bfsp 3.3): level 1 holds for its minutes from its start, whatever is announced
+    early = o.refused(LevelStarted(REGULATIONS.levels[1], now()), JUDGE)
+    assert early["rule"] == "bfsp 3.3" and "the clock is in level 1" in early["reason"], early
+    clock = o.get("/clock", JUDGE).json()
+    assert clock["level"]["number"] == 1 and 0 < clock["seconds_remaining"] <= LEVEL_1.minutes * 60, clock
     o.act(ViolationRecorded("p01", "7.1.2", f"{table()}/1", False, 1, "kept his cards after announcing a fold"), JUDGE)
     o.act(PenaltyImposed("p01", 1, PenaltyKind.WARNING, Role.CHIEF_JUDGE), CHIEF)
     refused_end = o.refused(CompetitionEnded(COMPETITION), CHIEF)
