@@ -198,8 +198,9 @@ class Referee:
         batch = Batch()
         for record, (event_id, envelope, event, unreadable) in zip(records, parsed, strict=True):
             digest = record_digest(record.value)
-            if event_id in already or event_id in batch.ids:
-                first = already[event_id] if event_id in already else batch.ids[event_id]
+            # (a UUID's hash is a Python function: the store's answer, empty unless records come again, is not asked)
+            if (already and event_id in already) or event_id in batch.ids:
+                first = already[event_id] if already and event_id in already else batch.ids[event_id]
                 if first is None or first == digest:  # the same record again (or one answered before digests)
                     batch.verdicts.append(Verdict(partition, record.offset, event_id, "duplicate"))
                 else:
