@@ -314,9 +314,10 @@ def test_a_batch_asks_the_store_once_for_its_season_records_and_still_finds_one_
         ),
         records.record(ViolationRecorded("p02", "7.1.4", "", True, 2, "team play again"), JUDGE, at(7)),
         records.record(ViolationEnteredInProtocol("p02", 2), CHIEF, at(8)),
-        records.record(SeasonDisqualificationDecided("p02", "2026", COMPETITION, 2, "7.1.4", at(10)), FEDERATION, at(10)),
+        records.record(SeasonDisqualificationDecided("person-p02", "2026", COMPETITION, 2, "7.1.4", at(10)), FEDERATION, at(10)),
     ]
-    assert outcomes(pipeline.judge(steps)) == ["accepted"] * 5
+    judged = pipeline.judge(steps)
+    assert outcomes(judged) == ["accepted"] * 5, [v.rejection for v in judged if v.rejection]
     pipeline.restart()  # nothing hot: what the store holds is all the referee knows
     asked: list[object] = []
     get = pipeline.store.repository.get
@@ -330,14 +331,14 @@ def test_a_batch_asks_the_store_once_for_its_season_records_and_still_finds_one_
     opened = list(opening(other))[:5]  # the Regulations and the officials, then two registrations, one batch
     registrations = [
         other.record(ParticipantRegistered("q01", "person-q01", date(1990, 1, 1)), SECRETARY, at(11)),
-        other.record(ParticipantRegistered("p02-b", "p02", date(1990, 1, 1)), SECRETARY, at(12)),
+        other.record(ParticipantRegistered("p02-b", "person-p02", date(1990, 1, 1)), SECRETARY, at(12)),
     ]
     verdicts = pipeline.judge([*opened, *registrations])
     assert outcomes(verdicts) == ["accepted"] * 6 + ["rejected"]
     rejection = verdicts[-1].rejection
     assert rejection is not None and rejection.rule == "bfsp 7.2.3"
     assert season_record_id("person-q01", "2026") not in asked, "known absent for the whole batch: not asked again"
-    assert season_record_id("p02", "2026") in asked, "the one stored is read"
+    assert season_record_id("person-p02", "2026") in asked, "the one stored is read"
 
 
 def test_refusals_are_stored_in_the_competitions_rejection_log(pipeline: Pipeline) -> None:
