@@ -23,9 +23,10 @@ from domain.chain import GENESIS, BrokenLink, canonical, first_broken_link, link
 JSON = dict[str, Any]
 
 
-def chain_body(stream: UUID, version: int, type_name: str, at: datetime, payload: JSON, meta: JSON) -> JSON:
+def chain_body(stream: UUID | str, version: int, type_name: str, at: datetime, payload: JSON, meta: JSON) -> JSON:
+    """What an event's link is computed over (``stream`` as a UUID, or already written as its string)."""
     return {
-        "stream": str(stream),
+        "stream": stream if type(stream) is str else str(stream),
         "version": version,
         "type": type_name,
         "at": at.isoformat(),
@@ -42,8 +43,10 @@ class ChainedAggregate(Aggregate):
     body (:meth:`collect_chained`), so the store can keep those very bytes instead of encoding the event again.
     """
 
-    __slots__ = ("_bodies",)  # version → canonical body of the events not yet collected (no annotation:
-    # eventsourcing would take an annotated class attribute for a field of the creation event)
+    # _bodies: version → canonical body of the events not yet collected; _stream_text: the id as the bodies write
+    # it (a UUID's str() is a Python function, asked at every event). Slots, with no annotation: eventsourcing
+    # would take an annotated class attribute for a field of the creation event.
+    __slots__ = ("_bodies", "_stream_text")
     plain_json: ClassVar[bool] = False
 
     @classmethod
@@ -66,7 +69,10 @@ class ChainedAggregate(Aggregate):
     def _trigger_chained(self, type_name: str, payload: JSON, at: datetime, meta: JSON) -> None:
         version = self.version + 1
         previous: str = self.chain_head  # type: ignore[attr-defined]
-        body = canonical(chain_body(self.id, version, type_name, at, payload, meta))
+        stream: str | None = getattr(self, "_stream_text", None)
+        if stream is None:
+            stream = self._stream_text = str(self.id)
+        body = canonical(chain_body(stream, version, type_name, at, payload, meta))
         event_class = getattr(type(self), type_name)
         fields = {
             "originator_id": self.id,

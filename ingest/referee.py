@@ -198,8 +198,9 @@ class Referee:
         batch = Batch()
         for record, (event_id, envelope, event, unreadable) in zip(records, parsed, strict=True):
             digest = record_digest(record.value)
-            if event_id in already or event_id in batch.ids:
-                first = already[event_id] if event_id in already else batch.ids[event_id]
+            # (a UUID's hash is a Python function: the store's answer, empty unless records come again, is not asked)
+            if (already and event_id in already) or event_id in batch.ids:
+                first = already[event_id] if already and event_id in already else batch.ids[event_id]
                 if first is None or first == digest:  # the same record again (or one answered before digests)
                     batch.verdicts.append(Verdict(partition, record.offset, event_id, "duplicate"))
                 else:
@@ -261,17 +262,29 @@ class Referee:
         return batch.verdicts
 
     def _new_streams(self, parsed: Sequence[tuple[UUID, Envelope | None, Any, MalformedRecord | None]]) -> set[UUID]:
-        """Streams that batch's starts would open and the store does not hold: no per-hand lookup for them."""
+        """Streams that batch's starts would open and the store does not hold: no per-hand lookup for them. The
+        desk's seldom-found streams (:meth:`ingest.handlers.desk.Desk.will_look_up`) are asked in the same query,
+        and those the store does not hold given to the desk: one round trip for the batch, not one per record."""
         starts = set()
+        looked_up = set()
         for _, envelope, event, _ in parsed:
-            if envelope is not None and isinstance(event, HandStarted):
+            if envelope is None:
+                continue
+            if isinstance(event, HandStarted):
                 try:
                     stream = hand_stream(envelope, event)
                 except MalformedRecord:
                     continue
                 if stream not in self._hands:
                     starts.add(stream)
-        return starts - self.store.existing(starts) if starts else set()
+            elif envelope.type in FEDERATION_CATALOG:
+                wanted = self.desk.will_look_up(envelope, event)
+                if wanted is not None and wanted not in self._hands:
+                    looked_up.add(wanted)
+        asked = starts | looked_up
+        absent = asked - self.store.existing(asked) if asked else set()
+        self.desk.not_stored(absent & looked_up)
+        return absent & starts
 
     def _read(self, record: LogRecord) -> tuple[UUID, Envelope | None, Any, MalformedRecord | None]:
         try:

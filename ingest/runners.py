@@ -31,6 +31,7 @@ import logging
 import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
+from datetime import datetime
 from typing import Any, TypeVar
 
 from kafka import KafkaConsumer, TopicPartition
@@ -323,11 +324,10 @@ class KafkaRefereeRunner:
                         break
                     continue
                 quiet_since = time.monotonic()
+                received = _times()
                 for tp, messages in polled.items():
                     records = [
-                        LogRecord(
-                            tp.topic, tp.partition, m.offset, m.key or b"", m.value or b"", from_millis(m.timestamp)
-                        )
+                        LogRecord(tp.topic, tp.partition, m.offset, m.key or b"", m.value or b"", received(m.timestamp))
                         for m in messages
                     ]
                     started = time.perf_counter()
@@ -454,6 +454,20 @@ class KafkaRefereeRunner:
         # waits as long as its offset lookups take, a rebalance's included: the loop would stop polling)
         position = self.consumer.position(tp, timeout_ms=0)
         return None if position is None else max(0, high - position)
+
+
+def _times() -> Callable[[int | None], datetime | None]:
+    """A poll's Kafka timestamps as times, one object per millisecond: records appended in the same millisecond
+    share it (and the referee writes a time it has just written once, :func:`ingest.judgement.meta_of`)."""
+    made: dict[int | None, datetime | None] = {}
+
+    def received(millis: int | None) -> datetime | None:
+        if millis in made:
+            return made[millis]
+        at = made[millis] = from_millis(millis)
+        return at
+
+    return received
 
 
 def _offset_and_metadata(offset: int) -> OffsetAndMetadata:

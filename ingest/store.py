@@ -356,15 +356,19 @@ class PostgresStoreRecorder(PostgresProcessRecorder):
                     for row in seen:
                         copy.write_row(row if len(row) == 4 else (*row, None))
             if stored_events:
-                self._lock_table(curs)
-                self._notify_channel(curs)
-                if index:
-                    # After the table lock: two referees indexing the same stream would otherwise each hold
-                    # the other's row and wait for the other's lock.
-                    curs.execute(self.insert_index_statement, ([c for c, _ in index], [s for _, s in index]))
-                if heads:
-                    curs.execute(self.upsert_heads_statement,
-                                 ([h[0] for h in heads], [h[1] for h in heads], [h[2] for h in heads]))
+                # The lock, the notification, the index and the heads sent together and answered together (one
+                # round trip to the server, not five); a statement's error is raised when the block ends. COPY
+                # cannot be pipelined: the events follow on their own.
+                with conn.pipeline():
+                    self._lock_table(curs)
+                    self._notify_channel(curs)
+                    if index:
+                        # After the table lock: two referees indexing the same stream would otherwise each hold
+                        # the other's row and wait for the other's lock.
+                        curs.execute(self.insert_index_statement, ([c for c, _ in index], [s for _, s in index]))
+                    if heads:
+                        curs.execute(self.upsert_heads_statement,
+                                     ([h[0] for h in heads], [h[1] for h in heads], [h[2] for h in heads]))
                 with curs.copy(self.copy_events_statement) as copy:
                     copy.set_types(["uuid", "int8", "text", "bytea"])
                     for e in stored_events:

@@ -82,9 +82,14 @@ from eventsourcing.domain import Aggregate
 
 from domain.clock import time_of_stored_act
 from domain.competition.aggregate import Competition, Recorder, competition_stream_id, recorded_event
-from domain.competition.events import TableHandEnded
+from domain.competition.events import (
+    ParticipantRegistered,
+    PlayerEliminated,
+    RegulationsAdopted,
+    TableHandEnded,
+)
 from domain.competition.hand_checks import ChipCount, hand_name, table_number, verify_hand_start
-from domain.discipline import DisciplinaryCase, case_id
+from domain.discipline import DisciplinaryCase, case_id, season_record_id
 from domain.discipline.case import verify_entrant
 from domain.discipline.penalties import acting_while_serving
 from domain.errors import (
@@ -221,6 +226,11 @@ class Desk:
         #: a competition's hand being played → who started it, in whose name the floor records its end (the
         #: hand may end on an official's act, a misdeal or a void, that is no act of the table's)
         self._dealers: dict[UUID, Recorder] = {}
+        #: streams the store did not hold when the current batch began (:meth:`will_look_up`, asked once for the
+        #: whole batch): one not hot now was neither stored since nor made by an act this batch accepted
+        self._not_stored: set[UUID] = set()
+        #: the season of each competition whose Regulations the batch being read adopts
+        self._seasons_ahead: dict[str, str] = {}
 
     # --- the entry points ---------------------------------------------------------------------------------
 
@@ -481,10 +491,37 @@ class Desk:
 
     # --- the aggregates -----------------------------------------------------------------------------------
 
+    def will_look_up(self, envelope: Envelope, event: Any) -> UUID | None:
+        """The stream a federation record's handler will look for that is seldom there — a registering athlete's
+        season record, the review of a busted player's hand: asked of the store for a whole batch at once
+        (:meth:`not_stored`), not one round trip per record."""
+        if isinstance(event, RegulationsAdopted):
+            # the registrations that follow it in the batch count in its season (if it is accepted: a guess
+            # only decides what is asked of the store, never what is found)
+            self._seasons_ahead[envelope.competition_id] = str(event.regulations.starts_on.year)
+        elif isinstance(event, ParticipantRegistered):
+            competition = self.hot.get(competition_stream_id(envelope.competition_id))
+            season = (
+                season_of(competition) if isinstance(competition, Competition)
+                else self._seasons_ahead.get(envelope.competition_id)
+            )
+            if season is not None:
+                return season_record_id(event.person, season)
+        elif isinstance(event, PlayerEliminated) and "/" in event.hand:
+            return hand_review_id(envelope.competition_id, event.hand)
+        return None
+
+    def not_stored(self, streams: set[UUID]) -> None:
+        """The streams of the batch beginning that the store does not hold (replacing the last batch's)."""
+        self._not_stored = streams
+        self._seasons_ahead.clear()
+
     def find(self, stream: UUID) -> Any | None:
         found = self.hot.get(stream)
         if found is not None:
             return found
+        if stream in self._not_stored:
+            return None
         try:
             loaded: Aggregate = self.store.repository.get(stream)
         except AggregateNotFoundError:

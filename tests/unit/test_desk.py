@@ -34,7 +34,7 @@ from domain.competition.events import (
     ParticipantRegistered,
     PlayerEliminated,
 )
-from domain.discipline import DisciplinaryCase, PenaltyKind, case_id
+from domain.discipline import DisciplinaryCase, PenaltyKind, case_id, season_record_id
 from domain.discipline.events import (
     PenaltyImposed,
     SeasonDisqualificationDecided,
@@ -298,6 +298,47 @@ def test_registration_is_refused_while_a_season_disqualification_stands(pipeline
     assert set(outcomes(pipeline.judge(list(opening(next_season, regulations))[:5]))) == {"accepted"}
     back = ParticipantRegistered("p02", "person-p02", date(1990, 1, 1))
     assert outcomes(pipeline.judge([next_season.record(back, SECRETARY, at(12))])) == ["accepted"]
+
+
+def test_a_batch_asks_the_store_once_for_its_season_records_and_still_finds_one_stored(pipeline: Pipeline) -> None:
+    """The referee asks the store which of a batch's registering athletes have a season record in one query with
+    the batch's other look-ups (not one round trip per registration), in the batch that adopts the Regulations
+    too — and a season record stored before, not hot in a referee just started, is still found."""
+    records = Records()
+    pipeline.judge(opening(records))
+    steps = [
+        records.record(ViolationRecorded("p02", "7.1.4", "", True, 1, "team play with p03"), JUDGE, at(5)),
+        records.record(
+            PenaltyImposed("p02", 1, PenaltyKind.MISSED_ROUNDS, Role.JUDGE, rounds=2, players_at_table=3, hands_to_miss=6),
+            JUDGE, at(6),
+        ),
+        records.record(ViolationRecorded("p02", "7.1.4", "", True, 2, "team play again"), JUDGE, at(7)),
+        records.record(ViolationEnteredInProtocol("p02", 2), CHIEF, at(8)),
+        records.record(SeasonDisqualificationDecided("person-p02", "2026", COMPETITION, 2, "7.1.4", at(10)), FEDERATION, at(10)),
+    ]
+    judged = pipeline.judge(steps)
+    assert outcomes(judged) == ["accepted"] * 5, [v.rejection for v in judged if v.rejection]
+    pipeline.restart()  # nothing hot: what the store holds is all the referee knows
+    asked: list[object] = []
+    get = pipeline.store.repository.get
+
+    def counted(stream: object, *args: object, **kwargs: object) -> object:
+        asked.append(stream)
+        return get(stream, *args, **kwargs)  # type: ignore[arg-type]
+
+    pipeline.store.repository.get = counted  # type: ignore[method-assign]
+    other = Records("gomel-cup-2026")
+    opened = list(opening(other))[:5]  # the Regulations and the officials, then two registrations, one batch
+    registrations = [
+        other.record(ParticipantRegistered("q01", "person-q01", date(1990, 1, 1)), SECRETARY, at(11)),
+        other.record(ParticipantRegistered("p02-b", "person-p02", date(1990, 1, 1)), SECRETARY, at(12)),
+    ]
+    verdicts = pipeline.judge([*opened, *registrations])
+    assert outcomes(verdicts) == ["accepted"] * 6 + ["rejected"]
+    rejection = verdicts[-1].rejection
+    assert rejection is not None and rejection.rule == "bfsp 7.2.3"
+    assert season_record_id("person-q01", "2026") not in asked, "known absent for the whole batch: not asked again"
+    assert season_record_id("person-p02", "2026") in asked, "the one stored is read"
 
 
 def test_refusals_are_stored_in_the_competitions_rejection_log(pipeline: Pipeline) -> None:
