@@ -246,6 +246,9 @@ class Clock(BaseModel):
     paused: str | None = Field(default=None, description="why the Chief Judge stopped the level clock, while he has")
     timeline: list[ClockPhase] = Field(default_factory=list, description="levels and breaks as the clock ran them")
     pauses: list[ClockPause] = Field(default_factory=list, description="each stop of the level clock")
+    play_ended_at: str | None = Field(
+        default=None, description="the end of play (the winner declared): the clock stopped there, as it read then"
+    )
 
 
 class StandingPlayer(BaseModel):
@@ -549,6 +552,9 @@ def clock(store: EventSource, competition_id: str, now: datetime) -> Clock | Non
     if replayed is None:
         return None
     found: Competition = replayed.aggregate
+    # the clock stops with play: a competition whose winner is declared reads as its clock stood then
+    ended = found.ended_at if found.ended_at is not None and found.ended_at < now else None
+    now = ended or now
     phase = found.phase_at(now)
     level = phase.level if phase is not None else None
     playing = phase is not None and phase.on_break is None
@@ -592,7 +598,7 @@ def clock(store: EventSource, competition_id: str, now: datetime) -> Clock | Non
         levels_played=[{"number": t.level, "stakes": t.stakes, "started_at": t.started_at, "ended_at": t.ended_at,
                         "announced_at": t.announced_at} for t in timeline if t.kind == "level"],
         paused=phase.stopped if phase is not None and phase.paused else None,
-        timeline=timeline, pauses=pauses,
+        timeline=timeline, pauses=pauses, play_ended_at=iso(ended),
     )
 
 

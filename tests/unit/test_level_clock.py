@@ -50,6 +50,7 @@ from ingest.referee import Verdict
 from ingest.runners import drain_embedded
 from ingest.simulator import simulate_competition
 from ingest.simulator.clock import simulation_clock
+from projections import federation
 
 pytestmark = pytest.mark.unit
 
@@ -238,6 +239,13 @@ def test_a_simulated_competition_deals_every_hand_at_the_level_the_clock_has_in_
         assert blinds == [level.small_blind, level.big_blind], (hand.started_at, level)
         played[level.number] += 1
     assert len(played) >= 5, played
+    # the clock stops with play: read 90 days later, it reads as it stood when the winner was declared
+    assert competition.ended_at is not None
+    stood = competition.phase_at(competition.ended_at)
+    later = federation.clock(pipeline.store, simulation.competition_id, competition.ended_at + timedelta(days=90))
+    assert stood is not None and later is not None and later.level is not None
+    assert later.play_ended_at == competition.ended_at.isoformat()
+    assert (later.level.number, later.seconds_remaining) == (stood.level.number, int(stood.left.total_seconds()))
     # no hand starts on a break: every break's minutes are free of hands
     for phase in breaks:
         assert phase.ends is not None

@@ -159,11 +159,12 @@ def test_the_clock_counts_down_the_level_from_its_start(judged: Judged) -> None:
     assert view.level_started_at == at(0).isoformat() and view.level_ends_at == at(30).isoformat()
     assert view.seconds_remaining == 20 * 60
     assert view.next_level is not None and view.next_level.number == 2
-    # level 1's 30 minutes are out: level 2 is in force by the clock, announced or not (bfsp 3.3)
+    # p01 won at 22 minutes: the clock stopped with play, so at 45 it still reads level 1 with the 8 minutes it had
+    # left (a running clock reaching level 2 by itself, announced or not: tests/unit/test_level_clock.py)
     over = federation.clock(judged.store, COMPETITION, at(45))
-    assert over is not None and over.level is not None and over.level.number == 2
-    assert (over.level_started_at, over.seconds_remaining) == (at(30).isoformat(), 15 * 60)
-    assert [(t.level, t.announced_at) for t in over.timeline] == [(1, at(0).isoformat()), (2, None)]
+    assert over is not None and over.level is not None and over.level.number == 1
+    assert (over.play_ended_at, over.seconds_remaining) == (at(22).isoformat(), 8 * 60)
+    assert [(t.level, t.announced_at) for t in over.timeline] == [(1, at(0).isoformat())]
     assert federation.clock(judged.store, "no-such-cup", at(0)) is None
 
 
