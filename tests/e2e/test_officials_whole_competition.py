@@ -8,7 +8,13 @@ competition, the Secretary compiles the final protocol, both sign it, the result
 protocol's PDF (its text read with pypdf) and HTML carry every item a reviewer reads.
 
 Levels run by the clock: level 1 starts it, and announcing level 2 while level 1's minutes run is refused
-(tests/unit/test_level_clock.py plays the clock through levels, breaks and pauses at times the test chooses)."""
+(tests/unit/test_level_clock.py plays the clock through levels, breaks and pauses at times the test chooses).
+
+The second competition plays two tables, 6-max, seven players: after a bust at the short table the floor's balance
+(``GET /balance``) names the move bfsp 3.1 requires, a wrong mover is refused with it, and the Chief Judge moves the
+next big blind; a judge's ruling re-awards a pot, without which the loser's elimination is refused; four left sit at
+the final table by the draw `pokeraudit draw final-table` computes; and the final protocol's HTML and PDF rows carry
+the move (from and to table and seat, the reason, who authorised it) and the ruling's re-award (player and amount)."""
 
 from __future__ import annotations
 
@@ -18,7 +24,9 @@ import subprocess
 import sys
 import uuid
 from collections.abc import Iterator
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta
+from html import escape
 from pathlib import Path
 from typing import Any
 
@@ -46,6 +54,7 @@ from pypdf import PdfReader
 from api.app import create_app
 from api.auth import issue_token
 from api.settings import Settings
+from domain.cards import parse_cards
 from domain.competition.events import (
     CompetitionEnded,
     EliminationReason,
@@ -55,12 +64,28 @@ from domain.competition.events import (
     PlayerEliminated,
     RegulationsAdopted,
 )
+from domain.competition.floor_events import MoveReason, MoveRule, PlayerMoved
+from domain.competition.regulations import Prize
 from domain.discipline import PenaltyKind
 from domain.discipline.events import PenaltyImposed, ViolationRecorded
+from domain.hand.events import (
+    ActionKind,
+    BoardDealt,
+    ForcedBetKind,
+    ForcedBetPosted,
+    HandShown,
+    HandStarted,
+    HoleCardsDealt,
+    PlayerActed,
+    PotShare,
+    ReportedEvent,
+    SeatEntry,
+    Stakes,
+)
 from domain.protests import Contested, ContestedKind, ProtestFiled, ProtestTier
 from domain.protests.events import ProtestDecided, ProtestDecision, ProtestForwarded, ProtestReceived
 from domain.roles import Role
-from domain.rulings import RulingIssued, RulingKind
+from domain.rulings import PotReaward, RulingIssued, RulingKind
 from ingest.envelope import RecordedBy
 from ingest.publish import hand_records
 
@@ -85,9 +110,11 @@ def pdf_text(data: bytes) -> str:
 class Officials:
     """The API as each official, participant and the federation use it: one token each."""
 
-    def __init__(self, api: TestClient) -> None:
+    def __init__(self, api: TestClient, competition: str = COMPETITION) -> None:
         self.api = api
-        self.records = Records()
+        self.competition = competition
+        self.base = f"/v1/competitions/{competition}"
+        self.records = Records(competition)
         self.tokens = {
             FEDERATION.person: issue_token(SECRET, FEDERATION.person, "federation"),
             CHIEF.person: issue_token(SECRET, CHIEF.person, "chief_judge"),
@@ -110,7 +137,7 @@ class Officials:
 
     def payload(self, kind: str, payload: dict[str, Any], who: RecordedBy) -> dict[str, Any]:
         """A record whose payload a tool printed (the draw's): as a client sends it, ``recorded_by`` the token's."""
-        record = {"event_id": str(uuid.uuid4()), "competition_id": COMPETITION, "seq": 0, "type": kind,
+        record = {"event_id": str(uuid.uuid4()), "competition_id": self.competition, "seq": 0, "type": kind,
                   "payload": payload, "occurred_at": now().isoformat()}
         answer = self.api.post("/v1/events", params={"wait": "true"}, json=record, headers=self.headers(who))
         assert answer.status_code == 200, answer.text
@@ -135,13 +162,13 @@ class Officials:
             assert verdict["outcome"] == "accepted", verdict
 
     def post(self, path: str, who: RecordedBy, body: Any = None) -> dict[str, Any]:
-        answer = self.api.post(f"{BASE}{path}", json=body, headers=self.headers(who))
+        answer = self.api.post(f"{self.base}{path}", json=body, headers=self.headers(who))
         assert answer.status_code == 201, answer.text
         found: dict[str, Any] = answer.json()
         return found
 
     def get(self, path: str, who: RecordedBy, **params: str) -> Any:
-        answer = self.api.get(f"{BASE}{path}", params=params, headers=self.headers(who))
+        answer = self.api.get(f"{self.base}{path}", params=params, headers=self.headers(who))
         assert answer.status_code == 200, answer.text
         return answer
 
@@ -263,8 +290,8 @@ def test_a_whole_competition_from_the_regulations_to_the_signed_final_protocol(o
         # the Regulations as readable tables: the level schedule, the breaks, the prizes
         for title in ("Regulations: level schedule", "Regulations: breaks", "Regulations: prizes"):
             assert title in text
-        # the moves section (a one-table event moves nobody: its rows' from/to, reason and authoriser are
-        # tests/unit/projections' to check)
+        # the moves section (a one-table event moves nobody: a move's row, from/to, reason and authoriser, is the
+        # two-table competition's below to check)
         assert "Moves" in text
         # protests: grounds, decision, reasons, who decided and when, the snapshot forwarded with
         assert GROUNDS in text and DECISION in text and taken["name"] in text and "federation" in text
@@ -281,3 +308,173 @@ def test_a_whole_competition_from_the_regulations_to_the_signed_final_protocol(o
     assert f'href="{hand_1["history"]}"' in html or hand_1["history"] in html
     assert 'id="hand-' in html
     assert protocol["competition"]["closed_by"]["person"] == CHIEF.person
+
+
+# --- two tables: a move for balance after a bust, a ruling that re-awards a pot, the final table ---------------
+
+CUP = "minsk-cup-2026"
+CUP_PLAYERS = ("q1", "q2", "q3", "q4", "q5", "q6", "q7")
+CUP_SEED = "two-tables seat draw"
+#: 6-max, two tables of 4 and 3; the final table seats the last 4 (bfsp 3.1: the Regulations' final_table)
+CUP_REGULATIONS = replace(REGULATIONS, title="Minsk Cup 2026", max_seats=6, final_table=4,
+                          prizes=(Prize(1, 5000), Prize(2, 3000), Prize(3, 1500)))
+DEALERS = {1: RecordedBy(person="dealer-t1", role=Role.DEALER), 2: RecordedBy(person="dealer-t2", role=Role.DEALER)}
+#: every player's hole cards: aces beat kings beat queens … at the board Ah9c4d Tc 3h (no straight, no flush)
+CUP_CARDS = {"q3": "AsAd", "q4": "KsKd", "q5": "QsQd", "q6": "JsJd", "q2": "8s8d", "q7": "7s7d", "q1": "6s6d"}
+MISREAD = "the dealer pushed the pot to q3, whose aces were dead (a card exposed before the deal): q4's pot"
+
+
+def cup_draw(kind: str, players: tuple[str, ...], seed: str, *size: str) -> dict[str, Any]:
+    pokeraudit = Path(sys.executable).parent / "pokeraudit"
+    printed = subprocess.run([str(pokeraudit), "draw", kind, *players, "--seed", seed, *size,
+                              "--ordered-by", CHIEF.person, "--json"],
+                             capture_output=True, text=True, check=True, timeout=120)  # fmt: skip
+    drawn: dict[str, Any] = json.loads(printed.stdout)
+    return drawn
+
+
+def played(
+    table_number: int,
+    number: int,
+    seated: dict[str, tuple[int, int]],
+    blinds: tuple[str, str, str],
+    acts: list[tuple[str, ActionKind, int | None]],
+) -> list[ReportedEvent]:
+    """Hand ``number`` at ``table_number``: ``seated`` player → (seat, stack), (button, small blind, big blind),
+    the acts before the flop; whoever is still in shows (all in) and the board runs out."""
+    button, small, big = blinds
+    seat = {p: s for p, (s, _) in seated.items()}
+    order = sorted(seated, key=lambda p: (seat[p] - seat[small]) % CUP_REGULATIONS.max_seats)
+    folded = {p for p, kind, _ in acts if kind is ActionKind.FOLD}
+    return [
+        HandStarted(str(table_number), number, "NT",
+                    tuple(sorted((SeatEntry(s, p, stack) for p, (s, stack) in seated.items()), key=lambda e: e.seat)),
+                    seat[button],
+                    Stakes(blinds=((seat[small], LEVEL_1.small_blind), (seat[big], LEVEL_1.big_blind)),
+                           min_bet=LEVEL_1.big_blind),
+                    burns_recorded=False),
+        ForcedBetPosted(seat[small], ForcedBetKind.SMALL_BLIND, LEVEL_1.small_blind),
+        ForcedBetPosted(seat[big], ForcedBetKind.BIG_BLIND, LEVEL_1.big_blind),
+        *(HoleCardsDealt(seat[p], parse_cards(CUP_CARDS[p])) for p in order),
+        *(PlayerActed(seat[p], kind, amount) for p, kind, amount in acts),
+        *(HandShown(seat[p], parse_cards(CUP_CARDS[p])) for p, _, _ in acts if p not in folded),
+        BoardDealt(parse_cards("Ah9c4d")),
+        BoardDealt(parse_cards("Tc")),
+        BoardDealt(parse_cards("3h")),
+    ]  # fmt: skip
+
+
+def test_two_tables_a_move_for_balance_a_ruling_that_re_awards_a_pot_and_the_final_table(
+    officials: Officials,
+) -> None:
+    o = Officials(officials.api, CUP)
+    for table_number, dealer in DEALERS.items():
+        o.tokens[dealer.person] = issue_token(SECRET, dealer.person, "dealer", competition=CUP, table=str(table_number))
+    o.act(RegulationsAdopted(CUP, CUP_REGULATIONS), FEDERATION)
+    o.act(OfficialAppointed(CHIEF.person, Role.CHIEF_JUDGE), FEDERATION)
+    for official in (SECRETARY, JUDGE):
+        o.act(OfficialAppointed(official.person, official.role), CHIEF)
+    for table_number, dealer in DEALERS.items():
+        o.act(OfficialAppointed(dealer.person, Role.DEALER, tables=(table_number,)), CHIEF)
+    for player in CUP_PLAYERS:
+        o.act(ParticipantRegistered(player, f"person-{player}", datetime(1990, 1, 1).date()), SECRETARY)
+    drawn = cup_draw("seats", CUP_PLAYERS, CUP_SEED, "--seats-per-table", str(CUP_REGULATIONS.max_seats))
+    assert o.payload("SeatDrawCommitted", {"seed_sha256": drawn["seed_sha256"]}, SECRETARY)["outcome"] == "accepted"
+    conducted = {k: v for k, v in drawn.items() if k not in ("type", "seed_sha256", "seats_per_table")}
+    assert o.payload("SeatDrawConducted", conducted, SECRETARY)["outcome"] == "accepted"
+    seats = {a["participant"]: (a["table"], a["seat"]) for a in drawn["assignments"]}
+    assert sorted({t for t, _ in seats.values()}) == [1, 2]
+    o.act(LevelStarted(LEVEL_1, now()), JUDGE)
+
+    def deal(events: list[ReportedEvent], table_number: int) -> None:
+        for record in hand_records(events, CUP, DEALERS[table_number], now(), step=timedelta(milliseconds=10)):
+            verdict = o.submit(record, DEALERS[table_number])
+            assert verdict["outcome"] == "accepted", verdict
+
+    def at(table_number: int, stacks: dict[str, int]) -> dict[str, tuple[int, int]]:
+        return {p: (seats[p][1], stack) for p, stack in stacks.items() if seats[p][0] == table_number}
+
+    # hand 2/1 (the table of 3, button on its highest seat): q2 moves all in, q4 calls, q4's kings win
+    assert (seats["q2"], seats["q4"], seats["q3"]) == ((2, 1), (2, 2), (2, 3))
+    deal(played(2, 1, at(2, dict.fromkeys(("q2", "q4", "q3"), STACK)), ("q3", "q2", "q4"),
+                [("q3", ActionKind.FOLD, None), ("q2", ActionKind.RAISE, STACK), ("q4", ActionKind.CALL, None)]), 2)
+    o.act(PlayerEliminated("q2", "2/1", EliminationReason.NO_CHIPS, 7, starting_stack=STACK), JUDGE)
+
+    # table 2 is two short of table 1: the floor (GET /balance) names the move, the Chief Judge makes it (bfsp 3.1)
+    balance = o.get("/balance", CHIEF).json()
+    assert not balance["balanced"] and balance["next_move"], balance
+    move = balance["next_move"]
+    # a move the rules do not call for is refused with the one they do (q7 is not the next big blind)
+    wrong = o.refused(PlayerMoved("q7", 1, 1, 2, 4, MoveReason.BALANCE, MoveRule.NEXT_BIG_BLIND, CHIEF.person), CHIEF)
+    assert wrong["rule"] == "bfsp 3.1" and "q1 must move: he would be big blind next at table 1" in wrong["reason"]
+    assert (move["participant"], move["from_table"], move["to_table"]) == ("q1", 1, 2), balance
+    o.act(PlayerMoved(move["participant"], move["from_table"], move["from_seat"], move["to_table"], move["to_seat"],
+                      MoveReason.BALANCE, MoveRule(move["rule_applied"]), CHIEF.person), CHIEF)  # fmt: skip
+    assert o.get("/balance", CHIEF).json()["balanced"]
+    seats["q1"] = (2, move["to_seat"])
+
+    # hand 2/2, q1 dealt in on the big blind: q4 moves all in, q3 calls, q1 folds; q3's aces win the pot of 20,050 —
+    # but his hand was dead: the judge's ruling re-awards the pot to q4, and q3 is out (bfsp 2.2.3)
+    deal(played(2, 2, at(2, {"q4": 2 * STACK, "q3": STACK, "q1": STACK}), ("q4", "q3", "q1"),
+                [("q4", ActionKind.RAISE, 2 * STACK), ("q3", ActionKind.CALL, None), ("q1", ActionKind.FOLD, None)]), 2)
+    pot, q4_seat = 2 * STACK + LEVEL_1.big_blind, seats["q4"][1]
+    # as the hand was played q3 doubled up: his elimination is refused until the ruling moves the pot (5.10.2)
+    early = o.refused(PlayerEliminated("q3", "2/2", EliminationReason.NO_CHIPS, 6, starting_stack=STACK), JUDGE)
+    assert early["rule"] == "bfsp 5.10.2" and f"q3 finished hand 2/2 with {pot:,} chips" in early["reason"], early
+    ruling = RulingIssued("r-cup-1", "2/2", RulingKind.FINDING_OF_FACT, JUDGE.person, Role.JUDGE, "bfsp 2.2.3",
+                          MISREAD, reawards=(PotReaward(0, (PotShare(q4_seat, pot),)),))
+    o.act(ruling, JUDGE, table_id="2", hand_id="2")
+    o.act(PlayerEliminated("q3", "2/2", EliminationReason.NO_CHIPS, 6, starting_stack=STACK), JUDGE)
+
+    # hand 1/1 (button on table 1's highest seat): q6 all in, q7 folds his small blind, q5 calls and wins
+    deal(played(1, 1, at(1, dict.fromkeys(("q7", "q5", "q6"), STACK)), ("q6", "q7", "q5"),
+                [("q6", ActionKind.RAISE, STACK), ("q7", ActionKind.FOLD, None), ("q5", ActionKind.CALL, None)]), 1)
+    o.act(PlayerEliminated("q6", "1/1", EliminationReason.NO_CHIPS, 5, starting_stack=STACK), JUDGE)
+    stacks = {"q4": 2 * STACK + pot - STACK, "q1": STACK - LEVEL_1.big_blind,
+              "q5": 2 * STACK + LEVEL_1.small_blind, "q7": STACK - LEVEL_1.small_blind}
+
+    # four left, the final table's size: the Secretary conducts its draw as `pokeraudit draw final-table` computes it
+    final_draw = cup_draw("final-table", tuple(sorted(stacks)), "cup final table", "--final-table-size",
+                          str(CUP_REGULATIONS.final_table))
+    assert o.payload("FinalTableDrawCommitted", {"seed_sha256": final_draw["seed_sha256"]}, SECRETARY)["outcome"] == "accepted"
+    final_seats = {k: v for k, v in final_draw.items() if k not in ("type", "seed_sha256", "final_table_size")}
+    assert o.payload("FinalTableDrawConducted", final_seats, SECRETARY)["outcome"] == "accepted"
+    seats.update({a["participant"]: (a["table"], a["seat"]) for a in final_draw["assignments"]})
+    assert {p: seats[p] for p in stacks} == {"q4": (1, 1), "q5": (1, 2), "q1": (1, 3), "q7": (1, 4)}
+    # the final table's first hand: all four all in, q4's kings cover and beat them all
+    deal(played(1, 2, at(1, stacks), ("q7", "q4", "q5"),
+                [("q1", ActionKind.RAISE, stacks["q1"]), ("q7", ActionKind.RAISE, stacks["q7"]),
+                 ("q4", ActionKind.RAISE, stacks["q4"]), ("q5", ActionKind.CALL, None)]), 1)
+    for place, player in ((4, "q1"), (3, "q7"), (2, "q5")):
+        o.act(PlayerEliminated(player, "1/2", EliminationReason.NO_CHIPS, place, starting_stack=stacks[player]), JUDGE)
+    ended = o.post("/end", CHIEF)
+    assert (ended["closed_by"], ended["winner"]) == (CHIEF.person, "q4")
+    final = o.post("/protocol/final", SECRETARY)
+    for keeper in (SECRETARY, CHIEF):
+        o.post(f"/protocol/snapshots/{final['version']}/signatures", keeper, {"sha256": final["sha256"]})
+    html = o.get(f"/protocol/snapshots/{final['version']}", CHIEF, format="html").text
+    printed = pdf_text(o.get(f"/protocol/snapshots/{final['version']}", CHIEF, format="pdf").content)
+    read = o.get(f"/protocol/snapshots/{final['version']}", CHIEF).json()
+    assert read["verification"]["ok"] and [s["person"] for s in read["signatures"]] == [SECRETARY.person, CHIEF.person]
+    protocol = read["protocol"]
+    [moved] = [m for m in protocol["moves"] if m["type"] == "PlayerMoved"]
+    assert (moved["from_table"], moved["from_seat"], moved["to_table"], moved["to_seat"]) == (1, 2, 2, 4)
+    [issued] = protocol["rulings"]
+    assert issued["reawards"] == [{"pot_index": 0, "half": "", "shares": [{"seat": q4_seat, "amount": pot, "player": "q4"}]}]
+    # the move's row: who, from table/seat, to table/seat, the reason, how he was chosen, the rule, who authorised
+    # it and who recorded it; the ruling's row: its hand, the official, the rule, the finding and what it re-awarded
+    move_row = ("q1", "table 1 seat 2", "table 2 seat 4", "balance", "next big blind", "bfsp 3.1", CHIEF.person,
+                f"{CHIEF.person} (chief judge)")
+    ruling_row = ("finding of fact", f"{JUDGE.person} (judge)", "bfsp 2.2.3", MISREAD, f"pot 0: q4 (seat {q4_seat}) {pot:,}")
+    assert "".join(f"<td>{escape(cell)}</td>" for cell in move_row) in html
+    assert '<td>r-cup-1</td><td><a href="#hand-2-2">2/2</a></td>' in html
+    assert "".join(f"<td>{escape(cell)}</td>" for cell in ruling_row) in html
+    assert " ".join(move_row) in printed
+    assert " ".join(("r-cup-1", "2/2", *ruling_row)) in printed
+    # the hands list the pot as the ruling left it; the placings follow it: q4 won, q3 went out sixth
+    for text in (html, printed):
+        assert f"{pot:,} (ruling r-cup-1)" in text
+        # the refused move and the early elimination in the annex of rejections, with their reasons
+        assert "q1 must move: he would be big blind next at table 1" in text
+        assert f"q3 finished hand 2/2 with {pot:,} chips" in text
+    assert [(p["place"], p["participant"]) for p in protocol["placings"]][:2] == [(1, "q4"), (2, "q5")]
