@@ -734,9 +734,21 @@ def to_pdf(protocol: JSON, snapshot: JSON | None = None) -> bytes:
 
 def signed_snapshot_html(snapshot: JSON) -> str:
     """A snapshot's text as a page, stamped with its identity and its signatures (:func:`stamp`)."""
-    return to_html(snapshot["protocol"], snapshot)
+    return to_html(_with_its_signatures(snapshot), snapshot)
 
 
 def signed_snapshot_pdf(snapshot: JSON) -> bytes:
     """A snapshot's text as an A4 PDF, stamped with its identity and its signatures (:func:`stamp`)."""
-    return to_pdf(snapshot["protocol"], snapshot)
+    return to_pdf(_with_its_signatures(snapshot), snapshot)
+
+
+def _with_its_signatures(snapshot: JSON) -> JSON:
+    """The snapshot's text with its own signatures added to its Signatures section. They were made after the
+    text was fixed (they sign its SHA-256), so the text lists only the signatures on earlier snapshots; a print
+    whose Signatures section said "none" under a signed header would mislead its reader. The hashed text is
+    unchanged: only the print shows them."""
+    protocol: JSON = snapshot["protocol"]
+    earlier = list(protocol.get("signatures", []))
+    seen = {(s.get("version"), s.get("person"), s.get("role")) for s in earlier}
+    own = [s for s in snapshot.get("signatures") or [] if (s.get("version"), s.get("person"), s.get("role")) not in seen]
+    return {**protocol, "signatures": [*earlier, *own]} if own else protocol

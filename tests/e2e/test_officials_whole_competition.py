@@ -304,6 +304,9 @@ def test_a_whole_competition_from_the_regulations_to_the_signed_final_protocol(o
         assert "closed by" in text
         # the rejections in an annex of their own
         assert "Annex: rejections" in text and "play is not over" in text
+    # the print's Signatures section lists the signatures on this final version (made after its text was fixed)
+    signed_rows = html.split("<h2>Signatures</h2>")[1].split("</section>")[0]
+    assert signed_rows.count(final["sha256"]) == 2 and SECRETARY.person in signed_rows and CHIEF.person in signed_rows
     # hands linked to their history: an anchor per hand and the link to its history
     assert f'href="{hand_1["history"]}"' in html or hand_1["history"] in html
     assert 'id="hand-' in html
