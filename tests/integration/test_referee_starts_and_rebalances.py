@@ -172,6 +172,13 @@ def test_two_referees_joining_one_group_rebalance_without_a_listener_error(
                   if line["level"] in ("error", "critical") and str(line["logger"]).startswith(("pokeraudit", "kafka.coord"))
                   or "rebalance" in str(line["message"]).lower() and "fail" in str(line["message"]).lower()
                   or "callback" in str(line["message"]).lower()]
+        # kafka-python's join can go silent (issue 19's note): after 30 s without partitions the runner closes that
+        # consumer and joins with a new one, and the silent member's LeaveGroup is answered "UnknownMemberId" (the
+        # group no longer knows it), which kafka.coordinator logs as an error — the way out, not a listener's failure
+        rejoined = [i for i, line in enumerate(logged) if "joining the group again" in str(line["message"])]
+        errors = [line for line in errors
+                  if not (rejoined and logged.index(line) > rejoined[0] and "LeaveGroup" in str(line["message"])
+                          and "UnknownMemberId" in str(line["message"]))]
         assert not errors, (name, errors)
         assert not [line for line in logged if str(line["message"]).startswith("infrastructure failure")], name
     revoked = [line for line in lines["one"] if line["message"] == "partitions revoked" and line["partitions"]]
