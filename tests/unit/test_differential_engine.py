@@ -35,6 +35,7 @@ from pokerkit import (
 from pokerkit_reference import Decision, ReferenceGame, ReferenceHand, play_reference_hand
 
 from domain.cards import Card, parse_cards
+from domain.errors import DealingError
 from domain.evaluation import EvaluationKind, showing_rank
 from domain.hand.events import (
     ActionKind,
@@ -124,7 +125,18 @@ def replay_through_engine(ref: ReferenceHand) -> tuple[HandState, list[PotAwarde
         if aggressive:
             street, before = state.street_index, max(state.bets.values())
             full = ref.game.bring_in if event.action is ActionKind.BRING_IN else _full_bet(state, ref.game)
-        awards += [d for d in state.apply(event) if isinstance(d, PotAwarded)]
+        try:
+            applied = state.apply(event)
+        except DealingError as refused:
+            # PokerKit convention: a stud deal that outruns the stub (seven players to seventh street) takes burned
+            # and mucked cards again on its own; the rules have the dealer deal all but the last card, then shuffle
+            # the burns (then the muck) into the stub, each a record (bfsp 6.5.3; BurnsShuffledIntoStub,
+            # MuckShuffledIntoStub, tested in the corrections' tests): from that card on the two are different hands
+            last_street = state.street_index == len(state.variant.streets) - 1
+            if last_street and "already dealt in this hand" in str(refused):
+                raise Diverged(f"PokerKit reused a card on a short stub: {refused}") from refused
+            raise
+        awards += [d for d in applied if isinstance(d, PotAwarded)]
         if aggressive:
             assert isinstance(event, PlayerActed) and event.amount is not None
             log.aggressions[street] += event.action is not ActionKind.BRING_IN
