@@ -172,8 +172,17 @@ def add_snapshot(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]
 
 
 def _official(command: argparse.ArgumentParser) -> None:
+    official_arguments(command)
+
+
+def official_arguments(command: argparse.ArgumentParser, role: str | None = None) -> None:
+    """``--by``, ``--role`` and ``--timeout`` of an official's act put on the log: the role is given (a keeper of
+    the protocol) unless the act has one office, ``role``, its default."""
     command.add_argument("--by", required=True, metavar="PERSON", help="the official, as his appointment names him")
-    command.add_argument("--role", required=True, choices=_KEEPERS, help="his office at the competition")
+    if role is None:
+        command.add_argument("--role", required=True, choices=_KEEPERS, help="his office at the competition")
+    else:
+        command.add_argument("--role", default=role, help=f"his office at the competition (default {role})")
     command.add_argument("--timeout", type=float, default=_WAIT_SECONDS, metavar="SECONDS",
                          help=f"Kafka mode: how long to wait for the referee (default {_WAIT_SECONDS:g})")
 

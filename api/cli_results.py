@@ -16,9 +16,6 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-#: how long the acts wait for the referee's verdict in the Kafka mode
-_WAIT_SECONDS = 30.0
-
 
 def add_results(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     command = subparsers.add_parser(
@@ -65,10 +62,9 @@ def add_results(subparsers: argparse._SubParsersAction[argparse.ArgumentParser])
 
 
 def _official(command: argparse.ArgumentParser, role: str) -> None:
-    command.add_argument("--by", required=True, metavar="PERSON", help="the official, as his appointment names him")
-    command.add_argument("--role", default=role, help=f"his office at the competition (default {role})")
-    command.add_argument("--timeout", type=float, default=_WAIT_SECONDS, metavar="SECONDS",
-                         help=f"Kafka mode: how long to wait for the referee (default {_WAIT_SECONDS:g})")
+    from api.cli_protocol import official_arguments
+
+    official_arguments(command, role)
 
 
 def _record(args: argparse.Namespace, event: Any) -> tuple[bytes, bytes]:
