@@ -23,30 +23,13 @@ from domain.chain import GENESIS, BrokenLink, canonical, first_broken_link, link
 JSON = dict[str, Any]
 
 
-#: the last event time written, and how: the referee dates the records of one millisecond with one time object (the
-#: log's), so consecutive events mostly share it. Compared by identity (a time equal in another zone never takes
-#: its text) and held here, so that object cannot be freed and its identity reused; one tuple, replaced whole, so
-#: another thread never reads one time's object with another's text.
-_last_at: tuple[datetime | None, str] = (None, "")
-
-
-def _at_text(at: datetime) -> str:
-    global _last_at
-    last = _last_at
-    if at is last[0]:
-        return last[1]
-    text = at.isoformat()
-    _last_at = (at, text)
-    return text
-
-
 def chain_body(stream: UUID | str, version: int, type_name: str, at: datetime, payload: JSON, meta: JSON) -> JSON:
     """What an event's link is computed over (``stream`` as a UUID, or already written as its string)."""
     return {
         "stream": stream if type(stream) is str else str(stream),
         "version": version,
         "type": type_name,
-        "at": _at_text(at),
+        "at": at.isoformat(),
         "payload": payload,
         "meta": meta,
     }

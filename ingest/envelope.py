@@ -12,7 +12,7 @@ import json
 import math
 import typing
 from collections.abc import Callable
-from datetime import UTC, datetime, timedelta, timezone, tzinfo
+from datetime import datetime
 from functools import cache
 from typing import Any
 from uuid import UUID
@@ -97,15 +97,6 @@ class Envelope(BaseModel):
             raise ValueError("a time is written in ISO 8601 with its offset (2026-11-29T12:00:00Z), not as a number")
         return value
 
-    @field_validator("occurred_at")
-    @classmethod
-    def _a_standard_zone(cls, value: datetime) -> datetime:
-        # pydantic gives the time its own tzinfo, whose offset every comparison, subtraction and isoformat() asks
-        # through a call into its extension (a subtraction ~4 µs, against ~0.1 µs with the standard library's):
-        # the referee compares and writes this time for every record. The same instant and offset, written the
-        # same way (isoformat, str, model_dump_json), only with the standard library's zone.
-        return value.replace(tzinfo=_standard_zone(value.utcoffset()))
-
     @field_validator("rulebook")
     @classmethod
     def _a_known_rulebook(cls, value: str) -> str:
@@ -117,11 +108,6 @@ class Envelope(BaseModel):
     def key(self) -> bytes:
         """The log key: all events of one competition share a partition (DESIGN decision 3)."""
         return self.competition_id.encode()
-
-
-@cache
-def _standard_zone(offset: timedelta | None) -> tzinfo:
-    return UTC if not offset else timezone(offset)
 
 
 class MalformedRecord(ValueError):
