@@ -13,7 +13,11 @@ stored as a document that could be edited. What is stored is what must not chang
   sign the final protocol (bfsp 2.1.4, 2.3.3), each naming the snapshot he signs and its SHA-256, so a
   signature is on one fixed text.
 
-Both are written by the referee alone (DESIGN decision 10): taking a snapshot is an official's act on the log
+Their events are typed (:mod:`domain.recorded`): each class names the types it records in ``RECORDS`` and applies
+each with one ``@applies`` method, stored in the very form they always were (a snapshot by
+:func:`snapshot_to_json`, a signature as its fields, a challenge as the officials' events are).
+
+All three are written by the referee alone (DESIGN decision 10): taking a snapshot is an official's act on the log
 (:class:`ProtocolSnapshotRequested`, the Secretary's or the Chief Judge's, bfsp 2.3.3) judged like any other, and
 the referee fixes what the snapshot covers — every stream of the competition as the log stood at that record —
 so the same log replayed into an empty store gives the same snapshot, byte for byte. A signature is one too.
@@ -32,12 +36,13 @@ from uuid import NAMESPACE_URL, UUID, uuid5
 from eventsourcing.domain import event
 
 from domain.chain import canonical
-from domain.chained import JSON, ChainedAggregate
+from domain.chained import JSON
 from domain.errors import CompetitionError, NotPermittedError, RuleRef
 from domain.officials import Act, verify_permitted
-from domain.officials.codec import encode as encode_officials
 from domain.officials.permissions import permission
+from domain.officials.recorded import OfficialsRecord
 from domain.protests.events import HandChallenged
+from domain.recorded import TypedRecord, applies, recorded_events
 from domain.roles import Role
 
 ARCHIVE_NAMESPACE = uuid5(NAMESPACE_URL, "https://pokeraudit/protocol-archive")
@@ -152,13 +157,15 @@ class ProtocolSigned:
 CATALOG: dict[str, type] = {"ProtocolSnapshotRequested": ProtocolSnapshotRequested, "ProtocolSigned": ProtocolSigned}
 
 
-class ProtocolArchive(ChainedAggregate):
+class ProtocolArchive(TypedRecord):
     """A competition's protocol snapshots, in the order they were taken; none is ever changed."""
+
+    RECORDS = (ProtocolSnapshotTaken,)
 
     @event("Opened")
     def __init__(self, competition_id: str, payload: JSON, meta: JSON, prev_link: str, link: str) -> None:
         self.competition_id = competition_id
-        self.snapshots: list[JSON] = []
+        self.snapshots: list[ProtocolSnapshotTaken] = []
         self.chain_head = link
 
     @classmethod
@@ -168,6 +175,14 @@ class ProtocolArchive(ChainedAggregate):
             competition_id=competition_id,
         )
         return archive
+
+    @classmethod
+    def payload_of(cls, recorded: Any) -> JSON:
+        return snapshot_to_json(recorded)
+
+    @classmethod
+    def recorded_from(cls, kind: type, payload: JSON) -> Any:
+        return snapshot_from_json(payload)
 
     def take(
         self,
@@ -204,30 +219,37 @@ class ProtocolArchive(ChainedAggregate):
             at,
             final,
         )
-        payload = asdict(taken)
-        if not final:
-            del payload["final"]  # a snapshot as it was always stored
-        payload["taken_at"] = at.isoformat()
-        payload["heads"] = {stream: list(head) for stream, head in taken.heads.items()}
-        self._trigger_chained("ProtocolSnapshotTaken", payload, at, {**(meta or {}), "competition_id": self.competition_id})
+        self._record(taken, at, {**(meta or {}), "competition_id": self.competition_id})
         return taken
 
     def snapshot(self, version: int) -> ProtocolSnapshotTaken | None:
         if not 1 <= version <= len(self.snapshots):
             return None
-        return snapshot_from_json(self.snapshots[version - 1])
+        return self.snapshots[version - 1]
 
     def named(self, name: str) -> ProtocolSnapshotTaken | None:
-        return next((s for s in map(snapshot_from_json, self.snapshots) if s.name == name), None)
+        return next((s for s in self.snapshots if s.name == name), None)
 
     def finals(self) -> tuple[ProtocolSnapshotTaken, ...]:
         """The final versions of the protocol, in the order compiled (the last is the one in force)."""
-        return tuple(snapshot_from_json(s) for s in self.snapshots if s.get("final"))
+        return tuple(s for s in self.snapshots if s.final)
 
-    @event("ProtocolSnapshotTaken")
-    def _snapshot_taken(self, payload: JSON, meta: JSON, prev_link: str, link: str) -> None:
-        self.snapshots.append(payload)
-        self.chain_head = link
+    locals().update(recorded_events(RECORDS))
+
+    @applies(ProtocolSnapshotTaken)
+    def _snapshot_taken(self, e: ProtocolSnapshotTaken) -> None:
+        self.snapshots.append(e)
+
+
+def snapshot_to_json(taken: ProtocolSnapshotTaken) -> JSON:
+    """A snapshot as its stored event's payload (the protocol copied whole, the heads as [version, link] pairs);
+    ``final`` only when it is one, as a snapshot was always stored."""
+    payload = asdict(taken)
+    if not taken.final:
+        del payload["final"]
+    payload["taken_at"] = taken.taken_at.isoformat()
+    payload["heads"] = {stream: list(head) for stream, head in taken.heads.items()}
+    return payload
 
 
 def snapshot_from_json(payload: Mapping[str, Any]) -> ProtocolSnapshotTaken:
@@ -244,13 +266,15 @@ def snapshot_from_json(payload: Mapping[str, Any]) -> ProtocolSnapshotTaken:
     )
 
 
-class ProtocolSignatures(ChainedAggregate):
-    """The officials' signatures on a competition's protocol snapshots."""
+class ProtocolSignatures(TypedRecord):
+    """The officials' signatures on a competition's protocol snapshots (each stored as its fields)."""
+
+    RECORDS = (ProtocolSigned,)
 
     @event("Opened")
     def __init__(self, competition_id: str, payload: JSON, meta: JSON, prev_link: str, link: str) -> None:
         self.competition_id = competition_id
-        self.signatures: list[JSON] = []
+        self.signatures: list[ProtocolSigned] = []
         self.chain_head = link
 
     @classmethod
@@ -294,34 +318,33 @@ class ProtocolSignatures(ChainedAggregate):
                 f"names {signed.sha256[:16]}…, another text",
                 SIGNING_RULE,
             )
-        if any(s["version"] == signed.version and s["role"] == signed.role.value for s in self.signatures):
+        if any(s.version == signed.version and s.role is signed.role for s in self.signatures):
             raise CompetitionError(
                 f"snapshot {signed.version} already carries the {signed.role.value.replace('_', ' ')}'s signature",
                 SIGNING_RULE,
             )
-        payload = {**asdict(signed), "role": signed.role.value}
-        self._trigger_chained("ProtocolSigned", payload, at, meta or {})
+        self._record(signed, at, meta)
 
     def signed(self, version: int) -> tuple[ProtocolSigned, ...]:
-        return tuple(
-            ProtocolSigned(s["competition_id"], s["version"], s["sha256"], s["person"], Role(s["role"]))
-            for s in self.signatures
-            if s["version"] == version
-        )
+        return tuple(s for s in self.signatures if s.version == version)
 
-    @event("ProtocolSigned")
-    def _signed(self, payload: JSON, meta: JSON, prev_link: str, link: str) -> None:
-        self.signatures.append(payload)
-        self.chain_head = link
+    locals().update(recorded_events(RECORDS))
+
+    @applies(ProtocolSigned)
+    def _signed(self, e: ProtocolSigned) -> None:
+        self.signatures.append(e)
 
 
-class HandChallenges(ChainedAggregate):
-    """The challenges of hands' results raised at a competition, each judged in time before it is recorded."""
+class HandChallenges(OfficialsRecord):
+    """The challenges of hands' results raised at a competition, each judged in time before it is recorded (stored
+    as the officials' events are, naming their type)."""
+
+    RECORDS = (HandChallenged,)
 
     @event("Opened")
     def __init__(self, competition_id: str, payload: JSON, meta: JSON, prev_link: str, link: str) -> None:
         self.competition_id = competition_id
-        self.challenges: list[JSON] = []
+        self.challenges: list[HandChallenged] = []
         self.chain_head = link
 
     @classmethod
@@ -334,9 +357,10 @@ class HandChallenges(ChainedAggregate):
 
     def record(self, challenged: HandChallenged, meta: JSON | None = None) -> None:
         """Record ``challenged``, already judged in time (:func:`domain.protests.challenge`)."""
-        self._trigger_chained("HandChallenged", encode_officials(challenged), challenged.raised_at, meta or {})
+        self._record(challenged, challenged.raised_at, meta)
 
-    @event("HandChallenged")
-    def _challenged(self, payload: JSON, meta: JSON, prev_link: str, link: str) -> None:
-        self.challenges.append(payload)
-        self.chain_head = link
+    locals().update(recorded_events(RECORDS))
+
+    @applies(HandChallenged)
+    def _challenged(self, e: HandChallenged) -> None:
+        self.challenges.append(e)

@@ -7,7 +7,7 @@ floor official would say, or, for a record the referee could not read, the field
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from datetime import datetime
 from enum import StrEnum
 from typing import Any
@@ -15,7 +15,8 @@ from uuid import NAMESPACE_URL, UUID, uuid5
 
 from eventsourcing.domain import event
 
-from domain.chained import JSON, ChainedAggregate
+from domain.chained import JSON
+from domain.recorded import TypedRecord, applies, recorded_events
 
 REJECTIONS_NAMESPACE = uuid5(NAMESPACE_URL, "https://pokeraudit/rejections")
 
@@ -37,7 +38,10 @@ class RejectionKind(StrEnum):
 
 
 @dataclass(frozen=True, slots=True)
-class Rejection:
+class RecordRejected:
+    """A record refused: the event :class:`RejectionLog` records, stored as its fields. The referee's verdicts
+    call it a :data:`Rejection`."""
+
     kind: RejectionKind
     reason: str
     #: "bfsp 4.9.6", or "" for a malformed record
@@ -52,18 +56,19 @@ class Rejection:
     #: the record as it came off the log (kept verbatim up to a bound, so officials see what was attempted)
     record: str = ""
 
-    def to_json(self) -> JSON:
-        out = asdict(self)
-        out["kind"] = self.kind.value
-        return out
-
     @property
     def message(self) -> str:
         return f"{self.reason} ({self.rule})" if self.rule else self.reason
 
 
-class RejectionLog(ChainedAggregate):
+#: what the referee's verdicts call a record refused: the one event type, by the name it is judged by
+Rejection = RecordRejected
+
+
+class RejectionLog(TypedRecord):
     plain_json = True  # a rejection's fields and the envelope's meta
+    RECORDS = (RecordRejected,)
+
     @staticmethod
     def create_id(competition_id: str, **_: Any) -> UUID:
         return rejection_log_id(competition_id)
@@ -87,9 +92,10 @@ class RejectionLog(ChainedAggregate):
         return log
 
     def reject(self, rejection: Rejection, at: datetime, meta: JSON) -> None:
-        self._trigger_chained("RecordRejected", rejection.to_json(), at, meta)
+        self._record(rejection, at, meta)
 
-    @event("RecordRejected")
-    def _record_rejected(self, payload: JSON, meta: JSON, prev_link: str, link: str) -> None:
+    locals().update(recorded_events(RECORDS))
+
+    @applies(RecordRejected)
+    def _record_rejected(self, e: RecordRejected) -> None:
         self.count += 1
-        self.chain_head = link

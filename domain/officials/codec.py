@@ -31,6 +31,17 @@ def decode(payload: JSON, catalog: Mapping[str, type]) -> Any:
     return _dataclass(catalog[payload["type"]], payload)
 
 
+def fields(event: Any) -> JSON:
+    """``event``'s fields alone, for a stored event that names its type elsewhere (its event class):
+    ``{"competition_id": "minsk-open-2026", "version": 2, "role": "secretary", ...}``."""
+    return _fields(event)
+
+
+def decode_as(cls: type, payload: Mapping[str, Any]) -> Any:
+    """The ``cls`` whose fields ``payload`` holds (a ``"type"`` it names is not read)."""
+    return _dataclass(cls, payload)
+
+
 def _fields(value: Any) -> JSON:
     return {f.name: _encode(getattr(value, f.name)) for f in dataclasses.fields(value)}
 

@@ -78,7 +78,7 @@ def _signed(desk: Desk, competition_id: str) -> list[tuple[int, Role]]:
     found = desk.find(signatures_id(competition_id))
     if not isinstance(found, ProtocolSignatures):
         return []
-    return [(int(s["version"]), Role(s["role"])) for s in found.signatures]
+    return [(s.version, s.role) for s in found.signatures]
 
 
 def _finals(desk: Desk, competition_id: str) -> tuple[ProtocolSnapshotTaken, ...]:

@@ -378,7 +378,7 @@ def test_a_hands_result_is_challenged_until_the_next_hand_at_the_table_starts(pi
     assert late.rule == "bfsp 5.9.1"
     assert "ended with the start of the next hand" in late.reason
     stored = pipeline.store.repository.get(challenges_id(COMPETITION))
-    assert [c["raised_at"] for c in stored.challenges] == [at(11).isoformat()]
+    assert [c.raised_at for c in stored.challenges] == [at(11)]
 
 
 def envelope_of(type_name: str, role: Role) -> Envelope:
