@@ -30,7 +30,7 @@ import re
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass
 from datetime import datetime
-from typing import Any
+from typing import Any, ClassVar
 from uuid import NAMESPACE_URL, UUID, uuid5
 
 from eventsourcing.domain import event
@@ -38,7 +38,7 @@ from eventsourcing.domain import event
 from domain.chain import canonical
 from domain.chained import JSON
 from domain.errors import CompetitionError, NotPermittedError, RuleRef
-from domain.officials import Act, verify_permitted
+from domain.officials import Act, NamesItsOfficial, verify_permitted
 from domain.officials.permissions import permission
 from domain.officials.recorded import OfficialsRecord
 from domain.protests.events import HandChallenged
@@ -152,6 +152,12 @@ class ProtocolSigned:
     sha256: str
     person: str
     role: Role
+
+    #: an official signs in his own name: the signature names him and his office (bfsp 2.1.4)
+    NAMES_ITS_OFFICIAL: ClassVar[NamesItsOfficial] = NamesItsOfficial(
+        "signature", "signed", role="role", person="person", rule=SIGNING_RULE,
+        principle="an official signs in his own name",
+    )
 
 
 CATALOG: dict[str, type] = {"ProtocolSnapshotRequested": ProtocolSnapshotRequested, "ProtocolSigned": ProtocolSigned}

@@ -9,8 +9,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
+from typing import ClassVar
 
 from domain.discipline.ladder import PenaltyKind
+from domain.errors import RuleRef
+from domain.officials.permissions import NamesItsOfficial
 from domain.roles import Role
 
 
@@ -53,6 +56,11 @@ class PenaltyImposed:
     hands_to_miss: int = 0
     kill_hand: bool = False
     chips_removed: int = 0
+
+    #: a penalty names the official who imposed it: recorded by him (bfsp 7.2.1)
+    NAMES_ITS_OFFICIAL: ClassVar[NamesItsOfficial] = NamesItsOfficial(
+        "penalty", "imposed", role="imposed_by", rule=RuleRef("bfsp", "7.2.1")
+    )
 
 
 @dataclass(frozen=True, slots=True)

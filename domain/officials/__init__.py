@@ -4,20 +4,24 @@ from domain.officials.permissions import (
     PERMISSIONS,
     Act,
     Delegation,
+    NamesItsOfficial,
     Permission,
     UnknownActError,
     is_permitted,
     verify_named_recorder,
     verify_permitted,
+    verify_recorded_by_named,
 )
 
 __all__ = [
     "PERMISSIONS",
     "Act",
     "Delegation",
+    "NamesItsOfficial",
     "Permission",
     "UnknownActError",
     "is_permitted",
     "verify_named_recorder",
     "verify_permitted",
+    "verify_recorded_by_named",
 ]

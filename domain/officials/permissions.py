@@ -431,6 +431,40 @@ def verify_named_recorder(
     raise NotPermittedError(f"{stated}the {record} says {said} {done} it, and it was recorded by {by}", rule)
 
 
+@dataclass(frozen=True, slots=True)
+class NamesItsOfficial:
+    """What an act's record says of the official who did it, declared once on the act's event type (its
+    ``NAMES_ITS_OFFICIAL``), so the rule a record naming another official breaks is the act's, never the
+    handler's choice: the fields naming his office (``role``) and, when the record names him too, his person
+    (``person``); how the refusal speaks of the record (``"the penalty"`` … ``"imposed"``); the rule it cites."""
+
+    record: str
+    done: str
+    role: str
+    rule: RuleRef
+    person: str = ""
+    principle: str = ""
+
+
+def verify_recorded_by_named(event: object, recorder: Role, recorder_person: str) -> None:
+    """``event``, an act whose record names the official who did it, is recorded by that official (and by that
+    person, when the record names one): :func:`verify_named_recorder` with what the event's type declares
+    (``NAMES_ITS_OFFICIAL``). An event whose type names no official is a wiring fault (TypeError), not a refusal."""
+    names: NamesItsOfficial | None = getattr(type(event), "NAMES_ITS_OFFICIAL", None)
+    if names is None:
+        raise TypeError(f"{type(event).__name__} names no official who did it: it declares no NAMES_ITS_OFFICIAL")
+    verify_named_recorder(
+        names.record,
+        names.done,
+        getattr(event, names.role),
+        recorder,
+        names.rule,
+        named_person=getattr(event, names.person) if names.person else None,
+        recorder_person=recorder_person if names.person else None,
+        principle=names.principle,
+    )
+
+
 def _only(rule: Permission) -> str:
     names = [_WHO[role][1] for role in _ORDER if role in rule.roles]
     if rule.delegation is not None:

@@ -5,7 +5,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 from enum import StrEnum
+from typing import ClassVar
 
+from domain.errors import RuleRef
+from domain.officials.permissions import NamesItsOfficial
 from domain.roles import Role
 
 
@@ -119,6 +122,11 @@ class ProtestDecided:
     reasons: str
     decided_at: datetime
     overdue: bool = False
+
+    #: a decision names the office that decided it: recorded by that office (bfsp 7.3.4)
+    NAMES_ITS_OFFICIAL: ClassVar[NamesItsOfficial] = NamesItsOfficial(
+        "decision", "decided", role="decided_by", rule=RuleRef("bfsp", "7.3.4")
+    )
 
 
 @dataclass(frozen=True, slots=True)

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import ClassVar
 
+from domain.errors import RuleRef
 from domain.hand.events import PotShare
-from domain.officials import Act
+from domain.officials import Act, NamesItsOfficial
 from domain.roles import Role
 
 
@@ -61,6 +63,11 @@ class RulingIssued:
     deviates_from: tuple[str, ...] = ()
     justification: str = ""
     amends: str = ""
+
+    #: a ruling names the official who issued it, by person and office: recorded by him (bfsp 2.1.1)
+    NAMES_ITS_OFFICIAL: ClassVar[NamesItsOfficial] = NamesItsOfficial(
+        "ruling", "issued", role="role", person="official", rule=RuleRef("bfsp", "2.1.1")
+    )
 
 
 @dataclass(frozen=True, slots=True)

@@ -14,11 +14,8 @@ from domain.competition.aggregate import Competition, competition_stream_id
 from domain.discipline import DisciplinaryCase, PenaltyKind, SeasonRecord, case_id, season_record_id
 from domain.discipline.penalties import verify_killed, verify_players_at_table
 from domain.discipline.season import entry_of, verify_case_to_decide_on, verify_counts_in
-from domain.errors import (
-    RuleRef,
-)
 from domain.hand.aggregate import Hand, hand_id
-from domain.officials import Delegation, verify_named_recorder
+from domain.officials import Delegation, verify_recorded_by_named
 from domain.officials.revocations import DENY_LIST_ID, TokenDenyList
 from domain.protests import Protest, protest_id
 from domain.protests.contested import verify_upheld
@@ -64,7 +61,7 @@ def _violation(desk: Desk, c: Competition, case: DisciplinaryCase, act: Reported
 
 def _impose(desk: Desk, c: Competition, case: DisciplinaryCase, act: Reported) -> None:
     e = act.event
-    verify_named_recorder("penalty", "imposed", e.imposed_by, act.role, RuleRef("bfsp", "7.2.1"))
+    verify_recorded_by_named(e, act.role, act.by.person)
     players = 0
     if e.kind is PenaltyKind.MISSED_ROUNDS:
         players = verify_players_at_table(e.players_at_table, e.participant, c.seats, c.eliminated)

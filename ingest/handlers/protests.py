@@ -11,10 +11,7 @@ from eventsourcing.domain import Aggregate
 from domain.competition.aggregate import Competition
 from domain.competition.hand_checks import hand_name
 from domain.discipline import DisciplinaryCase, case_id
-from domain.errors import (
-    RuleRef,
-)
-from domain.officials import verify_named_recorder
+from domain.officials import verify_recorded_by_named
 from domain.protests import Protest, challenge, protest_id
 from domain.protests.challenges import verify_own_challenge, verify_reported_deadline
 from domain.protests.contested import verify_contested_penalty
@@ -87,7 +84,7 @@ def _forward(desk: Desk, act: Reported) -> Aggregate:
 def _decide(desk: Desk, act: Reported) -> Aggregate:
     e = act.event
     protest = desk.protest(act.competition_id, e.protest)
-    verify_named_recorder("decision", "decided", e.decided_by, act.role, RuleRef("bfsp", "7.3.4"))
+    verify_recorded_by_named(e, act.role, act.by.person)
     protest.decide(e.decision, e.reasons, act.role, act.at, act.meta)
     return protest
 

@@ -10,8 +10,7 @@ from __future__ import annotations
 
 from eventsourcing.domain import Aggregate
 
-from domain.errors import RuleRef
-from domain.officials import verify_named_recorder
+from domain.officials import verify_recorded_by_named
 from domain.protocol import (
     REQUEST_ID,
     ProtocolArchive,
@@ -59,8 +58,7 @@ def _take(desk: Desk, act: Reported) -> Aggregate:
 
 def _sign(desk: Desk, act: Reported) -> Aggregate:
     e = act.event
-    verify_named_recorder("signature", "signed", e.role, act.role, RuleRef("bfsp", "2.1.4"), named_person=e.person,
-                          recorder_person=act.by.person, principle="an official signs in his own name")
+    verify_recorded_by_named(e, act.role, act.by.person)
     competition = desk.competition(act.competition_id)
     office = competition.officials.get(e.person)
     found = desk.find(signatures_id(act.competition_id))

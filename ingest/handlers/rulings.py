@@ -8,12 +8,11 @@ from eventsourcing.domain import Aggregate
 
 from domain.competition.aggregate import Competition
 from domain.competition.hand_checks import hand_name
-from domain.errors import RuleRef
 from domain.hand.aggregate import Hand, hand_id
 from domain.hand.events import (
     HandMucked,
 )
-from domain.officials import verify_named_recorder
+from domain.officials import verify_recorded_by_named
 from domain.officials.codec import decode as decode_officials
 from domain.rulings import HandReview
 from domain.rulings.amend import chips_moved
@@ -48,8 +47,7 @@ def _review(desk: Desk, act: Reported, named: str) -> tuple[Hand, HandReview]:
 
 def _rule(desk: Desk, act: Reported) -> Aggregate:
     e: RulingIssued = act.event
-    verify_named_recorder("ruling", "issued", e.role, act.role, RuleRef("bfsp", "2.1.1"),
-                          named_person=e.official, recorder_person=act.by.person)
+    verify_recorded_by_named(e, act.role, act.by.person)
     hand, review = _review(desk, act, e.hand)
     outcome, window = verify_played_out(e.hand, stored_outcome(desk.hand_events(hand)), challenge_window(desk, act, hand))
     moved = by_player(hand, chips_moved(outcome, review.rulings, e))

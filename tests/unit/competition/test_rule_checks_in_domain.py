@@ -150,3 +150,86 @@ def test_an_ofc_round_is_recorded_at_the_table_one_round_at_a_time_at_a_numbered
     assert numbered_table("c", "T3", book) == 3
     with pytest.raises(OfcError, match="c plays at numbered tables; there is no table rail"):
         numbered_table("c", "rail", book)
+
+
+# --- an act naming the official who did it: its event type, not the handler, says which rule a record breaks ----
+
+
+def _naming_acts() -> list[object]:
+    from datetime import UTC, datetime
+
+    from domain.discipline.events import PenaltyImposed
+    from domain.protests.events import ProtestDecided, ProtestDecision
+    from domain.protocol import ProtocolSigned
+    from domain.rulings.events import RulingIssued, RulingKind
+
+    return [
+        PenaltyImposed("p01", 1, PenaltyKind.WARNING, Role.CHIEF_JUDGE),
+        ProtestDecided("protest-1", ProtestDecision.DISMISSED, Role.CHIEF_JUDGE, "no grounds",
+                       datetime(2026, 5, 9, 12, tzinfo=UTC)),
+        RulingIssued("r1", "1/1", RulingKind.FINDING_OF_FACT, "judge-2", Role.JUDGE, "bfsp 6.5.1", "a card exposed"),
+        ProtocolSigned("minsk-open-2026", 1, "0" * 64, "sec-petrova", Role.SECRETARY),
+    ]
+
+
+def test_every_act_that_names_its_official_declares_on_its_event_type_the_fields_and_the_rule() -> None:
+    import dataclasses
+
+    from domain.officials import NamesItsOfficial
+
+    rules = {}
+    for act in _naming_acts():
+        names = type(act).NAMES_ITS_OFFICIAL  # type: ignore[attr-defined]
+        assert isinstance(names, NamesItsOfficial)
+        fields = {f.name for f in dataclasses.fields(act)}  # type: ignore[arg-type]
+        assert names.role in fields and (not names.person or names.person in fields), type(act).__name__
+        assert "NAMES_ITS_OFFICIAL" not in fields, "a class attribute, never a stored field"
+        rules[type(act).__name__] = str(names.rule)
+    assert rules == {
+        "PenaltyImposed": "bfsp 7.2.1", "ProtestDecided": "bfsp 7.3.4", "RulingIssued": "bfsp 2.1.1",
+        "ProtocolSigned": "bfsp 2.1.4",
+    }  # fmt: skip
+
+
+def test_a_record_naming_another_official_is_refused_with_the_rule_its_event_type_declares() -> None:
+    from domain.officials import verify_recorded_by_named
+
+    penalty, decision, ruling, signature = _naming_acts()
+    verify_recorded_by_named(penalty, Role.CHIEF_JUDGE, "anyone")  # the penalty names an office only
+    with pytest.raises(NotPermittedError) as by_judge:
+        verify_recorded_by_named(penalty, Role.JUDGE, "judge-1")
+    assert by_judge.value.message == (
+        "the penalty says the chief judge imposed it, and it was recorded by the judge (bfsp 7.2.1)"
+    )
+    verify_recorded_by_named(decision, Role.CHIEF_JUDGE, "cj-ivanov")
+    with pytest.raises(NotPermittedError, match=r"the decision says the chief judge decided it") as decided:
+        verify_recorded_by_named(decision, Role.FEDERATION, "fed-1")
+    verify_recorded_by_named(ruling, Role.JUDGE, "judge-2")
+    with pytest.raises(NotPermittedError, match=r"the ruling says judge-2 \(judge\) issued it, and it was recorded "
+                                                r"by judge-1 \(judge\)") as ruled:
+        verify_recorded_by_named(ruling, Role.JUDGE, "judge-1")
+    verify_recorded_by_named(signature, Role.SECRETARY, "sec-petrova")
+    with pytest.raises(NotPermittedError, match=r"^an official signs in his own name: the signature says sec-petrova "
+                                                r"\(secretary\) signed it, and it was recorded by cj-ivanov "
+                                                r"\(chief judge\)") as signed:
+        verify_recorded_by_named(signature, Role.CHIEF_JUDGE, "cj-ivanov")
+    assert [_rule(decided), _rule(ruled), _rule(signed)] == ["bfsp 7.3.4", "bfsp 2.1.1", "bfsp 2.1.4"]
+
+
+def test_an_act_that_names_no_official_is_a_wiring_fault_not_a_refusal() -> None:
+    from domain.discipline.events import PenaltyServed
+    from domain.officials import verify_recorded_by_named
+
+    with pytest.raises(TypeError, match="PenaltyServed names no official who did it"):
+        verify_recorded_by_named(PenaltyServed("p01", 1), Role.JUDGE, "judge-1")
+
+
+def test_no_handler_chooses_the_rule_a_record_breaks() -> None:
+    """The write path orchestrates: every rule it cites is the domain's (a handler naming a rule, or choosing the one
+    an act's named official is checked under, would be a rule check outside domain/)."""
+    from pathlib import Path
+
+    handlers = Path(__file__).resolve().parents[3] / "ingest" / "handlers"
+    written = {p.name: p.read_text() for p in handlers.glob("*.py")}
+    assert written, handlers
+    assert [name for name, text in written.items() if "RuleRef(" in text or "verify_named_recorder(" in text] == []
