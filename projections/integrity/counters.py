@@ -148,9 +148,14 @@ class Counters:
         self.hands += 1
 
     def merge(self, other: Counters) -> None:
-        """Adds another set of counters (from hands this one has not seen): fields read in parallel."""
+        """Adds another set of counters (from hands this one has not seen): fields read in parallel. A player or
+        pair only ``other`` has is taken over, not copied (most pairs of a field split by files are met in one
+        share only), so ``other`` is not to be used afterwards."""
         for name, theirs in other.players.items():
-            mine = self.player(name)
+            mine = self.players.get(name)
+            if mine is None:
+                self.players[name] = theirs
+                continue
             mine.counts = [x + y for x, y in zip(mine.counts, theirs.counts, strict=True)]
             mine.net += theirs.net
             mine.net_bb += theirs.net_bb
@@ -159,8 +164,11 @@ class Counters:
             mine.adjusted_bb_sq += theirs.adjusted_bb_sq
             for code, n in theirs.opposed.items():
                 mine.opposed[code] += n
-        for (a, b), pair in other.pairs.items():
-            own, _ = self.pair(a, b)
+        for key, pair in other.pairs.items():
+            own = self.pairs.get(key)
+            if own is None:
+                self.pairs[key] = pair
+                continue
             own.hands += pair.hands
             own.pots += pair.pots
             own.flow += pair.flow

@@ -1,5 +1,7 @@
 """Counting hand-history files in parallel: each process counts its share of the files, and the counters,
-which only add up, are merged. Reading and counting cost the same per hand, so files are dealt out by size."""
+which only add up, are merged. Reading and counting cost the same per hand, so files are dealt out by size.
+The calling process counts the first share itself while the others count theirs: it would otherwise wait
+idle, and its own counters need not be sent back and rebuilt (on two cores one helper process, not two)."""
 
 from __future__ import annotations
 
@@ -39,9 +41,9 @@ def count_in_parallel(reader: Reader, files: list[Path], workers: int | None = N
         least = loads.index(min(loads))
         shares[least].append(str(file))
         loads[least] += file.stat().st_size
-    with ProcessPoolExecutor(workers) as pool:
-        parts = list(pool.map(_count_share, [reader] * workers, shares))
-    total = parts[0]
-    for part in parts[1:]:
-        total.merge(part)
+    with ProcessPoolExecutor(workers - 1) as pool:
+        others = [pool.submit(_count_share, reader, share) for share in shares[1:]]
+        total = _count_share(reader, shares[0])
+        for other in others:
+            total.merge(other.result())
     return total
