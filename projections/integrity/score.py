@@ -23,8 +23,8 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
-from itertools import chain
 from dataclasses import dataclass, replace
+from itertools import chain
 
 import numpy as np
 
