@@ -102,9 +102,17 @@ def keys_of(counts: np.ndarray) -> np.ndarray:
     return keys
 
 
+#: whether this process has filled them (once is enough: the tables only grow)
+_filled = False
+
+
 def fill() -> None:
     """Fills the standard ranking's table of rank multisets and the buckets' categories for every multiset of
-    five to seven ranks (values already there are the same and stay)."""
+    five to seven ranks (values already there are the same and stay); once a process."""
+    global _filled
+    if _filled:
+        return
+    _filled = True
     counts = rank_counts()
     keys, values = keys_of(counts).tolist(), strengths(counts).tolist()
     table = STANDARD.by_ranks
