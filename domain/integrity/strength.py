@@ -7,7 +7,7 @@ hole cards add to the board: a made hand the board alone does not make, top pair
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from enum import IntEnum
 from functools import cache
 
@@ -180,6 +180,14 @@ def _category_of_ranks(key: int) -> int:
 
 #: rank key → :func:`_category_of_ranks`, filled as keys are met (at most the ~73,000 multisets of 5-7 cards)
 _RANK_CATEGORY = LazyTable(_category_of_ranks)
+
+
+def remember_rank_categories(known: Iterable[tuple[int, int]]) -> None:
+    """Fills the table of categories by rank key ahead of use with (key, :func:`_category_of_ranks`) pairs
+    worked out elsewhere all at once (projections/integrity/tables.py); an entry already there stays."""
+    setdefault = _RANK_CATEGORY.setdefault
+    for key, category in known:
+        setdefault(key, category)
 
 
 def _category_of_parts(key: int, masks: list[int]) -> int:

@@ -148,9 +148,14 @@ class Counters:
         self.hands += 1
 
     def merge(self, other: Counters) -> None:
-        """Adds another set of counters (from hands this one has not seen): fields read in parallel."""
+        """Adds another set of counters (from hands this one has not seen): fields read in parallel. A player or
+        pair only ``other`` has is taken over, not copied (most pairs of a field split by files are met in one
+        share only), so ``other`` is not to be used afterwards."""
         for name, theirs in other.players.items():
-            mine = self.player(name)
+            mine = self.players.get(name)
+            if mine is None:
+                self.players[name] = theirs
+                continue
             mine.counts = [x + y for x, y in zip(mine.counts, theirs.counts, strict=True)]
             mine.net += theirs.net
             mine.net_bb += theirs.net_bb
@@ -159,8 +164,11 @@ class Counters:
             mine.adjusted_bb_sq += theirs.adjusted_bb_sq
             for code, n in theirs.opposed.items():
                 mine.opposed[code] += n
-        for (a, b), pair in other.pairs.items():
-            own, _ = self.pair(a, b)
+        for key, pair in other.pairs.items():
+            own = self.pairs.get(key)
+            if own is None:
+                self.pairs[key] = pair
+                continue
             own.hands += pair.hands
             own.pots += pair.pots
             own.flow += pair.flow
@@ -277,11 +285,14 @@ class _Walk:
         names = hand.players
         in_hand, contributed, stacks = self.in_hand, self.contributed, hand.stacks
         street_bet = self.street_bet
+        opposed_of, decisions_of = self.opposed, self.decisions
         street, level, raises = 0, max(hand.blinds, default=0), 0
         last_aggressor = first_raiser = preflop_aggressor = -1
         cbet_made = False
         pot = sum(hand.posted)
         strength: list[int] | None = None
+        #: the players still in, in order (each decision counts once per opponent among them)
+        live = list(range(n))
         for player in range(n):
             flags[player][_HANDS] = 1
         for act_street, i, kind, to in hand.acts:
@@ -336,12 +347,42 @@ class _Walk:
             if strength is None:
                 strength = self.strength(street)
             bucket = strength[i]
-            if bucket >= 0:
-                opponents = [j for j in range(n) if in_hand[j] and j != i]
-                if opponents:
-                    self._decision(i, street, price_of(to_call, pot), len(opponents) > 1, bucket, klass, opponents,
-                                   last_aggressor, to_call, to, strength)
+            # the decision, once per opponent still in (the walk's innermost loop, written out here: a call per
+            # decision and per price cost a fifth of the counting)
+            opponents = len(live) - in_hand[i]
+            if bucket >= 0 and opponents:
+                multiway = opponents > 1
+                if to_call <= 0:
+                    price = 0
+                else:
+                    share = to_call / (pot + to_call)
+                    price = 1 if share <= 0.2 else 2 if share <= 1 / 3 else 3
+                # cell_of(street, price, multiway, bucket) × the opponent's standings × the classes, + the class
+                base = (((street * PRICES + price) * WAYS + multiway) * BUCKETS + bucket) * (STANDINGS * CLASSES) \
+                    + klass
+                opposed, decided = opposed_of[i], decisions_of[i]
+                for j in live:
+                    if j == i:
+                        continue
+                    his = strength[j]
+                    if his < 0:
+                        continue
+                    code = base + _STANDING_CODE[his]
+                    counts = decided[j]
+                    counts[code] += 1
+                    opposed[code] += 1
+                    if j == last_aggressor:
+                        counts[code + BETTOR] += 1
+                        opposed[code + BETTOR] += 1
+                # the hands worth keeping as evidence are rare: the words are made only for those a pair keeps
+                if klass == AGGRESSIVE:
+                    if bucket <= 1 and (street > 0 or multiway):
+                        self._evidence(i, street, multiway, bucket, klass, live, last_aggressor, to_call, to, strength)
+                elif bucket >= 3:
+                    self._evidence(i, street, multiway, bucket, klass, live, last_aggressor, to_call, to, strength)
             if klass == FOLD:
+                if in_hand[i]:
+                    live.remove(i)
                 in_hand[i] = False
             elif klass == PASSIVE:
                 street_bet[i] += to_call
@@ -362,41 +403,33 @@ class _Walk:
                         first_raiser = i
         self._finish(names, flags)
 
-    def _decision(
-        self, i: int, street: int, price: int, multiway: bool, bucket: int, klass: int, opponents: list[int],
-        bettor: int, to_call: int, to: int, strength: list[int],
+    def _evidence(
+        self, i: int, street: int, multiway: bool, bucket: int, klass: int, live: list[int], bettor: int,
+        to_call: int, to: int, strength: list[int],
     ) -> None:
-        base = cell_of(street, price, int(multiway), bucket) * STANDINGS * CLASSES + klass
-        opposed = self.opposed[i]
-        decided = self.decisions[i]
-        # the hands worth keeping as evidence are rare: the words are made only for those a pair keeps
+        """Offers the decision to the pairs of the actor and each opponent still in as evidence: soft play (a
+        strong hand not bet), chip dumping (a weak hand bet heads-up after the flop), team play (a weak hand
+        raised in a multiway pot while the partner holds a strong one)."""
         soft = bucket >= 3 and klass != AGGRESSIVE
         dump = not multiway and bucket <= 1 and klass == AGGRESSIVE and street > 0
         team = multiway and klass == AGGRESSIVE and bucket <= 1
+        hand_id = self.hand.hand_id
+        opponents = [j for j in live if j != i]
         for j in opponents:
             his = strength[j]
             if his < 0:
                 continue
-            code = base + _STANDING_CODE[his]
-            counts = decided[j]
-            counts[code] += 1
-            opposed[code] += 1
-            if j == bettor:
-                counts[code + BETTOR] += 1
-                opposed[code + BETTOR] += 1
-            if not (soft or dump or team):
-                continue
             pair, direction = self.pairs[i][j]
             if soft and (not multiway or j == bettor):
-                pair.note(_SOFT[direction], bucket + street / 4 + (klass == FOLD), self.hand.hand_id,
+                pair.note(_SOFT[direction], bucket + street / 4 + (klass == FOLD), hand_id,
                           partial(self._soft_words, i, j, street, klass, to_call, bettor))
             if dump:
-                pair.note(_DUMP[direction], to / max(self.hand.big_blind, 1), self.hand.hand_id,
+                pair.note(_DUMP[direction], to / max(self.hand.big_blind, 1), hand_id,
                           partial(self._dump_words, i, j, street, to))
             if team and his >= 3:
                 names = self.hand.players
                 third = ", ".join(names[k] for k in opponents if k != j)
-                pair.note(_TEAM[direction], his + street / 4, self.hand.hand_id,
+                pair.note(_TEAM[direction], his + street / 4, hand_id,
                           partial(self._team_words, i, j, street, third))
 
     def _dump_words(self, i: int, j: int, street: int, to: int) -> str:

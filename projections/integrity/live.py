@@ -24,6 +24,7 @@ from typing import Any
 from domain.hand.events import HandStarted
 from domain.integrity.record import is_holdem, record_from_events
 from projections import schema
+from projections.integrity import tables
 from projections.integrity.counters import Counters, PairCounts, PlayerCounts
 from projections.integrity.stored import READ, domain_events
 
@@ -90,6 +91,9 @@ class IntegrityProjection:
             if record is None:
                 return
             counters = self._counters_of(competition, query, reads)
+            # the first hand fills the evaluation tables at once (a tenth of a second), which a rebuild would
+            # otherwise fill one multiset at a time over its first tens of thousands of hands
+            tables.fill()
             counters.add(record)
             self.hands += 1
             players = self._players.setdefault(competition, set())
