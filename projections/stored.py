@@ -105,13 +105,24 @@ def stored_rows(
         from psycopg.rows import tuple_row
         from psycopg.sql import SQL, Identifier
 
+        # one process reads every stream: no filter (which the planner cannot estimate: it took the page for
+        # a long scan and planned it in parallel)
+        partition = " AND ascii(right(originator_id::text, 1)) %% %s = %s" if n > 1 else ""
         statement = SQL(
             "SELECT notification_id, originator_id::text, originator_version, topic, state FROM {s}.{t}"
-            " WHERE notification_id >= %s AND notification_id <= %s"
-            " AND ascii(right(originator_id::text, 1)) %% %s = %s ORDER BY notification_id LIMIT %s"
+            " WHERE notification_id >= %s AND notification_id <= %s" + partition + " ORDER BY notification_id LIMIT %s"
         ).format(s=Identifier(recorder.datastore.schema), t=Identifier(table))
-        with recorder.datastore.get_connection() as conn, conn.cursor(row_factory=tuple_row) as cursor:
-            cursor.execute(statement, (start, stop, n, k, limit), prepare=True, binary=True)
+        with (
+            recorder.datastore.get_connection() as conn,
+            conn.transaction(force_rollback=True),
+            conn.cursor(row_factory=tuple_row) as cursor,
+        ):
+            # a page is a short range of the notification index: planned in parallel (as the partition's filter
+            # made the planner expect few rows in the range) it started two of the server's worker processes for
+            # every page, which made reading the store most of the server's time in a rebuild
+            cursor.execute(_SERIAL)
+            cursor.execute(statement, (start, stop, n, k, limit) if n > 1 else (start, stop, limit),
+                           prepare=True, binary=True)
             return list(cursor.fetchall())
     rows = []
     while len(rows) < limit and (page := recorder.select_notifications(start, limit, stop=stop)):
@@ -122,6 +133,10 @@ def stored_rows(
                              notification.state))
         start = page[-1].id + 1
     return rows
+
+
+#: for the reading transaction only: no parallel plan (a page is a few thousand rows of one index)
+_SERIAL = "SET LOCAL max_parallel_workers_per_gather = 0"
 
 
 def part_of(stream: str, parts: int) -> int:
