@@ -79,6 +79,10 @@ POISON_EXCERPT = 500
 
 log = logging.getLogger(__name__)
 
+#: stored events a page when catching up (one transaction each, with the position), and a rebuild's
+PAGE = 2000
+REBUILD_PAGE = 10_000
+
 @dataclass
 class _Page:
     """The rows one page of events adds, and the hands whose snapshot rows it changed."""
@@ -118,14 +122,18 @@ class Projector:
         self,
         store: Application[UUID],
         database: ReadDatabase,
-        page: int = 2000,
+        page: int | None = None,
         hot_hands: int = 5000,
         owns: bool = False,
         reopen: tuple[Where, Reopen] | None = None,
     ) -> None:
         self.store = store
         self.database = database
-        self.page = page
+        self.page = PAGE if page is None else page
+        #: a rebuild's pages: no reader sees its fresh tables until the swap, so they only bound its memory, and
+        #: larger ones write integrity's counters (replaced whole at each page) and a hand spanning two pages
+        #: fewer times; a page size given is kept for both (the tests' small pages cross many boundaries)
+        self.rebuild_page = REBUILD_PAGE if page is None else page
         self.hot_hands = hot_hands
         self._owns = owns
         #: where the store and the read models are and how a worker process of a rebuild opens them again (the
@@ -196,7 +204,7 @@ class Projector:
         try:
             if workers > 1 and self.reopen is not None:
                 where, reopen = self.reopen
-                done = rebuild_in_parallel(project_part, where, reopen, workers, head, self.page)
+                done = rebuild_in_parallel(project_part, where, reopen, workers, head, self.rebuild_page)
             else:
                 done = self.project_partition(head)
         finally:
@@ -209,7 +217,7 @@ class Projector:
         tables, without a position (the rebuild records it when it swaps them in)."""
         done = 0
         self._in_fresh = set()
-        read = partial(stored_rows, self.store.recorder, limit=self.page, stop=head, part=self.partition)
+        read = partial(stored_rows, self.store.recorder, limit=self.rebuild_page, stop=head, part=self.partition)
         # a PostgreSQL store answers from its own process: the next page is read while this one is projected
         # and written, its server's time overlapping the projecting instead of adding to it (SQLite answers in
         # this process, holding the interpreter's lock, and the thread only cost time there)
