@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import json
 import os
 import resource
 import shutil
@@ -184,6 +185,20 @@ def main() -> None:
            if measured else "")
         + f" (workers={args.workers}, load average {os.getloadavg()[0]:.1f})"
     )
+    peak = max(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
+    print(json.dumps({
+        "name": f"projection_rebuild_{'postgresql' if args.postgres else 'sqlite'}_workers_{args.workers}",
+        "value": round(statistics.median(e / w for e, w, _, _ in runs)),
+        "unit": "events/s",
+        "events_per_cpu_second": round(statistics.median(e / c for e, _, c, _ in runs)),
+        "events_per_cpu_second_with_server": (
+            round(statistics.median(e / (c + s) for e, _, c, s in runs)) if measured else None
+        ),
+        "events": runs[0][0],
+        "goal": 50_000,
+        "peak_rss_mb": round(peak / 1024, 1),
+        "load_average": round(os.getloadavg()[0], 1),
+    }))
 
 
 if __name__ == "__main__":
