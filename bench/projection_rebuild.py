@@ -1,6 +1,6 @@
 """Projection rebuild speed: events per second of ``Projector.rebuild()`` over a store of real hands.
 
-    .venv/bin/python bench/projection_rebuild.py [--repeat 4] [--runs 3] [--workers 1] [--postgres] [--page 2000]
+    .venv/bin/python bench/projection_rebuild.py [--repeat 4] [--runs 3] [--workers 1] [--postgres] [--page N]
 
 Puts the shared PHH hands (``../shared/data/phh``, 2,149 hands, about 57,600 stored events) through the
 embedded referee ``--repeat`` times at new tables (4: about 230,000 events) into a store — SQLite in a
@@ -8,13 +8,15 @@ scratch folder, or with ``--postgres`` PostgreSQL (DATABASE_URL's server, else o
 deploy/postgres/postgres.sh and stopped afterwards), store and read models in a fresh database — then
 rebuilds the read models ``--runs`` times and prints, for each run and as medians, events per second of
 wall-clock time and events per CPU-second (this process's CPU time plus its workers'): the machine is
-shared, so the wall-clock figure moves with whatever else runs and the CPU figure much less.
+shared, so the wall-clock figure moves with whatever else runs and the CPU figure much less. With a server
+it started itself (no DATABASE_URL), PostgreSQL's own CPU time is read from /proc and printed beside it.
 """
 
 from __future__ import annotations
 
 import argparse
 import contextlib
+import json
 import os
 import resource
 import shutil
@@ -72,20 +74,56 @@ def fill(where: Where, repeat: int) -> int:
         store.close()
 
 
-def rebuilds(where: Where, runs: int, workers: int, page: int) -> list[tuple[int, float, float]]:
-    """(events, wall seconds, CPU seconds) of each rebuild."""
+def server_cpu_seconds(postmaster: int | None) -> float:
+    """CPU time of a PostgreSQL server started for the run: its postmaster's own and that of the processes it
+    has reaped (backends of closed connections, parallel workers), plus its live processes' (from /proc); 0
+    without one."""
+    if postmaster is None:
+        return 0.0
+    tick = os.sysconf("SC_CLK_TCK")
+
+    def fields(pid: str) -> list[str]:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()
+
+    own = fields(str(postmaster))
+    total = sum(int(x) for x in own[11:15])  # utime, stime, cutime, cstime
+    for pid in os.listdir("/proc"):
+        if pid.isdigit() and int(pid) != postmaster:
+            try:
+                stat = fields(pid)
+            except OSError:
+                continue
+            if int(stat[1]) == postmaster:
+                total += int(stat[11]) + int(stat[12])
+    return total / tick
+
+
+def rebuilds(
+    where: Where, runs: int, workers: int, page: int | None, postmaster: int | None = None
+) -> list[tuple[int, float, float, float]]:
+    """(events, wall seconds, CPU seconds, the server's CPU seconds) of each rebuild."""
     from api.bootstrap import open_projector
 
-    projector = open_projector(where, page=page)
+    projector = open_projector(where) if page is None else open_projector(where, page=page)
     out = []
     try:
         for _ in range(runs):
-            wall, cpu = time.perf_counter(), cpu_seconds()
+            wall, cpu, server = time.perf_counter(), cpu_seconds(), server_cpu_seconds(postmaster)
             events = projector.rebuild(workers=workers)
-            out.append((events, time.perf_counter() - wall, cpu_seconds() - cpu))
+            out.append((events, time.perf_counter() - wall, cpu_seconds() - cpu,
+                        server_cpu_seconds(postmaster) - server))
     finally:
         projector.close()
     return out
+
+
+def postmaster_of(scratch: Path) -> int | None:
+    """The process id of the server :func:`postgres` started (None: DATABASE_URL's, shared, not measured)."""
+    pid_file = scratch / "postgres" / "data" / "postmaster.pid"
+    if "DATABASE_URL" in os.environ or not pid_file.exists():
+        return None
+    return int(pid_file.read_text().split()[0])
 
 
 @contextlib.contextmanager
@@ -116,7 +154,8 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=4, help="times the shared hands are played (4: ~230,000 events)")
     parser.add_argument("--runs", type=int, default=3, help="rebuilds to time")
     parser.add_argument("--workers", type=int, default=1, help="processes of each rebuild")
-    parser.add_argument("--page", type=int, default=2000, help="stored events per page (one transaction each)")
+    parser.add_argument("--page", type=int, default=None,
+                        help="stored events per page (one transaction each; default: the projector's own)")
     parser.add_argument("--postgres", action="store_true", help="store and read models in PostgreSQL")
     args = parser.parse_args()
     scratch = Path(tempfile.mkdtemp(prefix="pokeraudit-rebuild-"))
@@ -128,19 +167,38 @@ def main() -> None:
             stored = fill(where, args.repeat)
             backend = "PostgreSQL" if url else "SQLite"
             print(f"{backend} store: {stored:,} events judged in {time.perf_counter() - started:.0f} s")
-            runs = rebuilds(where, args.runs, args.workers, args.page)
+            runs = rebuilds(where, args.runs, args.workers, args.page, postmaster_of(scratch) if url else None)
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
-    for events, wall, cpu in runs:
+    measured = any(server for *_, server in runs)
+    for events, wall, cpu, server in runs:
         print(
             f"rebuild: {events:,} events in {wall:.2f} s ({events / wall:,.0f} events/s), "
             f"{cpu:.2f} CPU-s ({events / cpu:,.0f} events per CPU-second)"
+            + (f", server {server:.2f} CPU-s ({events / (cpu + server):,.0f} events per CPU-second with it)"
+               if measured else "")
         )
     print(
-        f"median of {len(runs)}: {statistics.median(e / w for e, w, _ in runs):,.0f} events/s, "
-        f"{statistics.median(e / c for e, _, c in runs):,.0f} events per CPU-second "
-        f"(workers={args.workers}, load average {os.getloadavg()[0]:.1f})"
+        f"median of {len(runs)}: {statistics.median(e / w for e, w, _, _ in runs):,.0f} events/s, "
+        f"{statistics.median(e / c for e, _, c, _ in runs):,.0f} events per CPU-second"
+        + (f", {statistics.median(e / (c + s) for e, _, c, s in runs):,.0f} with the server's CPU"
+           if measured else "")
+        + f" (workers={args.workers}, load average {os.getloadavg()[0]:.1f})"
     )
+    peak = max(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
+    print(json.dumps({
+        "name": f"projection_rebuild_{'postgresql' if args.postgres else 'sqlite'}_workers_{args.workers}",
+        "value": round(statistics.median(e / w for e, w, _, _ in runs)),
+        "unit": "events/s",
+        "events_per_cpu_second": round(statistics.median(e / c for e, _, c, _ in runs)),
+        "events_per_cpu_second_with_server": (
+            round(statistics.median(e / (c + s) for e, _, c, s in runs)) if measured else None
+        ),
+        "events": runs[0][0],
+        "goal": 50_000,
+        "peak_rss_mb": round(peak / 1024, 1),
+        "load_average": round(os.getloadavg()[0], 1),
+    }))
 
 
 if __name__ == "__main__":

@@ -79,6 +79,10 @@ POISON_EXCERPT = 500
 
 log = logging.getLogger(__name__)
 
+#: stored events a page when catching up (one transaction each, with the position), and a rebuild's
+PAGE = 2000
+REBUILD_PAGE = 10_000
+
 @dataclass
 class _Page:
     """The rows one page of events adds, and the hands whose snapshot rows it changed."""
@@ -118,14 +122,18 @@ class Projector:
         self,
         store: Application[UUID],
         database: ReadDatabase,
-        page: int = 2000,
+        page: int | None = None,
         hot_hands: int = 5000,
         owns: bool = False,
         reopen: tuple[Where, Reopen] | None = None,
     ) -> None:
         self.store = store
         self.database = database
-        self.page = page
+        self.page = PAGE if page is None else page
+        #: a rebuild's pages: no reader sees its fresh tables until the swap, so they only bound its memory, and
+        #: larger ones write integrity's counters (replaced whole at each page) and a hand spanning two pages
+        #: fewer times; a page size given is kept for both (the tests' small pages cross many boundaries)
+        self.rebuild_page = REBUILD_PAGE if page is None else page
         self.hot_hands = hot_hands
         self._owns = owns
         #: where the store and the read models are and how a worker process of a rebuild opens them again (the
@@ -145,6 +153,10 @@ class Projector:
         #: integrity's counters per competition (projections/integrity/live.py), and the tables a page goes to
         self.integrity = IntegrityProjection()
         self._writes: schema.Writes = schema.IN_USE
+        #: a rebuild's hands whose rows its fresh tables already hold (committed by an earlier page): only
+        #: these are replaced (upsert, their pots deleted first); the others' rows are appended by COPY, which
+        #: spares the server a statement a hand for each of its three tables. None when not rebuilding.
+        self._in_fresh: set[str] | None = None
 
     # --- positions -----------------------------------------------------------------------------------------
 
@@ -192,7 +204,7 @@ class Projector:
         try:
             if workers > 1 and self.reopen is not None:
                 where, reopen = self.reopen
-                done = rebuild_in_parallel(project_part, where, reopen, workers, head, self.page)
+                done = rebuild_in_parallel(project_part, where, reopen, workers, head, self.rebuild_page)
             else:
                 done = self.project_partition(head)
         finally:
@@ -204,7 +216,8 @@ class Projector:
         """Project this projector's partition of the stored events up to ``head`` into a rebuild's fresh
         tables, without a position (the rebuild records it when it swaps them in)."""
         done = 0
-        read = partial(stored_rows, self.store.recorder, limit=self.page, stop=head, part=self.partition)
+        self._in_fresh = set()
+        read = partial(stored_rows, self.store.recorder, limit=self.rebuild_page, stop=head, part=self.partition)
         # a PostgreSQL store answers from its own process: the next page is read while this one is projected
         # and written, its server's time overlapping the projecting instead of adding to it (SQLite answers in
         # this process, holding the interpreter's lock, and the thread only cost time there)
@@ -218,6 +231,7 @@ class Projector:
                 done += len(batch)
                 batch = following.result() if following is not None else read(start)
         finally:
+            self._in_fresh = None
             if ahead is not None:
                 ahead.shutdown()
         return done
@@ -301,6 +315,8 @@ class Projector:
                     if (0 if held is None else int(held[0])) != after:
                         raise _Overtaken
                 self._write(w, page, writes, rows[-1][0] if after is not None else None)
+            if self._in_fresh is not None and writes is schema.FRESH:
+                self._in_fresh.update(page.touched)
         except BaseException:
             # the in-memory hands may be ahead of what was committed: they are warmed up again from the store
             self._forget()
@@ -524,16 +540,23 @@ class Projector:
         self._results.clear()
 
     def _write(self, w: Writer, page: _Page, sql: schema.Writes, last_id: int | None) -> None:
-        hands = page.touched.values()
+        hands = list(page.touched.values())
         for hand in hands:
             hand.settle()
-        w.executemany(sql.upsert_hand, [hand.hand_row() for hand in hands])
+        known = self._in_fresh if sql is schema.FRESH else None
+        if known is None:
+            new, replaced = [], hands
+        else:
+            new = [hand for hand in hands if hand.hand_id not in known]
+            replaced = [hand for hand in hands if hand.hand_id in known]
+        w.insert(sql.hands, [hand.hand_row() for hand in new])
+        w.executemany(sql.upsert_hand, [hand.hand_row() for hand in replaced])
         w.insert(sql.history, page.history)
         w.insert(sql.stacks, page.stacks)
-        w.executemany(sql.delete_pots, [(hand.hand_id,) for hand in hands])
+        w.executemany(sql.delete_pots, [(hand.hand_id,) for hand in replaced])
         w.insert(sql.pots, [row for hand in hands for row in hand.pot_rows()])
-        showdowns = [row for hand in hands if (row := hand.showdown_row()) is not None]
-        w.executemany(sql.upsert_showdown, showdowns)
+        w.insert(sql.showdowns, [row for hand in new if (row := hand.showdown_row()) is not None])
+        w.executemany(sql.upsert_showdown, [row for hand in replaced if (row := hand.showdown_row()) is not None])
         w.insert(sql.rejection_logs, page.rejection_logs)
         w.insert(sql.rejections, page.rejections)
         w.insert(sql.reviews, page.reviews)

@@ -231,6 +231,9 @@ class Writes(NamedTuple):
     """The projector's statements, on the tables in use or on a rebuild's fresh ones."""
 
     upsert_hand: str
+    #: a hand's row, and its showdown's, written the first time (a rebuild's fresh tables: no row to replace yet)
+    hands: Insert
+    showdowns: Insert
     history: Insert
     stacks: Insert
     delete_pots: str
@@ -279,6 +282,8 @@ def writes(suffix: str = "") -> Writes:
             f"INSERT INTO {hands} ({', '.join(HAND_COLUMNS)}) VALUES ({', '.join('?' * len(HAND_COLUMNS))})"
             f" ON CONFLICT (hand_id) DO UPDATE SET {', '.join(f'{c} = excluded.{c}' for c in _MUTABLE)}"
         ),
+        hands=Insert(hands, HAND_COLUMNS),
+        showdowns=Insert(showdowns, ("hand_id", "showdown_order", "shown", "mucked_unshown", "odd_chips")),
         history=Insert(
             f"{HISTORY}{suffix}",
             ("hand_id", "version", "event_type", "payload", "recorded_by", "role", "event_id", "seq", "follows",
