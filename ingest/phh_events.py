@@ -18,7 +18,6 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from domain.cards import MaybeCard
-from domain.errors import HandError
 from domain.hand.events import (
     ActionKind,
     BoardDealt,
@@ -34,7 +33,7 @@ from domain.hand.events import (
     SeatEntry,
     Stakes,
 )
-from domain.hand.legal import LegalActions, NextActKind
+from domain.hand.legal import NextActKind
 from domain.variants import VARIANTS
 from ingest.phh_actions import PhhAction, PhhVerb
 from ingest.phh_model import PhhHand
@@ -292,26 +291,13 @@ class _Mapper:
         assert state is not None, "the replay applies HandStarted before asking for the next event"
         return state
 
-    def _legal(self, seat: int) -> LegalActions | None:
-        """The seat's options, or ``None`` when it is not the seat's turn to bet (the engine will refuse)."""
-        state = self._current()
-        if state.actor != seat:
-            return None
-        try:
-            return state.legal_actions()
-        except HandError:
-            return None
-
     def _check_or_call(self, seat: int) -> ActionKind:
-        legal = self._legal(seat)
-        return _CHECK if legal is not None and legal.can_check else _CALL
+        """A check where the seat, to bet, may check; else a call (out of turn: a call, refused)."""
+        return _CHECK if self._current().may_check(seat) else _CALL
 
     def _wager_kind(self, seat: int) -> ActionKind:
         """Bet, raise or complete, as the engine reads the seat's position (out of turn: a raise, refused)."""
-        legal = self._legal(seat)
-        if legal is None or legal.aggressive_action is None:
-            return _RAISE
-        return legal.aggressive_action
+        return self._current().aggressive_action(seat) or _RAISE
 
     def _bring_in(self, seat: int) -> int:
         stack = dict(self._current().stacks).get(seat, self.hand.bring_in)
