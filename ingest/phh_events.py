@@ -14,7 +14,7 @@ blind posted out of its place: it does not decide who acts first.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from domain.cards import MaybeCard
@@ -133,15 +133,26 @@ class PhhEvents:
         self.sources: list[PhhAction | None] = []
 
     def __iter__(self) -> Iterator[ReportedEvent]:
-        self.sources.append(None)
+        sources = self.sources
+        sources.append(None)
         yield hand_started(self.hand)
         for bet in self._in_posting_order(forced_bets(self.hand)):
-            self.sources.append(None)
+            sources.append(None)
             yield bet
         mapper = _Mapper(self.hand, self.state)
-        for action, event in mapper.events():
-            self.sources.append(action)
-            yield event
+        if mapper.draws_possible:
+            for action, event in mapper.events():
+                sources.append(action)
+                yield event
+            return
+        # no discard in the hand, so no draw is ever held back: each action is its event, in order (the loop of
+        # _Mapper.events without the draws, which runs once an action)
+        last_show, to_event = mapper.last_show, mapper._event
+        for action in self.hand.actions:
+            if action.verb is _SHOW_OR_MUCK and last_show[action.player] is not action:
+                continue
+            sources.append(action)
+            yield to_event(action)
 
     def _in_posting_order(self, bets: list[ForcedBetPosted]) -> Iterator[ForcedBetPosted]:
         """The record's forced bets (seat and amount) in the order the engine asks for them. PHH says only
@@ -157,7 +168,7 @@ class PhhEvents:
             kinds = [i for i in seats if bets[i].kind is wanted.forced_bet]
             bet = bets.pop((kinds or seats or [0])[0])
             if bet.seat == wanted.seat and _is_live_blind(bet.kind) and _is_live_blind(wanted.forced_bet):
-                bet = replace(bet, kind=wanted.forced_bet)
+                bet = ForcedBetPosted(bet.seat, wanted.forced_bet, bet.amount)
             yield bet
 
 
@@ -204,6 +215,8 @@ class _Mapper:
         self.draws: list[_Draw] = []
         #: PHH repeats a show as more becomes known (``????`` while all-in, the cards at the end): the last counts
         self.last_show = {a.player: a for a in hand.actions if a.verb is _SHOW_OR_MUCK}
+        #: a draw is held only after a discard (``sd``): without one the actions map one to one
+        self.draws_possible = any(a.verb is _STAND_PAT_OR_DISCARD for a in hand.actions)
 
     def events(self) -> Iterator[tuple[PhhAction, ReportedEvent]]:
         # the draws are looked at only when one is pending: most games have none, and these run per action
@@ -245,10 +258,11 @@ class _Mapper:
         held = self.held.setdefault(seat, [])
         start = len(held)
         held.extend(cards)
-        pattern = self.face_up_pattern
-        return HoleCardsDealt(
-            seat, cards, tuple(start + k < len(pattern) and pattern[start + k] for k in range(len(cards)))
-        )
+        # the variant's pattern from this card on; past its end a card is dealt face down
+        face_up = self.face_up_pattern[start : start + len(cards)]
+        if len(face_up) < len(cards):
+            face_up += (False,) * (len(cards) - len(face_up))
+        return HoleCardsDealt(seat, cards, face_up)
 
     def _show_or_muck(self, seat: int, action: PhhAction) -> HandShown | HandMucked:
         if action.show_dealt:
