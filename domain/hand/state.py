@@ -641,12 +641,11 @@ class HandState:
     # --- betting ------------------------------------------------------------------------------------------
 
     def check_act(self, e: PlayerActed) -> int:
-        cite = self.rulebook.cite
-        if self.phase is not _BETTING or self.round is None:
-            raise IllegalActionError(
-                f"seat {e.seat} made a {e.action} now: {self.waiting_for()}", cite("turn_order")
-            )
         rnd = self.round
+        if self.phase is not _BETTING or rnd is None:
+            raise IllegalActionError(
+                f"seat {e.seat} made a {e.action} now: {self.waiting_for()}", self.rulebook.cite("turn_order")
+            )
         if self.open_bring_in and e.seat not in self.folded and self.stacks.get(e.seat, 0) > 0:
             saved = rnd.actor
             rnd.actor = e.seat  # up-cards unknown: the record names the bring-in
@@ -655,7 +654,8 @@ class HandState:
             finally:
                 rnd.actor = saved
         total = rnd.verify(e.seat, e.action, e.amount)
-        check_obligation(self, e)
+        if self.obligation is not None:
+            check_obligation(self, e)
         return total
 
     def do_act(self, e: PlayerActed, total: int) -> tuple[DerivedEvent, ...]:
@@ -663,15 +663,19 @@ class HandState:
         assert rnd is not None
         self.acted = True
         self.actions.append(e.action)
-        forfeited = before_act(self, e)
+        # what raw acts left pending (a ruling, an obligation, acts out of turn) is settled by before_act and
+        # turn_comes; a hand without any, nearly every hand, skips the calls (this runs once an action)
+        pending = self.ruling is not None or self.obligation is not None or bool(self.out_of_turn)
+        forfeited = before_act(self, e) if pending else 0
         if self.open_bring_in:
             self.open_bring_in = False
             rnd.actor = e.seat
         rnd.act(e.seat, e.action, total)
-        forfeit(self, e.seat, forfeited)
+        if forfeited:
+            forfeit(self, e.seat, forfeited)
         if rnd.actor is None or len(self.folded) >= len(self.seats) - 1:
             return self.end_round()
-        return turn_comes(self)
+        return turn_comes(self) if self.out_of_turn else _NO_EVENTS
 
     # --- streets ------------------------------------------------------------------------------------------
 
