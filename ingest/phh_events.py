@@ -307,11 +307,13 @@ class _Mapper:
 
     def _check_or_call(self, seat: int) -> ActionKind:
         """A check where the seat, to bet, may check; else a call (out of turn: a call, refused)."""
-        return _CHECK if self._current().may_check(seat) else _CALL
+        state = self.state()
+        return _CHECK if state is not None and state.may_check(seat) else _CALL
 
     def _wager_kind(self, seat: int) -> ActionKind:
         """Bet, raise or complete, as the engine reads the seat's position (out of turn: a raise, refused)."""
-        return self._current().aggressive_action(seat) or _RAISE
+        state = self.state()
+        return (state.aggressive_action(seat) if state is not None else None) or _RAISE
 
     def _bring_in(self, seat: int) -> int:
         stack = dict(self._current().stacks).get(seat, self.hand.bring_in)

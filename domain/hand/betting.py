@@ -289,15 +289,14 @@ class BettingRound:
 
     def verify(self, seat: int, action: ActionKind, amount: int | None) -> int:
         """Refuse an illegal act with the rule and a sentence; else return the seat's street total after it."""
-        cite = self.rulebook.cite
         if seat != self.actor:
             raise OutOfTurnError(
-                f"seat {seat} acted out of turn; it is seat {self.actor}'s turn", cite("turn_order")
+                f"seat {seat} acted out of turn; it is seat {self.actor}'s turn", self.rulebook.cite("turn_order")
             )
         bet = self.bets[seat]
         if self.awaiting_bring_in:
             return self._verify_opening_stud(seat, action, amount)
-        owe = self.to_match() - bet
+        owe = (self.call_level if self.able_count >= 2 else max(self.bets.values())) - bet  # to_match(), inlined
         if action is _FOLD:
             return bet
         if action is _CHECK:
@@ -305,7 +304,7 @@ class BettingRound:
                 raise IllegalActionError(
                     f"seat {seat} checked facing a bet of {chips(bet + owe)}; seat {seat} may call "
                     f"{chips(min(owe, self.stacks[seat]))}, raise or fold",
-                    cite("check"),
+                    self.rulebook.cite("check"),
                 )
             return bet
         if action is _CALL:
@@ -313,7 +312,7 @@ class BettingRound:
         if action is _BRING_IN:
             raise IllegalActionError(
                 f"seat {seat} posted a bring-in, but the bring-in is only the opening act of the first stud round",
-                cite("bring_in"),
+                self.rulebook.cite("bring_in"),
             )
         return self._verify_aggressive(seat, action, amount)
 
