@@ -98,7 +98,13 @@ def validated(
     """The lines of ``files``' reports, a chunk of files at a time, in the order of ``files``."""
     jobs = min(jobs or available_cores(), len(files) // MIN_FILES_PER_PROCESS)
     if jobs < 2 or not _can_fork():
-        yield validate_files(files, rulebook, as_json)
+        # what is loaded now (modules, the rulebook) outlives the run: out of the collector's way, so its
+        # full collections, which the many short-lived objects of replaying hands trigger, do not walk it again
+        gc.freeze()
+        try:
+            yield validate_files(files, rulebook, as_json)
+        finally:
+            gc.unfreeze()
         return
     import multiprocessing
 
