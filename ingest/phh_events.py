@@ -193,6 +193,20 @@ def _self_replayed(hand: PhhHand) -> Iterator[ReportedEvent]:
         replayer.apply(event)
 
 
+def _face_up_pattern(variant: str) -> tuple[bool, ...]:
+    """Which of a seat's hole cards, in the order dealt, the variant deals face up (kept per variant: every hand
+    asks it)."""
+    pattern = _FACE_UP_PATTERNS.get(variant)
+    if pattern is None:
+        pattern = _FACE_UP_PATTERNS[variant] = tuple(
+            f for street in VARIANTS[variant].streets for f in street.face_up
+        )
+    return pattern
+
+
+_FACE_UP_PATTERNS: dict[str, tuple[bool, ...]] = {}
+
+
 @dataclass
 class _Draw:
     """A discard (``action``) waiting for its replacement cards (``drawn`` stays ``None`` until dealt)."""
@@ -209,8 +223,7 @@ class _Mapper:
     def __init__(self, hand: PhhHand, state: StateView) -> None:
         self.hand = hand
         self.state = state
-        pattern = tuple(f for street in VARIANTS[hand.variant].streets for f in street.face_up)
-        self.face_up_pattern = pattern
+        self.face_up_pattern = _face_up_pattern(hand.variant)
         self.held: dict[int, list[MaybeCard]] = {}
         self.draws: list[_Draw] = []
         #: PHH repeats a show as more becomes known (``????`` while all-in, the cards at the end): the last counts
