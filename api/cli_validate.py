@@ -26,8 +26,11 @@ from ingest.ofc_paths import is_history_path
 
 #: below this many files per process a pool costs more than it saves (forking, sending the lines back)
 MIN_FILES_PER_PROCESS = 8
-#: chunks per process: small enough that one slow chunk does not leave a core idle at the end
-CHUNKS_PER_PROCESS = 8
+#: each chunk is this fraction of the files still to hand out, per process (guided scheduling): large chunks
+#: first, few round trips; ever smaller ones towards the end, so no core waits long for the last one
+CHUNK_SHARE = 4
+#: the smallest chunk, in files
+MIN_CHUNK = 8
 
 
 class Line(NamedTuple):
@@ -98,21 +101,36 @@ def validated(
     """The lines of ``files``' reports, a chunk of files at a time, in the order of ``files``."""
     jobs = min(jobs or available_cores(), len(files) // MIN_FILES_PER_PROCESS)
     if jobs < 2 or not _can_fork():
-        yield validate_files(files, rulebook, as_json)
+        # what is loaded now (modules, the rulebook) outlives the run: out of the collector's way, so its
+        # full collections, which the many short-lived objects of replaying hands trigger, do not walk it again
+        gc.freeze()
+        try:
+            yield validate_files(files, rulebook, as_json)
+        finally:
+            gc.unfreeze()
         return
     import multiprocessing
 
-    size = max(1, -(-len(files) // (jobs * CHUNKS_PER_PROCESS)))
-    tasks = [(files[i : i + size], rulebook, as_json) for i in range(0, len(files), size)]
+    tasks = [(chunk, rulebook, as_json) for chunk in chunks(files, jobs)]
     # What is loaded now (modules, the rulebook) lives as long as the workers: out of the collector's way, so
-    # neither the workers' collections nor their writes to reference counts touch those pages again.
-    gc.collect()
+    # neither the workers' collections nor their writes to reference counts touch those pages again. (No
+    # collection first: after the imports it finds nothing, and it cost a full pass before the fork.)
     gc.freeze()
     try:
         with multiprocessing.get_context("fork").Pool(jobs) as pool:
             yield from pool.imap(_validate_task, tasks)
     finally:
         gc.unfreeze()  # a caller that lives on (a test) gets its collector back whole
+
+
+def chunks(files: Sequence[str], jobs: int) -> Iterator[Sequence[str]]:
+    """``files`` in consecutive chunks, each a ``CHUNK_SHARE``-th per process of what is left (at least
+    ``MIN_CHUNK``): together, in order, they are ``files``."""
+    start = 0
+    while start < len(files):
+        size = max(MIN_CHUNK, (len(files) - start) // (jobs * CHUNK_SHARE))
+        yield files[start : start + size]
+        start += size
 
 
 def _validate_task(task: tuple[Sequence[str], str, bool]) -> list[Line]:

@@ -1,6 +1,6 @@
 """``pokeraudit validate`` as a user runs it, against PokerKit 0.7.7 on the same files: whole processes, side by side.
 
-    .venv/bin/python bench/validate.py [PATH] [--runs 7] [--jobs N]
+    .venv/bin/python bench/validate.py [PATH] [--runs 7] [--jobs N] [--against WORKTREE]
 
 Each run starts a process and times it from start to exit: ours is the installed console script,
 ``pokeraudit validate --json PATH`` (start-up, reading, replay and every JSON line written to /dev/null); the
@@ -134,12 +134,14 @@ def phases(path: Path, repeats: int) -> None:
                       "phases": {name: round(value, 4) for name, value in table.items()}}))
 
 
-def timed(argv: list[str], output: list[bytes] | None = None) -> dict[str, float]:
+def timed(argv: list[str], output: list[bytes] | None = None, cwd: Path | None = None) -> dict[str, float]:
     """One whole process: wall seconds, CPU seconds (its own and its waited-for children's), peak RSS in MiB.
     Its stdout goes to /dev/null, or into ``output`` when given."""
     start = time.perf_counter()
     with open(os.devnull, "wb") as sink, tempfile.TemporaryFile() as errors:
-        process = subprocess.Popen(argv, stdout=sink if output is None else subprocess.PIPE, stderr=errors)
+        process = subprocess.Popen(
+            argv, stdout=sink if output is None else subprocess.PIPE, stderr=errors, cwd=cwd
+        )
         if output is not None:
             assert process.stdout is not None
             output.append(process.stdout.read())
@@ -159,6 +161,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--runs", type=int, default=7, help="counted runs of each side (after one warm-up pair)")
     parser.add_argument("--jobs", type=int, default=None, help="pokeraudit validate --jobs (default: its own)")
     parser.add_argument("--phases", action="store_true", help="where one process's CPU time goes, phase by phase")
+    parser.add_argument(
+        "--against", type=Path, default=None, metavar="WORKTREE",
+        help="also run another checkout's command (python -m api.console validate, in WORKTREE) in the same "
+        "alternation: a before/after comparison on the same machine at the same time",
+    )
     parser.add_argument("--anchor", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.anchor:
@@ -166,6 +173,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.phases:
         phases(args.path, args.runs)
         return 0
+    if args.against is not None:
+        args.path = args.path.resolve()  # the other command runs in its own folder
     ours_argv = [str(POKERAUDIT), "validate", "--json", str(args.path)]
     if args.jobs is not None:
         ours_argv += ["--jobs", str(args.jobs)]
@@ -178,13 +187,23 @@ def main(argv: list[str] | None = None) -> int:
     anchored = json.loads(printed[1])
     if anchored["hands"] != hands or anchored["raised"]:
         raise SystemExit(f"PokerKit read {anchored}, pokeraudit {hands} hands: not the same work")
-    ours, theirs = [], []
+    other_argv = [sys.executable, "-m", "api.console", *ours_argv[1:]]
+    if args.against is not None:
+        checked: list[bytes] = []
+        timed(other_argv, checked, cwd=args.against)
+        if checked[0] != printed[0]:
+            raise SystemExit(f"{args.against}'s validate printed other lines than this checkout's: not the same work")
+    ours, theirs, others = [], [], []
     for run in range(1, args.runs + 1):
         ours.append(timed(ours_argv))
         theirs.append(timed(anchor_argv))
+        if args.against is not None:
+            others.append(timed(other_argv, cwd=args.against))
         print(f"run {run}: pokeraudit {ours[-1]['wall']:.3f} s wall {ours[-1]['cpu']:.3f} s CPU; "
               f"PokerKit {theirs[-1]['wall']:.3f} s wall {theirs[-1]['cpu']:.3f} s CPU; "
-              f"ratio {theirs[-1]['wall'] / ours[-1]['wall']:.2f}")
+              f"ratio {theirs[-1]['wall'] / ours[-1]['wall']:.2f}"
+              + (f"; {args.against.name} {others[-1]['wall']:.3f} s wall {others[-1]['cpu']:.3f} s CPU"
+                 if others else ""))
     load_after = os.getloadavg()
 
     def median(runs: list[dict[str, float]], key: str) -> float:
@@ -198,6 +217,15 @@ def main(argv: list[str] | None = None) -> int:
     print(f"PokerKit 0.7.7 load + replay: median {median(theirs, 'wall'):.3f} s wall, "
           f"{median(theirs, 'cpu'):.3f} s CPU, peak {median(theirs, 'peak_mib'):.0f} MiB")
     print(f"ratio (PokerKit / ours, pair by pair, median): wall {ratio:.2f}x, CPU {cpu_ratio:.2f}x")
+    against = {}
+    if others:
+        print(f"{args.against} (python -m api.console validate --json): median {median(others, 'wall'):.3f} s wall, "
+              f"{median(others, 'cpu'):.3f} s CPU, peak {median(others, 'peak_mib'):.0f} MiB; "
+              f"it over ours, run by run, median: wall "
+              f"{statistics.median(a['wall'] / o['wall'] for o, a in zip(ours, others, strict=True)):.2f}x, CPU "
+              f"{statistics.median(a['cpu'] / o['cpu'] for o, a in zip(ours, others, strict=True)):.2f}x")
+        against = {"against": str(args.against), "against_s": round(median(others, "wall"), 4),
+                   "against_cpu_s": round(median(others, "cpu"), 4)}
     print(json.dumps({
         "name": "validate_whole_process",
         "value": round(median(ours, "wall"), 4),
@@ -212,6 +240,7 @@ def main(argv: list[str] | None = None) -> int:
         "hands": hands,
         "runs": args.runs,
         "load_average": [round(load_before[0], 2), round(load_after[0], 2)],
+        **against,
     }))
     return 0
 

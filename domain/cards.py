@@ -41,6 +41,11 @@ class Card:
     rank: int
     suit: Suit
 
+    def __hash__(self) -> int:
+        # what the dataclass would make, hash((rank, suit)), calls the enum's __hash__ written in Python; the
+        # engine hashes a card at every deal (the deck's seen cards), so the suit's one letter is read in C
+        return self.rank * 128 + ord(self.suit)
+
     def __str__(self) -> str:
         return RANK_CHARS[self.rank - 2] + self.suit.value
 

@@ -54,6 +54,18 @@ _BET, _DRAW, _SHOW = PhhVerb.COMPLETE_BET_OR_RAISE, PhhVerb.STAND_PAT_OR_DISCARD
 
 def parse_action(text: str, player_count: int, line: int | None = None) -> PhhAction | None:
     """The action, or ``None`` for a no-op (empty or commentary only)."""
+    known = _KNOWN_ACTIONS.get((text, player_count))
+    if known is not None:
+        return PhhAction(text, *known, line=line)
+    action = _parse_action(text, player_count, line)
+    if action is not None and len(_KNOWN_ACTIONS) < _KNOWN_ACTIONS_MAX:
+        _KNOWN_ACTIONS[text, player_count] = (
+            action.verb, action.player, action.cards, action.amount, action.show_dealt
+        )
+    return action
+
+
+def _parse_action(text: str, player_count: int, line: int | None) -> PhhAction | None:
     words = text.split("#", 1)[0].split()
     if not words:
         return None
@@ -132,3 +144,11 @@ def _cards(word: str) -> tuple[MaybeCard, ...]:
 #: again, and reading a run of cards was a fifth of reading an action. Bounded, so memory stays flat.
 _KNOWN_CARDS: dict[str, tuple[MaybeCard, ...]] = {}
 _KNOWN_CARDS_MAX = 50_000
+
+#: what an action's text says, by text and number of players (its line aside): a file of hands writes the same
+#: folds, calls and bets again and again, and each is a new PhhAction (the importer tells actions apart by
+#: identity) made from the values read once. Bounded, so memory stays flat.
+_KNOWN_ACTIONS: dict[
+    tuple[str, int], tuple[PhhVerb, int | None, tuple[MaybeCard, ...] | None, Decimal | None, bool]
+] = {}
+_KNOWN_ACTIONS_MAX = 50_000

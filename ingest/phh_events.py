@@ -14,11 +14,10 @@ blind posted out of its place: it does not decide who acts first.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from domain.cards import MaybeCard
-from domain.errors import HandError
 from domain.hand.events import (
     ActionKind,
     BoardDealt,
@@ -34,7 +33,7 @@ from domain.hand.events import (
     SeatEntry,
     Stakes,
 )
-from domain.hand.legal import LegalActions, NextActKind
+from domain.hand.legal import NextActKind
 from domain.variants import VARIANTS
 from ingest.phh_actions import PhhAction, PhhVerb
 from ingest.phh_model import PhhHand
@@ -134,15 +133,26 @@ class PhhEvents:
         self.sources: list[PhhAction | None] = []
 
     def __iter__(self) -> Iterator[ReportedEvent]:
-        self.sources.append(None)
+        sources = self.sources
+        sources.append(None)
         yield hand_started(self.hand)
         for bet in self._in_posting_order(forced_bets(self.hand)):
-            self.sources.append(None)
+            sources.append(None)
             yield bet
         mapper = _Mapper(self.hand, self.state)
-        for action, event in mapper.events():
-            self.sources.append(action)
-            yield event
+        if mapper.draws_possible:
+            for action, event in mapper.events():
+                sources.append(action)
+                yield event
+            return
+        # no discard in the hand, so no draw is ever held back: each action is its event, in order (the loop of
+        # _Mapper.events without the draws, which runs once an action)
+        last_show, to_event = mapper.last_show, mapper._event
+        for action in self.hand.actions:
+            if action.verb is _SHOW_OR_MUCK and last_show[action.player] is not action:
+                continue
+            sources.append(action)
+            yield to_event(action)
 
     def _in_posting_order(self, bets: list[ForcedBetPosted]) -> Iterator[ForcedBetPosted]:
         """The record's forced bets (seat and amount) in the order the engine asks for them. PHH says only
@@ -158,7 +168,7 @@ class PhhEvents:
             kinds = [i for i in seats if bets[i].kind is wanted.forced_bet]
             bet = bets.pop((kinds or seats or [0])[0])
             if bet.seat == wanted.seat and _is_live_blind(bet.kind) and _is_live_blind(wanted.forced_bet):
-                bet = replace(bet, kind=wanted.forced_bet)
+                bet = ForcedBetPosted(bet.seat, wanted.forced_bet, bet.amount)
             yield bet
 
 
@@ -183,6 +193,20 @@ def _self_replayed(hand: PhhHand) -> Iterator[ReportedEvent]:
         replayer.apply(event)
 
 
+def _face_up_pattern(variant: str) -> tuple[bool, ...]:
+    """Which of a seat's hole cards, in the order dealt, the variant deals face up (kept per variant: every hand
+    asks it)."""
+    pattern = _FACE_UP_PATTERNS.get(variant)
+    if pattern is None:
+        pattern = _FACE_UP_PATTERNS[variant] = tuple(
+            f for street in VARIANTS[variant].streets for f in street.face_up
+        )
+    return pattern
+
+
+_FACE_UP_PATTERNS: dict[str, tuple[bool, ...]] = {}
+
+
 @dataclass
 class _Draw:
     """A discard (``action``) waiting for its replacement cards (``drawn`` stays ``None`` until dealt)."""
@@ -199,12 +223,13 @@ class _Mapper:
     def __init__(self, hand: PhhHand, state: StateView) -> None:
         self.hand = hand
         self.state = state
-        pattern = tuple(f for street in VARIANTS[hand.variant].streets for f in street.face_up)
-        self.face_up_pattern = pattern
+        self.face_up_pattern = _face_up_pattern(hand.variant)
         self.held: dict[int, list[MaybeCard]] = {}
         self.draws: list[_Draw] = []
         #: PHH repeats a show as more becomes known (``????`` while all-in, the cards at the end): the last counts
         self.last_show = {a.player: a for a in hand.actions if a.verb is _SHOW_OR_MUCK}
+        #: a draw is held only after a discard (``sd``): without one the actions map one to one
+        self.draws_possible = any(a.verb is _STAND_PAT_OR_DISCARD for a in hand.actions)
 
     def events(self) -> Iterator[tuple[PhhAction, ReportedEvent]]:
         # the draws are looked at only when one is pending: most games have none, and these run per action
@@ -246,10 +271,11 @@ class _Mapper:
         held = self.held.setdefault(seat, [])
         start = len(held)
         held.extend(cards)
-        pattern = self.face_up_pattern
-        return HoleCardsDealt(
-            seat, cards, tuple(start + k < len(pattern) and pattern[start + k] for k in range(len(cards)))
-        )
+        # the variant's pattern from this card on; past its end a card is dealt face down
+        face_up = self.face_up_pattern[start : start + len(cards)]
+        if len(face_up) < len(cards):
+            face_up += (False,) * (len(cards) - len(face_up))
+        return HoleCardsDealt(seat, cards, face_up)
 
     def _show_or_muck(self, seat: int, action: PhhAction) -> HandShown | HandMucked:
         if action.show_dealt:
@@ -292,26 +318,15 @@ class _Mapper:
         assert state is not None, "the replay applies HandStarted before asking for the next event"
         return state
 
-    def _legal(self, seat: int) -> LegalActions | None:
-        """The seat's options, or ``None`` when it is not the seat's turn to bet (the engine will refuse)."""
-        state = self._current()
-        if state.actor != seat:
-            return None
-        try:
-            return state.legal_actions()
-        except HandError:
-            return None
-
     def _check_or_call(self, seat: int) -> ActionKind:
-        legal = self._legal(seat)
-        return _CHECK if legal is not None and legal.can_check else _CALL
+        """A check where the seat, to bet, may check; else a call (out of turn: a call, refused)."""
+        state = self.state()
+        return _CHECK if state is not None and state.may_check(seat) else _CALL
 
     def _wager_kind(self, seat: int) -> ActionKind:
         """Bet, raise or complete, as the engine reads the seat's position (out of turn: a raise, refused)."""
-        legal = self._legal(seat)
-        if legal is None or legal.aggressive_action is None:
-            return _RAISE
-        return legal.aggressive_action
+        state = self.state()
+        return (state.aggressive_action(seat) if state is not None else None) or _RAISE
 
     def _bring_in(self, seat: int) -> int:
         stack = dict(self._current().stacks).get(seat, self.hand.bring_in)

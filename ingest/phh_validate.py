@@ -142,7 +142,7 @@ def _report(hand: PhhHand, result: ReplayResult, events: PhhEvents, rulebook: Ru
 def _finishing_stacks(hand: PhhHand, result: ReplayResult) -> list[Amount | None]:
     stacks = dict(result.stacks)
     return [
-        None if player in hand.unknown_stacks else _amount(hand.in_file_units(stacks.get(seat, 0)))
+        None if player in hand.unknown_stacks else _in_units(hand, stacks.get(seat, 0))
         for player, seat in enumerate(hand.seats, start=1)
     ]
 
@@ -164,10 +164,10 @@ def _rejection(result: ReplayResult, events: PhhEvents) -> RejectionReport | Non
 
 def _pot(hand: PhhHand, names: dict[int, str], pot: PotAwarded) -> PotReport:
     return PotReport(
-        amount=_amount(hand.in_file_units(pot.amount)),
+        amount=_in_units(hand, pot.amount),
         eligible=[names[seat] for seat in pot.eligible],
         winners=[
-            ShareReport(player=names[s.seat], amount=_amount(hand.in_file_units(s.amount)))
+            ShareReport(player=names[s.seat], amount=_in_units(hand, s.amount))
             for s in pot.shares
         ],
         half=pot.half,
@@ -217,6 +217,11 @@ def describe(event: ReportedEvent) -> str:
             value = format_cards(value)
         parts.append(f"{name}={value}")
     return f"{type(event).__name__}({', '.join(parts)})"
+
+
+def _in_units(hand: PhhHand, chips: int) -> Amount:
+    """Chips in the file's units, as the report writes them; a file in whole chips (most) needs no decimal."""
+    return chips if hand.scale == 1 else _amount(hand.in_file_units(chips))
 
 
 def _amount(value: Decimal) -> Amount:

@@ -16,6 +16,11 @@ from domain.rulebooks import Rulebook, ShortAllInReraise
 from domain.variants import BettingStructure
 
 _AGGRESSIVE = (ActionKind.BET, ActionKind.RAISE, ActionKind.COMPLETE)
+# the acts as module names: on Python 3.11 reading an enum member off its class costs about fifteen times reading a
+# global, and the round reads them several times an act
+_BET, _RAISE, _COMPLETE = ActionKind.BET, ActionKind.RAISE, ActionKind.COMPLETE
+_FOLD, _CHECK, _CALL, _BRING_IN = ActionKind.FOLD, ActionKind.CHECK, ActionKind.CALL, ActionKind.BRING_IN
+_ALL_IN_PLUS_BIG_BLIND = ShortAllInReraise.ALL_IN_PLUS_BIG_BLIND
 
 
 class BettingRound:
@@ -179,7 +184,7 @@ class BettingRound:
         if self.call_level == 0:
             return self.min_bet
         if self.full_level < self.call_level and (
-            self.rulebook.short_all_in_reraise is ShortAllInReraise.ALL_IN_PLUS_BIG_BLIND
+            self.rulebook.short_all_in_reraise is _ALL_IN_PLUS_BIG_BLIND
         ):
             return self.min_bet
         return self.increment
@@ -188,20 +193,30 @@ class BettingRound:
         """Stud: only the bring-in is in; the next aggressive act completes it to the small bet."""
         return self.bring_in_posted and self.full_level == 0
 
-    def aggressive_range(self, seat: int) -> tuple[ActionKind, int, int, tuple[int, ...]] | None:
-        """(act, min total, max total, allowed totals in limit), or None if the seat may not raise the stakes."""
-        bet = self.bets[seat]
-        all_in_to = bet + self.stacks[seat]
-        if all_in_to <= self.call_level or not self.reopened(seat):
+    def aggressive_kind(self, seat: int) -> ActionKind | None:
+        """The act that would raise the stakes now (bet, raise or complete), or None if the seat may not: what
+        :meth:`aggressive_range` says first, without working out the sizes (an importer asks it every act)."""
+        if self.bets[seat] + self.stacks[seat] <= self.call_level or not self.reopened(seat):
             return None
         if not self._someone_could_answer(seat):
             return None
         if self.limit and self.cap is not None and self.full_level > 0 and self.raises >= self.cap:
             return None
         if self.call_level == 0:
-            kind = ActionKind.BET
-        else:
-            kind = ActionKind.COMPLETE if self.completing() else ActionKind.RAISE
+            return _BET
+        return _COMPLETE if self.completing() else _RAISE
+
+    def can_check(self, seat: int) -> bool:
+        """Whether ``seat`` may check now (nothing to call, and not the stud round's opening act): what
+        :meth:`legal` says of it, without the rest of the view."""
+        return not self.awaiting_bring_in and self.to_match() <= self.bets[seat]
+
+    def aggressive_range(self, seat: int) -> tuple[ActionKind, int, int, tuple[int, ...]] | None:
+        """(act, min total, max total, allowed totals in limit), or None if the seat may not raise the stakes."""
+        kind = self.aggressive_kind(seat)
+        if kind is None:
+            return None
+        all_in_to = self.bets[seat] + self.stacks[seat]
         if self.limit:
             sizes = (self.size, self.big) if self.may_double else (self.size,)
             allowed = tuple(sorted({min(self.full_level + z, all_in_to) for z in sizes}))
@@ -209,7 +224,7 @@ class BettingRound:
         if self.call_level == 0:
             min_to = self.min_bet
         elif self.full_level < self.call_level and (
-            self.rulebook.short_all_in_reraise is ShortAllInReraise.ALL_IN_PLUS_BIG_BLIND
+            self.rulebook.short_all_in_reraise is _ALL_IN_PLUS_BIG_BLIND
         ):
             min_to = self.call_level + self.min_bet
         else:
@@ -246,7 +261,7 @@ class BettingRound:
             complete_to = min(self.size, bet + stack)
             return LegalActions(
                 seat, self.bring_in_fold_ok, False, False, 0, False, False, complete_to > bring, True, bring,
-                complete_to, complete_to, ActionKind.COMPLETE, raises_left, True, (complete_to,),
+                complete_to, complete_to, _COMPLETE, raises_left, True, (complete_to,),
             )  # fmt: skip
         owe = self.to_match() - bet
         rng = self.aggressive_range(seat)
@@ -257,9 +272,9 @@ class BettingRound:
             can_check=owe <= 0,
             can_call=owe > 0,
             call_amount=min(max(owe, 0), stack),
-            can_bet=kind is ActionKind.BET,
-            can_raise=kind is ActionKind.RAISE,
-            can_complete=kind is ActionKind.COMPLETE,
+            can_bet=kind is _BET,
+            can_raise=kind is _RAISE,
+            can_complete=kind is _COMPLETE,
             can_bring_in=False,
             bring_in_amount=0,
             min_bet_or_raise_to=rng[1] if rng else None,
@@ -274,31 +289,30 @@ class BettingRound:
 
     def verify(self, seat: int, action: ActionKind, amount: int | None) -> int:
         """Refuse an illegal act with the rule and a sentence; else return the seat's street total after it."""
-        cite = self.rulebook.cite
         if seat != self.actor:
             raise OutOfTurnError(
-                f"seat {seat} acted out of turn; it is seat {self.actor}'s turn", cite("turn_order")
+                f"seat {seat} acted out of turn; it is seat {self.actor}'s turn", self.rulebook.cite("turn_order")
             )
         bet = self.bets[seat]
         if self.awaiting_bring_in:
             return self._verify_opening_stud(seat, action, amount)
-        owe = self.to_match() - bet
-        if action is ActionKind.FOLD:
+        owe = (self.call_level if self.able_count >= 2 else max(self.bets.values())) - bet  # to_match(), inlined
+        if action is _FOLD:
             return bet
-        if action is ActionKind.CHECK:
+        if action is _CHECK:
             if owe > 0:
                 raise IllegalActionError(
                     f"seat {seat} checked facing a bet of {chips(bet + owe)}; seat {seat} may call "
                     f"{chips(min(owe, self.stacks[seat]))}, raise or fold",
-                    cite("check"),
+                    self.rulebook.cite("check"),
                 )
             return bet
-        if action is ActionKind.CALL:
+        if action is _CALL:
             return self._verify_call(seat, owe, amount)
-        if action is ActionKind.BRING_IN:
+        if action is _BRING_IN:
             raise IllegalActionError(
                 f"seat {seat} posted a bring-in, but the bring-in is only the opening act of the first stud round",
-                cite("bring_in"),
+                self.rulebook.cite("bring_in"),
             )
         return self._verify_aggressive(seat, action, amount)
 
@@ -321,7 +335,7 @@ class BettingRound:
         cite = self.rulebook.cite
         bet = self.bets[seat]
         stack = self.stacks[seat]
-        if action is ActionKind.BRING_IN:
+        if action is _BRING_IN:
             bring = min(self.bring_in, stack)
             if amount is not None and amount != bet + bring:
                 raise IllegalActionError(
@@ -329,7 +343,7 @@ class BettingRound:
                     cite("bring_in"),
                 )
             return bet + bring
-        if action in (ActionKind.COMPLETE, ActionKind.RAISE, ActionKind.BET):
+        if action in (_COMPLETE, _RAISE, _BET):
             complete_to = min(self.size, bet + stack)
             if amount is not None and amount != complete_to:
                 raise IllegalActionError(
@@ -337,7 +351,7 @@ class BettingRound:
                     cite("complete"),
                 )
             return complete_to
-        if action is ActionKind.FOLD and self.bring_in_fold_ok:
+        if action is _FOLD and self.bring_in_fold_ok:
             return bet
         raise IllegalActionError(
             f"seat {seat} must open with the bring-in of {chips(min(self.bring_in, stack))} or complete to "
@@ -347,7 +361,7 @@ class BettingRound:
 
     def _verify_aggressive(self, seat: int, action: ActionKind, amount: int | None) -> int:
         cite = self.rulebook.cite
-        verb = {ActionKind.BET: "bet", ActionKind.RAISE: "raised to", ActionKind.COMPLETE: "completed to"}[
+        verb = {_BET: "bet", _RAISE: "raised to", _COMPLETE: "completed to"}[
             action
         ]
         if amount is None:
@@ -356,7 +370,7 @@ class BettingRound:
         if rng is None:
             raise self.refusal(seat, action)
         kind, min_to, max_to, allowed = rng
-        if action is not kind and not (kind is ActionKind.COMPLETE and action is ActionKind.RAISE):
+        if action is not kind and not (kind is _COMPLETE and action is _RAISE):
             raise IllegalActionError(self.wrong_kind(seat, action, kind), cite("bet"))
         all_in_to = self.bets[seat] + self.stacks[seat]
         if amount > all_in_to:
@@ -373,10 +387,10 @@ class BettingRound:
                 )
             return amount
         if amount < min_to and amount != all_in_to:
-            what = "bet is" if kind is ActionKind.BET else "raise is to"
+            what = "bet is" if kind is _BET else "raise is to"
             raise IllegalActionError(
                 f"seat {seat} {verb} {chips(amount)}; the minimum {what} {chips(min_to)}",
-                cite("min_bet" if kind is ActionKind.BET else "min_raise"),
+                cite("min_bet" if kind is _BET else "min_raise"),
             )
         if amount > max_to:
             raise IllegalActionError(
@@ -386,9 +400,9 @@ class BettingRound:
         return amount
 
     def wrong_kind(self, seat: int, action: ActionKind, kind: ActionKind) -> str:
-        if kind is ActionKind.BET:
+        if kind is _BET:
             return f"seat {seat} made a {action}, but nobody has bet on this round: it is a bet"
-        if kind is ActionKind.COMPLETE:
+        if kind is _COMPLETE:
             return f"seat {seat} made a {action}, but only the bring-in is in: it is a completion"
         return f"seat {seat} made a {action}, but there is a bet of {chips(self.call_level)}: it is a raise"
 
@@ -431,19 +445,19 @@ class BettingRound:
 
     def act(self, seat: int, action: ActionKind, total: int) -> None:
         """Apply an act already verified; ``total`` is what :meth:`verify` returned."""
-        if action is ActionKind.FOLD:
+        if action is _FOLD:
             self.folded.add(seat)
             if self.stacks[seat]:
                 self.able_count -= 1
-        elif action is ActionKind.BRING_IN:
+        elif action is _BRING_IN:
             self._put(seat, total)
             self.call_level = max(self.call_level, total)
             self.bring_in_posted = True
         elif action in _AGGRESSIVE:
             self._raise(seat, total)
-        elif action is ActionKind.CALL:
+        elif action is _CALL:
             self._put(seat, total)
-        if not (action is ActionKind.FOLD and self.awaiting_bring_in and self.bring_in_fold_ok):
+        if not (action is _FOLD and self.awaiting_bring_in and self.bring_in_fold_ok):
             self.awaiting_bring_in = False
         self.acted_at[seat] = self.call_level
         self.acted_seq[seat] = self.full_seq

@@ -11,6 +11,7 @@ from domain.hand.in_play import HandInPlay
 from domain.hand.phase import Phase
 
 _NO_EVENTS: tuple[DerivedEvent, ...] = ()
+_DEALING = Phase.DEALING  # read at every deal: a module name is cheaper than the enum's attribute
 
 
 def _face_words(pattern: tuple[bool, ...]) -> str:
@@ -33,7 +34,8 @@ def check_dealing(hand: HandInPlay, template: str, seat: int = 0) -> None:
 
 def check_hole(hand: HandInPlay, e: HoleCardsDealt) -> tuple[bool, ...]:
     cite = hand.rulebook.cite
-    check_dealing(hand, "seat {seat} was dealt hole cards", e.seat)
+    if hand.phase is not _DEALING or (hand.burn_due and not hand.burned):  # check_dealing's test, inlined
+        check_dealing(hand, "seat {seat} was dealt hole cards", e.seat)
     street = hand.street
     owed = hand.owed_hole.get(e.seat, 0)
     if e.seat not in hand.hole:

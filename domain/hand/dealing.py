@@ -40,7 +40,7 @@ class Deck:
         (``{seat}`` in it is filled in, only when a card is refused). ``reshuffled`` cards (the discards, when
         a draw has exhausted the stub) may come again."""
         seen = self.seen
-        known: list[Card] = []
+        known: set[Card] = set()  # a set: a card's hash tells cards apart without the dataclass's __eq__
         for card in cards:
             if card is None:
                 continue
@@ -54,7 +54,7 @@ class Deck:
                     f"{what.format(seat=seat)} includes {card}, which was already dealt in this hand",
                     self.rulebook.cite("duplicate_card"),
                 )
-            known.append(card)
+            known.add(card)
 
     def add(self, cards: Iterable[MaybeCard], dealt: bool = True) -> None:
         """Note ``cards`` as seen; ``dealt``: they were taken from the stub (not revealed from a hand)."""

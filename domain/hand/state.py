@@ -160,6 +160,14 @@ from domain.variants import BettingStructure, Opener, Street, Variant
 __all__ = ["HandState", "Phase"]
 
 _NO_EVENTS: tuple[DerivedEvent, ...] = ()
+# members read on every event, as module names: on Python 3.11 reading an enum member off its class costs about
+# fifteen times reading a global
+_BETTING, _OVER, _SHOWDOWN = Phase.BETTING, Phase.OVER, Phase.SHOWDOWN
+_DEALING, _DRAW, _FORCED_BETS = Phase.DEALING, Phase.DRAW, Phase.FORCED_BETS
+_ANTE, _DEAD_BLIND = ForcedBetKind.ANTE, ForcedBetKind.DEAD_BLIND
+_AFTER_BLINDS, _LEFT_OF_BUTTON, _BRING_IN_OPENER = Opener.AFTER_BLINDS, Opener.LEFT_OF_BUTTON, Opener.BRING_IN
+_FIXED_LIMIT = BettingStructure.FIXED_LIMIT
+_CHECK, _COMPLETE = ActionKind.CHECK, ActionKind.COMPLETE
 
 
 class HandState:
@@ -238,7 +246,7 @@ class HandState:
         self.face_up: dict[int, list[bool]] = {s: [] for s in self.seats}
         self.board: list[MaybeCard] = []
         self.deck = Deck(variant.deck, rulebook)
-        self.phase = Phase.FORCED_BETS
+        self.phase = _FORCED_BETS
         self.street_index = 0
         self.forced_owed = owed
         self.live_blinds: list[tuple[int, int, int]] = []  # (seat, owed, posted)
@@ -306,14 +314,14 @@ class HandState:
 
     @property
     def is_over(self) -> bool:
-        return self.phase is Phase.OVER
+        return self.phase is _OVER
 
     @property
     def actor(self) -> int | None:
         """The seat whose turn it is to bet or to draw, or None."""
-        if self.phase is Phase.BETTING and self.round is not None:
+        if self.phase is _BETTING and self.round is not None:
             return self.round.actor
-        if self.phase is Phase.DRAW and self.draw_order:
+        if self.phase is _DRAW and self.draw_order:
             return self.draw_order[0]
         return None
 
@@ -336,17 +344,39 @@ class HandState:
     def legal_actions(self) -> LegalActions:
         """The options of the player to act (bfsp 3.4 "action legality view"), narrowed to what a raw act
         obliges him to (domain/hand/raw_acts.py)."""
-        if self.phase is not Phase.BETTING or self.round is None or self.round.actor is None:
+        if self.phase is not _BETTING or self.round is None or self.round.actor is None:
             raise HandStateError("nobody is to bet now", self.rulebook.cite("turn_order"))
         return obliged_options(self, self.round.legal(self.round.actor))
+
+    def may_check(self, seat: int) -> bool:
+        """Whether ``seat`` is to bet now and may check: ``legal_actions().can_check`` without building the
+        whole view (an importer asks it of every check-or-call; issue 17). False when it is not his turn."""
+        rnd = self.round
+        if self.phase is not _BETTING or rnd is None or rnd.actor != seat or not rnd.can_check(seat):
+            return False
+        held = self.obligation
+        return held is None or held[0].seat != seat or _CHECK in held[0].options
+
+    def aggressive_action(self, seat: int) -> ActionKind | None:
+        """The act by which ``seat``, to bet now, would raise the stakes (bet, raise or complete), within what a
+        raw act obliges him to: ``legal_actions().aggressive_action`` without working out the sizes. None when it
+        is not his turn or he may not raise the stakes."""
+        rnd = self.round
+        if self.phase is not _BETTING or rnd is None or rnd.actor != seat:
+            return None
+        kind = _COMPLETE if rnd.awaiting_bring_in else rnd.aggressive_kind(seat)
+        held = self.obligation
+        if held is None or held[0].seat != seat or kind in held[0].options:
+            return kind
+        return None
 
     def expected_next(self) -> NextAct:
         """What the table must do next (the first of several owed acts when their order is free)."""
         phase = self.phase
-        if phase is Phase.FORCED_BETS:
+        if phase is _FORCED_BETS:
             f = self.forced_owed[0]
             return NextAct(NextActKind.FORCED_BET, f.seat, f.kind, min(f.amount, self.stacks[f.seat]))
-        if phase is Phase.DEALING:
+        if phase is _DEALING:
             if self.burn_owed():
                 return NextAct(NextActKind.BURN)
             for s in self.from_button:
@@ -355,13 +385,13 @@ class HandState:
                     start = self.street.hole_cards - n
                     return NextAct(NextActKind.DEAL_HOLE, s, count=n, face_up=self.street.face_up[start:])
             return NextAct(NextActKind.DEAL_BOARD, count=self.owed_board)
-        if phase is Phase.DRAW:
+        if phase is _DRAW:
             if self.burn_owed():
                 return NextAct(NextActKind.BURN)
             return NextAct(NextActKind.DRAW, self.draw_order[0])
-        if phase is Phase.BETTING:
+        if phase is _BETTING:
             return NextAct(NextActKind.PLAYER_ACTION, self.actor)
-        if phase is Phase.SHOWDOWN:
+        if phase is _SHOWDOWN:
             order = self.showdown_order()
             return NextAct(NextActKind.SHOWDOWN, seats=tuple(s for s in order if s not in self.shown))
         return NextAct(NextActKind.OVER)
@@ -396,14 +426,16 @@ class HandState:
                 self.rulebook.cite("hand_over"),
             )
         check, do = handler
-        self.readings = []
-        if self.phase is Phase.OVER and not self._is_reshow(event):
-            raise HandStateError(
-                f"the hand is over; a {type(event).__name__} cannot follow", self.rulebook.cite("hand_over")
-            )
-        if self.phase is Phase.OVER:
+        if self.readings:
+            self.readings = []
+        if self.phase is _OVER:
+            if not self._is_reshow(event):
+                raise HandStateError(
+                    f"the hand is over; a {type(event).__name__} cannot follow", self.rulebook.cite("hand_over")
+                )
             return _NO_EVENTS
-        self._check_ruling(event)
+        if self.ruling is not None:
+            self._check_ruling(event)
         prepared = check(self, event)
         result: tuple[DerivedEvent, ...] = do(self, event, prepared)
         if self.incorrect:
@@ -420,12 +452,12 @@ class HandState:
     def verify(self, event: ReportedEvent) -> None:
         """Raise the :class:`HandError` that :meth:`apply` would raise for ``event``; change nothing."""
         handler = _HANDLERS.get(type(event))
-        if handler is None or (self.phase is Phase.OVER and not self._is_reshow(event)):
+        if handler is None or (self.phase is _OVER and not self._is_reshow(event)):
             raise HandStateError(
                 f"a {type(event).__name__} cannot be applied to this hand now",
                 self.rulebook.cite("hand_over"),
             )
-        if self.phase is not Phase.OVER:
+        if self.phase is not _OVER:
             self._check_ruling(event)
             handler[0](self, event)
 
@@ -539,21 +571,21 @@ class HandState:
 
     def _check_forced(self, e: ForcedBetPosted) -> ForcedBet:
         cite = self.rulebook.cite
-        if self.phase is not Phase.FORCED_BETS:
+        if self.phase is not _FORCED_BETS:
             raise ForcedBetError(
                 f"seat {e.seat} posted a {_kind_words(e.kind)} after the forced bets were in",
                 cite("forced_bet"),
             )
-        is_ante = e.kind is ForcedBetKind.ANTE
+        is_ante = e.kind is _ANTE
         owed = next(
-            (f for f in self.forced_owed if f.seat == e.seat and (f.kind is ForcedBetKind.ANTE) == is_ante),
+            (f for f in self.forced_owed if f.seat == e.seat and (f.kind is _ANTE) == is_ante),
             None,
         )
         if owed is None:
             raise ForcedBetError(f"seat {e.seat} owes no {_kind_words(e.kind)} this hand", cite("forced_bet"))
         # which blind is which is a reading of the posting order, not a fact of the stakes: any blind kind
         # pays a blind the seat owes, and the amount is what is checked
-        if is_ante != (owed.kind is ForcedBetKind.ANTE):
+        if is_ante != (owed.kind is _ANTE):
             raise ForcedBetError(
                 f"seat {e.seat} posted a {_kind_words(e.kind)}; seat {e.seat} owes the {_kind_words(owed.kind)}",
                 cite("forced_bet"),
@@ -572,9 +604,9 @@ class HandState:
         del owed_list[next(i for i, f in enumerate(owed_list) if f is owed)]
         self.stacks[e.seat] -= e.amount
         self.contributions[e.seat] += e.amount
-        if e.kind is ForcedBetKind.DEAD_BLIND or (e.kind is ForcedBetKind.ANTE and self.antes_dead):
+        if e.kind is _DEAD_BLIND or (e.kind is _ANTE and self.antes_dead):
             self.dead[e.seat] = self.dead.get(e.seat, 0) + e.amount
-        if e.kind not in (ForcedBetKind.ANTE, ForcedBetKind.DEAD_BLIND):
+        if e.kind not in (_ANTE, _DEAD_BLIND):
             self.bets[e.seat] += e.amount
             self.live_blinds.append((e.seat, owed.amount, e.amount))
         if not self.forced_owed:
@@ -609,12 +641,11 @@ class HandState:
     # --- betting ------------------------------------------------------------------------------------------
 
     def check_act(self, e: PlayerActed) -> int:
-        cite = self.rulebook.cite
-        if self.phase is not Phase.BETTING or self.round is None:
-            raise IllegalActionError(
-                f"seat {e.seat} made a {e.action} now: {self.waiting_for()}", cite("turn_order")
-            )
         rnd = self.round
+        if self.phase is not _BETTING or rnd is None:
+            raise IllegalActionError(
+                f"seat {e.seat} made a {e.action} now: {self.waiting_for()}", self.rulebook.cite("turn_order")
+            )
         if self.open_bring_in and e.seat not in self.folded and self.stacks.get(e.seat, 0) > 0:
             saved = rnd.actor
             rnd.actor = e.seat  # up-cards unknown: the record names the bring-in
@@ -623,7 +654,8 @@ class HandState:
             finally:
                 rnd.actor = saved
         total = rnd.verify(e.seat, e.action, e.amount)
-        check_obligation(self, e)
+        if self.obligation is not None:
+            check_obligation(self, e)
         return total
 
     def do_act(self, e: PlayerActed, total: int) -> tuple[DerivedEvent, ...]:
@@ -631,15 +663,19 @@ class HandState:
         assert rnd is not None
         self.acted = True
         self.actions.append(e.action)
-        forfeited = before_act(self, e)
+        # what raw acts left pending (a ruling, an obligation, acts out of turn) is settled by before_act and
+        # turn_comes; a hand without any, nearly every hand, skips the calls (this runs once an action)
+        pending = self.ruling is not None or self.obligation is not None or bool(self.out_of_turn)
+        forfeited = before_act(self, e) if pending else 0
         if self.open_bring_in:
             self.open_bring_in = False
             rnd.actor = e.seat
         rnd.act(e.seat, e.action, total)
-        forfeit(self, e.seat, forfeited)
+        if forfeited:
+            forfeit(self, e.seat, forfeited)
         if rnd.actor is None or len(self.folded) >= len(self.seats) - 1:
             return self.end_round()
-        return turn_comes(self)
+        return turn_comes(self) if self.out_of_turn else _NO_EVENTS
 
     # --- streets ------------------------------------------------------------------------------------------
 
@@ -655,10 +691,10 @@ class HandState:
         self.owed_hole = dict.fromkeys(live, street.hole_cards) if street.hole_cards else {}
         self.owed_board = street.board_cards
         if street.draw:
-            self.phase = Phase.DRAW
+            self.phase = _DRAW
             self.draw_order = list(live)
         else:
-            self.phase = Phase.DEALING
+            self.phase = _DEALING
 
     def begin_betting(self) -> tuple[DerivedEvent, ...]:
         v = self.variant
@@ -671,7 +707,7 @@ class HandState:
         bring_in_fold_ok = False
         call_level = 0
         pl_adjust = 0
-        if street.opener is Opener.AFTER_BLINDS:
+        if street.opener is _AFTER_BLINDS:
             blinds = [b for b in self.live_blinds]
             after = blinds[-1][0] if blinds else self._button()
             first = (
@@ -682,9 +718,9 @@ class HandState:
                 pl_adjust = sum(owed - posted for _, owed, posted in blinds if posted < owed)
             else:
                 call_level = max((posted for _, _, posted in blinds), default=0)
-        elif street.opener is Opener.LEFT_OF_BUTTON:
+        elif street.opener is _LEFT_OF_BUTTON:
             first = self.from_button[0]
-        elif street.opener is Opener.BRING_IN:
+        elif street.opener is _BRING_IN_OPENER:
             bring_in = stakes.bring_in
             # the lowest up-card is due the bring-in; if it is all-in on the ante, the action starts at his
             # left and each may fold, bring in or complete (bfsp 6.5.4; TDA 2017 D-59 D)
@@ -695,7 +731,7 @@ class HandState:
         else:
             # the best board opens; if it is all-in, the next seat clockwise that can act (PokerKit agrees)
             first = best_showing_seat(v.bring_in_kind, live, self.hole, self.face_up, live)
-        limit = v.betting is BettingStructure.FIXED_LIMIT
+        limit = v.betting is _FIXED_LIMIT
         small, big = stakes.small_bet, stakes.big_bet
         cap: int | None = None
         heads_up_uncapped = self.rulebook.limit_unlimited_heads_up and len(live) == 2
@@ -733,7 +769,7 @@ class HandState:
             bring_in_fold_ok,
         )
         self.round = rnd
-        self.phase = Phase.BETTING
+        self.phase = _BETTING
         if self.round.actor is None:
             return self.end_round()
         return _NO_EVENTS
@@ -759,13 +795,13 @@ class HandState:
         if len(live) == 1:
             out.extend(award_to(self, live[0], self.folded))
         elif self.street_index == len(self.variant.streets) - 1:
-            self.phase = Phase.SHOWDOWN
+            self.phase = _SHOWDOWN
             if all(s in self.shown for s in live):
                 awards, undetermined = showdown_awards(self, self.hole, set())
                 out.extend(finish(self, awards, undetermined))
         else:
             self._start_street(self.street_index + 1)
-            if self.phase is Phase.DEALING and not self.owed_hole and not self.owed_board:
+            if self.phase is _DEALING and not self.owed_hole and not self.owed_board:
                 out.extend(self.begin_betting())
         return tuple(out)
 
@@ -795,7 +831,7 @@ class HandState:
     def void(self, e: MisdealDeclared | HandVoided, _: None = None) -> tuple[DerivedEvent, ...]:
         self.stacks = dict(self.starting_stacks)
         self.contributions = dict.fromkeys(self.seats, 0)
-        self.phase = Phase.OVER
+        self.phase = _OVER
         self.round = None
         self.obligation = self.ruling = None
         self.out_of_turn.clear()

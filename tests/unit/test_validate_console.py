@@ -46,6 +46,19 @@ def test_the_pool_prints_what_one_process_prints_in_input_order(files: list[str]
     assert sum(line.unreadable for line in pooled) == 2
 
 
+@pytest.mark.parametrize("count", [0, 1, 7, 8, 9, 63, 2000])
+@pytest.mark.parametrize("jobs", [2, 3])
+def test_the_chunks_are_the_files_in_order_large_first_then_smaller(count: int, jobs: int) -> None:
+    files = [f"{i}.phh" for i in range(count)]
+    chunks = list(cli_validate.chunks(files, jobs))
+    assert [file for chunk in chunks for file in chunk] == files
+    sizes = [len(chunk) for chunk in chunks]
+    assert all(a >= b for a, b in zip(sizes, sizes[1:], strict=False)), sizes  # so the last ones are short
+    assert all(size >= cli_validate.MIN_CHUNK for size in sizes[:-1]), sizes
+    if count == 2000:
+        assert sizes[0] == 2000 // (jobs * cli_validate.CHUNK_SHARE) and sizes[-1] <= cli_validate.MIN_CHUNK
+
+
 def test_many_jobs_on_few_files_stay_in_one_process(files: list[str]) -> None:
     assert len(list(validated(files[:3], "bfsp", False, jobs=4))) == 1
 
