@@ -53,6 +53,11 @@ class Pipeline:
         return self._store
 
     @property
+    def store_opened(self) -> bool:
+        """Whether :attr:`store` is open already (reading it then opens nothing)."""
+        return self._store is not None
+
+    @property
     def referee(self) -> Referee:
         if self._referee is None:
             settings, publisher = self.settings, None

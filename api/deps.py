@@ -7,7 +7,7 @@ take their role checks from here (:func:`roles`, and the sealing policy's checks
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Callable, Iterable
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
 from contextlib import ExitStack
 from datetime import timedelta
 from typing import Annotated, Generic, TypeVar
@@ -32,33 +32,50 @@ T = TypeVar("T")
 MAX_PAGE = 500
 
 
-def settings(request: Request) -> Settings:
+# The dependencies below that only read ``app.state`` or check a token are coroutines: FastAPI runs a plain
+# function's dependency on a worker thread, a hop there and back per dependency per request (7 % of a hand
+# read's time in the serve process, issue 17), for work that never waits.
+
+
+def _settings(request: Request) -> Settings:
     value: Settings = request.app.state.settings
     return value
 
 
-def principal(request: Request, authorization: Annotated[str | None, Header()] = None) -> Principal:
+async def settings(request: Request) -> Settings:
+    return _settings(request)
+
+
+async def principal(request: Request, authorization: Annotated[str | None, Header()] = None) -> Principal:
     """The caller named by the bearer token (or the anonymous viewer where public reads are on)."""
-    s = settings(request)
+    s = _settings(request)
     secret = s.jwt_secret.get_secret_value() if s.jwt_secret else None
     try:
         found = principal_from_header(authorization, secret, s.public_read, timedelta(hours=s.token_max_hours))
     except AuthError as exc:
         raise ApiError(exc.status, exc.code, exc.message, field="Authorization") from exc
     revoked = getattr(request.app.state, "revoked_tokens", None)
-    if found.token_id is not None and revoked is not None and found.token_id in revoked:
+    if found.token_id is None or revoked is None:
+        return found
+    # the first list of a process may be waited for (api/revocations.py): that wait is on a worker thread
+    token_id = found.token_id
+    ready = getattr(revoked, "ready", None)
+    refused = (token_id in revoked) if ready is None or ready() else await run_in_threadpool(
+        revoked.__contains__, token_id
+    )
+    if refused:
         raise ApiError(401, "token_revoked", "this token was revoked by the federation; ask for a new one",
                        field="Authorization")
     return found
 
 
-def sealing(request: Request) -> SealingPolicy:
+async def sealing(request: Request) -> SealingPolicy:
     """The one sealing policy every output passes through (api/sealing.py)."""
     policy: SealingPolicy = request.app.state.sealing
     return policy
 
 
-def pipeline(request: Request) -> Pipeline:
+async def pipeline(request: Request) -> Pipeline:
     """The wired log, store and referee (api/bootstrap.py); a 503 in a process that does not open them."""
     wired: Pipeline | None = request.app.state.pipeline
     if wired is None:
@@ -66,24 +83,27 @@ def pipeline(request: Request) -> Pipeline:
     return wired
 
 
-def event_store(request: Request) -> Store:
+async def event_store(request: Request) -> Store:
     """The store of what the referee judged; a 503 in a process that does not open it."""
-    return pipeline(request).store
+    wired = await pipeline(request)
+    if getattr(wired, "store_opened", False):
+        return wired.store
+    return await run_in_threadpool(lambda: wired.store)  # the first use connects: not on the event loop
 
 
-def workers(request: Request) -> Workers | None:
+async def workers(request: Request) -> Workers | None:
     """The referee and the projector running in this process (None where they run elsewhere)."""
     running: Workers | None = request.app.state.workers
     return running
 
 
-def heavy_reads(request: Request) -> HeavyReads:
+async def heavy_reads(request: Request) -> HeavyReads:
     """The bound on heavy reads at once (api/heavy.py)."""
     heavy: HeavyReads = request.app.state.heavy_reads
     return heavy
 
 
-def live_read_models(request: Request) -> ReadModels | None:
+async def live_read_models(request: Request) -> ReadModels | None:
     """The read models as they change while the request runs (each read sees the latest state, unlike
     :func:`read_models_if_open`): what a request waiting for the projector reads. None where they are not open."""
     models: ReadModels | None = request.app.state.read_models
@@ -124,12 +144,12 @@ async def read_models(models: Annotated[ReadModels | None, Depends(read_models_i
 
 def roles(
     allowed: Iterable[Role], what: str, *, rule: str = "", signed_in: str = ""
-) -> Callable[[Principal], Principal]:
+) -> Callable[[Principal], Awaitable[Principal]]:
     """A dependency: the caller, if his role is one of ``allowed`` (else 403 naming ``what`` and who may, citing
     ``rule``); with ``signed_in``, an anonymous caller is first refused with 401 and that message."""
     who = frozenset(allowed)
 
-    def allowed_caller(principal: CurrentPrincipal) -> Principal:
+    async def allowed_caller(principal: CurrentPrincipal) -> Principal:
         if signed_in and principal.anonymous:
             raise ApiError(401, "not_authenticated", signed_in, field="Authorization")
         try:
@@ -197,7 +217,7 @@ class PageParams(BaseModel):
     limit: int = 100
 
 
-def page_params(
+async def page_params(
     offset: Annotated[int, Query(ge=0, le=10**9, description="items to skip")] = 0,
     limit: Annotated[int, Query(ge=1, le=MAX_PAGE, description="most items returned")] = 100,
 ) -> PageParams:

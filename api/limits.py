@@ -99,12 +99,12 @@ def _limited(request: Request, caller: Principal, what: str, name: str) -> None:
         )
 
 
-def limit_submits(request: Request, caller: CurrentPrincipal) -> None:
+async def limit_submits(request: Request, caller: CurrentPrincipal) -> None:
     if request.method == "POST":
         _limited(request, caller, "submissions", "submit_limit")
 
 
-def limit_heavy_reads(request: Request, caller: CurrentPrincipal) -> None:
+async def limit_heavy_reads(request: Request, caller: CurrentPrincipal) -> None:
     _limited(request, caller, "heavy reads", "heavy_read_limit")
 
 

@@ -36,6 +36,10 @@ class RevokedTokens:
         self._first = threading.Event()
         self._lock = threading.Lock()
 
+    def ready(self) -> bool:
+        """Whether a lookup answers without waiting: the first list was read (or there is no store)."""
+        return self._store is None or self._first.is_set()
+
     def __contains__(self, token_id: str) -> bool:
         if self._store is None:
             return False

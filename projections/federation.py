@@ -662,10 +662,9 @@ def _last_stacks(models: ReadModels, competition_id: str) -> dict[str, tuple[str
     """Each player's chips as the engine counts them after (or, while it is played, at the start of) the latest
     hand he sat in, with when that hand started ("" unknown)."""
     seen: dict[str, tuple[str, int]] = {}
-    for _, state in _table_states(models, competition_id):
-        last = models.hand(state.last_hand_id)
-        started = last.started_at if last else ""
-        for seat in state.seats:
+    for last, seats in models.last_hands(competition_id):  # two queries, whatever the number of tables
+        started = last.started_at
+        for seat in seats:
             if seat.player not in seen or seen[seat.player][0] < started:
                 # The engine's count: the chips rulings moved are added from the rulings themselves, with when.
                 engine = seat.engine_stack if seat.engine_stack is not None else seat.stack

@@ -6,7 +6,7 @@ Cards come back as recorded; sealing them for the caller is the API's business (
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from typing import Any
 
@@ -245,14 +245,30 @@ class ReadModels:
             out.append(views.StacksAfter(version=int(version), type=kind, seats=seats))
         return out
 
+    def last_hands(self, competition: str) -> list[tuple[views.Hand, list[views.TableSeat]]]:
+        """Each table's last hand (by table) with the seats as the table's state gives them (:meth:`table`): the
+        final stacks once it is over, the starting stacks while it is played. Two queries for every table, where
+        :meth:`tables` and :meth:`table` take two and three a table (the standings read this on every request)."""
+        hands = [_hand(row) for row in self._reader.query(schema.LAST_HANDS_OF, (competition,))]
+        ruled: dict[str, list[Row]] = {}
+        for hand_id, *row in self._reader.query(schema.LAST_HANDS_RULED_STACKS, (competition,)):
+            ruled.setdefault(str(hand_id), []).append(tuple(row))
+        return [
+            (hand, self._seats_after(hand, ruled.get(hand.hand_id, [])) if hand.status != "in_progress"
+             else [views.TableSeat(seat=s.seat, player=s.player, stack=s.starting_stack) for s in hand.seats])
+            for hand in hands
+        ]
+
     def final_stacks(self, hand: views.Hand) -> list[views.TableSeat]:
         """Each seat's stack after the hand's last event; where a ruling on the hand moved chips, as the
         latest such ruling left them, beside the engine's and with the ruling."""
+        return self._seats_after(hand, self._reader.query(schema.RULED_STACKS_OF, (hand.hand_id, hand.hand_id)))
+
+    @staticmethod
+    def _seats_after(hand: views.Hand, ruled_rows: Iterable[Row]) -> list[views.TableSeat]:
         ruled = {
             int(seat): (stack, engine, views.RulingRef(number=int(number), ruling=ruling, kind=kind))
-            for number, ruling, kind, seat, stack, engine in self._reader.query(
-                schema.RULED_STACKS_OF, (hand.hand_id, hand.hand_id)
-            )
+            for number, ruling, kind, seat, stack, engine in ruled_rows
         }
         out = []
         for s in hand.seats:

@@ -441,6 +441,19 @@ _HAND_SELECT = f"SELECT {', '.join(HAND_COLUMNS)} FROM {HANDS}"
 LAST_HAND_AT = f"{_HAND_SELECT} WHERE competition = ? AND table_id = ? ORDER BY number DESC LIMIT 1"
 HANDS_AT = f"{_HAND_SELECT} WHERE competition = ? AND table_id = ? ORDER BY number LIMIT ? OFFSET ?"
 HAND_COUNT_AT = f"SELECT COUNT(*) FROM {HANDS} WHERE competition = ? AND table_id = ?"
+#: the last hand at each table of a competition (the standings' one query for what the tables hold now)
+_LAST_AT_EACH_TABLE = (
+    f"number = (SELECT MAX(number) FROM {HANDS} AS later WHERE later.competition = {HANDS}.competition"
+    f" AND later.table_id = {HANDS}.table_id)"
+)
+LAST_HANDS_OF = f"{_HAND_SELECT} WHERE competition = ? AND {_LAST_AT_EACH_TABLE} ORDER BY table_id"
+#: the stacks the latest chip-moving ruling on each of those hands left (as RULED_STACKS_OF, for them all at once)
+LAST_HANDS_RULED_STACKS = (
+    f"SELECT ruled.hand_id, number, ruling, kind, seat, stack, engine_stack FROM {RULED_STACKS} AS ruled"
+    f" WHERE ruled.hand_id IN (SELECT hand_id FROM {HANDS} WHERE competition = ? AND {_LAST_AT_EACH_TABLE})"
+    f" AND number = (SELECT MAX(number) FROM {RULED_STACKS} AS latest WHERE latest.hand_id = ruled.hand_id)"
+    " ORDER BY ruled.hand_id, seat"
+)
 HAND = f"{_HAND_SELECT} WHERE hand_id = ?"
 HISTORY_OF = (
     f"SELECT version, event_type, payload, recorded_by, role, event_id, seq, follows, interprets, rule, reading,"
