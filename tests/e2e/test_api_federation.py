@@ -20,6 +20,8 @@ from api.bootstrap import bootstrap
 from api.operations import publish, referee_once
 from api.routes import federation as routes
 from api.settings import Settings
+from domain.competition.events import OfficialAppointed
+from domain.roles import Role
 from ingest.protocol_acts import snapshot_request
 from ingest.simulator.clock import simulation_clock
 from projections.protocol import snapshots
@@ -171,3 +173,25 @@ def test_long_lists_come_a_page_at_a_time(client: TestClient) -> None:
     protests = client.get(url("protests"), headers=secretary, params={"limit": 1, "offset": 1}).json()
     assert (protests["total"], [p["protest"] for p in protests["items"]]) == (2, ["protest-1"])
     error(client.get(url("protests"), headers=secretary, params={"limit": 0}), 422, "validation_error")
+
+
+def test_an_appointment_counts_on_the_read_after_it_is_stored_and_a_stranger_stays_refused(tmp_path: Path) -> None:
+    """The API keeps the appointments in memory (api/appointments.py); a judge it does not know as appointed is
+    asked about in the store, so the read right after his appointment was judged is answered."""
+    settings = Settings(POKERAUDIT_DATA_DIR=tmp_path, POKERAUDIT_JWT_SECRET=SECRET)  # type: ignore[call-arg]
+    pipeline = bootstrap(settings)
+    pipeline.log.clock = simulation_clock  # type: ignore[union-attr]
+    records = Records()
+    publish(pipeline, list(minsk_open(records)), progress=False)
+    assert referee_once(pipeline).get("rejected", 0) == 0
+    newcomer, stranger = as_("judge", person="judge-newcomer"), as_("judge", person="judge-of-nowhere")
+    with served_projected(settings, pipeline) as served:
+        assert served.get(url("rulings"), headers=as_("judge")).status_code == 200
+        for who in (newcomer, stranger):
+            error(served.get(url("rulings"), headers=who), 403, "forbidden")
+        publish(pipeline, [records.record(OfficialAppointed("judge-newcomer", Role.JUDGE), CHIEF, at(40))],
+                progress=False)
+        assert referee_once(pipeline) == {"accepted": 1}
+        assert served.get(url("rulings"), headers=newcomer).status_code == 200
+        error(served.get(url("rulings"), headers=stranger), 403, "forbidden")
+    pipeline.close()

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 from embedded_referee import Pipeline
 from federation_records import (
+    CHIEF,
     DEALER,
     FEDERATION,
     JUDGE,
@@ -22,7 +23,9 @@ from federation_records import (
     table,
 )
 
-from domain.competition.events import OfficialAppointed, RegulationsAdopted
+from api.appointments import StoredAppointments
+from api.auth import Principal
+from domain.competition.events import OfficialAppointed, OfficialRemoved, RegulationsAdopted
 from domain.discipline.events import ViolationRecorded
 from domain.errors import NotPermittedError
 from domain.hand.events import HandStarted
@@ -133,3 +136,63 @@ def test_the_rule_is_the_domains() -> None:
         verify_appointed(officials, "c", "d", Role.JUDGE)
     with pytest.raises(NotPermittedError, match="nobody is not appointed secretary of c"):
         verify_appointed(officials, "c", "nobody", Role.SECRETARY)
+
+
+# --- the API's view of the appointments (api/appointments.py) ------------------------------------------------
+
+
+class Clock:
+    """The view's clock, moved by the test."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def reader(person: str, role: Role = Role.JUDGE) -> Principal:
+    return Principal(person=person, role=role)
+
+
+def test_the_api_refuses_an_official_not_appointed_and_an_appointment_counts_from_the_read_after_it_is_stored(
+    pipeline: Pipeline,
+) -> None:
+    records = Records()
+    assert set(outcomes(pipeline.judge(list(opening(records))))) == {"accepted"}
+    clock = Clock()
+    appointed = StoredAppointments(lambda: pipeline.store.events, clock=clock)
+    newcomer = reader("judge-newcomer")
+    assert appointed(reader(JUDGE.person), records.competition_id)
+    assert not appointed(newcomer, records.competition_id)
+    # his own office only: the competition's judge reading as its chief judge is refused too
+    assert not appointed(reader(JUDGE.person, Role.CHIEF_JUDGE), records.competition_id)
+    # appointed now: the very next read grants it, the clock not moved (the view's refusal asks the store)
+    assert outcomes(pipeline.judge([records.record(OfficialAppointed(newcomer.person, Role.JUDGE), CHIEF, at(1))])) == [
+        "accepted"
+    ]
+    assert appointed(newcomer, records.competition_id)
+
+
+def test_the_api_answers_the_appointed_from_its_view_and_counts_a_removal_within_its_refresh(
+    pipeline: Pipeline,
+) -> None:
+    records = Records()
+    assert set(outcomes(pipeline.judge(list(opening(records))))) == {"accepted"}
+    clock = Clock()
+    appointed = StoredAppointments(lambda: pipeline.store.events, clock=clock)
+    judge = reader(JUDGE.person)
+    assert appointed(judge, records.competition_id)
+    asked = appointed.queries
+    for _ in range(50):
+        assert appointed(judge, records.competition_id)
+    assert appointed.queries == asked, "a read within the view's refresh asks the store nothing"
+    removed = records.record(OfficialRemoved(JUDGE.person, "replaced at his own request"), CHIEF, at(2))
+    assert outcomes(pipeline.judge([removed])) == ["accepted"]
+    # the view is read forward once it is REFRESH_SECONDS old: from then on the removal counts
+    clock.now += appointed.refresh_seconds + 0.001
+    assert not appointed(judge, records.competition_id)
+    assert appointed.queries > asked
+    assert not appointed(judge, records.competition_id)
+    # a competition with no records of its own appointed nobody: the roles table alone, as before
+    assert appointed(judge, "imported-histories-2019")
