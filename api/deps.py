@@ -129,9 +129,10 @@ async def read_models_if_open(request: Request) -> AsyncIterator[ReadModels | No
     try:
         yield pinned
     finally:
-        if models.database.served:
+        if models.database.served and pinned.reads_held:
             await run_in_threadpool(stack.close)
         else:
+            # SQLite's end, or nothing left to end: a route that ended its reads in its own hop (answered)
             stack.close()
 
 
@@ -140,6 +141,21 @@ async def read_models(models: Annotated[ReadModels | None, Depends(read_models_i
     if models is None:
         raise ApiError(503, "read_models_unavailable", "the read models are not open in this process")
     return models
+
+
+async def answered(models: ReadModels, read: Callable[[], T]) -> T:
+    """``read()`` on a worker thread (it waits on the read models' server), the request's transaction ended in
+    the same hop (:meth:`ReadModels.end_reads`): what an async read route awaits. A plain route costs two hops
+    (FastAPI runs its function and then the check of its answer each on a worker thread) and the end of the
+    transaction a third (issue 17)."""
+
+    def read_and_end() -> T:
+        try:
+            return read()
+        finally:
+            models.end_reads()
+
+    return await run_in_threadpool(read_and_end)
 
 
 def roles(

@@ -66,6 +66,11 @@ class Snapshot(ABC):
     def close(self) -> None:
         """End the transaction (if a read began it) and give its connection back."""
 
+    @property
+    def holding(self) -> bool:
+        """Whether a read began a transaction that :meth:`close` has not ended yet."""
+        return getattr(self, "_conn", None) is not None
+
 
 class ReadDatabase(ABC):
     dialect: str

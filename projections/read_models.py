@@ -12,7 +12,7 @@ from typing import Any
 
 from domain.hand.pots import pot_name
 from projections import schema, views
-from projections.database import ReadDatabase, Reader, Row
+from projections.database import ReadDatabase, Reader, Row, Snapshot
 from projections.integrity.cases import IntegrityCaseView, case_of_row
 from projections.integrity.counters import Counters
 from projections.integrity.live import read_counters
@@ -94,6 +94,18 @@ class ReadModels:
     def season_rating(self, season: str) -> RatingList | None:
         """The season's rating list by the federation's rules in force (None: it adopted none for the season)."""
         return season_rating(self._reader.query, schema, season)
+
+    def end_reads(self) -> None:
+        """End the transaction of these pinned read models now (:meth:`pinned`), from the thread that made their
+        reads: an API request then ends it in the same hop to a worker thread as its reads, not in one more. A
+        read after it begins another, ended with the block. Nothing to end on read models not pinned."""
+        if isinstance(self._reader, Snapshot):
+            self._reader.close()
+
+    @property
+    def reads_held(self) -> bool:
+        """Whether these pinned read models hold a transaction a read began (see :meth:`end_reads`)."""
+        return isinstance(self._reader, Snapshot) and self._reader.holding
 
     def position(self) -> int:
         row = self._reader.one(schema.POSITION_OF, (schema.POSITION_NAME,))

@@ -23,6 +23,7 @@ from datetime import UTC, datetime
 from typing import Annotated, TypeVar
 
 from fastapi import APIRouter, Path
+from starlette.concurrency import run_in_threadpool
 
 from api.auth import Principal
 from api.deps import (
@@ -34,6 +35,7 @@ from api.deps import (
     Page,
     PageParams,
     ReadModelsIfOpen,
+    answered,
     verify_reads_grounds,
     verify_scope,
 )
@@ -138,12 +140,16 @@ def clock(store: CurrentStore, competition_id: CompetitionId, principal: Current
 
 
 @router.get("/competitions/{competition_id}/standings", response_model=federation.Standings)
-def standings(
+async def standings(
     store: CurrentStore, competition_id: CompetitionId, principal: CurrentPrincipal, models: ReadModelsIfOpen
 ) -> federation.Standings:
     """The players left with their chips after their last hand, the eliminations in order with their places,
     and the winner."""
-    return _read(store, principal, competition_id, lambda s: federation.standings(s, models, competition_id))
+
+    def read() -> federation.Standings:
+        return _read(store, principal, competition_id, lambda s: federation.standings(s, models, competition_id))
+
+    return await (answered(models, read) if models is not None else run_in_threadpool(read))
 
 
 @router.get("/competitions/{competition_id}/rulings", response_model=Page[federation.RulingView])

@@ -18,6 +18,7 @@ from api.deps import (
     CurrentSealing,
     CurrentStore,
     Page,
+    answered,
     verify_reads_rejections,
     verify_scope,
 )
@@ -72,18 +73,19 @@ def tables(
 
 
 @router.get("/competitions/{competition_id}/tables/{table_id:path}/hands/{number}", response_model=views.Hand)
-def hand_at_table(
+async def hand_at_table(
     competition_id: CompetitionId, table_id: TableId, number: HandNumber, principal: CurrentPrincipal,
     models: CurrentReadModels, sealing: CurrentSealing,
 ) -> views.Hand:
     """One hand by the envelope's names for it: its competition, its ``table_id`` and its ``hand_id`` (the hand's
     number at the table, ``"1"``); the same answer as ``/v1/hands/{uuid}``."""
     verify_scope(principal, competition_id)
-    return sealing.hand(_hand(models, principal, str(hand_stream(table_id, number, competition_id))), principal)
+    found = str(hand_stream(table_id, number, competition_id))
+    return await answered(models, lambda: sealing.hand(_hand(models, principal, found), principal))
 
 
 @router.get("/competitions/{competition_id}/hands/{table_hand:path}", response_model=views.Hand)
-def hand_in_competition(
+async def hand_in_competition(
     competition_id: CompetitionId, table_hand: TableHand, principal: CurrentPrincipal, models: CurrentReadModels,
     sealing: CurrentSealing,
 ) -> views.Hand:
@@ -97,7 +99,8 @@ def hand_in_competition(
             f"hand {table_hand!r}: expected TABLE/NUMBER, the table's name and the hand's number at it (T1/1)",
             field="table_hand",
         )
-    return sealing.hand(_hand(models, principal, str(hand_stream(table_id, int(number), competition_id))), principal)
+    found = str(hand_stream(table_id, int(number), competition_id))
+    return await answered(models, lambda: sealing.hand(_hand(models, principal, found), principal))
 
 
 @router.get("/competitions/{competition_id}/tables/{table_id:path}/hands", response_model=Page[views.Hand])
@@ -129,11 +132,11 @@ def table(
 
 
 @router.get("/hands/{hand_id}", response_model=views.Hand)
-def hand(
+async def hand(
     hand_id: HandId, principal: CurrentPrincipal, models: CurrentReadModels, sealing: CurrentSealing
 ) -> views.Hand:
     """One hand: seats, players, stacks, board, status and chain head (hole cards sealed for the caller)."""
-    return sealing.hand(_hand(models, principal, hand_id), principal)
+    return await answered(models, lambda: sealing.hand(_hand(models, principal, hand_id), principal))
 
 
 @router.get("/hands/{hand_id}/history", response_model=Page[views.HistoryEntry])
@@ -148,26 +151,38 @@ def history(
 
 
 @router.get("/hands/{hand_id}/stacks", response_model=list[views.StacksAfter])
-def stacks(hand_id: HandId, principal: CurrentPrincipal, models: CurrentReadModels) -> list[views.StacksAfter]:
+async def stacks(
+    hand_id: HandId, principal: CurrentPrincipal, models: CurrentReadModels
+) -> list[views.StacksAfter]:
     """Each seat's stack and chips in the pot after every event of the hand."""
-    _hand(models, principal, hand_id)
-    return models.stacks(hand_id)
+
+    def read() -> list[views.StacksAfter]:
+        _hand(models, principal, hand_id)
+        return models.stacks(hand_id)
+
+    return await answered(models, read)
 
 
 @router.get("/hands/{hand_id}/stacks/final", response_model=list[views.TableSeat])
-def final_stacks(hand_id: HandId, principal: CurrentPrincipal, models: CurrentReadModels) -> list[views.TableSeat]:
+async def final_stacks(
+    hand_id: HandId, principal: CurrentPrincipal, models: CurrentReadModels
+) -> list[views.TableSeat]:
     """The stacks after the hand's last event (its final stacks once it has ended), as the latest ruling that
     moved the hand's chips left them, with the engine's and that ruling."""
-    return models.final_stacks(_hand(models, principal, hand_id))
+    return await answered(models, lambda: models.final_stacks(_hand(models, principal, hand_id)))
 
 
 @router.get("/hands/{hand_id}/pots", response_model=list[views.Pot])
-def pots(
+async def pots(
     hand_id: HandId, principal: CurrentPrincipal, models: CurrentReadModels, sealing: CurrentSealing
 ) -> list[views.Pot]:
     """The main pot and the side pots: live while the hand is played, with winners once awarded."""
-    found = _hand(models, principal, hand_id)
-    return sealing.pots(models.pots(hand_id), found, principal)
+
+    def read() -> list[views.Pot]:
+        found = _hand(models, principal, hand_id)
+        return sealing.pots(models.pots(hand_id), found, principal)
+
+    return await answered(models, read)
 
 
 @router.get("/hands/{hand_id}/showdown", response_model=views.Showdown)
