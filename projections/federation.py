@@ -625,6 +625,36 @@ def standings(store: EventSource, models: ReadModels | None, competition_id: str
         return _ofc_standings(competition_id, found)
     chips = _last_stacks(models, competition_id) if models is not None else {}
     moved = _moved_since(chips, _chips_moved_by_rulings(store, competition_id)) if chips else {}
+    kept = _STANDINGS.get(competition_id)
+    if kept is not None and kept[0] is replayed and kept[1] == chips and kept[2] == moved:
+        return kept[3]  # the same stream (the same replay while it has not moved), the same stacks and rulings
+    answer = _standings(competition_id, replayed, chips, moved)
+    _keep(_STANDINGS, competition_id, (replayed, chips, moved, answer))
+    return answer
+
+
+#: the last standings answered per competition, with what they were worked out from: the competition's replay
+#: (the same object while its stream has not moved: projections/replays.py), the stacks its tables' last hands
+#: left and the chips rulings moved since — all read again on every request, so a new event, hand or ruling
+#: gives a new answer at once; only the answer's making is saved
+_STANDINGS: dict[str, tuple[Replayed, dict[str, tuple[str, int]], dict[str, int], Standings]] = {}
+#: per hand review: its replay, its hand's replay and the chips its rulings moved (the hand's outcome decoded
+#: once while neither stream moves, not on every standings read)
+_MOVED: dict[UUID, tuple[Replayed, Replayed | None, list[tuple[datetime, dict[str, int]]]]] = {}
+#: most entries kept in each (forgotten all at once beyond: then worked out again)
+_MOST_KEPT = 1024
+
+
+def _keep(kept: dict[Any, Any], key: Any, value: Any) -> None:
+    if len(kept) >= _MOST_KEPT and key not in kept:
+        kept.clear()
+    kept[key] = value
+
+
+def _standings(
+    competition_id: str, replayed: Replayed, chips: dict[str, tuple[str, int]], moved: dict[str, int]
+) -> Standings:
+    found: Competition = replayed.aggregate
     remaining = [
         StandingPlayer(participant=p, chips=chips[p][1] + moved.get(p, 0) if p in chips else None,
                        moved_by_rulings=moved.get(p, 0), table=found.seats.get(p, (None, None))[0],
@@ -692,16 +722,26 @@ def _chips_moved_by_rulings(store: EventSource, competition_id: str) -> list[tup
         replayed = _replay(store, stream)
         assert replayed is not None
         review: HandReview = replayed.aggregate
-        events = _hand_events(store, competition_id, review.hand)
-        outcome = stored_outcome(events)
-        if outcome is None:
-            continue
-        players = {s["seat"]: s["player"] for s in events[0].payload.get("seats", [])}
-        rulings = review.rulings
-        for n, (ruling, at) in enumerate(zip(rulings, replayed.times("RulingIssued"), strict=True)):
-            moved = chips_moved(outcome, rulings[:n], ruling)
-            if moved:
-                out.append((at, {players[seat]: change for seat, change in moved.items()}))
+        hand = _hand_replayed(store, competition_id, review.hand)
+        kept = _MOVED.get(stream)
+        if kept is None or kept[0] is not replayed or kept[1] is not hand:
+            kept = (replayed, hand, _moved_by(replayed, review, hand.events if hand is not None else []))
+            _keep(_MOVED, stream, kept)
+        out.extend(kept[2])
+    return out
+
+
+def _moved_by(replayed: Replayed, review: HandReview, events: list[Any]) -> list[tuple[datetime, dict[str, int]]]:
+    out: list[tuple[datetime, dict[str, int]]] = []
+    outcome = stored_outcome(events)
+    if outcome is None:
+        return out
+    players = {s["seat"]: s["player"] for s in events[0].payload.get("seats", [])}
+    rulings = review.rulings
+    for n, (ruling, at) in enumerate(zip(rulings, replayed.times("RulingIssued"), strict=True)):
+        moved = chips_moved(outcome, rulings[:n], ruling)
+        if moved:
+            out.append((at, {players[seat]: change for seat, change in moved.items()}))
     return out
 
 
@@ -724,8 +764,13 @@ def rulings(store: EventSource, competition_id: str) -> list[RulingView]:
 
 
 def _hand_events(store: EventSource, competition_id: str, hand: str) -> list[Any]:
+    found = _hand_replayed(store, competition_id, hand)
+    return found.events if found is not None else []
+
+
+def _hand_replayed(store: EventSource, competition_id: str, hand: str) -> Replayed | None:
     table, _, number = hand.rpartition("/")
-    return replays.read(store, hand_id(table, int(number), competition_id)).events if number.isdigit() else []
+    return replays.read(store, hand_id(table, int(number), competition_id)) if number.isdigit() else None
 
 
 def _mechanical(store: EventSource, competition_id: str, hand: str) -> MechanicalOutcome | None:

@@ -320,3 +320,33 @@ def test_no_judge_rules_on_a_hand_of_a_competition_that_appointed_nobody(pipelin
         rejection = refusal(pipeline.judge([ruled(records, ruling, 15, by)]))
         assert rejection.rule == "bfsp 2.1.1", rejection
         assert "nowhere-cup has adopted no Regulations and so appointed no officials" in rejection.reason
+
+
+def test_the_standings_kept_between_reads_change_at_once_with_a_ruling_and_with_a_hand(pipeline: Pipeline) -> None:
+    """The standings' answer is kept with what it was worked out from (issue 17): asked again unchanged, the
+    same answer; after a ruling or a hand, the new one on the very next read."""
+    records = Records()
+    hand_1_played(pipeline, records)
+    database = SqliteReadDatabase(pipeline.folder / "read.sqlite")
+    projector = Projector(pipeline.store, database)
+
+    def read() -> federation.Standings:
+        projector.catch_up()
+        found = federation.standings(pipeline.store, ReadModels(database), COMPETITION)
+        assert found is not None
+        return found
+
+    try:
+        first = read()
+        assert read() is first, "nothing moved: the kept answer"
+        assert {r.participant: r.chips for r in first.remaining} == MECHANICAL_1
+        accepted(pipeline.judge([ruled(records, split(), 15)]))
+        moved = AMENDED_1["p01"] - MECHANICAL_1["p01"]
+        assert {r.participant: (r.chips, r.moved_by_rulings) for r in read().remaining} == {
+            "p01": (AMENDED_1["p01"], moved), "p02": (AMENDED_1["p02"], -moved), "p03": (AMENDED_1["p03"], 0),
+        }
+        accepted(pipeline.judge(list(called_raise_hand(records, 2, AMENDED_1, 21))))
+        p02_won = AMENDED_1["p02"] + RAISE_TO + LEVEL_1.big_blind
+        assert {r.participant: (r.chips, r.moved_by_rulings) for r in read().remaining}["p02"] == (p02_won, 0)
+    finally:
+        database.close()
