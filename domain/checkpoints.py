@@ -7,26 +7,42 @@ checkpoint naming each stream it moved and the head it left it at — ``[stream,
 (:class:`CheckpointChain`, one per ``topic:partition``, since one referee at a time judges a partition), and
 each is also published on the log (the checkpoints topic), outside the store: a store cut back by a whole
 transaction, checkpoint included, is shorter than the log says it was.
+
+A checkpoint is a typed event (:class:`HeadsAnchored`, :mod:`domain.recorded`), stored as it always was: the heads
+as lists, and their count.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 from uuid import NAMESPACE_URL, UUID, uuid5
 
 from eventsourcing.domain import event
 
-from domain.chained import JSON, ChainedAggregate
+from domain.chained import JSON
+from domain.recorded import TypedRecord, applies, recorded_events
 
 CHECKPOINTS_NAMESPACE = uuid5(NAMESPACE_URL, "https://pokeraudit/checkpoints")
-#: the type of a checkpoint's event, as the chain's body and the store name it
-ANCHORED = "HeadsAnchored"
 
 #: a stream's head after a transaction: (stream, version, link, event type, event id of the record it stored
 #: or, for a consequence the engine derived, of the record it follows)
 Head = tuple[str, int, str, str, str]
+
+
+@dataclass(frozen=True, slots=True)
+class HeadsAnchored:
+    """A checkpoint: the heads one transaction left the streams it moved at, and how many they are (stored too,
+    so a head cut out of a stored checkpoint is seen even if its link were recomputed)."""
+
+    heads: tuple[Head, ...]
+    count: int
+
+
+#: the type of a checkpoint's event, as the chain's body and the store name it
+ANCHORED = HeadsAnchored.__name__
 
 
 def checkpoint_chain_id(chain: str) -> UUID:
@@ -34,8 +50,9 @@ def checkpoint_chain_id(chain: str) -> UUID:
     return uuid5(CHECKPOINTS_NAMESPACE, chain)
 
 
-class CheckpointChain(ChainedAggregate):
+class CheckpointChain(TypedRecord):
     plain_json = True  # heads are strings and numbers
+    RECORDS = (HeadsAnchored,)
 
     @staticmethod
     def create_id(chain: str, **_: Any) -> UUID:
@@ -62,13 +79,23 @@ class CheckpointChain(ChainedAggregate):
         resumed.chain_head = link
         return resumed
 
-    def anchor(self, heads: Sequence[Head], at: datetime, meta: JSON) -> None:
-        payload = {"heads": [list(h) for h in heads], "count": len(heads)}
-        self._trigger_chained(ANCHORED, payload, at, meta)
+    @classmethod
+    def payload_of(cls, recorded: Any) -> JSON:
+        return {"heads": [list(h) for h in recorded.heads], "count": recorded.count}
 
-    @event(ANCHORED)
-    def _heads_anchored(self, payload: JSON, meta: JSON, prev_link: str, link: str) -> None:
-        self.chain_head = link
+    @classmethod
+    def recorded_from(cls, kind: type, payload: JSON) -> Any:
+        return HeadsAnchored(tuple(anchored_heads(payload)), int(payload["count"]))
+
+    def anchor(self, heads: Sequence[Head], at: datetime, meta: JSON) -> None:
+        self._record(HeadsAnchored(tuple(heads), len(heads)), at, meta)
+
+    locals().update(recorded_events(RECORDS))
+
+    @applies(HeadsAnchored)
+    def _heads_anchored(self, e: HeadsAnchored) -> None:
+        # the chain's head is all a checkpoint changes (set by every recorded event)
+        pass
 
 
 def anchored_heads(payload: JSON) -> list[Head]:

@@ -18,15 +18,16 @@ import hashlib
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass
 from datetime import datetime
-from typing import Any
+from typing import Any, ClassVar
 from uuid import NAMESPACE_URL, UUID, uuid5
 
 from eventsourcing.domain import event
 
 from domain.chain import canonical
-from domain.chained import JSON, ChainedAggregate
+from domain.chained import JSON
 from domain.errors import CompetitionError, RuleRef
 from domain.protocol import ProtocolSnapshotTaken, snapshot_name
+from domain.recorded import TypedRecord, applies, recorded_events
 from domain.roles import Role
 
 RESULTS_NAMESPACE = uuid5(NAMESPACE_URL, "https://pokeraudit/result-documents")
@@ -256,13 +257,58 @@ def document_json(document: ResultDocument) -> JSON:
     return out
 
 
-class ResultDocuments(ChainedAggregate):
+def document_from_json(payload: Mapping[str, Any]) -> ResultDocument:
+    """A document as :func:`document_json` wrote it."""
+    prize = payload["prize"]
+    return ResultDocument(
+        competition_id=payload["competition_id"], title=payload["title"], participant=payload["participant"],
+        person=payload["person"], place=payload["place"], disqualified=payload["disqualified"],
+        prize=Prize(prize["gross"], prize["withheld"], prize["withheld_percent"], prize["net"]),
+        violations=tuple(dict(v) for v in payload["violations"]),
+        penalties=tuple(dict(p) for p in payload["penalties"]),
+        protocol=payload["protocol"], protocol_version=payload["protocol_version"],
+        protocol_sha256=payload["protocol_sha256"],
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class DocumentsIssued:
+    """The result documents issued from signed final version ``version`` (``protocol``, its SHA-256 ``sha256``):
+    what :class:`ResultDocuments` records of the Secretary's act (:class:`ResultDocumentsIssued`)."""
+
+    #: stored under the act's name, as an issue always was
+    RECORDED_AS: ClassVar[str] = "ResultDocumentsIssued"
+
+    version: int
+    sha256: str
+    protocol: str
+    issued_at: datetime
+    documents: tuple[ResultDocument, ...]
+
+
+def issue_json(issued: DocumentsIssued) -> JSON:
+    """An issue as its stored event's payload (and as the results' pages read it): the documents as
+    :func:`document_json` writes them, the time in ISO 8601."""
+    return {"version": issued.version, "sha256": issued.sha256, "protocol": issued.protocol,
+            "issued_at": issued.issued_at.isoformat(), "documents": [document_json(d) for d in issued.documents]}
+
+
+def issue_from_json(payload: Mapping[str, Any]) -> DocumentsIssued:
+    return DocumentsIssued(
+        int(payload["version"]), payload["sha256"], payload["protocol"], datetime.fromisoformat(payload["issued_at"]),
+        tuple(document_from_json(d) for d in payload["documents"]),
+    )
+
+
+class ResultDocuments(TypedRecord):
     """The result documents issued at a competition, each issue from one signed final version."""
+
+    RECORDS = (DocumentsIssued,)
 
     @event("Opened")
     def __init__(self, competition_id: str, payload: JSON, meta: JSON, prev_link: str, link: str) -> None:
         self.competition_id = competition_id
-        self.issues: list[JSON] = []
+        self.issues: list[DocumentsIssued] = []
         self.chain_head = link
 
     @classmethod
@@ -273,19 +319,27 @@ class ResultDocuments(ChainedAggregate):
         )
         return opened
 
+    @classmethod
+    def payload_of(cls, recorded: Any) -> JSON:
+        return issue_json(recorded)
+
+    @classmethod
+    def recorded_from(cls, kind: type, payload: JSON) -> Any:
+        return issue_from_json(payload)
+
     @property
     def issued_versions(self) -> tuple[int, ...]:
-        return tuple(int(i["version"]) for i in self.issues)
+        return tuple(i.version for i in self.issues)
 
     def issue(self, final: ProtocolSnapshotTaken, at: datetime, meta: JSON | None = None) -> tuple[ResultDocument, ...]:
         """Issue every participant's document from ``final`` (checked by :func:`verify_issue` first)."""
         documents = result_documents(final)
-        payload = {"version": final.version, "sha256": final.sha256, "protocol": final.name,
-                   "issued_at": at.isoformat(), "documents": [document_json(d) for d in documents]}
-        self._trigger_chained("ResultDocumentsIssued", payload, at, {**(meta or {}), "competition_id": self.competition_id})
+        issued = DocumentsIssued(final.version, final.sha256, final.name, at, documents)
+        self._record(issued, at, {**(meta or {}), "competition_id": self.competition_id})
         return documents
 
-    @event("ResultDocumentsIssued")
-    def _issued(self, payload: JSON, meta: JSON, prev_link: str, link: str) -> None:
-        self.issues.append(payload)
-        self.chain_head = link
+    locals().update(recorded_events(RECORDS))
+
+    @applies(DocumentsIssued)
+    def _issued(self, e: DocumentsIssued) -> None:
+        self.issues.append(e)

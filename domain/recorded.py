@@ -9,7 +9,8 @@ same value).
 
 A subclass names the types it records in ``RECORDS`` and adds their stored event classes to its body with
 ``locals().update(recorded_events(RECORDS))``; it refuses to be defined if one of them has no applier, or one is
-applied twice. The officials' aggregates (:mod:`domain.officials.recorded`), the protocol's record
+applied twice. A type stored under another name than its own (the name an act it records already has, as the
+deny list's ``TokenRevoked``) says so in ``RECORDED_AS``. The officials' aggregates (:mod:`domain.officials.recorded`), the protocol's record
 (:mod:`domain.protocol`) and the rejections (:mod:`domain.rejections`) are made this way.
 """
 
@@ -77,14 +78,22 @@ class TypedRecord(ChainedAggregate):
     def _record(self, recorded: Any, at: datetime, meta: JSON | None) -> None:
         """Record ``recorded``: stored under its type's name, as :meth:`payload_of` writes it; the method
         ``@applies`` registered for its type then applies it."""
-        self._trigger_chained(type(recorded).__name__, self.payload_of(recorded), at, meta or {})
+        self._trigger_chained(recorded_name(type(recorded)), self.payload_of(recorded), at, meta or {})
+
+
+def recorded_name(kind: type) -> str:
+    """The name an event of type ``kind`` is stored under: its ``RECORDED_AS`` (a ClassVar) when the name is an act's
+    already (the act reported and the event recorded of it hold different fields), else the type's own name."""
+    name = getattr(kind, "RECORDED_AS", kind.__name__)
+    assert isinstance(name, str)
+    return name
 
 
 def recorded_events(kinds: Iterable[type]) -> dict[str, Any]:
     """The stored event class of each of ``kinds`` (``DisciplinaryCase.PenaltyImposed``, …: the topic the store
     keeps), for a subclass's body: each made by eventsourcing from an @event method that reads the typed event back
     from the payload and runs its applier."""
-    return {f"_{kind.__name__}": event(kind.__name__)(_applying(kind)) for kind in kinds}
+    return {f"_{kind.__name__}": event(recorded_name(kind))(_applying(kind)) for kind in kinds}
 
 
 def _applying(kind: type) -> Callable[[Any, JSON, JSON, str, str], None]:

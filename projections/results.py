@@ -10,7 +10,7 @@ from typing import Any
 from eventsourcing.application import AggregateNotFoundError
 from fpdf import FPDF
 
-from domain.final_protocol import ResultDocuments, results_id
+from domain.final_protocol import ResultDocuments, issue_json, results_id
 from projections.protocol_render import unicode_fonts
 from projections.stored import EventSource
 
@@ -25,7 +25,7 @@ def issued(store: EventSource, competition_id: str) -> JSON | None:
     except AggregateNotFoundError:
         return None
     assert isinstance(found, ResultDocuments)
-    return dict(found.issues[-1]) if found.issues else None
+    return issue_json(found.issues[-1]) if found.issues else None
 
 
 def lines(document: JSON) -> list[tuple[str, str]]:

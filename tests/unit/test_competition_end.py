@@ -136,16 +136,16 @@ def test_the_final_protocol_is_compiled_signed_closed_and_amended_only_by_the_fe
     documents = s.pipeline.store.repository.get(results_id(COMPETITION))
     assert isinstance(documents, ResultDocuments)
     [issued] = documents.issues
-    by_player = {d["participant"]: d for d in issued["documents"]}
+    by_player = {d.participant: d for d in issued.documents}
     winner = by_player["p01"]
     placings = {p["participant"]: p for p in final.protocol["placings"]}
-    assert winner["place"] == 1 and winner["prize"]["gross"] == placings["p01"]["prize"]["gross"] > 0
-    assert winner["prize"]["withheld"] == winner["prize"]["gross"] * 13 // 100
-    assert winner["prize"]["net"] == winner["prize"]["gross"] - winner["prize"]["withheld"]
-    assert [v["code"] for v in winner["violations"]] == ["7.1.2"]
-    assert [p["kind"] for p in winner["penalties"]] == ["warning"]
-    assert (winner["protocol"], winner["protocol_sha256"]) == (final.name, final.sha256)
-    assert (by_player["p02"]["place"], by_player["p02"]["violations"], by_player["p02"]["penalties"]) == (3, [], [])
+    assert winner.place == 1 and winner.prize.gross == placings["p01"]["prize"]["gross"] > 0
+    assert winner.prize.withheld == winner.prize.gross * 13 // 100
+    assert winner.prize.net == winner.prize.gross - winner.prize.withheld
+    assert [v["code"] for v in winner.violations] == ["7.1.2"]
+    assert [p["kind"] for p in winner.penalties] == ["warning"]
+    assert (winner.protocol, winner.protocol_sha256) == (final.name, final.sha256)
+    assert (by_player["p02"].place, by_player["p02"].violations, by_player["p02"].penalties) == (3, (), ())
 
     # the federation decides the forwarded protest: the record is amended, and a new final version follows
     decided = ProtestDecided("protest-1", ProtestDecision.DISMISSED, Role.FEDERATION, "the warning stands", at(41))
