@@ -5,7 +5,9 @@ As the Hand: each reported act is an event named for what happened (``OfcCardsDe
 each consequence the engine derives is one too (``OfcRoundRedealt``, ``OfcRoundScored``); :meth:`OfcRound.record`
 asks the engine first, so a refused act raises its :class:`domain.ofc.game.OfcError` and nothing is stored.
 Every event carries ``meta`` and a link of the round's hash chain (:mod:`domain.chained`); the engine, recording
-and replay are the judged aggregate's (:mod:`domain.judged`), as the Hand's.
+and replay are the judged aggregate's (:mod:`domain.judged`), as the Hand's. Each event type is defined once, in
+:mod:`domain.ofc.events`: the round's stored event classes are made from its catalogs (:func:`stored_events`), so
+an act or a consequence added there is recorded and read back with nothing to add here.
 
 The id is ``uuid5`` of the competition, the table and the round number, so a redelivered record lands on the
 same aggregate.
@@ -13,6 +15,7 @@ same aggregate.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import datetime
 from typing import Any
 from uuid import NAMESPACE_URL, UUID, uuid5
@@ -22,7 +25,7 @@ from eventsourcing.domain import event
 from domain.chained import JSON
 from domain.judged import JudgedAggregate
 from domain.ofc.codec import decode, encode
-from domain.ofc.events import OfcDerived, OfcReported, OfcRoundStarted
+from domain.ofc.events import OFC_DERIVED, OFC_REPORTED, OfcDerived, OfcReported, OfcRoundStarted
 from domain.ofc.game import OfcGame
 from domain.rulebooks import get_rulebook
 
@@ -32,6 +35,27 @@ OFC_NAMESPACE = uuid5(NAMESPACE_URL, "https://pokeraudit/ofc-round")
 def ofc_round_id(table_id: str, round_number: int, competition_id: str = "") -> UUID:
     """A round's natural key: its competition, its table and its number."""
     return uuid5(OFC_NAMESPACE, f"{competition_id}/{table_id}/{round_number}")
+
+
+def stored_events() -> dict[str, Any]:
+    """The stored event class of each act reported after the start (the engine applies it) and of each consequence
+    the engine derives (replaying the act derives it again), for :class:`OfcRound`'s body: ``OfcRound.OfcCardsSet``,
+    …, the topics the store keeps; each made by eventsourcing from an @event method."""
+    reported = {name: event(name)(_body(name, applies=True)) for name in OFC_REPORTED if name != OfcRoundStarted.__name__}
+    derived = {name: event(name)(_body(name, applies=False)) for name in OFC_DERIVED}
+    return {f"_{name}": made for name, made in {**reported, **derived}.items()}
+
+
+def _body(name: str, applies: bool) -> Callable[[Any, JSON, JSON, str, str], None]:
+    def recorded(self: Any, payload: JSON, meta: JSON, prev_link: str, link: str) -> None:
+        # the body every stored event of this type runs, recorded now or read back from the store
+        if applies:
+            self._apply(payload, link)
+        else:
+            self._follow(link)
+
+    recorded.__qualname__ = recorded.__name__ = f"_{name}"
+    return recorded
 
 
 class OfcRound(JudgedAggregate[OfcGame]):
@@ -74,18 +98,4 @@ class OfcRound(JudgedAggregate[OfcGame]):
         self._follow_with(derived, at, meta)
         return derived
 
-    @event("OfcCardsDealt")
-    def _cards_dealt(self, payload: JSON, meta: JSON, prev_link: str, link: str) -> None:
-        self._apply(payload, link)
-
-    @event("OfcCardsSet")
-    def _cards_set(self, payload: JSON, meta: JSON, prev_link: str, link: str) -> None:
-        self._apply(payload, link)
-
-    @event("OfcRoundRedealt")
-    def _round_redealt(self, payload: JSON, meta: JSON, prev_link: str, link: str) -> None:
-        self._follow(link)
-
-    @event("OfcRoundScored")
-    def _round_scored(self, payload: JSON, meta: JSON, prev_link: str, link: str) -> None:
-        self._follow(link)
+    locals().update(stored_events())

@@ -10,8 +10,8 @@ code, each stored event must resolve to its event class by the same topic, read 
 payload written again is the very payload (the same keys in the same order), stored again the very bytes, and its
 link must verify; each stream must read back to the same version, chain head and state, and recorded again by
 today's acts from what its events hold must be stored as the very bytes main stored (DESIGN decision 7). OfcRound
-records through its engine and codec (:mod:`domain.judged`), not :class:`TypedRecord`: its stored events are read
-back and stored again here, so a change to them is seen too.
+records through its engine and codec (:mod:`domain.judged`), not :class:`TypedRecord`, its stored event classes made
+from the OFC catalogs: the same proof holds for it (its reported acts judged again, the consequences derived again).
 """
 
 from __future__ import annotations
@@ -30,6 +30,8 @@ from domain.chained import ChainedAggregate, chain_body
 from domain.checkpoints import ANCHORED, CheckpointChain, HeadsAnchored, anchored_heads
 from domain.final_protocol import DocumentsIssued, ResultDocuments, issue_json
 from domain.ofc.aggregate import OfcRound
+from domain.ofc.codec import decode
+from domain.ofc.events import OFC_DERIVED, OFC_REPORTED
 from domain.officials.revocations import Revocation, TokenDenyList, TokenRevoked
 from domain.protocol import snapshot_from_json
 from domain.recorded import TypedRecord, recorded_name
@@ -47,7 +49,7 @@ TYPED: dict[str, type[TypedRecord]] = {
     "CheckpointChain": CheckpointChain,
 }
 KINDS: dict[str, type] = {"ResultDocumentsIssued": DocumentsIssued, "TokenRevoked": Revocation, ANCHORED: HeadsAnchored}
-OFC_TYPES = {"OfcRoundStarted", "OfcCardsDealt", "OfcCardsSet", "OfcRoundRedealt", "OfcRoundScored"}
+OFC_TYPES = {*OFC_REPORTED, *OFC_DERIVED}
 
 
 @pytest.fixture(scope="module")
@@ -160,6 +162,14 @@ def _again(first: Any, later: list[Any], stream: dict[str, Any]) -> ChainedAggre
             revoked = TokenDenyList.recorded_from(Revocation, e.payload)
             deny_list.revoke(TokenRevoked(revoked.token_id, revoked.reason), revoked.by, Role.FEDERATION, revoked.at, e.meta)
         return deny_list
+    if owner == "OfcRound":
+        started = decode(first.payload)
+        again = OfcRound.start(started, first.timestamp, first.meta)
+        for e in later:
+            if type(e).__name__ in OFC_REPORTED:
+                derived = again.record(decode(e.payload), e.timestamp, e.meta)
+                assert derived == tuple(decode(f.payload) for f in later if f.meta.get("follows") == e.meta["event_id"])
+        return again
     assert owner == "CheckpointChain"
     chain = CheckpointChain.open(first.payload["chain"], first.timestamp)
     for e in later:
@@ -167,8 +177,7 @@ def _again(first: Any, later: list[Any], stream: dict[str, Any]) -> ChainedAggre
     return chain
 
 
-@pytest.mark.parametrize("stream", [s for s in STREAMS if _names(STORED[s["events"][0]]["topic"])[0] in TYPED],
-                         ids=_stream_id)
+@pytest.mark.parametrize("stream", STREAMS, ids=_stream_id)
 def test_a_stored_stream_recorded_again_by_todays_acts_is_stored_as_the_very_bytes(
     store: Store, stream: dict[str, Any]
 ) -> None:
@@ -183,6 +192,12 @@ def test_a_stored_stream_recorded_again_by_todays_acts_is_stored_as_the_very_byt
     assert [(s.topic, s.originator_version, s.state.decode()) for s in written] == [
         (row["topic"], row["originator_version"], row["state"]) for row in rows
     ]
+
+
+def test_the_ofc_round_stores_every_event_its_catalogs_define_by_the_topic_it_always_had() -> None:
+    for name in OFC_TYPES:
+        made = getattr(OfcRound, name)
+        assert f"{made.__module__}:{made.__qualname__}" == f"domain.ofc.aggregate:OfcRound.{name}"
 
 
 def test_a_type_stored_under_an_acts_name_says_so() -> None:
