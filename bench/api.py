@@ -161,7 +161,8 @@ def import_hands(url: str, repeat: int) -> tuple[list[str], int, float]:
         body = json.loads(value)
         del body["recorded_by"]
         reported.append(body)
-    hands = [str(hand_id(r["table_id"], 1, COMPETITION)) for r in reported if r["seq"] == 0]
+    # a record names its table and its hand's number there (a table's hands are numbered in order, not all 1)
+    hands = [str(hand_id(r["table_id"], r["hand_id"], COMPETITION)) for r in reported if r["seq"] == 0]
     start = time.monotonic()
     with httpx.Client(base_url=url, headers=headers(), timeout=120) as client:
         chunks = [reported[n : n + BATCH] for n in range(0, len(reported), BATCH)]
@@ -437,7 +438,8 @@ def mixed(args: argparse.Namespace) -> None:
         hands = recorded_hands()
         prefill = list(itertools.islice(hand_copies(hands, COMPETITION, "prefill"),
                                         args.prefill_copies * sum(len(events) for _, events in hands)))
-        read_hands = sorted({str(hand_id(json.loads(v)["table_id"], 1, COMPETITION)) for _, v in prefill})
+        read_hands = sorted({str(hand_id(r["table_id"], r["hand_id"], COMPETITION))
+                             for r in map(json.loads, (v for _, v in prefill))})
         # the topic first, with the partitions asked (the referee would make it with its own setting)
         KafkaLog(bootstrap, topic, partitions=args.partitions).close()
         with (follower(env, "referee") as referee, follower(env, "projections", "run", "--follow") as projector,
