@@ -239,7 +239,8 @@ def _in_bounds(value: Any, name: str, depth: int) -> bool:
             return not value
         if name in _NAMED_OR_TEXT:
             return all(_in_bounds(item, name, deeper) for item in value)
-        for item in value:  # (as for a field's value above: a list's cards, seats, amounts judged in the loop)
+        # as for a field's value above: a list's cards, seats, amounts judged in the loop
+        for item in value:
             kind = type(item)
             if kind is str:
                 if len(item) > NAME_BOUND or not item.isascii():
