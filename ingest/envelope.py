@@ -192,6 +192,8 @@ def verify_bounds(payload: dict[str, Any]) -> None:
 
 
 _DEFAULT_NUMBER_BOUNDS = (-CHIPS_BOUND, CHIPS_BOUND)
+#: the fields whose strings :func:`_in_bounds` judges by more than the name's bound
+_NAMED_OR_TEXT = frozenset(TEXT_FIELDS) | frozenset(KNOWN_NAMES)
 
 
 def _in_bounds(value: Any, name: str, depth: int) -> bool:
@@ -211,17 +213,45 @@ def _in_bounds(value: Any, name: str, depth: int) -> bool:
         if len(value) > ITEMS_BOUND:
             return False
         deeper = depth + 1
+        if deeper > DEPTH_BOUND:
+            return not value  # any item would be too deep (the check the calls below begin with)
         for key, item in value.items():
             if type(key) is not str or len(key) > NAME_BOUND or not key.isascii():
                 return False
-            if not _in_bounds(item, key, deeper):
+            # a field's whole number or plain name judged here, as below, without a call for each: most of a
+            # payload's values are (a seat, an amount, a card), and every record is walked
+            kind = type(item)
+            if kind is int:
+                least, most = NUMBER_BOUNDS.get(key, _DEFAULT_NUMBER_BOUNDS)
+                if not least <= item <= most:
+                    return False
+            elif kind is str and key not in _NAMED_OR_TEXT:
+                if len(item) > NAME_BOUND or not item.isascii():
+                    return False
+            elif not _in_bounds(item, key, deeper):
                 return False
         return True
     if kind is list or kind is tuple:
         if len(value) > ITEMS_BOUND:
             return False
         deeper = depth + 1
-        return all(_in_bounds(item, name, deeper) for item in value)
+        if deeper > DEPTH_BOUND:
+            return not value
+        if name in _NAMED_OR_TEXT:
+            return all(_in_bounds(item, name, deeper) for item in value)
+        # as for a field's value above: a list's cards, seats, amounts judged in the loop
+        for item in value:
+            kind = type(item)
+            if kind is str:
+                if len(item) > NAME_BOUND or not item.isascii():
+                    return False
+            elif kind is int:
+                least, most = NUMBER_BOUNDS.get(name, _DEFAULT_NUMBER_BOUNDS)
+                if not least <= item <= most:
+                    return False
+            elif not _in_bounds(item, name, deeper):
+                return False
+        return True
     # None and booleans pass; a float, a subclass, anything else is _within's to judge
     return value is None or kind is bool
 

@@ -311,8 +311,8 @@ class Desk:
     def refusal_while_serving(self, envelope: Envelope, event: Any) -> DisciplineError | None:
         """A player serving missed rounds acting before his hand is killed is refused: he is dealt in, posts his
         forced bets, and his hand is killed (the federation digest §3.7, bfsp 6.4.4)."""
-        if not isinstance(event, _PLAYERS_ACTS):
-            return None
+        if not isinstance(event, _PLAYERS_ACTS) or envelope.competition_id in self._no_competition:
+            return None  # (only a competition's cases make players serve missed rounds)
         key = (envelope.competition_id, envelope.table_id or "", envelope.hand_id or "")
         if key not in self._noted:
             self._recall_serving(key)
@@ -325,6 +325,10 @@ class Desk:
     def follow_hand(self, batch: Batch, envelope: Envelope, event: Any, hand: Hand, meta: JSON) -> None:
         """After a hand event was accepted: the floor records the table's hand when a competition's hand starts
         and ends (so the table's hands are reported once, as hands), and the kills owed are struck off."""
+        if envelope.competition_id in self._no_competition and not self._noted:
+            # a hand of no Competition (an import, a plain simulation): no floor to follow it, no kills owed (only
+            # a competition's cases note them), nothing noted to forget; asked at every hand event
+            return
         key = (envelope.competition_id, envelope.table_id or "", envelope.hand_id or "")
         if isinstance(event, PenaltyHandKilled) and key in self._to_kill:
             self._to_kill[key].pop(event.seat, None)
