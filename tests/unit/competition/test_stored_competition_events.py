@@ -10,34 +10,22 @@ on the same chain head (every payload, meta, type and time the same, DESIGN deci
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
 from typing import Any
-from uuid import UUID
 
 import pytest
-from eventsourcing.persistence import StoredEvent
 
+from competition.stored_events import fixture, stored_event
 from domain.chain import canonical, link_of
 from domain.chained import chain_body
 from domain.competition.aggregate import STREAM_CATALOG, decode_recorded, recorded_event
 from domain.competition.events import encode
 from ingest.simulator import simulate_competition
-from ingest.store import Store, store_env
+from ingest.store import Store
 
 pytestmark = pytest.mark.unit
 
-FIXTURE = json.loads((Path(__file__).parent / "stored" / "competition_events_main.json").read_text())
+FIXTURE = fixture("competition_events_main")
 STORED: list[dict[str, Any]] = FIXTURE["stored"]
-
-
-@pytest.fixture(scope="module")
-def store(tmp_path_factory: pytest.TempPathFactory) -> Store:
-    return Store(env=store_env(None, str(tmp_path_factory.mktemp("store") / "store.sqlite")))
-
-
-def _stored(row: dict[str, Any]) -> StoredEvent:
-    return StoredEvent(UUID(row["originator_id"]), row["originator_version"], row["topic"], row["state"].encode())
 
 
 def test_the_fixture_holds_every_event_type_of_the_stream() -> None:
@@ -48,7 +36,7 @@ def test_the_fixture_holds_every_event_type_of_the_stream() -> None:
 
 @pytest.mark.parametrize("row", STORED, ids=lambda row: f"{row['topic'].rsplit('.', 1)[1]}-{row['originator_version']}")
 def test_a_stored_event_reads_back_as_the_same_typed_event_and_the_same_bytes(store: Store, row: dict[str, Any]) -> None:
-    event = store.mapper.to_domain_event(_stored(row))
+    event = store.mapper.to_domain_event(stored_event(row))
     name = row["topic"].rsplit(".", 1)[1]
     assert f"{type(event).__module__}:{type(event).__qualname__}" == row["topic"]
     typed = recorded_event(event)

@@ -13,14 +13,11 @@ chain head and state (DESIGN decision 7).
 from __future__ import annotations
 
 import dataclasses
-import json
-from pathlib import Path
 from typing import Any
-from uuid import UUID
 
 import pytest
-from eventsourcing.persistence import StoredEvent
 
+from competition.stored_events import fixture, stored_event, topic_names
 from domain.chain import canonical, link_of
 from domain.chained import chain_body
 from domain.discipline import DisciplinaryCase, SeasonRecord
@@ -32,11 +29,11 @@ from domain.protests import Protest
 from domain.protests.events import CATALOG as PROTESTS
 from domain.rulings import HandReview
 from domain.rulings.events import CATALOG as RULINGS
-from ingest.store import Store, store_env
+from ingest.store import Store
 
 pytestmark = pytest.mark.unit
 
-FIXTURE = json.loads((Path(__file__).parent / "stored" / "officials_events_main.json").read_text())
+FIXTURE = fixture("officials_events_main")
 STORED: list[dict[str, Any]] = FIXTURE["stored"]
 STREAMS: list[dict[str, Any]] = FIXTURE["streams"]
 AGGREGATES: dict[str, tuple[type, dict[str, type]]] = {
@@ -48,32 +45,18 @@ AGGREGATES: dict[str, tuple[type, dict[str, type]]] = {
 }
 
 
-@pytest.fixture(scope="module")
-def store(tmp_path_factory: pytest.TempPathFactory) -> Store:
-    return Store(env=store_env(None, str(tmp_path_factory.mktemp("store") / "store.sqlite")))
-
-
-def _stored(row: dict[str, Any]) -> StoredEvent:
-    return StoredEvent(UUID(row["originator_id"]), row["originator_version"], row["topic"], row["state"].encode())
-
-
-def _names(topic: str) -> tuple[str, str]:
-    owner, name = topic.split(":")[1].split(".")
-    return owner, name
-
-
 def test_the_fixture_holds_every_event_type_of_the_five_aggregates() -> None:
-    stored = {_names(row["topic"]) for row in STORED}
+    stored = {topic_names(row["topic"]) for row in STORED}
     assert {name for _, name in stored} == set(DISCIPLINE) | set(PROTESTS) - {"HandChallenged", "ProtestReceived"} | (
         set(RULINGS) | set(INTEGRITY)
     )
     assert {owner for owner, _ in stored} == set(AGGREGATES)
 
 
-@pytest.mark.parametrize("row", STORED, ids=lambda row: f"{'.'.join(_names(row['topic']))}-{row['originator_version']}")
+@pytest.mark.parametrize("row", STORED, ids=lambda row: f"{'.'.join(topic_names(row['topic']))}-{row['originator_version']}")
 def test_a_stored_event_reads_back_as_the_same_typed_event_and_the_same_bytes(store: Store, row: dict[str, Any]) -> None:
-    event = store.mapper.to_domain_event(_stored(row))
-    owner, name = _names(row["topic"])
+    event = store.mapper.to_domain_event(stored_event(row))
+    owner, name = topic_names(row["topic"])
     aggregate, catalog = AGGREGATES[owner]
     assert f"{type(event).__module__}:{type(event).__qualname__}" == row["topic"]
     assert type(event) is getattr(aggregate, name), "the same topic names the same event class"
@@ -119,12 +102,12 @@ def _state(aggregate: Any) -> dict[str, Any]:
 
 
 @pytest.mark.parametrize(
-    "stream", STREAMS, ids=lambda s: f"{_names(s['events'][0]['topic'])[0]}-{s['events'][0]['originator_id'][:8]}"
+    "stream", STREAMS, ids=lambda s: f"{topic_names(s['events'][0]['topic'])[0]}-{s['events'][0]['originator_id'][:8]}"
 )
 def test_a_stored_stream_reads_back_to_the_same_aggregate(store: Store, stream: dict[str, Any]) -> None:
     aggregate: Any = None
     for row in stream["events"]:
-        aggregate = store.mapper.to_domain_event(_stored(row)).mutate(aggregate)
+        aggregate = store.mapper.to_domain_event(stored_event(row)).mutate(aggregate)
     assert (aggregate.version, aggregate.chain_head) == (stream["version"], stream["chain_head"])
     assert _state(aggregate) == stream["state"]
 

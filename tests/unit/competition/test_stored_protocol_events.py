@@ -15,15 +15,12 @@ recorded again by today's acts from its typed events must be stored as the very 
 from __future__ import annotations
 
 import dataclasses
-import hashlib
 import json
-from pathlib import Path
 from typing import Any
-from uuid import UUID
 
 import pytest
-from eventsourcing.persistence import StoredEvent
 
+from competition.stored_events import fixture, short, stored_event, topic_names
 from domain.chain import canonical, link_of
 from domain.chained import ChainedAggregate, chain_body
 from domain.protests.events import HandChallenged
@@ -36,11 +33,11 @@ from domain.protocol import (
 )
 from domain.recorded import TypedRecord
 from domain.rejections import RecordRejected, Rejection, RejectionLog
-from ingest.store import Store, store_env
+from ingest.store import Store
 
 pytestmark = pytest.mark.unit
 
-FIXTURE = json.loads((Path(__file__).parent / "stored" / "protocol_events_main.json").read_text())
+FIXTURE = fixture("protocol_events_main")
 STORED: list[dict[str, Any]] = FIXTURE["stored"]
 STREAMS: list[dict[str, Any]] = FIXTURE["streams"]
 AGGREGATES: dict[str, type[TypedRecord]] = {
@@ -57,32 +54,13 @@ KINDS: dict[str, type] = {
 }
 
 
-@pytest.fixture(scope="module")
-def store(tmp_path_factory: pytest.TempPathFactory) -> Store:
-    return Store(env=store_env(None, str(tmp_path_factory.mktemp("store") / "store.sqlite")))
-
-
-def _stored(row: dict[str, Any]) -> StoredEvent:
-    return StoredEvent(UUID(row["originator_id"]), row["originator_version"], row["topic"], row["state"].encode())
-
-
-def _names(topic: str) -> tuple[str, str]:
-    owner, name = topic.split(":")[1].split(".")
-    return owner, name
-
-
-def _short(text: str) -> str:
-    """As the fixture keeps a long snapshot (it holds the whole protocol): by the SHA-256 of its repr."""
-    return text if len(text) <= 600 else "sha256:" + hashlib.sha256(text.encode()).hexdigest()
-
-
 def _as_main_named_it(text: str) -> str:
     # main's class of a refused record was named Rejection; it is the event RecordRejected now (Rejection its alias)
     return text.replace("RecordRejected(", "Rejection(", 1)
 
 
 def test_the_fixture_holds_every_event_type_of_the_four_aggregates() -> None:
-    stored = {_names(row["topic"]) for row in STORED}
+    stored = {topic_names(row["topic"]) for row in STORED}
     assert {owner for owner, _ in stored} == set(AGGREGATES)
     for owner, aggregate in AGGREGATES.items():
         assert {name for o, name in stored if o == owner} == {"Opened"} | {k.__name__ for k in aggregate.RECORDS}
@@ -97,10 +75,10 @@ def _payload(event: Any) -> dict[str, Any]:
     return event.payload  # type: ignore[no-any-return]
 
 
-@pytest.mark.parametrize("row", STORED, ids=lambda row: f"{'.'.join(_names(row['topic']))}-{row['originator_version']}")
+@pytest.mark.parametrize("row", STORED, ids=lambda row: f"{'.'.join(topic_names(row['topic']))}-{row['originator_version']}")
 def test_a_stored_event_reads_back_as_the_same_typed_event_and_the_same_bytes(store: Store, row: dict[str, Any]) -> None:
-    event = store.mapper.to_domain_event(_stored(row))
-    owner, name = _names(row["topic"])
+    event = store.mapper.to_domain_event(stored_event(row))
+    owner, name = topic_names(row["topic"])
     aggregate = AGGREGATES[owner]
     assert f"{type(event).__module__}:{type(event).__qualname__}" == row["topic"]
     assert type(event) is getattr(aggregate, name), "the same topic names the same event class"
@@ -108,7 +86,7 @@ def test_a_stored_event_reads_back_as_the_same_typed_event_and_the_same_bytes(st
         kind = KINDS[name]
         assert kind in aggregate.RECORDS
         typed = aggregate.recorded_from(kind, _payload(event))
-        shown = _short(repr(typed)) if kind is ProtocolSnapshotTaken else _as_main_named_it(repr(typed))
+        shown = short(repr(typed)) if kind is ProtocolSnapshotTaken else _as_main_named_it(repr(typed))
         assert type(typed) is kind and shown == row["decoded"]
         written = aggregate.payload_of(typed)
         assert written == event.payload and canonical(written) == canonical(event.payload)
@@ -130,7 +108,7 @@ def _state(aggregate: Any) -> dict[str, Any]:
     out: dict[str, Any] = {"competition_id": aggregate.competition_id}
     if isinstance(aggregate, ProtocolArchive):
         taken = [aggregate.snapshot(v) for v in range(1, len(aggregate.snapshots) + 1)]
-        out["snapshots"] = [_short(repr(s)) for s in taken]
+        out["snapshots"] = [short(repr(s)) for s in taken]
         out["finals"] = [s.version for s in aggregate.finals()]
         out["named"] = [s is not None and repr(aggregate.named(s.name)) == repr(s) for s in taken]
         out["beyond"] = repr(aggregate.snapshot(len(taken) + 1))
@@ -147,21 +125,21 @@ def _state(aggregate: Any) -> dict[str, Any]:
 
 def _stream_id(stream: dict[str, Any]) -> str:
     first = STORED[stream["events"][0]]
-    return f"{_names(first['topic'])[0]}-{first['originator_id'][:8]}-{stream['test'].split('::')[1][:40]}"
+    return f"{topic_names(first['topic'])[0]}-{first['originator_id'][:8]}-{stream['test'].split('::')[1][:40]}"
 
 
 @pytest.mark.parametrize("stream", STREAMS, ids=_stream_id)
 def test_a_stored_stream_reads_back_to_the_same_aggregate(store: Store, stream: dict[str, Any]) -> None:
     aggregate: Any = None
     for index in stream["events"]:
-        aggregate = store.mapper.to_domain_event(_stored(STORED[index])).mutate(aggregate)
+        aggregate = store.mapper.to_domain_event(stored_event(STORED[index])).mutate(aggregate)
     assert (aggregate.version, aggregate.chain_head) == (stream["version"], stream["chain_head"])
     assert _state(aggregate) == stream["state"]
 
 
 def _again(first: Any, later: list[Any]) -> ChainedAggregate:
     """The stream recorded again by today's acts, from what its stored events hold."""
-    owner, _ = _names(f"{type(first).__module__}:{type(first).__qualname__}")
+    owner, _ = topic_names(f"{type(first).__module__}:{type(first).__qualname__}")
     competition_id = first.payload["competition_id"]
     if owner == "RejectionLog":
         assert first.meta == {}, "a rejection log opens with no meta"
@@ -198,7 +176,7 @@ def test_a_stored_stream_recorded_again_by_todays_acts_is_stored_as_the_very_byt
     store: Store, stream: dict[str, Any]
 ) -> None:
     rows = [STORED[i] for i in stream["events"]]
-    events = [store.mapper.to_domain_event(_stored(row)) for row in rows]
+    events = [store.mapper.to_domain_event(stored_event(row)) for row in rows]
     again = _again(events[0], events[1:])
     assert again.id == events[0].originator_id
     written = [

@@ -16,15 +16,12 @@ from the OFC catalogs: the same proof holds for it (its reported acts judged aga
 
 from __future__ import annotations
 
-import hashlib
 import json
-from pathlib import Path
 from typing import Any
-from uuid import UUID
 
 import pytest
-from eventsourcing.persistence import StoredEvent
 
+from competition.stored_events import fixture, short, stored_event, topic_names
 from domain.chain import canonical, link_of
 from domain.chained import ChainedAggregate, chain_body
 from domain.checkpoints import ANCHORED, CheckpointChain, HeadsAnchored, anchored_heads
@@ -36,11 +33,11 @@ from domain.officials.revocations import Revocation, TokenDenyList, TokenRevoked
 from domain.protocol import snapshot_from_json
 from domain.recorded import TypedRecord, recorded_name
 from domain.roles import Role
-from ingest.store import Store, store_env
+from ingest.store import Store
 
 pytestmark = pytest.mark.unit
 
-FIXTURE = json.loads((Path(__file__).parent / "stored" / "recorded_events_main.json").read_text())
+FIXTURE = fixture("recorded_events_main")
 STORED: list[dict[str, Any]] = FIXTURE["stored"]
 STREAMS: list[dict[str, Any]] = FIXTURE["streams"]
 TYPED: dict[str, type[TypedRecord]] = {
@@ -52,27 +49,8 @@ KINDS: dict[str, type] = {"ResultDocumentsIssued": DocumentsIssued, "TokenRevoke
 OFC_TYPES = {*OFC_REPORTED, *OFC_DERIVED}
 
 
-@pytest.fixture(scope="module")
-def store(tmp_path_factory: pytest.TempPathFactory) -> Store:
-    return Store(env=store_env(None, str(tmp_path_factory.mktemp("store") / "store.sqlite")))
-
-
-def _stored(row: dict[str, Any]) -> StoredEvent:
-    return StoredEvent(UUID(row["originator_id"]), row["originator_version"], row["topic"], row["state"].encode())
-
-
-def _names(topic: str) -> tuple[str, str]:
-    owner, name = topic.split(":")[1].split(".")
-    return owner, name
-
-
-def _short(text: str) -> str:
-    """As the fixture keeps a long value: by the SHA-256 of its text."""
-    return text if len(text) <= 600 else "sha256:" + hashlib.sha256(text.encode()).hexdigest()
-
-
 def test_the_fixture_holds_every_event_type_of_the_four_aggregates() -> None:
-    stored = {_names(row["topic"]) for row in STORED}
+    stored = {topic_names(row["topic"]) for row in STORED}
     assert {owner for owner, _ in stored} == {*TYPED, "OfcRound"}
     for owner, aggregate in TYPED.items():
         assert {name for o, name in stored if o == owner} == {"Opened"} | {recorded_name(k) for k in aggregate.RECORDS}
@@ -80,10 +58,10 @@ def test_the_fixture_holds_every_event_type_of_the_four_aggregates() -> None:
     assert sum(len(s.get("finals", ())) for s in STREAMS) == sum(1 for r in STORED if r["topic"].endswith("Issued"))
 
 
-@pytest.mark.parametrize("row", STORED, ids=lambda row: f"{'.'.join(_names(row['topic']))}-{row['originator_id'][:8]}-{row['originator_version']}")
+@pytest.mark.parametrize("row", STORED, ids=lambda row: f"{'.'.join(topic_names(row['topic']))}-{row['originator_id'][:8]}-{row['originator_version']}")
 def test_a_stored_event_reads_back_as_the_same_typed_event_and_the_same_bytes(store: Store, row: dict[str, Any]) -> None:
-    event = store.mapper.to_domain_event(_stored(row))
-    owner, name = _names(row["topic"])
+    event = store.mapper.to_domain_event(stored_event(row))
+    owner, name = topic_names(row["topic"])
     assert f"{type(event).__module__}:{type(event).__qualname__}" == row["topic"]
     if owner in TYPED:
         aggregate = TYPED[owner]
@@ -97,7 +75,7 @@ def test_a_stored_event_reads_back_as_the_same_typed_event_and_the_same_bytes(st
             # the value main read it as: a checkpoint's heads as anchored_heads gave them, else the payload it kept
             # (a plain-JSON body is canonical: its keys read back sorted)
             kept = json.dumps(written, ensure_ascii=False, sort_keys=aggregate.plain_json)
-            main_read = repr(anchored_heads(written)) if kind is HeadsAnchored else _short(kept)
+            main_read = repr(anchored_heads(written)) if kind is HeadsAnchored else short(kept)
             assert main_read == row["decoded"]
             assert written == event.payload and canonical(written) == canonical(event.payload)
             if not aggregate.plain_json:
@@ -118,7 +96,7 @@ def _state(aggregate: Any) -> dict[str, Any]:
     """What the aggregate says of itself, asked as the fixture's writer asked main's (main kept payloads as JSON)."""
     if isinstance(aggregate, ResultDocuments):
         return {"competition_id": aggregate.competition_id, "issued_versions": list(aggregate.issued_versions),
-                "issues": [_short(canonical(issue_json(i)).decode()) for i in aggregate.issues]}
+                "issues": [short(canonical(issue_json(i)).decode()) for i in aggregate.issues]}
     if isinstance(aggregate, TokenDenyList):
         return {"revoked": {k: canonical(TokenDenyList.payload_of(v)).decode() for k, v in aggregate.revoked.items()}}
     if isinstance(aggregate, CheckpointChain):
@@ -129,14 +107,14 @@ def _state(aggregate: Any) -> dict[str, Any]:
 
 def _stream_id(stream: dict[str, Any]) -> str:
     first = STORED[stream["events"][0]]
-    return f"{_names(first['topic'])[0]}-{first['originator_id'][:8]}-{stream['test'].split('::')[-1][:40]}"
+    return f"{topic_names(first['topic'])[0]}-{first['originator_id'][:8]}-{stream['test'].split('::')[-1][:40]}"
 
 
 @pytest.mark.parametrize("stream", STREAMS, ids=_stream_id)
 def test_a_stored_stream_reads_back_to_the_same_aggregate(store: Store, stream: dict[str, Any]) -> None:
     aggregate: Any = None
     for index in stream["events"]:
-        aggregate = store.mapper.to_domain_event(_stored(STORED[index])).mutate(aggregate)
+        aggregate = store.mapper.to_domain_event(stored_event(STORED[index])).mutate(aggregate)
     assert (aggregate.version, aggregate.chain_head) == (stream["version"], stream["chain_head"])
     assert _state(aggregate) == stream["state"]
     # the state holds the typed events, not their payloads
@@ -148,7 +126,7 @@ def test_a_stored_stream_reads_back_to_the_same_aggregate(store: Store, stream: 
 
 def _again(first: Any, later: list[Any], stream: dict[str, Any]) -> ChainedAggregate:
     """The stream recorded again by today's acts, from what its stored events hold."""
-    owner, _ = _names(f"{type(first).__module__}:{type(first).__qualname__}")
+    owner, _ = topic_names(f"{type(first).__module__}:{type(first).__qualname__}")
     if owner == "ResultDocuments":
         documents = ResultDocuments.open(first.payload["competition_id"], first.timestamp, first.meta)
         for e, final in zip(later, stream["finals"], strict=True):
@@ -182,7 +160,7 @@ def test_a_stored_stream_recorded_again_by_todays_acts_is_stored_as_the_very_byt
     store: Store, stream: dict[str, Any]
 ) -> None:
     rows = [STORED[i] for i in stream["events"]]
-    events = [store.mapper.to_domain_event(_stored(row)) for row in rows]
+    events = [store.mapper.to_domain_event(stored_event(row)) for row in rows]
     again = _again(events[0], events[1:], stream)
     assert again.id == events[0].originator_id
     written = [
