@@ -110,6 +110,8 @@ def main() -> None:
     parser.add_argument("--batch", type=int, help="records a transaction (default 2,000 bare, 700 simulated)")
     parser.add_argument("--dump", type=Path, help="write every stored row here after the run")
     args = parser.parse_args()
+    if args.mode == "bare" and args.records <= 0:
+        parser.error("--records: bare hands are played again until that many records are made; give a positive number (0 = all is for --mode simulated)")
     root = args.root.resolve()
     os.chdir(root)
     sys.path[:0] = [str(root), str(root / "bench")]
