@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
 import statistics
 import subprocess
 import sys
@@ -141,10 +142,17 @@ def main() -> None:
                 f"ours {got['cpu']:.2f} s  load {got['load']:.1f}",
                 flush=True,
             )
+    medians: dict[str, dict[str, float]] = {}
     for side, runs in results.items():
         def med(f: Any, runs: list[dict[str, float]] = runs) -> float:
             return statistics.median(f(g) for g in runs)
 
+        medians[side] = {
+            "events_per_s": round(med(lambda g: g["events"] / g["wall"])),
+            "events_per_cpu_s": round(med(lambda g: g["events"] / g["cpu"])),
+            "events_per_cpu_s_with_server": round(med(lambda g: g["events"] / (g["cpu"] + g["server"]))),
+            "server_cpu_s": round(med(lambda g: g["server"]), 2),
+        }
         print(
             f"MEDIAN {side:7} workers={args.workers}: {med(lambda g: g['events'] / g['wall']):,.0f} ev/s, "
             f"{med(lambda g: g['events'] / g['cpu']):,.0f} ev/CPU-s ours, "
@@ -153,6 +161,16 @@ def main() -> None:
         )
     if not args.keep:
         subprocess.run(["bash", str(script), "stop"], env=env, capture_output=True, check=False)
+    # the last line, one JSON object: this checkout against the base, the base the anchor
+    ours, anchor = medians["branch"], medians["main"]
+    print(json.dumps({
+        "name": f"projection rebuild A/B on PostgreSQL, workers={args.workers}", "value": ours["events_per_s"],
+        "unit": "events/s", "anchor": anchor["events_per_s"], "anchor_name": "--base",
+        "ratio": round(ours["events_per_s"] / anchor["events_per_s"], 2), "this": ours, "base": anchor,
+        "rounds": args.rounds, "load_average": os.getloadavg()[0],
+        # the largest of the rebuild (and fill) processes this one waited for
+        "peak_rss_mb": round(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024, 1),
+    }))
 
 
 if __name__ == "__main__":
