@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from ingest.store import Store, store_env
+pytest.register_assert_rewrite("competition.stored_events")
+
+from ingest.store import Store, store_env  # noqa: E402 (after the rewrite is registered)
 
 
 @pytest.fixture(scope="module")

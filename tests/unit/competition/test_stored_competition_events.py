@@ -14,9 +14,8 @@ from typing import Any
 
 import pytest
 
-from competition.stored_events import fixture, stored_event
-from domain.chain import canonical, link_of
-from domain.chained import chain_body
+from competition.stored_events import assert_linked, fixture, stored_event
+from domain.chain import canonical
 from domain.competition.aggregate import STREAM_CATALOG, decode_recorded, recorded_event
 from domain.competition.events import encode
 from ingest.simulator import simulate_competition
@@ -43,8 +42,7 @@ def test_a_stored_event_reads_back_as_the_same_typed_event_and_the_same_bytes(st
     assert type(typed) is STREAM_CATALOG[name] and repr(typed) == row["decoded"]
     assert canonical(encode(typed)) == canonical(event.payload), "re-encoded, the payload is the very bytes"
     assert store.mapper.to_stored_event(event).state == row["state"].encode(), "stored again, the same bytes"
-    body = chain_body(event.originator_id, event.originator_version, name, event.timestamp, event.payload, event.meta)
-    assert link_of(event.prev_link, canonical(body)) == event.link
+    assert_linked(event, name)
 
 
 @pytest.mark.parametrize("row", FIXTURE["payloads"], ids=lambda row: row["payload"]["type"])

@@ -17,9 +17,8 @@ from typing import Any
 
 import pytest
 
-from competition.stored_events import fixture, stored_event, topic_names
-from domain.chain import canonical, link_of
-from domain.chained import chain_body
+from competition.stored_events import assert_linked, fixture, replayed, stored_event, topic_names
+from domain.chain import canonical
 from domain.discipline import DisciplinaryCase, SeasonRecord
 from domain.discipline.events import CATALOG as DISCIPLINE
 from domain.integrity.case import IntegrityCase
@@ -69,8 +68,7 @@ def test_a_stored_event_reads_back_as_the_same_typed_event_and_the_same_bytes(st
     kept = {k: v for k, v in re_encoded.items() if k not in added}
     assert canonical(kept) == canonical(event.payload), "re-encoded, the payload is the very bytes"
     assert store.mapper.to_stored_event(event).state == row["state"].encode(), "stored again, the same bytes"
-    body = chain_body(event.originator_id, event.originator_version, name, event.timestamp, event.payload, event.meta)
-    assert link_of(event.prev_link, canonical(body)) == event.link
+    assert_linked(event, name)
 
 
 def _state(aggregate: Any) -> dict[str, Any]:
@@ -105,9 +103,7 @@ def _state(aggregate: Any) -> dict[str, Any]:
     "stream", STREAMS, ids=lambda s: f"{topic_names(s['events'][0]['topic'])[0]}-{s['events'][0]['originator_id'][:8]}"
 )
 def test_a_stored_stream_reads_back_to_the_same_aggregate(store: Store, stream: dict[str, Any]) -> None:
-    aggregate: Any = None
-    for row in stream["events"]:
-        aggregate = store.mapper.to_domain_event(stored_event(row)).mutate(aggregate)
+    aggregate = replayed(store, stream["events"])
     assert (aggregate.version, aggregate.chain_head) == (stream["version"], stream["chain_head"])
     assert _state(aggregate) == stream["state"]
 

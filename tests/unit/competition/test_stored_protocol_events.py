@@ -20,9 +20,18 @@ from typing import Any
 
 import pytest
 
-from competition.stored_events import fixture, short, stored_event, topic_names
-from domain.chain import canonical, link_of
-from domain.chained import ChainedAggregate, chain_body
+from competition.stored_events import (
+    assert_stored_again,
+    assert_stored_as,
+    fixture,
+    replayed,
+    short,
+    stored_event,
+    stream_id,
+    topic_names,
+)
+from domain.chain import canonical
+from domain.chained import ChainedAggregate
 from domain.protests.events import HandChallenged
 from domain.protocol import (
     HandChallenges,
@@ -93,14 +102,7 @@ def test_a_stored_event_reads_back_as_the_same_typed_event_and_the_same_bytes(st
         if not aggregate.plain_json:
             # stored as the transcoder writes it, in the payload's own order (a plain-JSON body is canonical: sorted)
             assert json.dumps(written) == json.dumps(event.payload), "written again, the very payload"
-    if row["state"].startswith('{"body":'):
-        body = canonical(chain_body(event.originator_id, event.originator_version, name, event.timestamp,
-                                    event.payload, event.meta))
-        assert store.chain_mapper.stored_chained(event, body).state == row["state"].encode(), "the same bytes"
-    else:
-        assert store.mapper.to_stored_event(event).state == row["state"].encode(), "stored again, the same bytes"
-    body_json = chain_body(event.originator_id, event.originator_version, name, event.timestamp, event.payload, event.meta)
-    assert link_of(event.prev_link, canonical(body_json)) == event.link
+    assert_stored_again(store, event, name, row)
 
 
 def _state(aggregate: Any) -> dict[str, Any]:
@@ -124,15 +126,12 @@ def _state(aggregate: Any) -> dict[str, Any]:
 
 
 def _stream_id(stream: dict[str, Any]) -> str:
-    first = STORED[stream["events"][0]]
-    return f"{topic_names(first['topic'])[0]}-{first['originator_id'][:8]}-{stream['test'].split('::')[1][:40]}"
+    return stream_id(STORED, stream)
 
 
 @pytest.mark.parametrize("stream", STREAMS, ids=_stream_id)
 def test_a_stored_stream_reads_back_to_the_same_aggregate(store: Store, stream: dict[str, Any]) -> None:
-    aggregate: Any = None
-    for index in stream["events"]:
-        aggregate = store.mapper.to_domain_event(stored_event(STORED[index])).mutate(aggregate)
+    aggregate = replayed(store, [STORED[i] for i in stream["events"]])
     assert (aggregate.version, aggregate.chain_head) == (stream["version"], stream["chain_head"])
     assert _state(aggregate) == stream["state"]
 
@@ -179,13 +178,7 @@ def test_a_stored_stream_recorded_again_by_todays_acts_is_stored_as_the_very_byt
     events = [store.mapper.to_domain_event(stored_event(row)) for row in rows]
     again = _again(events[0], events[1:])
     assert again.id == events[0].originator_id
-    written = [
-        store.chain_mapper.to_stored_event(e) if body is None else store.chain_mapper.stored_chained(e, body)
-        for e, body in again.collect_chained()
-    ]
-    assert [(s.topic, s.originator_version, s.state.decode()) for s in written] == [
-        (row["topic"], row["originator_version"], row["state"]) for row in rows
-    ]
+    assert_stored_as(store, again, rows)
 
 
 def test_a_typed_record_that_records_an_event_it_does_not_apply_is_not_defined() -> None:
