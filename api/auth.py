@@ -125,13 +125,16 @@ def decode_token(secret: str, token: str, max_lifetime: timedelta | None = None)
     kept = _DECODED.get(key)
     if kept is not None and time.time() < kept[1]:
         return kept[0]
-    found = _decoded(secret, token, max_lifetime)
+    found, expires = _decoded(secret, token, max_lifetime)
     if len(_DECODED) >= _MOST_DECODED:
         _DECODED.clear()
+    _DECODED[key] = (found, expires)
     return found
 
 
-def _decoded(secret: str, token: str, max_lifetime: timedelta | None) -> Principal:
+def _decoded(secret: str, token: str, max_lifetime: timedelta | None) -> tuple[Principal, float]:
+    """The principal a valid token names and when it expires (PyJWT refuses a token once ``exp <= now``: it is
+    kept while now < exp)."""
     try:
         claims = jwt.decode(token, secret, algorithms=[ALGORITHM], options={"require": ["sub", "role", "exp"]})
     except jwt.ExpiredSignatureError as exc:
@@ -165,9 +168,7 @@ def _decoded(secret: str, token: str, max_lifetime: timedelta | None) -> Princip
         competition=str(claims["competition"]) if claims.get("competition") else None,
         token_id=str(claims["jti"]) if claims.get("jti") else None,
     )
-    # PyJWT refuses a token once ``exp <= now``: kept while now < exp
-    _DECODED[token, secret, max_lifetime] = (found, float(claims["exp"]))
-    return found
+    return found, float(claims["exp"])
 
 
 def _verify_name(claims: dict[str, object], claim: str) -> None:
