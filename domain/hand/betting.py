@@ -296,7 +296,7 @@ class BettingRound:
         bet = self.bets[seat]
         if self.awaiting_bring_in:
             return self._verify_opening_stud(seat, action, amount)
-        owe = (self.call_level if self.able_count >= 2 else max(self.bets.values())) - bet  # to_match(), inlined
+        owe = self.to_match() - bet
         if action is _FOLD:
             return bet
         if action is _CHECK:
