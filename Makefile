@@ -18,7 +18,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: install demo test lint types pytest pytest-unit pytest-services services-stop clean
+.PHONY: install native demo test lint types pytest pytest-unit pytest-services services-stop clean
 
 $(STAMP): pyproject.toml constraints.txt
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "pokeraudit needs Python 3.11 or newer")'
@@ -27,9 +27,14 @@ $(STAMP): pyproject.toml constraints.txt
 	@$(BIN)/python -m pip install --quiet -c constraints.txt -e '.[dev]'
 	@touch $(STAMP)
 
-install: $(STAMP)
+# the hot modules compiled with mypyc (deploy/native.py): a no-op while the build matches the sources; without a C
+# compiler it says so and everything runs interpreted (same results, slower)
+native: $(STAMP)
+	@$(BIN)/python deploy/native.py build
 
-demo: $(STAMP)
+install: $(STAMP) native
+
+demo: $(STAMP) native
 	$(BIN)/pokeraudit demo
 
 lint: $(STAMP)
@@ -41,11 +46,11 @@ types: $(STAMP)
 PYTEST_WORKERS ?= auto
 PYTEST_INTEGRATION_WORKERS ?= 2
 
-pytest-unit: $(STAMP)
-	$(BIN)/pytest -n $(PYTEST_WORKERS) --dist loadfile --durations=30 tests/unit tests/e2e
+pytest-unit: $(STAMP) native
+	POKERAUDIT_REQUIRE_NATIVE=1 $(BIN)/pytest -n $(PYTEST_WORKERS) --dist loadfile --durations=30 tests/unit tests/e2e
 
-pytest-services: $(STAMP)
-	$(BIN)/pytest -n $(PYTEST_INTEGRATION_WORKERS) --dist loadfile --durations=30 tests/integration
+pytest-services: $(STAMP) native
+	POKERAUDIT_REQUIRE_NATIVE=1 $(BIN)/pytest -n $(PYTEST_INTEGRATION_WORKERS) --dist loadfile --durations=30 tests/integration
 
 # Both parts run whatever the first one answers; the target fails when either failed, after saying which.
 pytest: $(STAMP)
@@ -64,4 +69,5 @@ services-stop:
 	-bash deploy/postgres/postgres.sh stop-all
 
 clean: services-stop
+	-test -x $(BIN)/python && $(BIN)/python deploy/native.py clean
 	rm -rf $(VENV) deploy/.cache .pytest_cache .mypy_cache .ruff_cache .hypothesis

@@ -1,0 +1,90 @@
+"""Which build of a module runs: the compiled one only while it was made from the source beside it.
+
+Some hot modules are compiled with mypyc (``deploy/native.py``; ``make native``), their extensions written beside
+their sources. Python prefers an extension to a source of the same name, so a module edited after the build
+would silently run its old compiled code. :class:`FreshBuildsOnly`, installed by each of pokeraudit's top-level
+packages before any of their modules loads, stands in front of that choice: an extension is loaded only when
+the build's manifest names it and every source of its group still has the hash it was built from (the group's
+modules call one another inside C, so one edited module means the whole group runs from its sources). When it
+does not, the source is loaded instead, and one warning says to run ``make native``. Results are the same
+either way; only the speed differs.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sys
+from collections.abc import Sequence
+from importlib.abc import MetaPathFinder
+from importlib.machinery import EXTENSION_SUFFIXES, ModuleSpec, PathFinder
+from importlib.util import spec_from_file_location
+from pathlib import Path
+from types import ModuleType
+
+ROOT = Path(__file__).resolve().parent.parent
+MANIFEST = ROOT / ".native-build.json"
+PACKAGES = ("domain.", "projections.", "ingest.", "api.")
+
+
+def interpreter() -> str:
+    import sysconfig
+
+    return f"{sys.implementation.cache_tag}{sysconfig.get_config_var('EXT_SUFFIX')}"
+
+
+class FreshBuildsOnly(MetaPathFinder):
+    """Finds pokeraudit's modules as the path finder does, but loads an extension only from a fresh build."""
+
+    def __init__(self, manifest: Path = MANIFEST, root: Path = ROOT, packages: tuple[str, ...] = PACKAGES) -> None:
+        self.manifest = manifest
+        self.root = root
+        self.packages = packages
+        self._fresh: frozenset[str] | None = None
+        self.warned = False
+
+    def fresh(self) -> frozenset[str]:
+        """The modules whose build may run: all of the manifest's, or none when any source changed since."""
+        if self._fresh is None:
+            self._fresh = frozenset(self._read())
+        return self._fresh
+
+    def _read(self) -> list[str]:
+        try:
+            manifest = json.loads(self.manifest.read_text())
+            modules: dict[str, str] = manifest["modules"]
+            if manifest["interpreter"] != interpreter():
+                return []
+            for module, built_from in modules.items():
+                source = self.root.joinpath(*module.split(".")).with_suffix(".py")
+                if hashlib.sha256(source.read_bytes()).hexdigest() != built_from:
+                    return []
+            return list(modules)
+        except (OSError, ValueError, KeyError, TypeError):
+            return []
+
+    def find_spec(
+        self, fullname: str, path: Sequence[str] | None, target: ModuleType | None = None
+    ) -> ModuleSpec | None:
+        if not fullname.startswith(self.packages):
+            return None
+        spec = PathFinder.find_spec(fullname, path, target)
+        origin = spec.origin if spec is not None else None
+        if spec is None or origin is None or not origin.endswith(tuple(EXTENSION_SUFFIXES)):
+            return spec
+        if fullname in self.fresh():
+            return spec
+        source = Path(origin).with_name(fullname.rsplit(".", 1)[-1] + ".py")
+        if not source.exists():
+            return spec
+        if not self.warned:
+            self.warned = True
+            print(f"pokeraudit: {fullname} was compiled from another source; running the compiled group's "
+                  "sources interpreted (run `make native` to compile them again)", file=sys.stderr)
+        return spec_from_file_location(fullname, source)
+
+
+def install() -> None:
+    """Put the guard first on the import path, once per interpreter (forked workers inherit it)."""
+    if not any(isinstance(finder, FreshBuildsOnly) for finder in sys.meta_path):
+        sys.meta_path.insert(0, FreshBuildsOnly())
