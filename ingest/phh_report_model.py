@@ -5,18 +5,19 @@ JSON; ``report.to_json()`` writes the same bytes without importing this module."
 
 from __future__ import annotations
 
+from typing import Any, Protocol
+
 from pydantic import BaseModel
 
-from ingest.phh_report import (
-    Amount,
-    DifferenceReport,
-    HandReport,
-    PotReport,
-    RejectionReport,
-    Report,
-    ShareReport,
-    UnreadableReport,
-)
+#: an amount in the file's units: whole (most files) or not (a file in half chips)
+Amount = int | float
+
+
+class Plain(Protocol):
+    """A plain report of ingest/phh_report.py (not imported here: that module imports this one to write what
+    it leaves to pydantic)."""
+
+    def fields(self) -> dict[str, Any]: ...
 
 
 class RejectionReportModel(BaseModel):
@@ -79,16 +80,17 @@ class UnreadableReportModel(BaseModel):
     error: str
 
 
-MODELS: dict[type[Report], type[BaseModel]] = {
-    RejectionReport: RejectionReportModel,
-    ShareReport: ShareReportModel,
-    PotReport: PotReportModel,
-    DifferenceReport: DifferenceReportModel,
-    HandReport: HandReportModel,
-    UnreadableReport: UnreadableReportModel,
+#: the model of each plain report, by the plain report's class name
+MODELS: dict[str, type[BaseModel]] = {
+    "RejectionReport": RejectionReportModel,
+    "ShareReport": ShareReportModel,
+    "PotReport": PotReportModel,
+    "DifferenceReport": DifferenceReportModel,
+    "HandReport": HandReportModel,
+    "UnreadableReport": UnreadableReportModel,
 }
 
 
-def model_of(report: Report) -> BaseModel:
+def model_of(report: Plain) -> BaseModel:
     """The pydantic model of a plain report, validated from its fields (nested reports as dictionaries)."""
-    return MODELS[type(report)].model_validate(report.fields())
+    return MODELS[type(report).__name__].model_validate(report.fields())
