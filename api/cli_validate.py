@@ -147,11 +147,11 @@ def validate_files(files: Iterable[str], rulebook_name: str, as_json: bool) -> l
     for file in files:
         for report in validate_file(Path(file), rulebook):
             if isinstance(report, UnreadableReport):
-                shown = report.model_dump_json() if as_json else None
+                shown = report.to_json() if as_json else None
                 lines.append(Line(shown, unreadable_line(report), True, False, None))
                 continue
             assert isinstance(report, HandReport)
-            shown = report.model_dump_json() if as_json else summary_line(report)
+            shown = report.to_json() if as_json else summary_line(report)
             lines.append(Line(shown, None, False, report.ok, report.matches))
     return lines
 

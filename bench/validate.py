@@ -111,7 +111,7 @@ def phases(path: Path, repeats: int) -> None:
         reports = [validate_hand(hand, rulebook) for hand, _result, _events in results]  # replayed again
         t6 = cpu()
         for report in reports:
-            report.model_dump_json()
+            report.to_json()
         t7 = cpu()
         del results, reports, hands
         gc.unfreeze()

@@ -7,9 +7,9 @@ string is a no-op. Amounts stay decimals here: the hand decides its chip scale o
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from enum import StrEnum
+from typing import NamedTuple
 
 from domain.cards import CardParseError, MaybeCard, parse_cards
 
@@ -25,11 +25,14 @@ class PhhVerb(StrEnum):
     SHOW_OR_MUCK = "sm"
 
 
-@dataclass(frozen=True, slots=True)
-class PhhAction:
+class PhhAction(NamedTuple):
     """One action of the ``actions`` array. ``player`` is PHH's 1-based ``pN`` (``None`` for the dealer's
     board deal); ``cards`` is ``None`` where the notation gave none (muck, stand pat) and ``show_dealt``
-    marks ``sm -`` (show the cards already dealt)."""
+    marks ``sm -`` (show the cards already dealt).
+
+    A named tuple, not a frozen dataclass: every action of every hand read is a new one (the importer tells
+    actions apart by identity), and a tuple is made in a third of the time a frozen dataclass sets its seven
+    fields one ``object.__setattr__`` at a time (issue 17). Immutable, compared and shown field by field alike."""
 
     text: str
     verb: PhhVerb

@@ -70,6 +70,12 @@ class _Reader:
             raise self.fail(field, "missing" if value is None else f"must be an array, not {value!r}")
         if count is not None and len(value) != count:
             raise self.fail(field, f"has {len(value)} entries for {count} players")
+        # whole non-negative numbers, as nearly every array is: checked in one pass, not one call each (issue 17)
+        for item in value:
+            if type(item) is not int or (item < 0 and not allow_negative):
+                break
+        else:
+            return list(value)
         return [self._number(field, item, allow_negative) for item in value]
 
     def _number(self, field: str, value: object, allow_negative: bool) -> Number:

@@ -12,76 +12,26 @@ from collections.abc import Iterator
 from decimal import Decimal
 from pathlib import Path
 
-from pydantic import BaseModel
-
 from domain.cards import Card, format_cards
 from domain.hand.events import PotAwarded, ReportedEvent
 from domain.hand.replay import Replayer, ReplayResult
 from domain.rulebooks import Rulebook
 from ingest.phh import PhhError, PhhHand, load_file
 from ingest.phh_events import PhhEvents
+from ingest.phh_report import (
+    Amount,
+    DifferenceReport,
+    HandReport,
+    PotReport,
+    RejectionReport,
+    ShareReport,
+    UnreadableReport,
+)
 
-Amount = int | float
-
-
-class RejectionReport(BaseModel):
-    event_index: int
-    event: str
-    rule: str
-    message: str
-    #: the PHH action the refused event came from, and its line ("" / None for the hand's fields)
-    action: str = ""
-    line: int | None = None
-
-
-class ShareReport(BaseModel):
-    player: str
-    amount: Amount
-
-
-class PotReport(BaseModel):
-    amount: Amount
-    eligible: list[str]
-    winners: list[ShareReport]
-    half: str = ""
-    winning_hand: str = ""
-    odd_chip: str = ""
-
-
-class DifferenceReport(BaseModel):
-    player: str
-    ours: Amount | None
-    record: Amount
-    explanation: str
-
-
-class HandReport(BaseModel):
-    file: str
-    hand: int
-    line: int | None
-    variant: str
-    #: chips per unit of the file: amounts in the engine's messages are in chips, the rest in the file's units
-    scale: int
-    players: list[str]
-    ok: bool
-    complete: bool
-    undetermined: bool
-    rejection: RejectionReport | None = None
-    #: in the file's player order and units; ``None`` for a stack the file does not know (``inf``)
-    finishing_stacks: list[Amount | None]
-    pots: list[PotReport]
-    showdown_order: list[str]
-    expected_finishing_stacks: list[Amount] | None = None
-    matches: bool | None = None
-    differences: list[DifferenceReport] = []
-
-
-class UnreadableReport(BaseModel):
-    file: str
-    hand: int | None
-    field: str | None
-    line: int | None
-    error: str
+__all__ = [
+    "Amount", "DifferenceReport", "HandReport", "PotReport", "RejectionReport", "ShareReport", "UnreadableReport",
+    "describe", "unreadable", "validate_file", "validate_hand",
+]
 
 
 def validate_file(path: Path, rulebook: Rulebook) -> Iterator[HandReport | UnreadableReport]:

@@ -165,3 +165,55 @@ def test_errors_name_the_same_field_and_line_either_way(
         loads(text)
     assert fast.value.field == field
     assert (str(fast.value), fast.value.line) == (str(slow.value), slow.value.line)
+
+
+#: values the split-reading path must read as the regular expression does, or leave to it
+WRITTEN = [
+    "'x'", "''", "'", "'''", "'a'b'", "'x' # c", "'x'  ", "\"x\"", "'tab\there'", "'Zoë ♠'",
+    "[]", "[ ]", "['a']", "['']", "['', '']", "['a', 'b']", "['a','b']", "['a',  'b']", "['a', ]", "['a' , 'b']",
+    "['a', 'b' ]", "[ 'a', 'b']", "['a', \"b\"]", "['a', 1]", "['a', 'b'", "[']", "['a'] # c", "['a, 'b']",
+    "[0]", "[0, 0]", "[1, 2]", "[1,2]", "[1, 2, ]", "[01, 2]", "[-1, 2]", "[1.5, 2]", "[1, 'a']", "[1, true]",
+    "[ 1, 2]", "[1,  2]", "[1, 2 ]", "[١, 2]", "[1_0]",
+    "0", "7", "10", "007", "-0", "-5", "+5", "1.0", "1e3", "1_000", "²", "١٢", "true", "false", "True",
+    "true # c", "12345678901234567890123", "", " 1", "1 ",
+]
+
+
+@pytest.mark.parametrize("written", WRITTEN)
+def test_values_read_by_splitting_are_the_regular_expressions_values(written: str) -> None:
+    from ingest.phh_fast import _LINE, _NOT_PLAIN, _TOKEN, _scalar, _written_plainly
+
+    split = _written_plainly(written)
+    match = _LINE.fullmatch(f"a = {written}")
+    if split is _NOT_PLAIN:
+        return  # left to the regular expression, which reads it (or not) as before
+    assert match is not None, written
+    value = match.group(2)
+    expected = [_scalar(t) for t in _TOKEN.findall(value)] if value[0] == "[" else _scalar(value)
+    assert typed(split) == typed(expected) == typed(toml_document(f"a = {written}")["a"])
+
+
+def test_every_shared_line_read_by_splitting_is_the_regular_expressions_value(shared_files: list[Path]) -> None:
+    from ingest.phh_fast import _LINE, _NOT_PLAIN, _TOKEN, _plain_key, _scalar, _written_plainly
+
+    split = 0
+    for path in shared_files:
+        for line in path.read_text(encoding="utf-8").split("\n"):
+            key, equals, written = line.partition(" = ")
+            if not (equals and _plain_key(key)) or (value := _written_plainly(written)) is _NOT_PLAIN:
+                continue
+            split += 1
+            match = _LINE.fullmatch(line)
+            assert match is not None and match.group(1) == key, (path, line)
+            token = match.group(2)
+            expected = [_scalar(t) for t in _TOKEN.findall(token)] if token[0] == "[" else _scalar(token)
+            assert typed(value) == typed(expected), (path, line)
+    assert split > 18_000  # nearly every line of the 2,000 Pluribus files is read by splitting
+
+
+def test_the_shapes_phh_writers_write_are_read_by_splitting() -> None:
+    from ingest.phh_fast import _NOT_PLAIN, _written_plainly
+
+    plain = ["'x'", "''", "'Zoë ♠'", "[]", "['a']", "['', '']", "['a', 'b']", "[0]", "[0, 0]", "[1, 2]", "0", "10",
+             "true", "false", "12345678901234567890123"]
+    assert [w for w in plain if _written_plainly(w) is _NOT_PLAIN] == []

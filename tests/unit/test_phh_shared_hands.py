@@ -93,3 +93,16 @@ def test_unknown_stacks_are_reported_unknown(reports: dict[tuple[str, int], Hand
     ipoker = [r for (path, _), r in reports.items() if "/IPN-" in path]
     assert len(ipoker) == 22
     assert all(stack is None for r in ipoker for stack in r.finishing_stacks)
+
+
+def test_every_report_writes_the_json_its_pydantic_model_writes(reports: dict[tuple[str, int], HandReport]) -> None:
+    """``pokeraudit validate --json`` writes each report by hand, without pydantic (issue 17): the same bytes as
+    the report's pydantic model, on every shared hand — and by the hand-written path, not pydantic's fallback."""
+    from ingest.phh_report_model import model_of
+
+    floats = 0
+    for key, report in reports.items():
+        written = report._json()  # the hand-written path alone: it raises Unusual where it would defer
+        assert written == report.to_json() == model_of(report).model_dump_json(), key
+        floats += ".5" in written
+    assert floats >= len(HALF_CHIP_HANDS)  # the half chips' floats were among them
