@@ -66,6 +66,10 @@ class FreshBuildsOnly(MetaPathFinder):
     def find_spec(
         self, fullname: str, path: Sequence[str] | None, target: ModuleType | None = None
     ) -> ModuleSpec | None:
+        if "." not in fullname and fullname.endswith("__mypyc"):
+            # a group of several modules shares one library mypyc writes at the root, which is on the import path
+            # only when Python starts there (not under pytest, a console script or another folder)
+            return PathFinder.find_spec(fullname, [str(self.root)], target)
         if not fullname.startswith(self.packages):
             return None
         spec = PathFinder.find_spec(fullname, path, target)

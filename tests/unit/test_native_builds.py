@@ -97,3 +97,23 @@ def test_the_suite_runs_the_compiled_modules() -> None:
     for name in modules:
         module = importlib.import_module(name)
         assert module.__file__ is not None and module.__file__.endswith(SUFFIX), f"{name} runs interpreted"
+
+
+def test_a_groups_shared_library_is_found_at_the_root_from_anywhere(tmp_path: Path) -> None:
+    """Two or more modules compiled together share one library mypyc writes at the root (``<hash>__mypyc``);
+    the root is on the import path only when Python starts there, so the guard finds it there itself."""
+    (tmp_path / f"cafe__mypyc{SUFFIX}").write_bytes(b"not an extension")
+    finder = FreshBuildsOnly(tmp_path / "manifest.json", root=tmp_path)
+    spec = finder.find_spec("cafe__mypyc", None)
+    assert spec is not None and spec.origin == str(tmp_path / f"cafe__mypyc{SUFFIX}")
+    assert finder.find_spec("cafe", None) is None  # anything else outside the packages is not the guard's
+
+
+def test_the_compiled_group_imports_outside_the_root() -> None:
+    """A console script or a test run starts elsewhere: the compiled modules (and their group's library) load."""
+    import subprocess
+
+    names = runpy.run_path(str(ROOT / "deploy" / "native.py"))["MODULES"]
+    code = "import importlib, sys; [importlib.import_module(m) for m in sys.argv[1:]]"
+    done = subprocess.run([sys.executable, "-c", code, *names], cwd="/", capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
