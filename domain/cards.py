@@ -52,6 +52,11 @@ class Card:
     def __repr__(self) -> str:
         return f"Card({str(self)!r})"
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        # a card is pickled (a process pool, copy) as its name: compiled by mypyc (deploy/native.py), the frozen
+        # class cannot be rebuilt field by field, which is what the slotted dataclass's own pickling does
+        return (_parse_known, (str(self),))
+
     @classmethod
     def parse(cls, text: str) -> Card:
         return _parse_known(text)

@@ -9,18 +9,26 @@ sizes and its cap (bfsp 4.7.3). A big blind all-in for less still sets the call 
 
 from __future__ import annotations
 
+from typing import Final
+
 from domain.errors import IllegalActionError, OutOfTurnError, chips
 from domain.hand.events import ActionKind
 from domain.hand.legal import LegalActions
 from domain.rulebooks import Rulebook, ShortAllInReraise
 from domain.variants import BettingStructure
 
-_AGGRESSIVE = (ActionKind.BET, ActionKind.RAISE, ActionKind.COMPLETE)
+_AGGRESSIVE: Final = (ActionKind.BET, ActionKind.RAISE, ActionKind.COMPLETE)
 # the acts as module names: on Python 3.11 reading an enum member off its class costs about fifteen times reading a
-# global, and the round reads them several times an act
-_BET, _RAISE, _COMPLETE = ActionKind.BET, ActionKind.RAISE, ActionKind.COMPLETE
-_FOLD, _CHECK, _CALL, _BRING_IN = ActionKind.FOLD, ActionKind.CHECK, ActionKind.CALL, ActionKind.BRING_IN
-_ALL_IN_PLUS_BIG_BLIND = ShortAllInReraise.ALL_IN_PLUS_BIG_BLIND
+# global, and the round reads them several times an act; Final, so that the compiled module (mypyc,
+# deploy/native.py) keeps each in a C static instead of looking it up in the module's dict
+_BET: Final = ActionKind.BET
+_RAISE: Final = ActionKind.RAISE
+_COMPLETE: Final = ActionKind.COMPLETE
+_FOLD: Final = ActionKind.FOLD
+_CHECK: Final = ActionKind.CHECK
+_CALL: Final = ActionKind.CALL
+_BRING_IN: Final = ActionKind.BRING_IN
+_ALL_IN_PLUS_BIG_BLIND: Final = ShortAllInReraise.ALL_IN_PLUS_BIG_BLIND
 
 
 class BettingRound:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Final
 
 from domain.errors import HandError, HandStateError, RuleRef
 from domain.hand.events import (
@@ -28,9 +29,10 @@ from domain.hand.events import (
 from domain.hand.state import HandState, Phase
 from domain.rulebooks import Rulebook
 
-_TABLING = (HandShown, HandMucked)
-# read after every event: a module name, not the enum's attribute (about fifteen times cheaper on Python 3.11)
-_SHOWDOWN = Phase.SHOWDOWN
+_TABLING: Final = (HandShown, HandMucked)
+# read after every event: a module name, not the enum's attribute (about fifteen times cheaper on Python 3.11;
+# Final: a C static when compiled)
+_SHOWDOWN: Final = Phase.SHOWDOWN
 
 
 @dataclass(frozen=True, slots=True)

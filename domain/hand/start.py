@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import Final, NamedTuple
 
 from domain.errors import HandStateError
 from domain.hand.events import ForcedBetKind, HandStarted
 from domain.rulebooks import Rulebook
 from domain.variants import VARIANTS, BettingStructure, Variant
+
+# read at every hand's start: module constants, not the enums' attributes (Final: a C static when compiled)
+_ANTE: Final = ForcedBetKind.ANTE
+_FIXED_LIMIT: Final = BettingStructure.FIXED_LIMIT
 
 
 class ForcedBet(NamedTuple):
@@ -53,13 +57,13 @@ def verify_start(started: HandStarted, rulebook: Rulebook) -> tuple[Variant, lis
             raise refuse(f"a seat owes two {label}s in one hand")
     if not variant.uses_button and stakes.blinds:
         raise refuse(f"{variant.name} has no blinds; it opens with a bring-in")
-    if variant.betting is BettingStructure.FIXED_LIMIT and (stakes.small_bet <= 0 or stakes.big_bet <= 0):
+    if variant.betting is _FIXED_LIMIT and (stakes.small_bet <= 0 or stakes.big_bet <= 0):
         raise refuse(f"{variant.name} needs its small bet and big bet")
     if not variant.uses_button and not 0 < stakes.bring_in <= stakes.small_bet:
         raise refuse(f"the bring-in must be between 1 and the small bet; it is {stakes.bring_in}")
-    if variant.betting is not BettingStructure.FIXED_LIMIT and not stakes.blinds and stakes.min_bet <= 0:
+    if variant.betting is not _FIXED_LIMIT and not stakes.blinds and stakes.min_bet <= 0:
         raise refuse(f"{variant.name} needs blinds or a minimum bet")
-    owed = [ForcedBet(seat, ForcedBetKind.ANTE, amount) for seat, amount in stakes.antes]
+    owed = [ForcedBet(seat, _ANTE, amount) for seat, amount in stakes.antes]
     kinds = _blind_kinds(len(stakes.blinds))
     owed += [ForcedBet(seat, kind, amount) for (seat, amount), kind in zip(stakes.blinds, kinds, strict=True)]
     return variant, owed

@@ -14,7 +14,7 @@ with them.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Final
 
 from domain.cards import MaybeCard
 from domain.errors import ForcedBetError, HandError, HandStateError, IllegalActionError, RuleRef, chips
@@ -159,15 +159,24 @@ from domain.variants import BettingStructure, Opener, Street, Variant
 
 __all__ = ["HandState", "Phase"]
 
-_NO_EVENTS: tuple[DerivedEvent, ...] = ()
+_NO_EVENTS: Final[tuple[DerivedEvent, ...]] = ()
 # members read on every event, as module names: on Python 3.11 reading an enum member off its class costs about
-# fifteen times reading a global
-_BETTING, _OVER, _SHOWDOWN = Phase.BETTING, Phase.OVER, Phase.SHOWDOWN
-_DEALING, _DRAW, _FORCED_BETS = Phase.DEALING, Phase.DRAW, Phase.FORCED_BETS
-_ANTE, _DEAD_BLIND = ForcedBetKind.ANTE, ForcedBetKind.DEAD_BLIND
-_AFTER_BLINDS, _LEFT_OF_BUTTON, _BRING_IN_OPENER = Opener.AFTER_BLINDS, Opener.LEFT_OF_BUTTON, Opener.BRING_IN
-_FIXED_LIMIT = BettingStructure.FIXED_LIMIT
-_CHECK, _COMPLETE = ActionKind.CHECK, ActionKind.COMPLETE
+# fifteen times reading a global; Final, so that the compiled module (mypyc, deploy/native.py) keeps each in a C
+# static instead of looking it up in the module's dict
+_BETTING: Final = Phase.BETTING
+_OVER: Final = Phase.OVER
+_SHOWDOWN: Final = Phase.SHOWDOWN
+_DEALING: Final = Phase.DEALING
+_DRAW: Final = Phase.DRAW
+_FORCED_BETS: Final = Phase.FORCED_BETS
+_ANTE: Final = ForcedBetKind.ANTE
+_DEAD_BLIND: Final = ForcedBetKind.DEAD_BLIND
+_AFTER_BLINDS: Final = Opener.AFTER_BLINDS
+_LEFT_OF_BUTTON: Final = Opener.LEFT_OF_BUTTON
+_BRING_IN_OPENER: Final = Opener.BRING_IN
+_FIXED_LIMIT: Final = BettingStructure.FIXED_LIMIT
+_CHECK: Final = ActionKind.CHECK
+_COMPLETE: Final = ActionKind.COMPLETE
 
 
 class HandState:
@@ -436,8 +445,24 @@ class HandState:
             return _NO_EVENTS
         if self.ruling is not None:
             self._check_ruling(event)
-        prepared = check(self, event)
-        result: tuple[DerivedEvent, ...] = do(self, event, prepared)
+        # the acts of nearly every hand are called by name: compiled (mypyc, deploy/native.py), a direct call
+        # passes its arguments unboxed, where the table's callables are called as Python objects; the rest (and
+        # the interpreter, which gains nothing either way) go through the table
+        result: tuple[DerivedEvent, ...]
+        if isinstance(event, PlayerActed):
+            result = self.do_act(event, self.check_act(event))
+        elif isinstance(event, HoleCardsDealt):
+            result = do_first_hole(self, event, check_first_hole(self, event))
+        elif isinstance(event, BoardDealt):
+            check_board_corrected(self, event)
+            result = do_board_corrected(self, event, None)
+        elif isinstance(event, CardBurned):
+            check_burn_corrected(self, event)
+            result = do_burn_corrected(self, event, None)
+        elif isinstance(event, ForcedBetPosted):
+            result = self._do_forced(event, self._check_forced(event))
+        else:
+            result = do(self, event, check(self, event))
         if self.incorrect:
             # the act may have closed an incorrect bet's window: it stands, and that comes before what follows
             result = (*stood(self), *result)

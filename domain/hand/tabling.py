@@ -8,6 +8,8 @@ last hand not mucked wins without showing (bfsp 5.9.2). The pots are built and a
 
 from __future__ import annotations
 
+from typing import Final
+
 from domain.cards import MaybeCard
 from domain.errors import IllegalActionError
 from domain.hand.dealing import cards_phrase, reveal
@@ -17,7 +19,7 @@ from domain.hand.phase import Phase
 from domain.hand.pots import Pot, build_pots
 from domain.hand.showdown import award_pots
 
-_NO_EVENTS: tuple[DerivedEvent, ...] = ()
+_NO_EVENTS: Final[tuple[DerivedEvent, ...]] = ()
 
 
 def tabling_allowed(hand: HandInPlay) -> bool:
