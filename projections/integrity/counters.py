@@ -19,12 +19,12 @@ from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import partial
-from operator import add
+from typing import Final
 
 from domain.hand.events import ActionKind
 from domain.integrity.record import HandRecord
-from domain.integrity.strength import buckets_on, describe
-from projections.integrity.equity import equities
+from domain.integrity.strength import buckets_of, card_codes, describe
+from projections.integrity.equity import equities_of
 
 FOLD, PASSIVE, AGGRESSIVE = 0, 1, 2
 STREETS, PRICES, WAYS, BUCKETS, STANDINGS, CLASSES = 4, 4, 2, 5, 3, 3
@@ -199,14 +199,28 @@ _POSTFLOP_FOLDS, _POSTFLOP_CHECKS = _AT["postflop_folds"], _AT["postflop_checks"
 _POSTFLOP_CALLS, _POSTFLOP_BETS = _AT["postflop_calls"], _AT["postflop_bets_raises"]
 _SAW_FLOP, _SHOWDOWN, _WON_SHOWDOWN, _ALL_IN = (
     _AT["saw_flop"], _AT["went_to_showdown"], _AT["won_at_showdown"], _AT["all_in_hands"])
-#: an act's class by its kind (bet, raise and complete are aggressive)
-_CLASS = {kind: FOLD if kind is ActionKind.FOLD else PASSIVE if kind in (ActionKind.CALL, ActionKind.CHECK)
-          else AGGRESSIVE for kind in ActionKind}
+_FOLD_KIND: Final = ActionKind.FOLD
+_CHECK_KIND: Final = ActionKind.CHECK
+_CALL_KIND: Final = ActionKind.CALL
+
+
+def class_of(kind: ActionKind) -> int:
+    """An act's class by its kind: fold, passive (check, call), aggressive (bet, raise, complete). By identity:
+    looking an enum up in a dict hashes it in Python, once an act."""
+    if kind is _FOLD_KIND:
+        return FOLD
+    if kind is _CALL_KIND or kind is _CHECK_KIND:
+        return PASSIVE
+    return AGGRESSIVE
+
+
 #: what a player's pair with himself would be: never counted in (a player is not his own opponent), it keeps
 #: the walk's table of pairs square
 _NO_PAIR = PairCounts()
 #: the opponent's strength bucket → what it adds to a cell's code (his standing × the classes)
-_STANDING_CODE = tuple(s * CLASSES for s in _STANDING)
+_STANDING_CODE: Final = [s * CLASSES for s in _STANDING]
+#: the board's cards seen on each street
+_BOARD_ON: Final = (0, 3, 4, 5)
 
 
 #: seatings whose lookups are kept: a few in turn when a field is read file by file, up to a rotation of six per
@@ -221,8 +235,8 @@ class _Table:
 
     def __init__(self, counters: Counters, names: tuple[str, ...]) -> None:
         n = len(names)
-        self.counts = [counters.player(name) for name in names]
-        self.opposed = [p.opposed for p in self.counts]
+        self.counts: list[PlayerCounts] = [counters.player(name) for name in names]
+        self.opposed: list[defaultdict[int, int]] = [p.opposed for p in self.counts]
         #: (pair, direction) for each player and opponent; the decisions of i with j in the pot
         self.pairs: list[list[tuple[PairCounts, int]]] = [[] for _ in range(n)]
         self.decisions: list[list[defaultdict[int, int]]] = [[] for _ in range(n)]
@@ -238,7 +252,7 @@ class _Table:
                     found = (_NO_PAIR, 0)
                 else:
                     found = counters.pair(names[i], names[j])
-                    self.upper.append((i, j, *found))
+                    self.upper.append((i, j, found[0], found[1]))
                 row.append(found)
                 decided.append(found[0].decisions[found[1]])
 
@@ -247,8 +261,8 @@ class _Walk:
     """One hand, act by act, with the betting state each decision was made in.
 
     Everything a hand looks up more than once is taken once: the players' counters, the pairs' counters and
-    their direction, each street's strength buckets of the players still in (domain/integrity/strength.py's
-    ``buckets_on``, the board worked out once for all of them)."""
+    their direction, the cards as ints (domain/integrity/strength.py's ``card_code``), each street's strength
+    buckets of the players still in (``buckets_of``, the board worked out once for all of them)."""
 
     def __init__(self, counters: Counters, hand: HandRecord) -> None:
         self.c = counters
@@ -257,10 +271,17 @@ class _Walk:
         self.n = n
         self.flags = [[0] * len(COUNTS) for _ in range(n)]
         self.in_hand = [True] * n
-        self.street_bet = list(hand.blinds)
-        self.contributed = list(hand.posted)
-        #: street → each player's bucket on it (-1: cards not known, or folded before it)
-        self.strengths: dict[int, list[int]] = {}
+        self.street_bet: list[int] = list(hand.blinds)
+        self.contributed: list[int] = list(hand.posted)
+        #: each player's two cards as codes (-1, -1: not known) and the board's
+        holes = [-1] * (2 * n)
+        for k, hole in enumerate(hand.hole):
+            if len(hole) == 2:
+                holes[2 * k], holes[2 * k + 1] = card_codes(hole)
+        self.holes = holes
+        self.board = card_codes(hand.board)
+        #: street → each player's bucket on it (-1: cards not known, or folded before it); [] not yet asked
+        self.strengths: list[list[int]] = [[], [], [], []]
         table = counters.table(hand.players)
         self.counts, self.opposed = table.counts, table.opposed
         self.pairs, self.decisions, self.upper = table.pairs, table.decisions, table.upper
@@ -269,11 +290,15 @@ class _Walk:
         return self.pairs[i][j]
 
     def strength(self, street: int) -> list[int]:
-        found = self.strengths.get(street)
-        if found is None:
-            hand, in_hand = self.hand, self.in_hand
-            found = self.strengths[street] = buckets_on(
-                [h if in_hand[k] else () for k, h in enumerate(hand.hole)], hand.board_on(street))
+        found = self.strengths[street]
+        if not found:
+            holes, in_hand = self.holes, self.in_hand
+            held = [-1] * len(holes)
+            for k in range(self.n):
+                if in_hand[k]:
+                    held[2 * k] = holes[2 * k]
+                    held[2 * k + 1] = holes[2 * k + 1]
+            found = self.strengths[street] = buckets_of(held, self.board[: _BOARD_ON[street]])
         return found
 
     def bucket(self, player: int, street: int) -> int:
@@ -286,20 +311,24 @@ class _Walk:
         in_hand, contributed, stacks = self.in_hand, self.contributed, hand.stacks
         street_bet = self.street_bet
         opposed_of, decisions_of = self.opposed, self.decisions
-        street, level, raises = 0, max(hand.blinds, default=0), 0
+        blinds = hand.blinds
+        street, level, raises = 0, max(blinds) if blinds else 0, 0
         last_aggressor = first_raiser = preflop_aggressor = -1
         cbet_made = False
-        pot = sum(hand.posted)
-        strength: list[int] | None = None
+        pot = 0
+        for posted in hand.posted:
+            pot += posted
+        strength: list[int] = []
         #: the players still in, in order (each decision counts once per opponent among them)
         live = list(range(n))
         for player in range(n):
             flags[player][_HANDS] = 1
-        for act_street, i, kind, to in hand.acts:
+        for act in hand.acts:
+            act_street, i, kind, to = act.street, act.player, act.kind, act.to
             if act_street != street:
                 street, level, raises, last_aggressor = act_street, 0, 0, -1
                 street_bet = self.street_bet = [0] * n
-                strength = None
+                strength = []
                 if street == 1:
                     for player in range(n):
                         if in_hand[player]:
@@ -310,7 +339,7 @@ class _Walk:
                 to_call = left
             if to_call < 0:
                 to_call = 0
-            klass = _CLASS[kind]
+            klass = class_of(kind)
             f = flags[i]
             if street == 0:
                 if not f[_VPIP_CHANCES]:
@@ -321,10 +350,10 @@ class _Walk:
                     f[_VPIP] = 1
                 if raises == 1 and first_raiser != i and not f[_3BET_CHANCES]:
                     f[_3BET_CHANCES] = 1
-                    f[_3BETS] = int(klass == AGGRESSIVE)
+                    f[_3BETS] = 1 if klass == AGGRESSIVE else 0
                 if raises == 2 and first_raiser == i and not f[_F3BET_CHANCES]:
                     f[_F3BET_CHANCES] = 1
-                    f[_F3BETS] = int(klass == FOLD)
+                    f[_F3BETS] = 1 if klass == FOLD else 0
             else:
                 if street == 1:
                     if i == preflop_aggressor and raises == 0 and not f[_CBET_CHANCES]:
@@ -335,7 +364,7 @@ class _Walk:
                     elif cbet_made and raises == 1 and last_aggressor == preflop_aggressor and to_call > 0 \
                             and not f[_FCBET_CHANCES]:
                         f[_FCBET_CHANCES] = 1
-                        f[_FCBETS] = int(klass == FOLD)
+                        f[_FCBETS] = 1 if klass == FOLD else 0
                 if klass == FOLD:
                     f[_POSTFLOP_FOLDS] += 1
                 elif klass == AGGRESSIVE:
@@ -344,14 +373,14 @@ class _Walk:
                     f[_POSTFLOP_CHECKS] += 1
                 else:
                     f[_POSTFLOP_CALLS] += 1
-            if strength is None:
+            if not strength:
                 strength = self.strength(street)
             bucket = strength[i]
             # the decision, once per opponent still in (the walk's innermost loop, written out here: a call per
             # decision and per price cost a fifth of the counting)
-            opponents = len(live) - in_hand[i]
+            opponents = len(live) - (1 if in_hand[i] else 0)
             if bucket >= 0 and opponents:
-                multiway = opponents > 1
+                multiway = 1 if opponents > 1 else 0
                 if to_call <= 0:
                     price = 0
                 else:
@@ -377,9 +406,11 @@ class _Walk:
                 # the hands worth keeping as evidence are rare: the words are made only for those a pair keeps
                 if klass == AGGRESSIVE:
                     if bucket <= 1 and (street > 0 or multiway):
-                        self._evidence(i, street, multiway, bucket, klass, live, last_aggressor, to_call, to, strength)
+                        self._evidence(i, street, multiway == 1, bucket, klass, live, last_aggressor, to_call, to,
+                                       strength)
                 elif bucket >= 3:
-                    self._evidence(i, street, multiway, bucket, klass, live, last_aggressor, to_call, to, strength)
+                    self._evidence(i, street, multiway == 1, bucket, klass, live, last_aggressor, to_call, to,
+                                   strength)
             if klass == FOLD:
                 if in_hand[i]:
                     live.remove(i)
@@ -421,7 +452,7 @@ class _Walk:
                 continue
             pair, direction = self.pairs[i][j]
             if soft and (not multiway or j == bettor):
-                pair.note(_SOFT[direction], bucket + street / 4 + (klass == FOLD), hand_id,
+                pair.note(_SOFT[direction], bucket + street / 4 + (1 if klass == FOLD else 0), hand_id,
                           partial(self._soft_words, i, j, street, klass, to_call, bettor))
             if dump:
                 pair.note(_DUMP[direction], to / max(self.hand.big_blind, 1), hand_id,
@@ -459,24 +490,41 @@ class _Walk:
     def _finish(self, names: tuple[str, ...], flags: list[list[int]]) -> None:
         hand, n = self.hand, self.n
         contributed = self.contributed
-        called = sorted(contributed, reverse=True)
-        cap = called[1] if n > 1 else 0
-        capped = [min(c, cap) for c in contributed]
+        cap = 0
+        if n > 1:
+            # what the second-highest contributor put in: no one can win more from a player than that
+            first, second = contributed[0], -1
+            for c in contributed[1:]:
+                if c > first:
+                    first, second = c, first
+                elif c > second:
+                    second = c
+            cap = second
+        capped = [c if c < cap else cap for c in contributed]
         expected = self._all_in_expectation(capped)
-        bb = max(hand.big_blind, 1)
+        big_blind = hand.big_blind
+        bb = big_blind if big_blind > 1 else 1
+        net_of, showdown = hand.net, hand.showdown
         for i in range(n):
             f = flags[i]
-            if hand.showdown[i]:
+            net = net_of[i]
+            if showdown[i]:
                 f[_SHOWDOWN] = 1
-                if hand.net[i] + capped[i] > 0:
+                if net + capped[i] > 0:
                     f[_WON_SHOWDOWN] = 1
+            adjusted_net = float(net)
             if expected is not None and i in expected:
                 f[_ALL_IN] = 1
+                adjusted_net = expected[i]
             p = self.counts[i]
-            p.counts = list(map(add, p.counts, f))
-            result = hand.net[i] / bb
-            adjusted = (expected[i] if expected is not None and i in expected else hand.net[i]) / bb
-            p.net += hand.net[i]
+            # the hand's counts added where they are not zero (most are), in place
+            counts = p.counts
+            for at in range(len(f)):
+                if f[at]:
+                    counts[at] += f[at]
+            result = net / bb
+            adjusted = adjusted_net / bb
+            p.net += net
             p.net_bb += result
             p.net_bb_sq += result * result
             p.adjusted_bb += adjusted
@@ -490,25 +538,33 @@ class _Walk:
         contestant's cards known: per pot (the main pot and each side pot, by the levels of what the
         contestants put in), his equity against the others eligible for it × the pot, less what he put in."""
         hand = self.hand
-        left = [i for i in range(self.n) if hand.showdown[i]]
-        if len(left) < 2 or not hand.acts or len(hand.board) < 5:
+        showdown = hand.showdown
+        left = [i for i in range(self.n) if showdown[i]]
+        acts = hand.acts
+        if len(left) < 2 or not acts or len(self.board) < 5:
             return None
-        street = hand.acts[-1].street
-        if street >= 3 or not any(self.contributed[i] >= hand.stacks[i] for i in left):
+        street = acts[-1].street
+        if street >= 3:
             return None
-        if any(len(hand.hole[i]) != 2 for i in left):
+        stacks, contributed, holes = hand.stacks, self.contributed, self.holes
+        if not any(contributed[i] >= stacks[i] for i in left):
             return None
-        board = hand.board_on(street)
+        if any(holes[2 * i] < 0 for i in left):
+            return None
+        board = self.board[: _BOARD_ON[street]]
         expected = {i: -float(capped[i]) for i in left}
         below = 0
         for level in sorted({capped[i] for i in left}):
-            pot = sum(min(max(c - below, 0), level - below) for c in capped)
+            pot = 0
+            for c in capped:
+                pot += min(max(c - below, 0), level - below)
             eligible = [i for i in left if capped[i] >= level]
             if len(eligible) == 1:
                 expected[eligible[0]] += pot
             elif pot:
-                dead = [c for i in left if i not in eligible for c in hand.hole[i]]
-                shares = equities([hand.hole[i] for i in eligible], board, hand.hand_id, dead)
+                dead = [holes[2 * i + k] for i in left if i not in eligible for k in (0, 1)]
+                shares = equities_of([[holes[2 * i], holes[2 * i + 1]] for i in eligible], board, hand.hand_id,
+                                     dead)
                 for i, share in zip(eligible, shares, strict=True):
                     expected[i] += share * pot
             below = level
@@ -517,7 +573,11 @@ class _Walk:
     def _pairs(self, names: tuple[str, ...], capped: list[int], expected: dict[int, float] | None) -> None:
         hand = self.hand
         net, posted, big_blind = hand.net, hand.posted, hand.big_blind
-        won = sum(x for x in net if x > 0)
+        won = 0
+        for x in net:
+            if x > 0:
+                won += x
+        hand_id = hand.hand_id
         for i, j, pair, direction in self.upper:
             pair.hands += 1
             if capped[i] and capped[j] and (capped[i] > posted[i] or capped[j] > posted[j]):
@@ -536,7 +596,7 @@ class _Walk:
                 pair.flow_sq += flow * flow
                 if abs(flow) >= 20 * big_blind:
                     giver, taker = (names[i], names[j]) if flow > 0 else (names[j], names[i])
-                    pair.note(_FLOW[(flow > 0) == (direction == 0)], abs(flow) / max(big_blind, 1), hand.hand_id,
+                    pair.note(_FLOW[(flow > 0) == (direction == 0)], abs(flow) / max(big_blind, 1), hand_id,
                               partial(str, f"{giver} lost {abs(flow):,.0f} to {taker}"))
             if expected is not None and i in expected and j in expected:
                 luck = (net[i] - expected[i]) - (net[j] - expected[j])
