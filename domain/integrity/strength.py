@@ -13,7 +13,7 @@ from functools import cache
 from typing import Final
 
 from domain.cards import Card, standard_deck
-from domain.evaluation.encoding import POW5, SUIT_INDEX, LazyTable, ranks_of_key
+from domain.evaluation.encoding import POW5, SUIT_INDEX, ranks_of_key
 from domain.evaluation.high import STANDARD, Category, best_high
 
 
@@ -144,6 +144,8 @@ def postflop_bucket(hole: Sequence[Card], board: Sequence[Card], board_only: Cat
 # categories and the nuts are worked out from those ints alone, which is what makes the module worth compiling
 # (deploy/native.py). The Card-based functions above stay the definitions; the tests hold the two together.
 
+#: the rank keys' powers, a Final name (compiled, a static, not a module dictionary's entry at every use)
+_POW5: Final = POW5
 #: categories and buckets as plain ints (compared with ints in the loops below)
 _HIGH_CARD: Final = int(Category.HIGH_CARD)
 _PAIR: Final = int(Category.PAIR)
@@ -223,8 +225,17 @@ def _category_of_ranks(key: int) -> int:
     return _HIGH_CARD
 
 
-#: rank key → :func:`_category_of_ranks`, filled as keys are met (at most the ~73,000 multisets of 5-7 cards)
-_RANK_CATEGORY: Final = LazyTable(_category_of_ranks)
+#: rank key → :func:`_category_of_ranks`, filled as keys are met (at most the ~73,000 multisets of 5-7 cards);
+#: a plain dict read by :func:`_rank_category` (a subclass of dict is read through its type's Python-level
+#: ``__getitem__``, several times slower, and the buckets read it for every hand on every street)
+_RANK_CATEGORY: Final[dict[int, int]] = {}
+
+
+def _rank_category(key: int) -> int:
+    found = _RANK_CATEGORY.get(key, -1)
+    if found < 0:
+        found = _RANK_CATEGORY[key] = _category_of_ranks(key)
+    return found
 
 
 def remember_rank_categories(known: Iterable[tuple[int, int]]) -> None:
@@ -237,7 +248,7 @@ def remember_rank_categories(known: Iterable[tuple[int, int]]) -> None:
 
 def _category_of_parts(key: int, masks: list[int]) -> int:
     """The category of five or more cards from their rank key and suit masks (``parts_of``)."""
-    found = _RANK_CATEGORY[key]
+    found = _rank_category(key)
     for mask in masks:
         if bits(mask) >= 5:
             flush = _STRAIGHT_FLUSH if _straight(mask) else _FLUSH
@@ -265,7 +276,7 @@ def _category_of_codes(codes: list[int]) -> int:
     masks = [0, 0, 0, 0]
     for code in codes:
         rank = code >> 2
-        key += POW5[rank]
+        key += _POW5[rank]
         masks[code & 3] |= 1 << rank
     return _category_of_parts(key, masks)
 
@@ -326,7 +337,7 @@ def buckets_of(holes: list[int], board: list[int]) -> list[int]:
     masks = [0, 0, 0, 0]
     for code in board:
         rank = code >> 2
-        board_key += POW5[rank]
+        board_key += _POW5[rank]
         masks[code & 3] |= 1 << rank
         ranks |= 1 << rank
         if rank > top:
@@ -338,14 +349,13 @@ def buckets_of(holes: list[int], board: list[int]) -> list[int]:
     m0, m1, m2, m3 = masks[0], masks[1], masks[2], masks[3]
     f0, f1, f2, f3 = bits(m0) >= 3, bits(m1) >= 3, bits(m2) >= 3, bits(m3) >= 3
     drawing = len(board) < 5
-    by_ranks = _RANK_CATEGORY
     for k in range(n):
         a, b = holes[2 * k], holes[2 * k + 1]
         if a < 0 or b < 0:
             continue
         ra, rb = a >> 2, b >> 2
         sa, sb = a & 3, b & 3
-        mine = by_ranks[board_key + POW5[ra] + POW5[rb]]
+        mine = _rank_category(board_key + _POW5[ra] + _POW5[rb])
         if f0 or f1 or f2 or f3:
             for suit in range(4):
                 if suit == 0:
@@ -413,19 +423,31 @@ def bucket(hole: Sequence[Card], board: Sequence[Card]) -> Strength:
 
 def describe(hole: Sequence[Card], board: Sequence[Card]) -> str:
     """The hand in words for an alert: ``"AsKs (a flush)"``, ``"QhQd (top 3% before the flop)"``."""
-    cards = "".join(str(c) for c in hole)
+    return describe_codes(card_codes(hole), card_codes(board))
+
+
+def describe_codes(hole: list[int], board: list[int]) -> str:
+    """:func:`describe` of two hole cards and a board given as codes."""
+    cards = "".join([_CARD_NAMES[code] for code in hole])
     if not board:
-        return f"{cards} (top {max(1, round((1 - preflop_percentile(hole)) * 100))}% before the flop)"
-    hole_codes, board_codes = card_codes(hole), card_codes(board)
-    category = _category_of_codes(hole_codes + board_codes)
-    words = _HOLE_WORDS[Category(category)]
-    if category >= _STRAIGHT and len(board) >= 5 and _is_nuts(hole_codes, board_codes):
+        a, b = hole[0] >> 2, hole[1] >> 2
+        high, low = (a, b) if a >= b else (b, a)
+        share = _percentiles()[(high, low, (hole[0] & 3) == (hole[1] & 3) and high != low)]
+        return f"{cards} (top {max(1, round((1 - share) * 100))}% before the flop)"
+    category = _category_of_codes(hole + board)
+    words = _CATEGORY_WORDS[category]
+    if category >= _STRAIGHT and len(board) >= 5 and _is_nuts(hole, board):
         words = "the nuts, " + words
     return f"{cards} ({words})"
 
 
 #: the deck's cards as codes, in the deck's order (the cards left to come are taken from it, in that order)
 DECK_CODES: Final = card_codes(_DECK)
+#: each card's name by its code ("As"), and each category's words by its number
+_CARD_NAMES: Final = [""] * 60
+for _card in _DECK:
+    _CARD_NAMES[card_code(_card)] = str(_card)
+_CATEGORY_WORDS: Final = [_HOLE_WORDS[category] for category in Category]
 
 
 def _is_nuts(hole: list[int], board: list[int]) -> bool:
@@ -434,9 +456,9 @@ def _is_nuts(hole: list[int], board: list[int]) -> bool:
     board_key = 0
     board_masks = [0, 0, 0, 0]
     for code in board:
-        board_key += POW5[code >> 2]
+        board_key += _POW5[code >> 2]
         board_masks[code & 3] |= 1 << (code >> 2)
-    mine = by_ranks[board_key + POW5[hole[0] >> 2] + POW5[hole[1] >> 2]]
+    mine = by_ranks[board_key + _POW5[hole[0] >> 2] + _POW5[hole[1] >> 2]]
     for suit in range(4):
         mask = board_masks[suit]
         for code in hole:
@@ -460,9 +482,9 @@ def _is_nuts(hole: list[int], board: list[int]) -> bool:
     for a in range(2, 15):
         if not left[a]:
             continue
-        with_a = board_key + POW5[a]
+        with_a = board_key + _POW5[a]
         for b in range(a, 15):
-            if left[b] and (b != a or left[a] >= 2) and by_ranks[with_a + POW5[b]] > mine:
+            if left[b] and (b != a or left[a] >= 2) and by_ranks[with_a + _POW5[b]] > mine:
                 return False
     # a flush or straight flush in a suit the board holds three of: the unseen cards of that suit add to the
     # board's, none (the board's own five), one (the other card any) or two of them

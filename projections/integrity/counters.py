@@ -23,33 +23,44 @@ from typing import Final
 
 from domain.hand.events import ActionKind
 from domain.integrity.record import HandRecord
-from domain.integrity.strength import buckets_of, card_codes, describe
+from domain.integrity.strength import buckets_of, card_codes, describe_codes
 from projections.integrity.equity import equities_of
 
-FOLD, PASSIVE, AGGRESSIVE = 0, 1, 2
-STREETS, PRICES, WAYS, BUCKETS, STANDINGS, CLASSES = 4, 4, 2, 5, 3, 3
-CELLS = STREETS * PRICES * WAYS * BUCKETS
+# the constants are Final: compiled (deploy/native.py), a Final int is a constant in the code, any other module
+# name a dictionary lookup at every use
+FOLD: Final = 0
+PASSIVE: Final = 1
+AGGRESSIVE: Final = 2
+STREETS: Final = 4
+PRICES: Final = 4
+WAYS: Final = 2
+BUCKETS: Final = 5
+STANDINGS: Final = 3
+CLASSES: Final = 3
+CELLS: Final = STREETS * PRICES * WAYS * BUCKETS
 #: a pair's code adds what the other player held, known from the deal: weak (nothing, a weak pair or a
 #: draw), good (top pair), strong (two pair or better); the player's own code uses the middle one
-CODES = CELLS * STANDINGS * CLASSES
-_STANDING = (0, 0, 1, 2, 2)
+CODES: Final = CELLS * STANDINGS * CLASSES
+_STANDING: Final = (0, 0, 1, 2, 2)
 #: added to a pair's code when the other player made the bet the actor faces
-BETTOR = CODES
+BETTOR: Final = CODES
 #: evidence kept per pair and kind of signal
-EVIDENCE = 6
-_SOFT, _DUMP, _TEAM = ("soft0", "soft1"), ("dump0", "dump1"), ("team0", "team1")
+EVIDENCE: Final = 6
+_SOFT: Final = ("soft0", "soft1")
+_DUMP: Final = ("dump0", "dump1")
+_TEAM: Final = ("team0", "team1")
 #: a large loss from the pair's first player to the second ("flow0"), or the other way ("flow1")
-_FLOW = {True: "flow0", False: "flow1"}
-STREET_NAMES = ("before the flop", "on the flop", "on the turn", "on the river")
+_FLOW: Final = ("flow1", "flow0")
+STREET_NAMES: Final = ("before the flop", "on the flop", "on the turn", "on the river")
 
 #: PokerTracker 4 counts per player, in this order in PlayerCounts.counts
-COUNTS = (
+COUNTS: Final = (
     "hands", "vpip_opportunities", "vpip", "pfr", "three_bet_opportunities", "three_bets",
     "fold_to_three_bet_opportunities", "folds_to_three_bet", "cbet_opportunities", "cbets",
     "fold_to_cbet_opportunities", "folds_to_cbet", "postflop_bets_raises", "postflop_calls",
     "postflop_folds", "postflop_checks", "saw_flop", "went_to_showdown", "won_at_showdown", "all_in_hands",
 )
-_AT = {name: i for i, name in enumerate(COUNTS)}
+_AT: Final = {name: i for i, name in enumerate(COUNTS)}
 
 
 def cell_of(street: int, price: int, multiway: int, bucket: int) -> int:
@@ -103,11 +114,25 @@ class PairCounts:
 
     def note(self, kind: str, weight: float, hand_id: str, reason: Callable[[], str]) -> None:
         """Keeps the hand if it is among the pair's heaviest of its kind; the reason is worded only then."""
+        if self.wants(kind, weight, hand_id):
+            self.keep(kind, weight, hand_id, reason())
+
+    def wants(self, kind: str, weight: float, hand_id: str) -> bool:
+        """Whether the hand is among the pair's heaviest of its kind so far (:meth:`note` would keep it)."""
+        heap = self.evidence.get(kind)
+        if heap is None or len(heap) < EVIDENCE:
+            return True
+        lightest = heap[0]
+        # (weight, hand_id) > lightest[:2], without a tuple made for each hand offered
+        return weight > lightest[0] or (weight == lightest[0] and hand_id > lightest[1])
+
+    def keep(self, kind: str, weight: float, hand_id: str, reason: str) -> None:
+        """:meth:`note` with the reason worded (the walk asks :meth:`wants` first)."""
         heap = self.evidence.setdefault(kind, [])
         if len(heap) < EVIDENCE:
-            heapq.heappush(heap, (weight, hand_id, reason()))
-        elif (weight, hand_id) > heap[0][:2]:
-            heapq.heapreplace(heap, (weight, hand_id, reason()))
+            heapq.heappush(heap, (weight, hand_id, reason))
+        elif self.wants(kind, weight, hand_id):
+            heapq.heapreplace(heap, (weight, hand_id, reason))
 
 
 @dataclass(slots=True)
@@ -190,15 +215,28 @@ class Counters:
 
 
 #: the counts' positions in PlayerCounts.counts, for the walk
-_HANDS, _VPIP_CHANCES, _VPIP, _PFR = _AT["hands"], _AT["vpip_opportunities"], _AT["vpip"], _AT["pfr"]
-_3BET_CHANCES, _3BETS = _AT["three_bet_opportunities"], _AT["three_bets"]
-_F3BET_CHANCES, _F3BETS = _AT["fold_to_three_bet_opportunities"], _AT["folds_to_three_bet"]
-_CBET_CHANCES, _CBETS = _AT["cbet_opportunities"], _AT["cbets"]
-_FCBET_CHANCES, _FCBETS = _AT["fold_to_cbet_opportunities"], _AT["folds_to_cbet"]
-_POSTFLOP_FOLDS, _POSTFLOP_CHECKS = _AT["postflop_folds"], _AT["postflop_checks"]
-_POSTFLOP_CALLS, _POSTFLOP_BETS = _AT["postflop_calls"], _AT["postflop_bets_raises"]
-_SAW_FLOP, _SHOWDOWN, _WON_SHOWDOWN, _ALL_IN = (
-    _AT["saw_flop"], _AT["went_to_showdown"], _AT["won_at_showdown"], _AT["all_in_hands"])
+_HANDS: Final = _AT["hands"]
+_VPIP_CHANCES: Final = _AT["vpip_opportunities"]
+_VPIP: Final = _AT["vpip"]
+_PFR: Final = _AT["pfr"]
+_3BET_CHANCES: Final = _AT["three_bet_opportunities"]
+_3BETS: Final = _AT["three_bets"]
+_F3BET_CHANCES: Final = _AT["fold_to_three_bet_opportunities"]
+_F3BETS: Final = _AT["folds_to_three_bet"]
+_CBET_CHANCES: Final = _AT["cbet_opportunities"]
+_CBETS: Final = _AT["cbets"]
+_FCBET_CHANCES: Final = _AT["fold_to_cbet_opportunities"]
+_FCBETS: Final = _AT["folds_to_cbet"]
+_POSTFLOP_FOLDS: Final = _AT["postflop_folds"]
+_POSTFLOP_CHECKS: Final = _AT["postflop_checks"]
+_POSTFLOP_CALLS: Final = _AT["postflop_calls"]
+_POSTFLOP_BETS: Final = _AT["postflop_bets_raises"]
+_SAW_FLOP: Final = _AT["saw_flop"]
+_SHOWDOWN: Final = _AT["went_to_showdown"]
+_WON_SHOWDOWN: Final = _AT["won_at_showdown"]
+_ALL_IN: Final = _AT["all_in_hands"]
+#: how many counts a player has
+_COUNTED: Final = len(COUNTS)
 _FOLD_KIND: Final = ActionKind.FOLD
 _CHECK_KIND: Final = ActionKind.CHECK
 _CALL_KIND: Final = ActionKind.CALL
@@ -216,7 +254,7 @@ def class_of(kind: ActionKind) -> int:
 
 #: what a player's pair with himself would be: never counted in (a player is not his own opponent), it keeps
 #: the walk's table of pairs square
-_NO_PAIR = PairCounts()
+_NO_PAIR: Final = PairCounts()
 #: the opponent's strength bucket → what it adds to a cell's code (his standing × the classes)
 _STANDING_CODE: Final = [s * CLASSES for s in _STANDING]
 #: the board's cards seen on each street
@@ -225,36 +263,37 @@ _BOARD_ON: Final = (0, 3, 4, 5)
 
 #: seatings whose lookups are kept: a few in turn when a field is read file by file, up to a rotation of six per
 #: table when a page interleaves a competition's tables (each seating holds about 4 kB)
-_TABLES_KEPT = 1024
+_TABLES_KEPT: Final = 1024
 
 
 class _Table:
-    """A hand's players' counters and their pairs', by position in the hand."""
+    """A hand's players' counters and their pairs', by position in the hand; what concerns players ``i`` and
+    ``j`` is at ``i * n + j`` (flat lists: a seating is kept while its table deals, and the fewer objects it
+    holds, the less the garbage collector walks)."""
 
-    __slots__ = ("counts", "opposed", "pairs", "decisions", "upper")
+    __slots__ = ("n", "counts", "opposed", "pair_at", "direction_at", "decisions", "upper")
 
     def __init__(self, counters: Counters, names: tuple[str, ...]) -> None:
         n = len(names)
+        self.n = n
         self.counts: list[PlayerCounts] = [counters.player(name) for name in names]
         self.opposed: list[defaultdict[int, int]] = [p.opposed for p in self.counts]
-        #: (pair, direction) for each player and opponent; the decisions of i with j in the pot
-        self.pairs: list[list[tuple[PairCounts, int]]] = [[] for _ in range(n)]
-        self.decisions: list[list[defaultdict[int, int]]] = [[] for _ in range(n)]
-        #: (i, j, pair, direction) for i < j
-        self.upper: list[tuple[int, int, PairCounts, int]] = []
+        #: the pair of i and j, and its direction (0 when i is the pair's first player)
+        self.pair_at: list[PairCounts] = [_NO_PAIR] * (n * n)
+        self.direction_at: list[int] = [0] * (n * n)
+        #: the decisions of i with j in the pot
+        self.decisions: list[defaultdict[int, int]] = [_NO_PAIR.decisions[0]] * (n * n)
+        #: i * n + j for i < j
+        self.upper: list[int] = []
         for i in range(n):
-            row, decided = self.pairs[i], self.decisions[i]
-            for j in range(n):
-                if j < i:
-                    pair, direction = self.pairs[j][i]
-                    found = (pair, 1 - direction)
-                elif j == i:
-                    found = (_NO_PAIR, 0)
-                else:
-                    found = counters.pair(names[i], names[j])
-                    self.upper.append((i, j, found[0], found[1]))
-                row.append(found)
-                decided.append(found[0].decisions[found[1]])
+            for j in range(i + 1, n):
+                pair, direction = counters.pair(names[i], names[j])
+                at, back = i * n + j, j * n + i
+                self.pair_at[at] = self.pair_at[back] = pair
+                self.direction_at[at], self.direction_at[back] = direction, 1 - direction
+                self.decisions[at] = pair.decisions[direction]
+                self.decisions[back] = pair.decisions[1 - direction]
+                self.upper.append(at)
 
 
 class _Walk:
@@ -284,10 +323,12 @@ class _Walk:
         self.strengths: list[list[int]] = [[], [], [], []]
         table = counters.table(hand.players)
         self.counts, self.opposed = table.counts, table.opposed
-        self.pairs, self.decisions, self.upper = table.pairs, table.decisions, table.upper
+        self.pair_at, self.direction_at = table.pair_at, table.direction_at
+        self.decisions, self.upper = table.decisions, table.upper
 
     def pair(self, i: int, j: int) -> tuple[PairCounts, int]:
-        return self.pairs[i][j]
+        at = i * self.n + j
+        return self.pair_at[at], self.direction_at[at]
 
     def strength(self, street: int) -> list[int]:
         found = self.strengths[street]
@@ -389,7 +430,7 @@ class _Walk:
                 # cell_of(street, price, multiway, bucket) × the opponent's standings × the classes, + the class
                 base = (((street * PRICES + price) * WAYS + multiway) * BUCKETS + bucket) * (STANDINGS * CLASSES) \
                     + klass
-                opposed, decided = opposed_of[i], decisions_of[i]
+                opposed, row = opposed_of[i], i * n
                 for j in live:
                     if j == i:
                         continue
@@ -397,7 +438,7 @@ class _Walk:
                     if his < 0:
                         continue
                     code = base + _STANDING_CODE[his]
-                    counts = decided[j]
+                    counts = decisions_of[row + j]
                     counts[code] += 1
                     opposed[code] += 1
                     if j == last_aggressor:
@@ -446,22 +487,27 @@ class _Walk:
         team = multiway and klass == AGGRESSIVE and bucket <= 1
         hand_id = self.hand.hand_id
         opponents = [j for j in live if j != i]
+        pair_at, direction_at, row = self.pair_at, self.direction_at, i * self.n
         for j in opponents:
             his = strength[j]
             if his < 0:
                 continue
-            pair, direction = self.pairs[i][j]
+            pair, direction = pair_at[row + j], direction_at[row + j]
+            # each reason is worded only for a hand the pair keeps
             if soft and (not multiway or j == bettor):
-                pair.note(_SOFT[direction], bucket + street / 4 + (1 if klass == FOLD else 0), hand_id,
-                          partial(self._soft_words, i, j, street, klass, to_call, bettor))
+                kind, weight = _SOFT[direction], bucket + street / 4 + (1 if klass == FOLD else 0)
+                if pair.wants(kind, weight, hand_id):
+                    pair.keep(kind, weight, hand_id, self._soft_words(i, j, street, klass, to_call, bettor))
             if dump:
-                pair.note(_DUMP[direction], to / max(self.hand.big_blind, 1), hand_id,
-                          partial(self._dump_words, i, j, street, to))
+                kind, weight = _DUMP[direction], to / max(self.hand.big_blind, 1)
+                if pair.wants(kind, weight, hand_id):
+                    pair.keep(kind, weight, hand_id, self._dump_words(i, j, street, to))
             if team and his >= 3:
-                names = self.hand.players
-                third = ", ".join(names[k] for k in opponents if k != j)
-                pair.note(_TEAM[direction], his + street / 4, hand_id,
-                          partial(self._team_words, i, j, street, third))
+                kind, weight = _TEAM[direction], his + street / 4
+                if pair.wants(kind, weight, hand_id):
+                    names = self.hand.players
+                    third = ", ".join([names[k] for k in opponents if k != j])
+                    pair.keep(kind, weight, hand_id, self._team_words(i, j, street, third))
 
     def _dump_words(self, i: int, j: int, street: int, to: int) -> str:
         names = self.hand.players
@@ -485,7 +531,7 @@ class _Walk:
             f"{names[i]} checked {cards} to {names[j]} {where}"
 
     def _hand_words(self, player: int, street: int) -> str:
-        return describe(self.hand.hole[player], self.hand.board_on(street))
+        return describe_codes(self.holes[2 * player : 2 * player + 2], self.board[: _BOARD_ON[street]])
 
     def _finish(self, names: tuple[str, ...], flags: list[list[int]]) -> None:
         hand, n = self.hand, self.n
@@ -578,7 +624,10 @@ class _Walk:
             if x > 0:
                 won += x
         hand_id = hand.hand_id
-        for i, j, pair, direction in self.upper:
+        n, pair_at, direction_at = self.n, self.pair_at, self.direction_at
+        for at in self.upper:
+            i, j = at // n, at % n
+            pair, direction = pair_at[at], direction_at[at]
             pair.hands += 1
             if capped[i] and capped[j] and (capped[i] > posted[i] or capped[j] > posted[j]):
                 pair.pots += 1
@@ -595,9 +644,11 @@ class _Walk:
                 pair.gross += abs(flow)
                 pair.flow_sq += flow * flow
                 if abs(flow) >= 20 * big_blind:
-                    giver, taker = (names[i], names[j]) if flow > 0 else (names[j], names[i])
-                    pair.note(_FLOW[(flow > 0) == (direction == 0)], abs(flow) / max(big_blind, 1), hand_id,
-                              partial(str, f"{giver} lost {abs(flow):,.0f} to {taker}"))
+                    kind = _FLOW[1 if (flow > 0) == (direction == 0) else 0]
+                    weight = abs(flow) / max(big_blind, 1)
+                    if pair.wants(kind, weight, hand_id):
+                        giver, taker = (names[i], names[j]) if flow > 0 else (names[j], names[i])
+                        pair.keep(kind, weight, hand_id, f"{giver} lost {abs(flow):,.0f} to {taker}")
             if expected is not None and i in expected and j in expected:
                 luck = (net[i] - expected[i]) - (net[j] - expected[j])
                 signed = luck if direction == 0 else -luck

@@ -20,6 +20,11 @@ from domain.integrity.strength import DECK_CODES, bits, card_codes
 #: boards drawn where more than one card is to come: the expectation to about ±6% of the pot per hand,
 #: which over a player's all-ins averages out
 SAMPLES: Final = 60
+#: the rank keys' powers and the standard ranking's tables, Final names (compiled, statics, not a module
+#: dictionary's entries at every use)
+_POW5: Final = POW5
+_BY_RANKS: Final = STANDARD.by_ranks
+_BY_SUIT_MASK: Final = STANDARD.by_suit_mask
 
 
 def equities(
@@ -58,7 +63,7 @@ def equities_of(hole: list[list[int]], board: list[int], seed: str, dead: list[i
     # only where the full board and some hand could hold five of it
     board_key = b0 = b1 = b2 = b3 = 0
     for code in board:
-        board_key += POW5[code >> 2]
+        board_key += _POW5[code >> 2]
         if code & 3 == 0:
             b0 |= 1 << (code >> 2)
         elif code & 3 == 1:
@@ -73,14 +78,14 @@ def equities_of(hole: list[list[int]], board: list[int], seed: str, dead: list[i
     most0 = most1 = most2 = most3 = 0
     for h in range(n):
         for code in hole[h]:
-            keys[h] += POW5[code >> 2]
+            keys[h] += _POW5[code >> 2]
             masks[4 * h + (code & 3)] |= 1 << (code >> 2)
         most0 = max(most0, bits(masks[4 * h]))
         most1 = max(most1, bits(masks[4 * h + 1]))
         most2 = max(most2, bits(masks[4 * h + 2]))
         most3 = max(most3, bits(masks[4 * h + 3]))
-    rest_keys = [POW5[code >> 2] for code in rest]
-    by_ranks, by_suit_mask = STANDARD.by_ranks, STANDARD.by_suit_mask
+    rest_keys = [_POW5[code >> 2] for code in rest]
+    by_ranks, by_suit_mask = _BY_RANKS, _BY_SUIT_MASK
     values = [0] * n
     for run in runs:
         f0, f1, f2, f3 = b0, b1, b2, b3
