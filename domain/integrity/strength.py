@@ -246,6 +246,30 @@ def remember_rank_categories(known: Iterable[tuple[int, int]]) -> None:
         setdefault(key, category)
 
 
+#: the standard ranking's strength by rank key and by one suit's rank mask (``STANDARD.by_ranks`` and
+#: ``by_suit_mask``), mirrored in plain dicts as the all-in equities and the nuts meet them: those tables are dict
+#: subclasses, read through the type's Python-level ``__getitem__``, several times slower compiled; they hold the
+#: same values (the mirror is filled from them), at most the ~73,000 multisets and ~8,000 masks
+_STRENGTH_OF_RANKS: Final[dict[int, int]] = {}
+_STRENGTH_OF_SUIT: Final[dict[int, int]] = {}
+
+
+def strength_of_ranks(key: int) -> int:
+    """``STANDARD.by_ranks[key]``: the best five of five or more cards by their rank key, flushes aside."""
+    found = _STRENGTH_OF_RANKS.get(key, -1)
+    if found < 0:
+        found = _STRENGTH_OF_RANKS[key] = STANDARD.by_ranks[key]
+    return found
+
+
+def strength_of_suit(mask: int) -> int:
+    """``STANDARD.by_suit_mask[mask]``: the best flush or straight flush of one suit's five or more ranks."""
+    found = _STRENGTH_OF_SUIT.get(mask, -1)
+    if found < 0:
+        found = _STRENGTH_OF_SUIT[mask] = STANDARD.by_suit_mask[mask]
+    return found
+
+
 def _category_of_parts(key: int, masks: list[int]) -> int:
     """The category of five or more cards from their rank key and suit masks (``parts_of``)."""
     found = _rank_category(key)
@@ -452,20 +476,19 @@ _CATEGORY_WORDS: Final = [_HOLE_WORDS[category] for category in Category]
 
 def _is_nuts(hole: list[int], board: list[int]) -> bool:
     """No two other unseen cards make a better hand with this board (five board cards)."""
-    by_ranks, by_suit_mask = STANDARD.by_ranks, STANDARD.by_suit_mask
     board_key = 0
     board_masks = [0, 0, 0, 0]
     for code in board:
         board_key += _POW5[code >> 2]
         board_masks[code & 3] |= 1 << (code >> 2)
-    mine = by_ranks[board_key + _POW5[hole[0] >> 2] + _POW5[hole[1] >> 2]]
+    mine = strength_of_ranks(board_key + _POW5[hole[0] >> 2] + _POW5[hole[1] >> 2])
     for suit in range(4):
         mask = board_masks[suit]
         for code in hole:
             if code & 3 == suit:
                 mask |= 1 << (code >> 2)
         if bits(mask) >= 5:
-            flush = by_suit_mask[mask]
+            flush = strength_of_suit(mask)
             if flush > mine:
                 mine = flush
     seen = 0
@@ -484,7 +507,7 @@ def _is_nuts(hole: list[int], board: list[int]) -> bool:
             continue
         with_a = board_key + _POW5[a]
         for b in range(a, 15):
-            if left[b] and (b != a or left[a] >= 2) and by_ranks[with_a + _POW5[b]] > mine:
+            if left[b] and (b != a or left[a] >= 2) and strength_of_ranks(with_a + _POW5[b]) > mine:
                 return False
     # a flush or straight flush in a suit the board holds three of: the unseen cards of that suit add to the
     # board's, none (the board's own five), one (the other card any) or two of them
@@ -493,14 +516,14 @@ def _is_nuts(hole: list[int], board: list[int]) -> bool:
         if bits(held) < 3:
             continue
         suited = [1 << (code >> 2) for code in rest if code & 3 == suit]
-        if bits(held) >= 5 and by_suit_mask[held] > mine:
+        if bits(held) >= 5 and strength_of_suit(held) > mine:
             return False
         for x in range(len(suited)):
             one = held | suited[x]
-            if bits(one) >= 5 and by_suit_mask[one] > mine:
+            if bits(one) >= 5 and strength_of_suit(one) > mine:
                 return False
             for y in range(x + 1, len(suited)):
                 two = one | suited[y]
-                if bits(two) >= 5 and by_suit_mask[two] > mine:
+                if bits(two) >= 5 and strength_of_suit(two) > mine:
                     return False
     return True

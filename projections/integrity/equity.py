@@ -14,17 +14,14 @@ from typing import Final
 
 from domain.cards import Card
 from domain.evaluation.encoding import POW5
-from domain.evaluation.high import STANDARD
-from domain.integrity.strength import DECK_CODES, bits, card_codes
+from domain.integrity.strength import DECK_CODES, bits, card_codes, strength_of_ranks, strength_of_suit
 
 #: boards drawn where more than one card is to come: the expectation to about ±6% of the pot per hand,
 #: which over a player's all-ins averages out
 SAMPLES: Final = 60
-#: the rank keys' powers and the standard ranking's tables, Final names (compiled, statics, not a module
+#: the rank keys' powers, a Final name (compiled, statics, not a module
 #: dictionary's entries at every use)
 _POW5: Final = POW5
-_BY_RANKS: Final = STANDARD.by_ranks
-_BY_SUIT_MASK: Final = STANDARD.by_suit_mask
 
 
 def equities(
@@ -85,7 +82,6 @@ def equities_of(hole: list[list[int]], board: list[int], seed: str, dead: list[i
         most2 = max(most2, bits(masks[4 * h + 2]))
         most3 = max(most3, bits(masks[4 * h + 3]))
     rest_keys = [_POW5[code >> 2] for code in rest]
-    by_ranks, by_suit_mask = _BY_RANKS, _BY_SUIT_MASK
     values = [0] * n
     for run in runs:
         f0, f1, f2, f3 = b0, b1, b2, b3
@@ -108,25 +104,25 @@ def equities_of(hole: list[list[int]], board: list[int], seed: str, dead: list[i
         flushes = c0 or c1 or c2 or c3
         top = -1
         for h in range(n):
-            value = by_ranks[keys[h] + run_key]
+            value = strength_of_ranks(keys[h] + run_key)
             if flushes:
                 at = 4 * h
                 if c0:
                     mask = f0 | masks[at]
                     if bits(mask) >= 5:
-                        value = max(value, by_suit_mask[mask])
+                        value = max(value, strength_of_suit(mask))
                 if c1:
                     mask = f1 | masks[at + 1]
                     if bits(mask) >= 5:
-                        value = max(value, by_suit_mask[mask])
+                        value = max(value, strength_of_suit(mask))
                 if c2:
                     mask = f2 | masks[at + 2]
                     if bits(mask) >= 5:
-                        value = max(value, by_suit_mask[mask])
+                        value = max(value, strength_of_suit(mask))
                 if c3:
                     mask = f3 | masks[at + 3]
                     if bits(mask) >= 5:
-                        value = max(value, by_suit_mask[mask])
+                        value = max(value, strength_of_suit(mask))
             values[h] = value
             if value > top:
                 top = value
