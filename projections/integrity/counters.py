@@ -23,7 +23,7 @@ from typing import Final
 
 from domain.hand.events import ActionKind
 from domain.integrity.record import HandRecord
-from domain.integrity.strength import buckets_of, card_codes, describe_codes
+from domain.integrity.strength import buckets_of, card_code, card_codes, describe_codes
 from projections.integrity.equity import equities_of
 
 # the constants are Final: compiled (deploy/native.py), a Final int is a constant in the code, any other module
@@ -316,8 +316,10 @@ class _Walk:
         holes = [-1] * (2 * n)
         for k, hole in enumerate(hand.hole):
             if len(hole) == 2:
-                holes[2 * k], holes[2 * k + 1] = card_codes(hole)
+                holes[2 * k], holes[2 * k + 1] = card_code(hole[0]), card_code(hole[1])
         self.holes = holes
+        #: player × 4 + street → his hand in words, for the evidence (a hand offered to several pairs)
+        self.words: dict[int, str] = {}
         self.board = card_codes(hand.board)
         #: street → each player's bucket on it (-1: cards not known, or folded before it); [] not yet asked
         self.strengths: list[list[int]] = [[], [], [], []]
@@ -531,7 +533,11 @@ class _Walk:
             f"{names[i]} checked {cards} to {names[j]} {where}"
 
     def _hand_words(self, player: int, street: int) -> str:
-        return describe_codes(self.holes[2 * player : 2 * player + 2], self.board[: _BOARD_ON[street]])
+        found = self.words.get(player * 4 + street)
+        if found is None:
+            found = self.words[player * 4 + street] = describe_codes(
+                self.holes[2 * player : 2 * player + 2], self.board[: _BOARD_ON[street]])
+        return found
 
     def _finish(self, names: tuple[str, ...], flags: list[list[int]]) -> None:
         hand, n = self.hand, self.n
