@@ -10,10 +10,11 @@ import math
 from collections.abc import Iterable, Sequence
 from enum import IntEnum
 from functools import cache
+from typing import Final
 
 from domain.cards import Card, standard_deck
-from domain.evaluation.encoding import POW5, SUIT_INDEX, LazyTable, ranks_of_key
-from domain.evaluation.high import STANDARD, Category, best_high, parts_of
+from domain.evaluation.encoding import POW5, SUIT_INDEX, ranks_of_key
+from domain.evaluation.high import STANDARD, Category, best_high
 
 
 class Strength(IntEnum):
@@ -135,26 +136,69 @@ def postflop_bucket(hole: Sequence[Card], board: Sequence[Card], board_only: Cat
     return Strength.NOTHING
 
 
-#: the buckets as plain ints, for the lists :func:`buckets_on` fills
-_NOTHING, _WEAK, _GOOD, _STRONG, _MONSTER = (int(s) for s in Strength)
+# --- the same, with cards as ints ------------------------------------------------------------------------------
+#
+# The counting asks for the buckets of every player still in, street by street, in every hand (three times a
+# hand on average), and the all-in equities and the evidence's words for a few. Reading a Card's suit hashes
+# an enum in Python; here a card is one int read once a hand (:func:`card_code`), and the buckets, the
+# categories and the nuts are worked out from those ints alone, which is what makes the module worth compiling
+# (deploy/native.py). The Card-based functions above stay the definitions; the tests hold the two together.
+
+#: the rank keys' powers, a Final name (compiled, a static, not a module dictionary's entry at every use)
+_POW5: Final = POW5
+#: categories and buckets as plain ints (compared with ints in the loops below)
+_HIGH_CARD: Final = int(Category.HIGH_CARD)
+_PAIR: Final = int(Category.PAIR)
+_TWO_PAIR: Final = int(Category.TWO_PAIR)
+_THREE_OF_A_KIND: Final = int(Category.THREE_OF_A_KIND)
+_STRAIGHT: Final = int(Category.STRAIGHT)
+_FLUSH: Final = int(Category.FLUSH)
+_FULL_HOUSE: Final = int(Category.FULL_HOUSE)
+_FOUR_OF_A_KIND: Final = int(Category.FOUR_OF_A_KIND)
+_STRAIGHT_FLUSH: Final = int(Category.STRAIGHT_FLUSH)
+_NOTHING: Final = int(Strength.NOTHING)
+_WEAK: Final = int(Strength.WEAK)
+_GOOD: Final = int(Strength.GOOD)
+_STRONG: Final = int(Strength.STRONG)
+_MONSTER: Final = int(Strength.MONSTER)
+#: the categories of fewer than five cards by how many of one rank the most common has (two pairs apart)
+_SMALL_CATEGORY: Final = (_HIGH_CARD, _PAIR, _THREE_OF_A_KIND, _FOUR_OF_A_KIND)
+
+#: a suit's index (SUIT_INDEX) by the code point of its letter: a Suit is a one-letter string, and its letter is
+#: read in C where hashing the enum calls Python
+_SUIT_OF_LETTER: Final = [0] * 128
+for _suit, _index in SUIT_INDEX.items():
+    _SUIT_OF_LETTER[ord(_suit)] = _index
 
 
-@cache
-def _preflop_buckets() -> dict[tuple[int, int, bool], int]:
-    """Each starting-hand class (high rank, low rank, suited) → its bucket, as :func:`preflop_bucket` gives it."""
-    found = {}
-    for key, share in _percentiles().items():
-        found[key] = next((b for b, cut in zip((4, 3, 2, 1), _PREFLOP_CUTS, strict=True) if share >= cut), 0)
-    return found
+def card_code(card: Card) -> int:
+    """A card as one int: its rank × 4 + its suit's index (``SUIT_INDEX``)."""
+    return card.rank * 4 + _SUIT_OF_LETTER[ord(card.suit)]
 
 
-_FLUSH, _STRAIGHT_FLUSH = int(Category.FLUSH), int(Category.STRAIGHT_FLUSH)
+def card_codes(cards: Sequence[Card]) -> list[int]:
+    return [card.rank * 4 + _SUIT_OF_LETTER[ord(card.suit)] for card in cards]
 
 
-@cache
+def bits(mask: int) -> int:
+    """How many ranks a rank bitmask (ranks 0–15) holds: ``int.bit_count`` in a few native operations."""
+    mask = mask - ((mask >> 1) & 0x5555)
+    mask = (mask & 0x3333) + ((mask >> 2) & 0x3333)
+    mask = (mask + (mask >> 4)) & 0x0F0F
+    return (mask + (mask >> 8)) & 0x1F
+
+
 def _straight(mask: int) -> bool:
-    """A rank bitmask holds five in a row (the wheel A-2-3-4-5 too)."""
-    return STANDARD.straight_high(mask) > 0
+    """A rank bitmask holds five in a row (the wheel A-2-3-4-5 too): ``STANDARD.straight_high(mask) > 0``, the
+    ace copied to bit 1 and every run of five found at once."""
+    low = mask | (mask >> 13 & 2)
+    return (low & low >> 1 & low >> 2 & low >> 3 & low >> 4) != 0
+
+
+def _open_ended(mask: int) -> bool:
+    """Four ranks in a row from 2-3-4-5 to T-J-Q-K (A-K-Q-J and A-2-3-4 have one end only)."""
+    runs = mask & mask >> 1 & mask >> 2 & mask >> 3
+    return runs & 0x7FC != 0
 
 
 def _category_of_ranks(key: int) -> int:
@@ -166,20 +210,32 @@ def _category_of_ranks(key: int) -> int:
         counts[rank] = counts.get(rank, 0) + 1
     groups = sorted(counts.values(), reverse=True)
     if groups[0] >= 4:
-        return int(Category.FOUR_OF_A_KIND)
+        return _FOUR_OF_A_KIND
     if groups[0] == 3 and len(groups) > 1 and groups[1] >= 2:
-        return int(Category.FULL_HOUSE)
-    if _straight(sum(1 << r for r in counts)):
-        return int(Category.STRAIGHT)
+        return _FULL_HOUSE
+    mask = 0
+    for rank in counts:
+        mask |= 1 << rank
+    if _straight(mask):
+        return _STRAIGHT
     if groups[0] == 3:
-        return int(Category.THREE_OF_A_KIND)
+        return _THREE_OF_A_KIND
     if groups[0] == 2:
-        return int(Category.TWO_PAIR if groups[1] == 2 else Category.PAIR)
-    return int(Category.HIGH_CARD)
+        return _TWO_PAIR if groups[1] == 2 else _PAIR
+    return _HIGH_CARD
 
 
-#: rank key → :func:`_category_of_ranks`, filled as keys are met (at most the ~73,000 multisets of 5-7 cards)
-_RANK_CATEGORY = LazyTable(_category_of_ranks)
+#: rank key → :func:`_category_of_ranks`, filled as keys are met (at most the ~73,000 multisets of 5-7 cards);
+#: a plain dict read by :func:`_rank_category` (a subclass of dict is read through its type's Python-level
+#: ``__getitem__``, several times slower, and the buckets read it for every hand on every street)
+_RANK_CATEGORY: Final[dict[int, int]] = {}
+
+
+def _rank_category(key: int) -> int:
+    found = _RANK_CATEGORY.get(key, -1)
+    if found < 0:
+        found = _RANK_CATEGORY[key] = _category_of_ranks(key)
+    return found
 
 
 def remember_rank_categories(known: Iterable[tuple[int, int]]) -> None:
@@ -190,84 +246,198 @@ def remember_rank_categories(known: Iterable[tuple[int, int]]) -> None:
         setdefault(key, category)
 
 
+#: the standard ranking's strength by rank key and by one suit's rank mask (``STANDARD.by_ranks`` and
+#: ``by_suit_mask``), mirrored in plain dicts as the all-in equities and the nuts meet them: those tables are dict
+#: subclasses, read through the type's Python-level ``__getitem__``, several times slower compiled; they hold the
+#: same values (the mirror is filled from them), at most the ~73,000 multisets and ~8,000 masks
+_STRENGTH_OF_RANKS: Final[dict[int, int]] = {}
+_STRENGTH_OF_SUIT: Final[dict[int, int]] = {}
+
+
+def strength_of_ranks(key: int) -> int:
+    """``STANDARD.by_ranks[key]``: the best five of five or more cards by their rank key, flushes aside."""
+    found = _STRENGTH_OF_RANKS.get(key, -1)
+    if found < 0:
+        found = _STRENGTH_OF_RANKS[key] = STANDARD.by_ranks[key]
+    return found
+
+
+def strength_of_suit(mask: int) -> int:
+    """``STANDARD.by_suit_mask[mask]``: the best flush or straight flush of one suit's five or more ranks."""
+    found = _STRENGTH_OF_SUIT.get(mask, -1)
+    if found < 0:
+        found = _STRENGTH_OF_SUIT[mask] = STANDARD.by_suit_mask[mask]
+    return found
+
+
 def _category_of_parts(key: int, masks: list[int]) -> int:
     """The category of five or more cards from their rank key and suit masks (``parts_of``)."""
-    found = _RANK_CATEGORY[key]
+    found = _rank_category(key)
     for mask in masks:
-        if mask.bit_count() >= 5:
+        if bits(mask) >= 5:
             flush = _STRAIGHT_FLUSH if _straight(mask) else _FLUSH
             if flush > found:
                 found = flush
     return found
 
 
-@cache
-def _open_ended(mask: int) -> bool:
-    return any((mask >> low) & 0b1111 == 0b1111 for low in range(2, 11))
+def _category_of_codes(codes: list[int]) -> int:
+    """:func:`_category` of cards given as codes."""
+    if len(codes) < 5:
+        counts = [0] * 15
+        most = pairs = 0
+        for code in codes:
+            counts[code >> 2] += 1
+        for n in counts:
+            if n > most:
+                most = n
+            if n == 2:
+                pairs += 1
+        if most == 2 and pairs >= 2:
+            return _TWO_PAIR
+        return _SMALL_CATEGORY[most - 1]
+    key = 0
+    masks = [0, 0, 0, 0]
+    for code in codes:
+        rank = code >> 2
+        key += _POW5[rank]
+        masks[code & 3] |= 1 << rank
+    return _category_of_parts(key, masks)
+
+
+#: the bucket of each starting hand before the flop, at ((high rank × 15 + low rank) × 2 + suited); filled on
+#: first use from :func:`preflop_bucket`'s own percentiles and cuts
+_PREFLOP: Final[list[int]] = []
+
+
+def _preflop_table() -> list[int]:
+    if not _PREFLOP:
+        table = [0] * (15 * 15 * 2)
+        for (high, low, suited), share in _percentiles().items():
+            bucket = 0
+            for candidate, cut in zip((4, 3, 2, 1), _PREFLOP_CUTS, strict=True):
+                if share >= cut:
+                    bucket = candidate
+                    break
+            table[(high * 15 + low) * 2 + (1 if suited else 0)] = bucket
+        _PREFLOP.extend(table)
+    return _PREFLOP
 
 
 def buckets_on(holes: Sequence[Sequence[Card]], board: Sequence[Card]) -> list[int]:
     """Each hand's bucket on one board (:func:`preflop_bucket` with no board, else :func:`postflop_bucket`),
-    -1 for a hand not of two known cards: the same buckets, with what the board alone makes, its rank key and
-    its suits worked out once for every hand on it, and each hand's category looked up from its rank key."""
-    found: list[int] = []
-    if not board:
-        table = _preflop_buckets()
-        for hole in holes:
-            if len(hole) != 2:
-                found.append(-1)
-                continue
-            a, b = hole[0].rank, hole[1].rank
-            high, low = (a, b) if a >= b else (b, a)
-            found.append(table[(high, low, hole[0].suit == hole[1].suit and high != low)])
-        return found
-    board_key, board_masks = parts_of(board)
-    board_only = _category(board) if len(board) < 5 else _category_of_parts(board_key, board_masks)
-    ranks = 0
-    for card in board:
-        ranks |= 1 << card.rank
-    top = max(card.rank for card in board)
-    # a flush needs three board cards of its suit beside the two hole cards
-    flush_suits = [suit for suit in range(4) if board_masks[suit].bit_count() >= 3]
-    drawing = len(board) < 5
-    by_ranks = _RANK_CATEGORY
+    -1 for a hand not of two known cards (:func:`buckets_of` with the cards as codes)."""
+    codes: list[int] = []
     for hole in holes:
-        if len(hole) != 2:
-            found.append(-1)
-            continue
-        first, second = hole
-        ra, rb = first.rank, second.rank
-        sa, sb = SUIT_INDEX[first.suit], SUIT_INDEX[second.suit]
-        mine = by_ranks[board_key + POW5[ra] + POW5[rb]]
-        for suit in flush_suits:
-            mask = board_masks[suit] | (1 << ra if sa == suit else 0) | (1 << rb if sb == suit else 0)
-            if mask.bit_count() >= 5:
-                flush = _STRAIGHT_FLUSH if _straight(mask) else _FLUSH
-                if flush > mine:
-                    mine = flush
-        if mine >= Category.STRAIGHT and mine > board_only:
-            found.append(_MONSTER)
-            continue
-        if mine in (Category.TWO_PAIR, Category.THREE_OF_A_KIND) and mine > board_only + (board_only >= 1):
-            found.append(_STRONG)
-            continue
-        paired_a, paired_b = ranks >> ra & 1, ranks >> rb & 1
-        best = max(ra if paired_a else 0, rb if paired_b else 0, ra if ra == rb else 0)
-        if best >= top:
-            found.append(_GOOD)
-        elif best or (drawing and _draws(ra, rb, sa, sb, board_masks, ranks)):
-            found.append(_WEAK)
+        if len(hole) == 2:
+            codes.append(card_code(hole[0]))
+            codes.append(card_code(hole[1]))
         else:
-            found.append(_NOTHING)
+            codes.append(-1)
+            codes.append(-1)
+    return buckets_of(codes, card_codes(board))
+
+
+def buckets_of(holes: list[int], board: list[int]) -> list[int]:
+    """:func:`buckets_on` with cards as codes (:func:`card_code`): ``holes`` two codes a hand, -1 for a hand
+    not known (or not in). What the board alone makes, its rank key and its suits are worked out once for every
+    hand on it, and each hand's category is looked up from its rank key."""
+    n = len(holes) // 2
+    found = [-1] * n
+    if not board:
+        table = _preflop_table()
+        for k in range(n):
+            a, b = holes[2 * k], holes[2 * k + 1]
+            if a < 0 or b < 0:
+                continue
+            ra, rb = a >> 2, b >> 2
+            if ra >= rb:
+                at = (ra * 15 + rb) * 2 + (1 if (a & 3) == (b & 3) and ra != rb else 0)
+            else:
+                at = (rb * 15 + ra) * 2 + (1 if (a & 3) == (b & 3) else 0)
+            found[k] = table[at]
+        return found
+    board_key = ranks = top = 0
+    masks = [0, 0, 0, 0]
+    for code in board:
+        rank = code >> 2
+        board_key += _POW5[rank]
+        masks[code & 3] |= 1 << rank
+        ranks |= 1 << rank
+        if rank > top:
+            top = rank
+    board_only = _category_of_codes(board) if len(board) < 5 else _category_of_parts(board_key, masks)
+    # more than the board makes by itself: two pair on a paired board needs the hole cards to add a pair
+    strong_above = board_only + (1 if board_only >= 1 else 0)
+    # a flush needs three board cards of its suit beside the two hole cards
+    m0, m1, m2, m3 = masks[0], masks[1], masks[2], masks[3]
+    f0, f1, f2, f3 = bits(m0) >= 3, bits(m1) >= 3, bits(m2) >= 3, bits(m3) >= 3
+    drawing = len(board) < 5
+    for k in range(n):
+        a, b = holes[2 * k], holes[2 * k + 1]
+        if a < 0 or b < 0:
+            continue
+        ra, rb = a >> 2, b >> 2
+        sa, sb = a & 3, b & 3
+        mine = _rank_category(board_key + _POW5[ra] + _POW5[rb])
+        if f0 or f1 or f2 or f3:
+            for suit in range(4):
+                if suit == 0:
+                    if not f0:
+                        continue
+                    mask = m0
+                elif suit == 1:
+                    if not f1:
+                        continue
+                    mask = m1
+                elif suit == 2:
+                    if not f2:
+                        continue
+                    mask = m2
+                else:
+                    if not f3:
+                        continue
+                    mask = m3
+                if sa == suit:
+                    mask |= 1 << ra
+                if sb == suit:
+                    mask |= 1 << rb
+                if bits(mask) >= 5:
+                    flush = _STRAIGHT_FLUSH if _straight(mask) else _FLUSH
+                    if flush > mine:
+                        mine = flush
+        if mine >= _STRAIGHT and mine > board_only:
+            found[k] = _MONSTER
+            continue
+        if _TWO_PAIR <= mine <= _THREE_OF_A_KIND and mine > strong_above:  # two pair or trips
+            found[k] = _STRONG
+            continue
+        best = 0
+        if ranks >> ra & 1 or ra == rb:
+            best = ra
+        if ranks >> rb & 1 and rb > best:
+            best = rb
+        if best >= top:
+            found[k] = _GOOD
+        elif best or (drawing and _draws(ra, rb, sa, sb, masks, ranks)):
+            found[k] = _WEAK
+        else:
+            found[k] = _NOTHING
     return found
 
 
 def _draws(ra: int, rb: int, sa: int, sb: int, board_masks: list[int], ranks: int) -> bool:
     """:func:`_draw` from the board's suit masks and ranks: four of a hole card's suit, or four in a row."""
-    for suit in (sa, sb):
-        mask = board_masks[suit] | (1 << ra if sa == suit else 0) | (1 << rb if sb == suit else 0)
-        if mask.bit_count() == 4:
-            return True
+    mask = board_masks[sa] | 1 << ra
+    if sb == sa:
+        mask |= 1 << rb
+    if bits(mask) == 4:
+        return True
+    mask = board_masks[sb] | 1 << rb
+    if sa == sb:
+        mask |= 1 << ra
+    if bits(mask) == 4:
+        return True
     return _open_ended(ranks | 1 << ra | 1 << rb)
 
 
@@ -277,45 +447,83 @@ def bucket(hole: Sequence[Card], board: Sequence[Card]) -> Strength:
 
 def describe(hole: Sequence[Card], board: Sequence[Card]) -> str:
     """The hand in words for an alert: ``"AsKs (a flush)"``, ``"QhQd (top 3% before the flop)"``."""
-    cards = "".join(str(c) for c in hole)
+    return describe_codes(card_codes(hole), card_codes(board))
+
+
+def describe_codes(hole: list[int], board: list[int]) -> str:
+    """:func:`describe` of two hole cards and a board given as codes."""
+    cards = "".join([_CARD_NAMES[code] for code in hole])
     if not board:
-        return f"{cards} (top {max(1, round((1 - preflop_percentile(hole)) * 100))}% before the flop)"
-    category = _category([*hole, *board])
-    words = _HOLE_WORDS[category]
-    if category >= Category.STRAIGHT and len(board) >= 3 and _is_nuts(hole, board):
+        a, b = hole[0] >> 2, hole[1] >> 2
+        high, low = (a, b) if a >= b else (b, a)
+        share = _percentiles()[(high, low, (hole[0] & 3) == (hole[1] & 3) and high != low)]
+        return f"{cards} (top {max(1, round((1 - share) * 100))}% before the flop)"
+    category = _category_of_codes(hole + board)
+    words = _CATEGORY_WORDS[category]
+    if category >= _STRAIGHT and len(board) >= 5 and _is_nuts(hole, board):
         words = "the nuts, " + words
     return f"{cards} ({words})"
 
 
-def _is_nuts(hole: Sequence[Card], board: Sequence[Card]) -> bool:
-    """No two other unseen cards make a better hand with this board."""
-    if len(board) < 5:
-        return False
-    mine = best_high([*hole, *board], STANDARD)
-    seen = {*hole, *board}
-    rest = [c for c in _DECK if c not in seen]
-    board_key, board_masks = parts_of(board)
-    by_ranks, by_suit_mask = STANDARD.by_ranks, STANDARD.by_suit_mask
+#: the deck's cards as codes, in the deck's order (the cards left to come are taken from it, in that order)
+DECK_CODES: Final = card_codes(_DECK)
+#: each card's name by its code ("As"), and each category's words by its number
+_CARD_NAMES: Final = [""] * 60
+for _card in _DECK:
+    _CARD_NAMES[card_code(_card)] = str(_card)
+_CATEGORY_WORDS: Final = [_HOLE_WORDS[category] for category in Category]
+
+
+def _is_nuts(hole: list[int], board: list[int]) -> bool:
+    """No two other unseen cards make a better hand with this board (five board cards)."""
+    board_key = 0
+    board_masks = [0, 0, 0, 0]
+    for code in board:
+        board_key += _POW5[code >> 2]
+        board_masks[code & 3] |= 1 << (code >> 2)
+    mine = strength_of_ranks(board_key + _POW5[hole[0] >> 2] + _POW5[hole[1] >> 2])
+    for suit in range(4):
+        mask = board_masks[suit]
+        for code in hole:
+            if code & 3 == suit:
+                mask |= 1 << (code >> 2)
+        if bits(mask) >= 5:
+            flush = strength_of_suit(mask)
+            if flush > mine:
+                mine = flush
+    seen = 0
+    for code in hole:
+        seen |= 1 << code
+    for code in board:
+        seen |= 1 << code
+    rest = [code for code in DECK_CODES if not seen >> code & 1]
     # flushes aside, two unseen cards count by their ranks alone: each pair of ranks the unseen cards hold is
     # tried once (at most 91), not each of the 990 pairs of cards
     left = [0] * 15
-    for card in rest:
-        left[card.rank] += 1
-    ranks = [r for r in range(2, 15) if left[r]]
-    for x, a in enumerate(ranks):
-        with_a = board_key + POW5[a]
-        for b in ranks[x:]:
-            if (b != a or left[a] >= 2) and by_ranks[with_a + POW5[b]] > mine:
+    for code in rest:
+        left[code >> 2] += 1
+    for a in range(2, 15):
+        if not left[a]:
+            continue
+        with_a = board_key + _POW5[a]
+        for b in range(a, 15):
+            if left[b] and (b != a or left[a] >= 2) and strength_of_ranks(with_a + _POW5[b]) > mine:
                 return False
     # a flush or straight flush in a suit the board holds three of: the unseen cards of that suit add to the
     # board's, none (the board's own five), one (the other card any) or two of them
     for suit in range(4):
-        if board_masks[suit].bit_count() < 3:
+        held = board_masks[suit]
+        if bits(held) < 3:
             continue
-        bits = [1 << c.rank for c in rest if SUIT_INDEX[c.suit] == suit]
-        masks = [board_masks[suit], *(board_masks[suit] | a for a in bits),
-                 *(board_masks[suit] | a | b for x, a in enumerate(bits) for b in bits[x + 1 :])]
-        for mask in masks:
-            if mask.bit_count() >= 5 and by_suit_mask[mask] > mine:
+        suited = [1 << (code >> 2) for code in rest if code & 3 == suit]
+        if bits(held) >= 5 and strength_of_suit(held) > mine:
+            return False
+        for x in range(len(suited)):
+            one = held | suited[x]
+            if bits(one) >= 5 and strength_of_suit(one) > mine:
                 return False
+            for y in range(x + 1, len(suited)):
+                two = one | suited[y]
+                if bits(two) >= 5 and strength_of_suit(two) > mine:
+                    return False
     return True

@@ -19,37 +19,48 @@ from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import partial
-from operator import add
+from typing import Final
 
 from domain.hand.events import ActionKind
 from domain.integrity.record import HandRecord
-from domain.integrity.strength import buckets_on, describe
-from projections.integrity.equity import equities
+from domain.integrity.strength import buckets_of, card_code, card_codes, describe_codes
+from projections.integrity.equity import equities_of
 
-FOLD, PASSIVE, AGGRESSIVE = 0, 1, 2
-STREETS, PRICES, WAYS, BUCKETS, STANDINGS, CLASSES = 4, 4, 2, 5, 3, 3
-CELLS = STREETS * PRICES * WAYS * BUCKETS
+# the constants are Final: compiled (deploy/native.py), a Final int is a constant in the code, any other module
+# name a dictionary lookup at every use
+FOLD: Final = 0
+PASSIVE: Final = 1
+AGGRESSIVE: Final = 2
+STREETS: Final = 4
+PRICES: Final = 4
+WAYS: Final = 2
+BUCKETS: Final = 5
+STANDINGS: Final = 3
+CLASSES: Final = 3
+CELLS: Final = STREETS * PRICES * WAYS * BUCKETS
 #: a pair's code adds what the other player held, known from the deal: weak (nothing, a weak pair or a
 #: draw), good (top pair), strong (two pair or better); the player's own code uses the middle one
-CODES = CELLS * STANDINGS * CLASSES
-_STANDING = (0, 0, 1, 2, 2)
+CODES: Final = CELLS * STANDINGS * CLASSES
+_STANDING: Final = (0, 0, 1, 2, 2)
 #: added to a pair's code when the other player made the bet the actor faces
-BETTOR = CODES
+BETTOR: Final = CODES
 #: evidence kept per pair and kind of signal
-EVIDENCE = 6
-_SOFT, _DUMP, _TEAM = ("soft0", "soft1"), ("dump0", "dump1"), ("team0", "team1")
+EVIDENCE: Final = 6
+_SOFT: Final = ("soft0", "soft1")
+_DUMP: Final = ("dump0", "dump1")
+_TEAM: Final = ("team0", "team1")
 #: a large loss from the pair's first player to the second ("flow0"), or the other way ("flow1")
-_FLOW = {True: "flow0", False: "flow1"}
-STREET_NAMES = ("before the flop", "on the flop", "on the turn", "on the river")
+_FLOW: Final = ("flow1", "flow0")
+STREET_NAMES: Final = ("before the flop", "on the flop", "on the turn", "on the river")
 
 #: PokerTracker 4 counts per player, in this order in PlayerCounts.counts
-COUNTS = (
+COUNTS: Final = (
     "hands", "vpip_opportunities", "vpip", "pfr", "three_bet_opportunities", "three_bets",
     "fold_to_three_bet_opportunities", "folds_to_three_bet", "cbet_opportunities", "cbets",
     "fold_to_cbet_opportunities", "folds_to_cbet", "postflop_bets_raises", "postflop_calls",
     "postflop_folds", "postflop_checks", "saw_flop", "went_to_showdown", "won_at_showdown", "all_in_hands",
 )
-_AT = {name: i for i, name in enumerate(COUNTS)}
+_AT: Final = {name: i for i, name in enumerate(COUNTS)}
 
 
 def cell_of(street: int, price: int, multiway: int, bucket: int) -> int:
@@ -103,11 +114,25 @@ class PairCounts:
 
     def note(self, kind: str, weight: float, hand_id: str, reason: Callable[[], str]) -> None:
         """Keeps the hand if it is among the pair's heaviest of its kind; the reason is worded only then."""
+        if self.wants(kind, weight, hand_id):
+            self.keep(kind, weight, hand_id, reason())
+
+    def wants(self, kind: str, weight: float, hand_id: str) -> bool:
+        """Whether the hand is among the pair's heaviest of its kind so far (:meth:`note` would keep it)."""
+        heap = self.evidence.get(kind)
+        if heap is None or len(heap) < EVIDENCE:
+            return True
+        lightest = heap[0]
+        # (weight, hand_id) > lightest[:2], without a tuple made for each hand offered
+        return weight > lightest[0] or (weight == lightest[0] and hand_id > lightest[1])
+
+    def keep(self, kind: str, weight: float, hand_id: str, reason: str) -> None:
+        """:meth:`note` with the reason worded (the walk asks :meth:`wants` first)."""
         heap = self.evidence.setdefault(kind, [])
         if len(heap) < EVIDENCE:
-            heapq.heappush(heap, (weight, hand_id, reason()))
-        elif (weight, hand_id) > heap[0][:2]:
-            heapq.heapreplace(heap, (weight, hand_id, reason()))
+            heapq.heappush(heap, (weight, hand_id, reason))
+        elif self.wants(kind, weight, hand_id):
+            heapq.heapreplace(heap, (weight, hand_id, reason))
 
 
 @dataclass(slots=True)
@@ -190,65 +215,93 @@ class Counters:
 
 
 #: the counts' positions in PlayerCounts.counts, for the walk
-_HANDS, _VPIP_CHANCES, _VPIP, _PFR = _AT["hands"], _AT["vpip_opportunities"], _AT["vpip"], _AT["pfr"]
-_3BET_CHANCES, _3BETS = _AT["three_bet_opportunities"], _AT["three_bets"]
-_F3BET_CHANCES, _F3BETS = _AT["fold_to_three_bet_opportunities"], _AT["folds_to_three_bet"]
-_CBET_CHANCES, _CBETS = _AT["cbet_opportunities"], _AT["cbets"]
-_FCBET_CHANCES, _FCBETS = _AT["fold_to_cbet_opportunities"], _AT["folds_to_cbet"]
-_POSTFLOP_FOLDS, _POSTFLOP_CHECKS = _AT["postflop_folds"], _AT["postflop_checks"]
-_POSTFLOP_CALLS, _POSTFLOP_BETS = _AT["postflop_calls"], _AT["postflop_bets_raises"]
-_SAW_FLOP, _SHOWDOWN, _WON_SHOWDOWN, _ALL_IN = (
-    _AT["saw_flop"], _AT["went_to_showdown"], _AT["won_at_showdown"], _AT["all_in_hands"])
-#: an act's class by its kind (bet, raise and complete are aggressive)
-_CLASS = {kind: FOLD if kind is ActionKind.FOLD else PASSIVE if kind in (ActionKind.CALL, ActionKind.CHECK)
-          else AGGRESSIVE for kind in ActionKind}
+_HANDS: Final = _AT["hands"]
+_VPIP_CHANCES: Final = _AT["vpip_opportunities"]
+_VPIP: Final = _AT["vpip"]
+_PFR: Final = _AT["pfr"]
+_3BET_CHANCES: Final = _AT["three_bet_opportunities"]
+_3BETS: Final = _AT["three_bets"]
+_F3BET_CHANCES: Final = _AT["fold_to_three_bet_opportunities"]
+_F3BETS: Final = _AT["folds_to_three_bet"]
+_CBET_CHANCES: Final = _AT["cbet_opportunities"]
+_CBETS: Final = _AT["cbets"]
+_FCBET_CHANCES: Final = _AT["fold_to_cbet_opportunities"]
+_FCBETS: Final = _AT["folds_to_cbet"]
+_POSTFLOP_FOLDS: Final = _AT["postflop_folds"]
+_POSTFLOP_CHECKS: Final = _AT["postflop_checks"]
+_POSTFLOP_CALLS: Final = _AT["postflop_calls"]
+_POSTFLOP_BETS: Final = _AT["postflop_bets_raises"]
+_SAW_FLOP: Final = _AT["saw_flop"]
+_SHOWDOWN: Final = _AT["went_to_showdown"]
+_WON_SHOWDOWN: Final = _AT["won_at_showdown"]
+_ALL_IN: Final = _AT["all_in_hands"]
+#: how many counts a player has
+_COUNTED: Final = len(COUNTS)
+_FOLD_KIND: Final = ActionKind.FOLD
+_CHECK_KIND: Final = ActionKind.CHECK
+_CALL_KIND: Final = ActionKind.CALL
+
+
+def class_of(kind: ActionKind) -> int:
+    """An act's class by its kind: fold, passive (check, call), aggressive (bet, raise, complete). By identity:
+    looking an enum up in a dict hashes it in Python, once an act."""
+    if kind is _FOLD_KIND:
+        return FOLD
+    if kind is _CALL_KIND or kind is _CHECK_KIND:
+        return PASSIVE
+    return AGGRESSIVE
+
+
 #: what a player's pair with himself would be: never counted in (a player is not his own opponent), it keeps
 #: the walk's table of pairs square
-_NO_PAIR = PairCounts()
+_NO_PAIR: Final = PairCounts()
 #: the opponent's strength bucket → what it adds to a cell's code (his standing × the classes)
-_STANDING_CODE = tuple(s * CLASSES for s in _STANDING)
+_STANDING_CODE: Final = [s * CLASSES for s in _STANDING]
+#: the board's cards seen on each street
+_BOARD_ON: Final = (0, 3, 4, 5)
 
 
 #: seatings whose lookups are kept: a few in turn when a field is read file by file, up to a rotation of six per
 #: table when a page interleaves a competition's tables (each seating holds about 4 kB)
-_TABLES_KEPT = 1024
+_TABLES_KEPT: Final = 1024
 
 
 class _Table:
-    """A hand's players' counters and their pairs', by position in the hand."""
+    """A hand's players' counters and their pairs', by position in the hand; what concerns players ``i`` and
+    ``j`` is at ``i * n + j`` (flat lists: a seating is kept while its table deals, and the fewer objects it
+    holds, the less the garbage collector walks)."""
 
-    __slots__ = ("counts", "opposed", "pairs", "decisions", "upper")
+    __slots__ = ("n", "counts", "opposed", "pair_at", "direction_at", "decisions", "upper")
 
     def __init__(self, counters: Counters, names: tuple[str, ...]) -> None:
         n = len(names)
-        self.counts = [counters.player(name) for name in names]
-        self.opposed = [p.opposed for p in self.counts]
-        #: (pair, direction) for each player and opponent; the decisions of i with j in the pot
-        self.pairs: list[list[tuple[PairCounts, int]]] = [[] for _ in range(n)]
-        self.decisions: list[list[defaultdict[int, int]]] = [[] for _ in range(n)]
-        #: (i, j, pair, direction) for i < j
-        self.upper: list[tuple[int, int, PairCounts, int]] = []
+        self.n = n
+        self.counts: list[PlayerCounts] = [counters.player(name) for name in names]
+        self.opposed: list[defaultdict[int, int]] = [p.opposed for p in self.counts]
+        #: the pair of i and j, and its direction (0 when i is the pair's first player)
+        self.pair_at: list[PairCounts] = [_NO_PAIR] * (n * n)
+        self.direction_at: list[int] = [0] * (n * n)
+        #: the decisions of i with j in the pot
+        self.decisions: list[defaultdict[int, int]] = [_NO_PAIR.decisions[0]] * (n * n)
+        #: i * n + j for i < j
+        self.upper: list[int] = []
         for i in range(n):
-            row, decided = self.pairs[i], self.decisions[i]
-            for j in range(n):
-                if j < i:
-                    pair, direction = self.pairs[j][i]
-                    found = (pair, 1 - direction)
-                elif j == i:
-                    found = (_NO_PAIR, 0)
-                else:
-                    found = counters.pair(names[i], names[j])
-                    self.upper.append((i, j, *found))
-                row.append(found)
-                decided.append(found[0].decisions[found[1]])
+            for j in range(i + 1, n):
+                pair, direction = counters.pair(names[i], names[j])
+                at, back = i * n + j, j * n + i
+                self.pair_at[at] = self.pair_at[back] = pair
+                self.direction_at[at], self.direction_at[back] = direction, 1 - direction
+                self.decisions[at] = pair.decisions[direction]
+                self.decisions[back] = pair.decisions[1 - direction]
+                self.upper.append(at)
 
 
 class _Walk:
     """One hand, act by act, with the betting state each decision was made in.
 
     Everything a hand looks up more than once is taken once: the players' counters, the pairs' counters and
-    their direction, each street's strength buckets of the players still in (domain/integrity/strength.py's
-    ``buckets_on``, the board worked out once for all of them)."""
+    their direction, the cards as ints (domain/integrity/strength.py's ``card_code``), each street's strength
+    buckets of the players still in (``buckets_of``, the board worked out once for all of them)."""
 
     def __init__(self, counters: Counters, hand: HandRecord) -> None:
         self.c = counters
@@ -257,23 +310,38 @@ class _Walk:
         self.n = n
         self.flags = [[0] * len(COUNTS) for _ in range(n)]
         self.in_hand = [True] * n
-        self.street_bet = list(hand.blinds)
-        self.contributed = list(hand.posted)
-        #: street → each player's bucket on it (-1: cards not known, or folded before it)
-        self.strengths: dict[int, list[int]] = {}
+        self.street_bet: list[int] = list(hand.blinds)
+        self.contributed: list[int] = list(hand.posted)
+        #: each player's two cards as codes (-1, -1: not known) and the board's
+        holes = [-1] * (2 * n)
+        for k, hole in enumerate(hand.hole):
+            if len(hole) == 2:
+                holes[2 * k], holes[2 * k + 1] = card_code(hole[0]), card_code(hole[1])
+        self.holes = holes
+        #: player × 4 + street → his hand in words, for the evidence (a hand offered to several pairs)
+        self.words: dict[int, str] = {}
+        self.board = card_codes(hand.board)
+        #: street → each player's bucket on it (-1: cards not known, or folded before it); [] not yet asked
+        self.strengths: list[list[int]] = [[], [], [], []]
         table = counters.table(hand.players)
         self.counts, self.opposed = table.counts, table.opposed
-        self.pairs, self.decisions, self.upper = table.pairs, table.decisions, table.upper
+        self.pair_at, self.direction_at = table.pair_at, table.direction_at
+        self.decisions, self.upper = table.decisions, table.upper
 
     def pair(self, i: int, j: int) -> tuple[PairCounts, int]:
-        return self.pairs[i][j]
+        at = i * self.n + j
+        return self.pair_at[at], self.direction_at[at]
 
     def strength(self, street: int) -> list[int]:
-        found = self.strengths.get(street)
-        if found is None:
-            hand, in_hand = self.hand, self.in_hand
-            found = self.strengths[street] = buckets_on(
-                [h if in_hand[k] else () for k, h in enumerate(hand.hole)], hand.board_on(street))
+        found = self.strengths[street]
+        if not found:
+            holes, in_hand = self.holes, self.in_hand
+            held = [-1] * len(holes)
+            for k in range(self.n):
+                if in_hand[k]:
+                    held[2 * k] = holes[2 * k]
+                    held[2 * k + 1] = holes[2 * k + 1]
+            found = self.strengths[street] = buckets_of(held, self.board[: _BOARD_ON[street]])
         return found
 
     def bucket(self, player: int, street: int) -> int:
@@ -286,20 +354,24 @@ class _Walk:
         in_hand, contributed, stacks = self.in_hand, self.contributed, hand.stacks
         street_bet = self.street_bet
         opposed_of, decisions_of = self.opposed, self.decisions
-        street, level, raises = 0, max(hand.blinds, default=0), 0
+        blinds = hand.blinds
+        street, level, raises = 0, max(blinds) if blinds else 0, 0
         last_aggressor = first_raiser = preflop_aggressor = -1
         cbet_made = False
-        pot = sum(hand.posted)
-        strength: list[int] | None = None
+        pot = 0
+        for posted in hand.posted:
+            pot += posted
+        strength: list[int] = []
         #: the players still in, in order (each decision counts once per opponent among them)
         live = list(range(n))
         for player in range(n):
             flags[player][_HANDS] = 1
-        for act_street, i, kind, to in hand.acts:
+        for act in hand.acts:
+            act_street, i, kind, to = act.street, act.player, act.kind, act.to
             if act_street != street:
                 street, level, raises, last_aggressor = act_street, 0, 0, -1
                 street_bet = self.street_bet = [0] * n
-                strength = None
+                strength = []
                 if street == 1:
                     for player in range(n):
                         if in_hand[player]:
@@ -310,7 +382,7 @@ class _Walk:
                 to_call = left
             if to_call < 0:
                 to_call = 0
-            klass = _CLASS[kind]
+            klass = class_of(kind)
             f = flags[i]
             if street == 0:
                 if not f[_VPIP_CHANCES]:
@@ -321,10 +393,10 @@ class _Walk:
                     f[_VPIP] = 1
                 if raises == 1 and first_raiser != i and not f[_3BET_CHANCES]:
                     f[_3BET_CHANCES] = 1
-                    f[_3BETS] = int(klass == AGGRESSIVE)
+                    f[_3BETS] = 1 if klass == AGGRESSIVE else 0
                 if raises == 2 and first_raiser == i and not f[_F3BET_CHANCES]:
                     f[_F3BET_CHANCES] = 1
-                    f[_F3BETS] = int(klass == FOLD)
+                    f[_F3BETS] = 1 if klass == FOLD else 0
             else:
                 if street == 1:
                     if i == preflop_aggressor and raises == 0 and not f[_CBET_CHANCES]:
@@ -335,7 +407,7 @@ class _Walk:
                     elif cbet_made and raises == 1 and last_aggressor == preflop_aggressor and to_call > 0 \
                             and not f[_FCBET_CHANCES]:
                         f[_FCBET_CHANCES] = 1
-                        f[_FCBETS] = int(klass == FOLD)
+                        f[_FCBETS] = 1 if klass == FOLD else 0
                 if klass == FOLD:
                     f[_POSTFLOP_FOLDS] += 1
                 elif klass == AGGRESSIVE:
@@ -344,14 +416,14 @@ class _Walk:
                     f[_POSTFLOP_CHECKS] += 1
                 else:
                     f[_POSTFLOP_CALLS] += 1
-            if strength is None:
+            if not strength:
                 strength = self.strength(street)
             bucket = strength[i]
             # the decision, once per opponent still in (the walk's innermost loop, written out here: a call per
             # decision and per price cost a fifth of the counting)
-            opponents = len(live) - in_hand[i]
+            opponents = len(live) - (1 if in_hand[i] else 0)
             if bucket >= 0 and opponents:
-                multiway = opponents > 1
+                multiway = 1 if opponents > 1 else 0
                 if to_call <= 0:
                     price = 0
                 else:
@@ -360,7 +432,7 @@ class _Walk:
                 # cell_of(street, price, multiway, bucket) × the opponent's standings × the classes, + the class
                 base = (((street * PRICES + price) * WAYS + multiway) * BUCKETS + bucket) * (STANDINGS * CLASSES) \
                     + klass
-                opposed, decided = opposed_of[i], decisions_of[i]
+                opposed, row = opposed_of[i], i * n
                 for j in live:
                     if j == i:
                         continue
@@ -368,7 +440,7 @@ class _Walk:
                     if his < 0:
                         continue
                     code = base + _STANDING_CODE[his]
-                    counts = decided[j]
+                    counts = decisions_of[row + j]
                     counts[code] += 1
                     opposed[code] += 1
                     if j == last_aggressor:
@@ -377,9 +449,11 @@ class _Walk:
                 # the hands worth keeping as evidence are rare: the words are made only for those a pair keeps
                 if klass == AGGRESSIVE:
                     if bucket <= 1 and (street > 0 or multiway):
-                        self._evidence(i, street, multiway, bucket, klass, live, last_aggressor, to_call, to, strength)
+                        self._evidence(i, street, multiway == 1, bucket, klass, live, last_aggressor, to_call, to,
+                                       strength)
                 elif bucket >= 3:
-                    self._evidence(i, street, multiway, bucket, klass, live, last_aggressor, to_call, to, strength)
+                    self._evidence(i, street, multiway == 1, bucket, klass, live, last_aggressor, to_call, to,
+                                   strength)
             if klass == FOLD:
                 if in_hand[i]:
                     live.remove(i)
@@ -415,22 +489,27 @@ class _Walk:
         team = multiway and klass == AGGRESSIVE and bucket <= 1
         hand_id = self.hand.hand_id
         opponents = [j for j in live if j != i]
+        pair_at, direction_at, row = self.pair_at, self.direction_at, i * self.n
         for j in opponents:
             his = strength[j]
             if his < 0:
                 continue
-            pair, direction = self.pairs[i][j]
+            pair, direction = pair_at[row + j], direction_at[row + j]
+            # each reason is worded only for a hand the pair keeps
             if soft and (not multiway or j == bettor):
-                pair.note(_SOFT[direction], bucket + street / 4 + (klass == FOLD), hand_id,
-                          partial(self._soft_words, i, j, street, klass, to_call, bettor))
+                kind, weight = _SOFT[direction], bucket + street / 4 + (1 if klass == FOLD else 0)
+                if pair.wants(kind, weight, hand_id):
+                    pair.keep(kind, weight, hand_id, self._soft_words(i, j, street, klass, to_call, bettor))
             if dump:
-                pair.note(_DUMP[direction], to / max(self.hand.big_blind, 1), hand_id,
-                          partial(self._dump_words, i, j, street, to))
+                kind, weight = _DUMP[direction], to / max(self.hand.big_blind, 1)
+                if pair.wants(kind, weight, hand_id):
+                    pair.keep(kind, weight, hand_id, self._dump_words(i, j, street, to))
             if team and his >= 3:
-                names = self.hand.players
-                third = ", ".join(names[k] for k in opponents if k != j)
-                pair.note(_TEAM[direction], his + street / 4, hand_id,
-                          partial(self._team_words, i, j, street, third))
+                kind, weight = _TEAM[direction], his + street / 4
+                if pair.wants(kind, weight, hand_id):
+                    names = self.hand.players
+                    third = ", ".join([names[k] for k in opponents if k != j])
+                    pair.keep(kind, weight, hand_id, self._team_words(i, j, street, third))
 
     def _dump_words(self, i: int, j: int, street: int, to: int) -> str:
         names = self.hand.players
@@ -454,29 +533,50 @@ class _Walk:
             f"{names[i]} checked {cards} to {names[j]} {where}"
 
     def _hand_words(self, player: int, street: int) -> str:
-        return describe(self.hand.hole[player], self.hand.board_on(street))
+        found = self.words.get(player * 4 + street)
+        if found is None:
+            found = self.words[player * 4 + street] = describe_codes(
+                self.holes[2 * player : 2 * player + 2], self.board[: _BOARD_ON[street]])
+        return found
 
     def _finish(self, names: tuple[str, ...], flags: list[list[int]]) -> None:
         hand, n = self.hand, self.n
         contributed = self.contributed
-        called = sorted(contributed, reverse=True)
-        cap = called[1] if n > 1 else 0
-        capped = [min(c, cap) for c in contributed]
+        cap = 0
+        if n > 1:
+            # what the second-highest contributor put in: no one can win more from a player than that
+            first, second = contributed[0], -1
+            for c in contributed[1:]:
+                if c > first:
+                    first, second = c, first
+                elif c > second:
+                    second = c
+            cap = second
+        capped = [c if c < cap else cap for c in contributed]
         expected = self._all_in_expectation(capped)
-        bb = max(hand.big_blind, 1)
+        big_blind = hand.big_blind
+        bb = big_blind if big_blind > 1 else 1
+        net_of, showdown = hand.net, hand.showdown
         for i in range(n):
             f = flags[i]
-            if hand.showdown[i]:
+            net = net_of[i]
+            if showdown[i]:
                 f[_SHOWDOWN] = 1
-                if hand.net[i] + capped[i] > 0:
+                if net + capped[i] > 0:
                     f[_WON_SHOWDOWN] = 1
+            adjusted_net = float(net)
             if expected is not None and i in expected:
                 f[_ALL_IN] = 1
+                adjusted_net = expected[i]
             p = self.counts[i]
-            p.counts = list(map(add, p.counts, f))
-            result = hand.net[i] / bb
-            adjusted = (expected[i] if expected is not None and i in expected else hand.net[i]) / bb
-            p.net += hand.net[i]
+            # the hand's counts added where they are not zero (most are), in place
+            counts = p.counts
+            for at in range(len(f)):
+                if f[at]:
+                    counts[at] += f[at]
+            result = net / bb
+            adjusted = adjusted_net / bb
+            p.net += net
             p.net_bb += result
             p.net_bb_sq += result * result
             p.adjusted_bb += adjusted
@@ -490,25 +590,33 @@ class _Walk:
         contestant's cards known: per pot (the main pot and each side pot, by the levels of what the
         contestants put in), his equity against the others eligible for it × the pot, less what he put in."""
         hand = self.hand
-        left = [i for i in range(self.n) if hand.showdown[i]]
-        if len(left) < 2 or not hand.acts or len(hand.board) < 5:
+        showdown = hand.showdown
+        left = [i for i in range(self.n) if showdown[i]]
+        acts = hand.acts
+        if len(left) < 2 or not acts or len(self.board) < 5:
             return None
-        street = hand.acts[-1].street
-        if street >= 3 or not any(self.contributed[i] >= hand.stacks[i] for i in left):
+        street = acts[-1].street
+        if street >= 3:
             return None
-        if any(len(hand.hole[i]) != 2 for i in left):
+        stacks, contributed, holes = hand.stacks, self.contributed, self.holes
+        if not any(contributed[i] >= stacks[i] for i in left):
             return None
-        board = hand.board_on(street)
+        if any(holes[2 * i] < 0 for i in left):
+            return None
+        board = self.board[: _BOARD_ON[street]]
         expected = {i: -float(capped[i]) for i in left}
         below = 0
         for level in sorted({capped[i] for i in left}):
-            pot = sum(min(max(c - below, 0), level - below) for c in capped)
+            pot = 0
+            for c in capped:
+                pot += min(max(c - below, 0), level - below)
             eligible = [i for i in left if capped[i] >= level]
             if len(eligible) == 1:
                 expected[eligible[0]] += pot
             elif pot:
-                dead = [c for i in left if i not in eligible for c in hand.hole[i]]
-                shares = equities([hand.hole[i] for i in eligible], board, hand.hand_id, dead)
+                dead = [holes[2 * i + k] for i in left if i not in eligible for k in (0, 1)]
+                shares = equities_of([[holes[2 * i], holes[2 * i + 1]] for i in eligible], board, hand.hand_id,
+                                     dead)
                 for i, share in zip(eligible, shares, strict=True):
                     expected[i] += share * pot
             below = level
@@ -517,8 +625,15 @@ class _Walk:
     def _pairs(self, names: tuple[str, ...], capped: list[int], expected: dict[int, float] | None) -> None:
         hand = self.hand
         net, posted, big_blind = hand.net, hand.posted, hand.big_blind
-        won = sum(x for x in net if x > 0)
-        for i, j, pair, direction in self.upper:
+        won = 0
+        for x in net:
+            if x > 0:
+                won += x
+        hand_id = hand.hand_id
+        n, pair_at, direction_at = self.n, self.pair_at, self.direction_at
+        for at in self.upper:
+            i, j = at // n, at % n
+            pair, direction = pair_at[at], direction_at[at]
             pair.hands += 1
             if capped[i] and capped[j] and (capped[i] > posted[i] or capped[j] > posted[j]):
                 pair.pots += 1
@@ -535,9 +650,11 @@ class _Walk:
                 pair.gross += abs(flow)
                 pair.flow_sq += flow * flow
                 if abs(flow) >= 20 * big_blind:
-                    giver, taker = (names[i], names[j]) if flow > 0 else (names[j], names[i])
-                    pair.note(_FLOW[(flow > 0) == (direction == 0)], abs(flow) / max(big_blind, 1), hand.hand_id,
-                              partial(str, f"{giver} lost {abs(flow):,.0f} to {taker}"))
+                    kind = _FLOW[1 if (flow > 0) == (direction == 0) else 0]
+                    weight = abs(flow) / max(big_blind, 1)
+                    if pair.wants(kind, weight, hand_id):
+                        giver, taker = (names[i], names[j]) if flow > 0 else (names[j], names[i])
+                        pair.keep(kind, weight, hand_id, f"{giver} lost {abs(flow):,.0f} to {taker}")
             if expected is not None and i in expected and j in expected:
                 luck = (net[i] - expected[i]) - (net[j] - expected[j])
                 signed = luck if direction == 0 else -luck

@@ -10,16 +10,17 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from itertools import combinations
+from typing import Final
 
-from domain.cards import Card, standard_deck
-from domain.evaluation.encoding import POW5, SUIT_INDEX
-from domain.evaluation.high import STANDARD, parts_of
+from domain.cards import Card
+from domain.evaluation.encoding import POW5
+from domain.integrity.strength import DECK_CODES, bits, card_codes, strength_of_ranks, strength_of_suit
 
 #: boards drawn where more than one card is to come: the expectation to about ±6% of the pot per hand,
 #: which over a player's all-ins averages out
-SAMPLES = 60
-#: the deck, made once (the cards left to come are taken from it for every all-in and nuts test)
-_DECK = standard_deck()
+SAMPLES: Final = 60
+#: the rank keys' powers, a Final name (compiled, a static, not a module dictionary's entry at every use)
+_POW5: Final = POW5
 
 
 def equities(
@@ -27,10 +28,22 @@ def equities(
 ) -> list[float]:
     """Each hand's expected share of one pot all of them contest (ties split); ``dead``: other cards known
     not to come (a side pot's: the hole cards of the all-in players it does not concern)."""
-    seen = {c for h in hole for c in h} | set(board) | set(dead)
-    rest = [c for c in _DECK if c not in seen]
+    return equities_of([card_codes(h) for h in hole], card_codes(board), seed, card_codes(dead))
+
+
+def equities_of(hole: list[list[int]], board: list[int], seed: str, dead: list[int]) -> list[float]:
+    """:func:`equities` with cards as codes (domain/integrity/strength.py's ``card_code``)."""
+    seen = 0
+    for cards in hole:
+        for code in cards:
+            seen |= 1 << code
+    for code in board:
+        seen |= 1 << code
+    for code in dead:
+        seen |= 1 << code
+    # the cards to come in the deck's order: a run is the positions in ``rest`` of the cards it deals
+    rest = [code for code in DECK_CODES if not seen >> code & 1]
     missing = 5 - len(board)
-    # a run is the positions in ``rest`` of the cards it deals
     if missing == 0:
         runs: list[tuple[int, ...]] = [()]
     elif missing == 1:
@@ -39,38 +52,87 @@ def equities(
         runs = list(combinations(range(len(rest)), 2))
     else:
         runs = draws(random.Random(seed), len(rest), missing, SAMPLES)
-    shares = [0.0] * len(hole)
+    n = len(hole)
+    shares = [0.0] * n
     # the board's and each hand's parts are added up once, a run adds its cards' (the same strengths as
     # best_high of each hand with the full board, at a fraction of the cost); a suit is looked at for a flush
     # only where the full board and some hand could hold five of it
-    board_key, board_masks = parts_of(board)
-    hands = [parts_of(h) for h in hole]
-    most = [max((masks[suit].bit_count() for _, masks in hands), default=0) for suit in range(4)]
-    keys = [POW5[c.rank] for c in rest]
-    cards = [(SUIT_INDEX[c.suit], 1 << c.rank) for c in rest]
-    by_ranks, by_suit_mask = STANDARD.by_ranks, STANDARD.by_suit_mask
+    board_key = b0 = b1 = b2 = b3 = 0
+    for code in board:
+        board_key += _POW5[code >> 2]
+        if code & 3 == 0:
+            b0 |= 1 << (code >> 2)
+        elif code & 3 == 1:
+            b1 |= 1 << (code >> 2)
+        elif code & 3 == 2:
+            b2 |= 1 << (code >> 2)
+        else:
+            b3 |= 1 << (code >> 2)
+    #: each hand's rank key, and its suit masks four by four
+    keys = [0] * n
+    masks = [0] * (4 * n)
+    most0 = most1 = most2 = most3 = 0
+    for h in range(n):
+        for code in hole[h]:
+            keys[h] += _POW5[code >> 2]
+            masks[4 * h + (code & 3)] |= 1 << (code >> 2)
+        most0 = max(most0, bits(masks[4 * h]))
+        most1 = max(most1, bits(masks[4 * h + 1]))
+        most2 = max(most2, bits(masks[4 * h + 2]))
+        most3 = max(most3, bits(masks[4 * h + 3]))
+    rest_keys = [_POW5[code >> 2] for code in rest]
+    values = [0] * n
     for run in runs:
-        full = board_masks.copy()
+        f0, f1, f2, f3 = b0, b1, b2, b3
         run_key = board_key
         for j in run:
-            suit, bit = cards[j]
-            full[suit] |= bit
-            run_key += keys[j]
-        suits = [suit for suit in range(4) if full[suit].bit_count() + most[suit] >= 5]
-        values = []
-        for key, masks in hands:
-            value = by_ranks[key + run_key]
-            for suit in suits:
-                mask = full[suit] | masks[suit]
-                if mask.bit_count() >= 5:
-                    flush = by_suit_mask[mask]
-                    if flush > value:
-                        value = flush
-            values.append(value)
-        top = max(values)
-        winners = [i for i, v in enumerate(values) if v == top]
-        for i in winners:
-            shares[i] += 1 / len(winners)
+            code = rest[j]
+            bit = 1 << (code >> 2)
+            suit = code & 3
+            if suit == 0:
+                f0 |= bit
+            elif suit == 1:
+                f1 |= bit
+            elif suit == 2:
+                f2 |= bit
+            else:
+                f3 |= bit
+            run_key += rest_keys[j]
+        c0, c1 = bits(f0) + most0 >= 5, bits(f1) + most1 >= 5
+        c2, c3 = bits(f2) + most2 >= 5, bits(f3) + most3 >= 5
+        flushes = c0 or c1 or c2 or c3
+        top = -1
+        for h in range(n):
+            value = strength_of_ranks(keys[h] + run_key)
+            if flushes:
+                at = 4 * h
+                if c0:
+                    mask = f0 | masks[at]
+                    if bits(mask) >= 5:
+                        value = max(value, strength_of_suit(mask))
+                if c1:
+                    mask = f1 | masks[at + 1]
+                    if bits(mask) >= 5:
+                        value = max(value, strength_of_suit(mask))
+                if c2:
+                    mask = f2 | masks[at + 2]
+                    if bits(mask) >= 5:
+                        value = max(value, strength_of_suit(mask))
+                if c3:
+                    mask = f3 | masks[at + 3]
+                    if bits(mask) >= 5:
+                        value = max(value, strength_of_suit(mask))
+            values[h] = value
+            if value > top:
+                top = value
+        winners = 0
+        for h in range(n):
+            if values[h] == top:
+                winners += 1
+        share = 1 / winners
+        for h in range(n):
+            if values[h] == top:
+                shares[h] += share
     return [s / len(runs) for s in shares]
 
 
