@@ -35,6 +35,15 @@ def canonical(body: Mapping[str, Any]) -> bytes:
         return json.dumps(body, sort_keys=True, separators=(",", ":"), ensure_ascii=False, default=str).encode()
 
 
+def canonical_or_none(value: Any) -> bytes | None:
+    """``value``'s canonical form as orjson writes it, or None where orjson refuses it (:func:`canonical` would
+    then take the standard library's form of the whole body)."""
+    try:
+        return orjson.dumps(value, default=str, option=_CANONICAL)
+    except TypeError:
+        return None
+
+
 def link(previous: str, body: Mapping[str, Any]) -> str:
     return link_of(previous, canonical(body))
 
