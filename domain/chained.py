@@ -9,7 +9,6 @@ time, its payload and its meta: everything stored of the event but the link itse
 from __future__ import annotations
 
 import dataclasses
-import hashlib
 import inspect
 from collections.abc import Callable, Iterable
 from datetime import datetime
@@ -19,7 +18,14 @@ from uuid import UUID
 
 from eventsourcing.domain import Aggregate, CanMutateAggregate, DecoratedFuncCaller, decorated_funcs
 
-from domain.chain import GENESIS, BrokenLink, canonical, canonical_or_none, first_broken_link
+from domain.chain import (
+    GENESIS,
+    BrokenLink,
+    canonical_chain_body,
+    first_broken_link,
+    link_after,
+    time_text,
+)
 
 JSON = dict[str, Any]
 
@@ -34,52 +40,6 @@ def chain_body(stream: UUID | str, version: int, type_name: str, at: datetime, p
         "payload": payload,
         "meta": meta,
     }
-
-
-def canonical_chain_body(stream: str, version: int, type_name: str, at_text: str, payload: JSON, meta: JSON) -> bytes:
-    """``canonical(chain_body(...))`` written piece by piece, the same bytes: the body's keys in their sorted order
-    (``at``, ``meta``, ``payload``, ``stream``, ``type``, ``version``) around the payload's and the meta's own canonical
-    forms. The referee makes one for every event it stores; the body's dict and the sort of its keys were a tenth
-    of making the link. ``at_text`` is the time's ``isoformat()``. Where orjson refuses the payload or the meta (a
-    body the standard library writes, :func:`domain.chain.canonical`), the whole body is written as before."""
-    meta_text = canonical_or_none(meta)
-    payload_text = canonical_or_none(payload) if meta_text is not None else None
-    if payload_text is None or meta_text is None:
-        return canonical(
-            {"stream": stream, "version": version, "type": type_name, "at": at_text, "payload": payload, "meta": meta}
-        )
-    return b"".join(
-        (
-            _text_piece(b'{"at":', at_text),
-            b',"meta":',
-            meta_text,
-            b',"payload":',
-            payload_text,
-            _text_piece(b',"stream":', stream),
-            _type_piece(type_name),
-            b"%d}" % version,
-        )
-    )
-
-
-def _text_piece(key: bytes, text: str) -> bytes:
-    return key + canonical_or_none(text)  # type: ignore[operator]  # a str orjson always writes
-
-
-#: a type's ``,"type":"…","version":`` piece, written once per type
-_TYPE_PIECES: dict[str, bytes] = {}
-
-
-def _type_piece(type_name: str) -> bytes:
-    piece = _TYPE_PIECES.get(type_name)
-    if piece is None:
-        piece = _TYPE_PIECES[type_name] = _text_piece(b',"type":', type_name) + b',"version":'
-    return piece
-
-
-def link_after(previous: str, canonical_body: bytes) -> str:
-    """:func:`domain.chain.link_of`, in one call to SHA-256 (the previous link is ASCII hexadecimal)."""
-    return hashlib.sha256(previous.encode("ascii") + canonical_body).hexdigest()
 
 
 class ChainedAggregate(Aggregate):
@@ -161,26 +121,6 @@ class ChainedAggregate(Aggregate):
         bodies: dict[int, bytes] = getattr(self, "_bodies", None) or {}
         self._bodies = {}
         return [(e, bodies.get(e.originator_version)) for e in self.collect_events()]
-
-
-#: times written lately → (the time, its text). Keyed by identity: a record's times are a few objects met again and
-#: again (its events share one time; the log's received time is one object a millisecond, the table's claim one a
-#: record), and ``isoformat()`` costs about as much as the rest of the record's meta. The time is held beside its
-#: text, so its identity cannot be reused while the entry lives; a time equal in another zone is another object.
-_TIME_TEXTS: dict[int, tuple[datetime, str]] = {}
-_TIME_TEXTS_BOUND = 64
-
-
-def time_text(at: datetime) -> str:
-    """``at.isoformat()``, remembered for the few times a referee is writing now."""
-    found = _TIME_TEXTS.get(id(at))
-    if found is not None and found[0] is at:
-        return found[1]
-    text = at.isoformat()
-    if len(_TIME_TEXTS) >= _TIME_TEXTS_BOUND:
-        _TIME_TEXTS.clear()
-    _TIME_TEXTS[id(at)] = (at, text)
-    return text
 
 
 _CHAINED_FIELDS = ("originator_id", "originator_version", "timestamp", "payload", "meta", "prev_link", "link")

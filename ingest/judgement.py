@@ -17,7 +17,7 @@ from uuid import UUID
 
 from eventsourcing.domain import Aggregate
 
-from domain.chained import time_text
+from domain.chain import time_text
 from domain.clock import RULE as CLOCK_RULE
 from domain.clock import is_imported
 from domain.errors import RuleError

@@ -93,7 +93,8 @@ def test_a_chain_body_written_by_parts_is_the_canonical_body(
     # canonical form of the whole body: the two must be the same bytes, the standard library's form included.
     from datetime import datetime
 
-    from domain.chained import canonical_chain_body, chain_body, link_after
+    from domain.chain import canonical_chain_body, link_after
+    from domain.chained import chain_body
 
     assert isinstance(at, datetime)
     whole = canonical(chain_body(stream, version, type_name, at, payload, meta))
