@@ -111,3 +111,13 @@ def test_a_body_orjson_refuses_by_parts_is_the_standard_librarys_whole_body() ->
     for payload, meta in (({"big": 2**70}, {"x": 1.5}), ({"x": 1e-7}, {1: "not a text key"})):
         whole = canonical(chain_body("s", 3, "PlayerActed", at, payload, meta))  # type: ignore[arg-type]
         assert canonical_chain_body("s", 3, "PlayerActed", at.isoformat(), payload, meta) == whole  # type: ignore[arg-type]
+
+
+@given(st.uuids())
+def test_a_records_id_is_written_as_the_standard_library_writes_it(value: object) -> None:
+    from uuid import UUID
+
+    from ingest.judgement import uuid_text
+
+    assert isinstance(value, UUID)
+    assert uuid_text(value) == str(value)
