@@ -41,11 +41,6 @@ MODULES: tuple[str, ...] = (
     # integrity's counting, every hold'em hand the projector stores: 1.5x faster compiled as it is
     # (bench/integrity_count.py, warm CPU a hand 118 against 179 µs, the same counters)
     "projections.integrity.counters",
-    # the write path's per-record steps outside the engine: the meta stored with every event, the hand's stream by
-    # its natural key, the batch's bookkeeping and verdicts (bench/referee_cpu.py)
-    "ingest.judgement",
-    # every stored event's chain link: its canonical body written by parts, the times' text, the digest
-    "domain.chain",
 )
 
 
