@@ -16,6 +16,7 @@ import hashlib
 import json
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 import orjson
@@ -35,6 +36,15 @@ def canonical(body: Mapping[str, Any]) -> bytes:
         return json.dumps(body, sort_keys=True, separators=(",", ":"), ensure_ascii=False, default=str).encode()
 
 
+def canonical_or_none(value: Any) -> bytes | None:
+    """``value``'s canonical form as orjson writes it, or None where orjson refuses it (:func:`canonical` would
+    then take the standard library's form of the whole body)."""
+    try:
+        return orjson.dumps(value, default=str, option=_CANONICAL)
+    except TypeError:
+        return None
+
+
 def link(previous: str, body: Mapping[str, Any]) -> str:
     return link_of(previous, canonical(body))
 
@@ -45,6 +55,74 @@ def link_of(previous: str, canonical_body: bytes) -> str:
     digest.update(previous.encode("ascii"))
     digest.update(canonical_body)
     return digest.hexdigest()
+
+
+def canonical_chain_body(
+    stream: str, version: int, type_name: str, at_text: str, payload: Mapping[str, Any], meta: Mapping[str, Any]
+) -> bytes:
+    """``canonical(chain_body(...))`` written piece by piece, the same bytes: the body's keys in their sorted order
+    (``at``, ``meta``, ``payload``, ``stream``, ``type``, ``version``) around the payload's and the meta's own canonical
+    forms. The referee makes one for every event it stores: no dict of the body, and only the payload and the meta
+    sorted. ``at_text`` is the time's ``isoformat()``. Where orjson refuses the payload or the meta (a
+    body the standard library writes, :func:`canonical`), the whole body is written as before."""
+    meta_text = canonical_or_none(meta)
+    payload_text = canonical_or_none(payload) if meta_text is not None else None
+    if payload_text is None or meta_text is None:
+        return canonical(
+            {"stream": stream, "version": version, "type": type_name, "at": at_text, "payload": payload, "meta": meta}
+        )
+    return b"".join(
+        (
+            _text_piece(b'{"at":', at_text),
+            b',"meta":',
+            meta_text,
+            b',"payload":',
+            payload_text,
+            _text_piece(b',"stream":', stream),
+            _type_piece(type_name),
+            b"%d}" % version,
+        )
+    )
+
+
+def _text_piece(key: bytes, text: str) -> bytes:
+    return key + orjson.dumps(text)  # a str's JSON form (escaped where JSON must), as in the whole body
+
+
+#: a type's ``,"type":"…","version":`` piece, written once per type
+_TYPE_PIECES: dict[str, bytes] = {}
+
+
+def _type_piece(type_name: str) -> bytes:
+    piece = _TYPE_PIECES.get(type_name)
+    if piece is None:
+        piece = _TYPE_PIECES[type_name] = _text_piece(b',"type":', type_name) + b',"version":'
+    return piece
+
+
+def link_after(previous: str, canonical_body: bytes) -> str:
+    """:func:`link_of`, in one call to SHA-256 (the previous link is ASCII hexadecimal)."""
+    return hashlib.sha256(previous.encode("ascii") + canonical_body).hexdigest()
+
+
+#: times written lately → (the time, its text). Keyed by identity: a record's times are a few objects met again and
+#: again (its events share one time; the log's received time is one object a millisecond, the table's claim one a
+#: record), and ``isoformat()`` costs about as much as the rest of the record's meta. The time is held beside its
+#: text, so its identity cannot be reused while the entry lives; a time equal in another zone is another object.
+_TIME_TEXTS: dict[int, tuple[datetime, str]] = {}
+_TIME_TEXTS_BOUND = 64
+
+
+def time_text(at: datetime) -> str:
+    """``at.isoformat()``, remembered for the few times a referee is writing now."""
+    found = _TIME_TEXTS.get(id(at))
+    if found is not None and found[0] is at:
+        return found[1]
+    text = at.isoformat()
+    if len(_TIME_TEXTS) >= _TIME_TEXTS_BOUND:
+        _TIME_TEXTS.clear()
+    _TIME_TEXTS[id(at)] = (at, text)
+    return text
 
 
 @dataclass(frozen=True, slots=True)

@@ -18,7 +18,14 @@ from uuid import UUID
 
 from eventsourcing.domain import Aggregate, CanMutateAggregate, DecoratedFuncCaller, decorated_funcs
 
-from domain.chain import GENESIS, BrokenLink, canonical, first_broken_link, link_of
+from domain.chain import (
+    GENESIS,
+    BrokenLink,
+    canonical_chain_body,
+    first_broken_link,
+    link_after,
+    time_text,
+)
 
 JSON = dict[str, Any]
 
@@ -51,7 +58,7 @@ class ChainedAggregate(Aggregate):
 
     @classmethod
     def _create_chained(cls, type_name: str, stream: UUID, at: datetime, payload: JSON, meta: JSON, **kwargs: Any) -> Any:
-        body = canonical(chain_body(stream, 1, type_name, at, payload, meta))
+        body = canonical_chain_body(str(stream), 1, type_name, time_text(at), payload, meta)
         created = cls._create(
             getattr(cls, type_name),
             id=stream,
@@ -59,7 +66,7 @@ class ChainedAggregate(Aggregate):
             payload=payload,
             meta=meta,
             prev_link=GENESIS,
-            link=link_of(GENESIS, body),
+            link=link_after(GENESIS, body),
             **kwargs,
         )
         if cls.plain_json:
@@ -72,7 +79,7 @@ class ChainedAggregate(Aggregate):
         stream: str | None = getattr(self, "_stream_text", None)
         if stream is None:
             stream = self._stream_text = str(self.id)
-        body = canonical(chain_body(stream, version, type_name, at, payload, meta))
+        body = canonical_chain_body(stream, version, type_name, time_text(at), payload, meta)
         event_class = getattr(type(self), type_name)
         fields = {
             "originator_id": self.id,
@@ -81,7 +88,7 @@ class ChainedAggregate(Aggregate):
             "payload": payload,
             "meta": meta,
             "prev_link": previous,
-            "link": link_of(previous, body),
+            "link": link_after(previous, body),
         }
         direct = _event_body(event_class)
         if direct is not None:

@@ -12,12 +12,12 @@ from __future__ import annotations
 
 from collections.abc import MutableMapping
 from dataclasses import dataclass, field
-from datetime import datetime
 from typing import Any, Protocol
 from uuid import UUID
 
 from eventsourcing.domain import Aggregate
 
+from domain.chain import time_text
 from domain.clock import RULE as CLOCK_RULE
 from domain.clock import is_imported
 from domain.errors import RuleError
@@ -128,7 +128,7 @@ def meta_of(envelope: Envelope | None, record: LogRecord) -> JSON:
     # built by update() with an Enum's value looked up through its property.
     position = {"topic": record.topic, "partition": record.partition, "offset": record.offset}
     received = record.received_at
-    received_at = "" if received is None else _received_text(received)
+    received_at = "" if received is None else time_text(received)
     if envelope is None:
         return {"log": position} if received is None else {"log": position, "received_at": received_at}
     by = envelope.recorded_by
@@ -137,44 +137,36 @@ def meta_of(envelope: Envelope | None, record: LogRecord) -> JSON:
     if received is None:
         meta: JSON = {
             "log": position,
-            "event_id": str(envelope.event_id),
+            "event_id": uuid_text(envelope.event_id),
             "seq": envelope.seq,
             "recorded_by": recorded_by,
             "competition_id": envelope.competition_id,
             "rulebook": envelope.rulebook,
-            "occurred_at": envelope.occurred_at.isoformat(),
+            "occurred_at": time_text(envelope.occurred_at),
         }
     else:
         meta = {
             "log": position,
             "received_at": received_at,  # the service's time, beside the table's claim
-            "event_id": str(envelope.event_id),
+            "event_id": uuid_text(envelope.event_id),
             "seq": envelope.seq,
             "recorded_by": recorded_by,
             "competition_id": envelope.competition_id,
             "rulebook": envelope.rulebook,
-            "occurred_at": envelope.occurred_at.isoformat(),  # the table's claim; the act is judged at the service's
+            # the table's claim; the act is judged at the service's. Written through the cache the event's link
+            # is written with: an imported record's act is at this very time object
+            "occurred_at": time_text(envelope.occurred_at),
         }
     if is_imported(role):
         meta["imported"] = True  # a past event's record: its own time stands, no live deadline applies
     return meta
 
 
-#: the last time of the log written, and how: the records of a millisecond share one time object (the Kafka
-#: runner makes one per millisecond), written once. Compared by identity, so a time equal in another zone never
-#: takes its text; held here, so that object cannot be freed and its identity reused. One tuple, replaced whole,
-#: so a referee in another thread never reads one time's object with another's text.
-_last_received: tuple[datetime | None, str] = (None, "")
-
-
-def _received_text(received: datetime) -> str:
-    global _last_received
-    last = _last_received
-    if received is last[0]:
-        return last[1]
-    text = received.isoformat()
-    _last_received = (received, text)
-    return text
+def uuid_text(value: UUID) -> str:
+    """``str(value)``: the standard library's ``UUID.__str__`` (a Python method, its text made by %-formatting),
+    written once here where every record's id is written."""
+    digits = f"{value.int:032x}"
+    return f"{digits[:8]}-{digits[8:12]}-{digits[12:16]}-{digits[16:20]}-{digits[20:]}"
 
 
 def log_position(record: LogRecord) -> JSON:

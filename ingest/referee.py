@@ -79,6 +79,9 @@ NOT_THE_RECORDS_FAULT: tuple[type[BaseException], ...] = (
 #: the type of record a batch is cut before (its bytes are searched for it: a record that only mentions it is cut
 #: before too, which changes where a transaction ends, never a verdict)
 _CUT_BEFORE = b'"ProtocolSnapshotRequested"'
+#: one byte of it few records hold (a hand's records seldom hold a capital R): looking for one byte is a memchr, and
+#: only a record holding it is searched for the whole name — the same records are cut before
+_CUT_MARK = b"R"
 #: how much of an unexpected failure's message a rejection keeps
 FAILURE_EXCERPT = 300
 
@@ -171,7 +174,9 @@ class Referee:
         """
         if not records:
             return []
-        cut = next((n for n, r in enumerate(records) if n > 0 and _CUT_BEFORE in r.value), None)
+        cut = next(
+            (n for n, r in enumerate(records) if n > 0 and _CUT_MARK in r.value and _CUT_BEFORE in r.value), None
+        )
         if cut is not None:
             # a snapshot reads the store: what the log holds before its record is committed first
             return [*self.judge(partition, records[:cut]), *self.judge(partition, records[cut:])]

@@ -93,12 +93,19 @@ class ChainMapper(Mapper[UUID]):
             if class_version > 1:
                 rest["class_version"] = class_version
             chain = self.transcoder.encode(rest)
-        return StoredEvent(
-            originator_id=event.originator_id,
-            originator_version=event.originator_version,
-            topic=topic,
-            state=b"".join((_BODY_FIRST, body, b',"chain":', chain, b"}")),
-        )
+        state = {
+            "originator_id": fields["originator_id"],
+            "originator_version": fields["originator_version"],
+            "topic": topic,
+            "state": b"".join((_BODY_FIRST, body, b',"chain":', chain, b"}")),
+        }
+        if not _STORED_EVENT_PLAIN:
+            return StoredEvent(**state)
+        # A frozen dataclass's __init__ sets each field through object.__setattr__: made for every stored event,
+        # its fields are given at once instead (the same StoredEvent: equal, hashed and shown alike).
+        stored = object.__new__(StoredEvent)
+        object.__setattr__(stored, "__dict__", state)
+        return stored
 
     def to_domain_event(self, stored_event: StoredEvent) -> Any:
         if not stored_event.state.startswith(_BODY_FIRST):
@@ -131,6 +138,13 @@ class ChainMapper(Mapper[UUID]):
 
 
 _CHAINED_CLASSES: dict[type, tuple[str, bool]] = {}
+#: eventsourcing's StoredEvent is a frozen dataclass of these four fields, kept in its instance's __dict__: then one
+#: can be made by giving it that dict (:meth:`ChainMapper.stored_chained`)
+_STORED_EVENT_PLAIN = (
+    "__slots__" not in vars(StoredEvent)
+    and tuple(f.name for f in dataclasses.fields(StoredEvent)) == ("originator_id", "originator_version", "topic", "state")
+    and not hasattr(StoredEvent, "__post_init__")
+)
 
 
 def _chained_class(cls: type) -> tuple[str, bool]:

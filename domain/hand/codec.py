@@ -97,15 +97,20 @@ REPORTED: dict[str, type[ReportedEvent]] = {
 
 def encode(event: ReportedEvent) -> JSON:
     """``{"type": "PlayerActed", "seat": 4, "action": "raise", "amount": 1400}``."""
-    out: JSON = {"type": type(event).__name__}
-    out.update(_encode_fields(event))
-    return out
+    return encode_any(event)
 
 
 def encode_any(event: Any) -> JSON:
     """Any hand event (reported or derived) as a JSON value, named by its type."""
-    out: JSON = {"type": type(event).__name__}
-    out.update(_encode_fields(event))
+    # One dict, its "type" first and then the fields in their order (as the stored state has always held them);
+    # a field's whole number, text or None taken as it is, as _encode would, without a call: most of an event's
+    # values are (a seat, an amount), and the referee encodes every event it records.
+    kind = type(event)
+    out: JSON = {"type": kind.__name__}
+    for name in _field_names(kind):
+        value = getattr(event, name)
+        plain = type(value)
+        out[name] = value if plain is int or plain is str or value is None else _encode(value)
     return out
 
 

@@ -69,3 +69,55 @@ def test_canonical_form_is_pinned_byte_for_byte() -> None:
 def test_what_orjson_refuses_takes_the_standard_librarys_form() -> None:
     assert canonical({"big": 2**70}) == b'{"big":1180591620717411303424}'
     assert canonical({1: "x"}) == b'{"1":"x"}'
+
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers(-(2**80), 2**80) | st.floats(allow_nan=False) | st.text(max_size=6),
+    lambda children: st.lists(children, max_size=3) | st.dictionaries(st.text(max_size=4), children, max_size=3),
+    max_leaves=12,
+)
+
+
+@given(
+    st.text(max_size=40),
+    st.integers(1, 2**40),
+    st.text(min_size=1, max_size=20),
+    st.datetimes(timezones=st.timezones()),
+    st.dictionaries(st.text(max_size=6), json_values, max_size=5),
+    st.dictionaries(st.text(max_size=6), json_values, max_size=5),
+)
+def test_a_chain_body_written_by_parts_is_the_canonical_body(
+    stream: str, version: int, type_name: str, at: object, payload: dict[str, object], meta: dict[str, object]
+) -> None:
+    # The referee writes every event's body piece by piece (domain/chained.py); a verifier reads it as the
+    # canonical form of the whole body: the two must be the same bytes, the standard library's form included.
+    from datetime import datetime
+
+    from domain.chain import canonical_chain_body, link_after
+    from domain.chained import chain_body
+
+    assert isinstance(at, datetime)
+    whole = canonical(chain_body(stream, version, type_name, at, payload, meta))
+    assert canonical_chain_body(stream, version, type_name, at.isoformat(), payload, meta) == whole
+    assert link_after(GENESIS, whole) == link(GENESIS, chain_body(stream, version, type_name, at, payload, meta))
+
+
+def test_a_body_orjson_refuses_by_parts_is_the_standard_librarys_whole_body() -> None:
+    from datetime import UTC, datetime
+
+    from domain.chained import canonical_chain_body, chain_body
+
+    at = datetime(2026, 12, 2, tzinfo=UTC)
+    for payload, meta in (({"big": 2**70}, {"x": 1.5}), ({"x": 1e-7}, {1: "not a text key"})):
+        whole = canonical(chain_body("s", 3, "PlayerActed", at, payload, meta))  # type: ignore[arg-type]
+        assert canonical_chain_body("s", 3, "PlayerActed", at.isoformat(), payload, meta) == whole  # type: ignore[arg-type]
+
+
+@given(st.uuids())
+def test_a_records_id_is_written_as_the_standard_library_writes_it(value: object) -> None:
+    from uuid import UUID
+
+    from ingest.judgement import uuid_text
+
+    assert isinstance(value, UUID)
+    assert uuid_text(value) == str(value)
