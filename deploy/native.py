@@ -57,6 +57,12 @@ MODULES: tuple[str, ...] = (
     "domain.hand.in_play",  # the pending corrections read at every burn
     "domain.hand.replay",  # the Replayer around every event validate replays
     "domain.cards",  # a card's hash, at every card the deck notes (the deck's sets)
+    # a rebuild's per-row work (issue 17): a stored row read into what the read models use, a hand followed by its
+    # chip accountant or the engine's replay, its history and snapshot rows; and a hand as integrity reads it,
+    # which the counting above takes field by field (native attribute reads inside the group)
+    "projections.hand_projection",
+    "projections.chip_account",
+    "domain.integrity.record",
 )
 
 
