@@ -7,12 +7,12 @@ each player's result in chips (what he took from the pots less what he put in).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from enum import IntEnum
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
-from domain.cards import Card
+from domain.cards import Card, parse_card
 from domain.hand.events import (
     ActionKind,
     BoardDealt,
@@ -127,6 +127,77 @@ def record_from_events(
             final = dict(event.final_stacks)
     if started is None or final is None:
         return None
+    return _record(started, order, posted, blinds, hole, board, acts, folded, final, hand_id, session, table)
+
+
+def record_from_payloads(
+    started: HandStarted, payloads: Iterable[Mapping[str, Any]], hand_id: str = "", session: str = "",
+    table: str = ""
+) -> HandRecord | None:
+    """As :func:`record_from_events`, from the hand's start (decoded) and the stored JSON payloads of its later
+    events as the store holds them (each names its ``type``): the projector has them parsed already, and
+    decoding each into its event object only for it to be read field by field here was most of this step's
+    time. Payloads of types integrity does not read are passed over. The same record as
+    :func:`record_from_events` gives for the decoded events (tests/unit/projections/test_integrity_payloads.py holds
+    it to that on every shared hand)."""
+    if not is_holdem(started.variant):
+        return None
+    order = _from_button(started)
+    index = {seat: i for i, seat in enumerate(order)}
+    posted, blinds = [0] * len(order), [0] * len(order)
+    hole: dict[int, tuple[Card, ...]] = {}
+    board: list[Card] = []
+    acts: list[Act] = []
+    folded: set[int] = set()
+    final: dict[int, int] | None = None
+    street = 0
+    for p in payloads:
+        kind = p["type"]
+        if kind == "PlayerActed":
+            seat: int = p["seat"]
+            action = _ACTIONS[p["action"]]
+            if action is ActionKind.FOLD:
+                folded.add(seat)
+            to = (p.get("amount") or 0) if action in _AGGRESSIVE else 0
+            acts.append(_act(Act, (street, index[seat], action, to)))
+        elif kind == "HoleCardsDealt":
+            seat = p["seat"]
+            dealt = _cards(p["cards"])
+            cards = tuple(c for c in dealt if c is not None)
+            if len(cards) == len(dealt):
+                hole[seat] = hole.get(seat, ()) + cards
+        elif kind == "ForcedBetPosted":
+            i = index[p["seat"]]
+            amount: int = p["amount"]
+            posted[i] += amount
+            if p["kind"] != _ANTE:
+                blinds[i] += amount
+        elif kind == "BoardDealt":
+            board.extend(c for c in _cards(p["cards"]) if c is not None)
+            street = _STREET_OF_BOARD.get(len(board), street)
+        elif kind == "HandShown":
+            seat = p["seat"]
+            if seat not in hole:
+                cards = tuple(c for c in _cards(p["cards"]) if c is not None)
+                if len(cards) == 2:
+                    hole[seat] = cards
+        elif kind == "HandEnded":
+            final = {int(seat): int(chips) for seat, chips in p["final_stacks"]}
+    if final is None:
+        return None
+    return _record(started, order, posted, blinds, hole, board, acts, folded, final, hand_id, session, table)
+
+
+def _cards(stored: Iterable[str | None]) -> list[Card | None]:
+    """Cards as the codec reads them: a card's text, or null (or ``??``) for one not known."""
+    return [None if c is None else parse_card(c) for c in stored]
+
+
+def _record(
+    started: HandStarted, order: list[int], posted: list[int], blinds: list[int], hole: dict[int, tuple[Card, ...]],
+    board: list[Card], acts: list[Act], folded: set[int], final: dict[int, int], hand_id: str, session: str,
+    table: str,
+) -> HandRecord:
     starting = {e.seat: e.stack for e in started.seats}
     named = {e.seat: e.player for e in started.seats}
     remaining = [s for s in order if s not in folded]
@@ -149,6 +220,8 @@ def record_from_events(
 
 
 _AGGRESSIVE = frozenset({ActionKind.BET, ActionKind.RAISE, ActionKind.COMPLETE})
+_ACTIONS = {kind.value: kind for kind in ActionKind}
+_ANTE = ForcedBetKind.ANTE.value
 _STREET_OF_BOARD = {3: 1, 4: 2, 5: 3}
 #: an Act made as the tuple it is (a named tuple's own constructor costs a Python call per act)
 _act = tuple.__new__
