@@ -12,9 +12,6 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
-from pydantic import GetCoreSchemaHandler
-from pydantic_core import core_schema
-
 
 class Suit(StrEnum):
     """Suits, listed from the highest to the lowest where a rulebook ranks them (bfsp 4.5.1)."""
@@ -62,8 +59,11 @@ class Card:
         return _parse_known(text)
 
     @classmethod
-    def __get_pydantic_core_schema__(cls, source: Any, handler: GetCoreSchemaHandler) -> core_schema.CoreSchema:
-        """On the wire a card is its two-character name (``"As"``), the way hand histories write it."""
+    def __get_pydantic_core_schema__(cls, source: Any, handler: Any) -> Any:
+        """On the wire a card is its two-character name (``"As"``), the way hand histories write it. (pydantic's
+        ``GetCoreSchemaHandler`` and ``CoreSchema``, imported here: ``pokeraudit validate`` reads cards without
+        pydantic, whose import was a twentieth of its start-up.)"""
+        from pydantic_core import core_schema
 
         def validate(value: object) -> Card:
             # Strict: a record writes a card one way only; "10h" or "as" is refused, not read as "Th" or "As"

@@ -12,15 +12,15 @@ either way; only the speed differs.
 
 from __future__ import annotations
 
-import hashlib
-import json
 import sys
 from collections.abc import Sequence
-from importlib.abc import MetaPathFinder
 from importlib.machinery import EXTENSION_SUFFIXES, ModuleSpec, PathFinder
-from importlib.util import spec_from_file_location
 from pathlib import Path
 from types import ModuleType
+
+# every pokeraudit process imports this module first, `pokeraudit validate` among them, whose start-up is measured
+# against PokerKit's: so no importlib.abc (it pulls in importlib.resources, tempfile and shutil, ~20 ms) and the
+# manifest's reading (json, hashlib) only when a compiled module is met
 
 ROOT = Path(__file__).resolve().parent.parent
 MANIFEST = ROOT / ".native-build.json"
@@ -33,7 +33,7 @@ def interpreter() -> str:
     return f"{sys.implementation.cache_tag}{sysconfig.get_config_var('EXT_SUFFIX')}"
 
 
-class FreshBuildsOnly(MetaPathFinder):
+class FreshBuildsOnly:
     """Finds pokeraudit's modules as the path finder does, but loads an extension only from a fresh build."""
 
     def __init__(self, manifest: Path = MANIFEST, root: Path = ROOT, packages: tuple[str, ...] = PACKAGES) -> None:
@@ -50,6 +50,9 @@ class FreshBuildsOnly(MetaPathFinder):
         return self._fresh
 
     def _read(self) -> list[str]:
+        import hashlib
+        import json
+
         try:
             manifest = json.loads(self.manifest.read_text())
             modules: dict[str, str] = manifest["modules"]
@@ -85,6 +88,8 @@ class FreshBuildsOnly(MetaPathFinder):
             self.warned = True
             print(f"pokeraudit: {fullname} was compiled from another source; running the compiled group's "
                   "sources interpreted (run `make native` to compile them again)", file=sys.stderr)
+        from importlib.util import spec_from_file_location  # the rare path: a stale build
+
         return spec_from_file_location(fullname, source)
 
 
