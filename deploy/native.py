@@ -188,11 +188,13 @@ def status() -> int:
     else:
         modules = manifest.get("modules")
         recorded = modules if isinstance(modules, dict) else {}
+        whole = up_to_date()
         for module, now in wanted().items():
-            state = "compiled" if recorded.get(module) == now and _extension_of(module).exists() else "stale"
+            built = recorded.get(module) == now and _extension_of(module).exists()
+            state = "compiled" if whole else "built from this source, but runs interpreted" if built else "stale"
             print(f"{module}: {state}")
-        if not up_to_date():
-            print("the group runs interpreted until `make native` builds it again")
+        if not whole:
+            print("the whole group runs interpreted (one module's build is stale or missing) until `make native`")
     return 0
 
 

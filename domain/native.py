@@ -75,7 +75,11 @@ class FreshBuildsOnly:
             return PathFinder.find_spec(fullname, [str(self.root)], target)
         if not fullname.startswith(self.packages):
             return None
-        spec = PathFinder.find_spec(fullname, path, target)
+        # looked up under the root, not along the ``path`` the import system passes: under pytest a test folder
+        # named like a package (tests/unit/projections) can stand as the parent's path, the lookup along it finds
+        # nothing, and the next finder (the editable install's) would load the extension unguarded
+        package = str(self.root.joinpath(*fullname.split(".")[:-1]))
+        spec = PathFinder.find_spec(fullname, [package], target)
         origin = spec.origin if spec is not None else None
         if spec is None or origin is None or not origin.endswith(tuple(EXTENSION_SUFFIXES)):
             return spec

@@ -117,3 +117,12 @@ def test_the_compiled_group_imports_outside_the_root() -> None:
     code = "import importlib, sys; [importlib.import_module(m) for m in sys.argv[1:]]"
     done = subprocess.run([sys.executable, "-c", code, *names], cwd="/", capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
+
+
+def test_a_stale_build_is_refused_whatever_path_the_import_system_passes(package: Path) -> None:
+    """Under pytest a test folder named like a package can stand as the parent's path (a namespace path that
+    holds no module): the guard looks under the root itself, so it still answers, with the source."""
+    finder = _finder(package, None)
+    spec = finder.find_spec("natpkg.mod", [str(package / "elsewhere")])
+    assert spec is not None and spec.origin == str(package / "natpkg" / "mod.py")
+    assert finder.warned
