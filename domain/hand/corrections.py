@@ -17,6 +17,7 @@ Where the federation's text is silent, the TDA rule it follows is cited (``tda-2
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from domain.cards import Card
 from domain.errors import DealingError, HandStateError, IllegalActionError, RuleRef, RulingRequired, chips
@@ -44,9 +45,14 @@ from domain.hand.events import (
     UncalledBetReturned,
 )
 from domain.hand.in_play import Corrections, HandInPlay
-from domain.hand.interpretation import substantial_action
 from domain.hand.misdeals import dealt_out, do_dealt_out, recognise_by
 from domain.hand.phase import Phase
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from domain.hand.events import ActionKind
+    from domain.rulebooks import Rulebook
 from domain.hand.tabling import award_to, finish, showdown_awards
 
 _NO_EVENTS: tuple[DerivedEvent, ...] = ()
@@ -257,7 +263,7 @@ def check_kill(hand: HandInPlay, e: HandKilled) -> None:
                 rulebook.cite("deal_count"),
             )
     if rulebook.misdeal_until_substantial_action:
-        if not substantial_action(hand.actions, rulebook):
+        if not _substantial_action(hand.actions, rulebook):
             raise HandStateError(
                 f"seat {e.seat} holds {e.cards_held} card(s) before substantial action: that is a misdeal, not a "
                 f"dead hand",
@@ -789,7 +795,7 @@ def check_foreign_card(hand: HandInPlay, e: ForeignCardFound) -> None:
 def do_foreign_card(hand: HandInPlay, e: ForeignCardFound, _: None) -> tuple[DerivedEvent, ...]:
     """Before substantial action a card outside the deck is a misdeal (TDA 2022 35-A-6): every chip goes back;
     after it, a scrap of paper passed over (35-D): nothing changes."""
-    if substantial_action(hand.actions, hand.rulebook):
+    if _substantial_action(hand.actions, hand.rulebook):
         return _NO_EVENTS
     return recognise_by(hand, f"a card outside the deck: {e.description}", cite(hand, "foreign_card"))
 
@@ -802,3 +808,11 @@ def found_chips_ruling(hand: HandInPlay, seat: int, amount: int) -> None:
         f"part of the accepted action is the director's ruling",
         cite(hand, "chips_found"),
     )
+
+
+def _substantial_action(actions: Sequence[ActionKind], rulebook: Rulebook) -> bool:
+    # imported when a misdeal is weighed: domain/hand/interpretation.py reads raw acts, which a plain hand
+    # history never reports, and was a twentieth of a second of every process's start (issue 17)
+    from domain.hand.interpretation import substantial_action
+
+    return substantial_action(actions, rulebook)

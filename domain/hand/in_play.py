@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from domain.cards import Card, MaybeCard
 from domain.errors import RuleRef, RulingRequired
@@ -32,10 +32,12 @@ from domain.hand.events import (
     PotAwarded,
     RulingRequested,
 )
-from domain.hand.interpretation import Correction, Reading
 from domain.hand.phase import Phase
 from domain.rulebooks import Rulebook
 from domain.variants import Street, Variant
+
+if TYPE_CHECKING:
+    from domain.hand.interpretation import Correction, Reading
 
 __all__ = [
     "Corrections",

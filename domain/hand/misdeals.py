@@ -13,6 +13,8 @@ record, ``burns_recorded``): imported and online histories list the hole cards i
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from domain.errors import DealingError, HandStateError, RuleRef
 from domain.hand.deal_acts import check_dealing, check_hole, do_hole
 from domain.hand.events import (
@@ -25,8 +27,13 @@ from domain.hand.events import (
     MisdealRecognised,
 )
 from domain.hand.in_play import HandInPlay
-from domain.hand.interpretation import substantial_action
 from domain.hand.phase import Phase
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from domain.hand.events import ActionKind
+    from domain.rulebooks import Rulebook
 
 #: the rulebooks for which two boxed cards in the first deal are a misdeal (TDA 2022 35-A-1, TDA 2017 D-34 A-1,
 #: tda-club 35-A-1); bfsp 6.4.5 discards each boxed card and deals the next in its place
@@ -37,7 +44,7 @@ def misdeal_possible(hand: HandInPlay) -> bool:
     """A misdeal may still be declared: before substantial action (TDA 2022 35-D), or under bfsp 6.3 before the
     first action."""
     if hand.rulebook.misdeal_until_substantial_action:
-        return not substantial_action(hand.actions, hand.rulebook)
+        return not _substantial_action(hand.actions, hand.rulebook)
     return not hand.acted
 
 
@@ -169,3 +176,11 @@ def do_extra_card(hand: HandInPlay, e: ExtraCardDealt, _: None) -> tuple[Derived
         )  # fmt: skip
     hand.extra[e.seat] = hand.extra.get(e.seat, 0) + 1
     return ()
+
+
+def _substantial_action(actions: Sequence[ActionKind], rulebook: Rulebook) -> bool:
+    # imported when a misdeal is weighed: domain/hand/interpretation.py reads raw acts, which a plain hand
+    # history never reports, and was a twentieth of a second of every process's start (issue 17)
+    from domain.hand.interpretation import substantial_action
+
+    return substantial_action(actions, rulebook)

@@ -14,12 +14,12 @@ with them.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, Final
+from importlib import import_module
+from typing import TYPE_CHECKING, Any, Final
 
 from domain.cards import MaybeCard
 from domain.errors import ForcedBetError, HandError, HandStateError, IllegalActionError, RuleRef, chips
 from domain.hand.betting import BettingRound
-from domain.hand.clock import check_clock_called, check_clock_expired, do_clock_called, do_clock_expired
 from domain.hand.corrections import (
     check_board_corrected,
     check_burn_corrected,
@@ -110,14 +110,6 @@ from domain.hand.events import (
     UncalledBetReturned,
 )
 from domain.hand.in_play import Corrections, HandReading, PendingError, PendingOutOfTurn
-from domain.hand.incorrect_bets import (
-    check_accepted,
-    check_corrected,
-    do_accepted,
-    do_corrected,
-    stood,
-)
-from domain.hand.interpretation import BettingContext, Correction, substantial_action
 from domain.hand.legal import LegalActions, NextAct, NextActKind
 from domain.hand.misdeals import (
     check_boxed,
@@ -129,18 +121,6 @@ from domain.hand.misdeals import (
 )
 from domain.hand.phase import Phase
 from domain.hand.pots import Pot
-from domain.hand.raw_acts import (
-    before_act,
-    betting_context,
-    check_obligation,
-    check_raw,
-    do_raw,
-    forfeit,
-    obliged_options,
-    turn_comes,
-    undercall_may_follow,
-)
-from domain.hand.show_requests import check_request, do_request
 from domain.hand.showdown import showdown_order
 from domain.hand.start import ForcedBet, verify_start
 from domain.hand.tabling import (
@@ -156,6 +136,9 @@ from domain.hand.tabling import (
 from domain.hand.turn import best_showing_seat, bring_in_seat, clockwise_after, topology, up_cards
 from domain.rulebooks import Rulebook
 from domain.variants import BettingStructure, Opener, Street, Variant
+
+if TYPE_CHECKING:
+    from domain.hand.interpretation import BettingContext, Correction
 
 __all__ = ["HandState", "Phase"]
 
@@ -348,6 +331,8 @@ class HandState:
 
     def betting_context(self, seat: int) -> BettingContext:
         """Where the betting stands for ``seat`` now, as the rulebook reads a raw act (domain/hand/raw_acts.py)."""
+        from domain.hand.raw_acts import betting_context
+
         return betting_context(self, seat)
 
     def legal_actions(self) -> LegalActions:
@@ -355,6 +340,8 @@ class HandState:
         obliges him to (domain/hand/raw_acts.py)."""
         if self.phase is not _BETTING or self.round is None or self.round.actor is None:
             raise HandStateError("nobody is to bet now", self.rulebook.cite("turn_order"))
+        from domain.hand.raw_acts import obliged_options
+
         return obliged_options(self, self.round.legal(self.round.actor))
 
     def may_check(self, seat: int) -> bool:
@@ -465,6 +452,8 @@ class HandState:
             result = do(self, event, check(self, event))
         if self.incorrect:
             # the act may have closed an incorrect bet's window: it stands, and that comes before what follows
+            from domain.hand.incorrect_bets import stood
+
             result = (*stood(self), *result)
         return result
 
@@ -491,8 +480,11 @@ class HandState:
         on an undercall, the next seat's raw act too: a second undercall in a row (TDA 2022 51-C)."""
         if self.ruling is None or isinstance(event, PlayerActed | HandVoided | MisdealDeclared):
             return
-        if isinstance(event, RawActReported) and undercall_may_follow(self, event.seat):
-            return
+        if isinstance(event, RawActReported):
+            from domain.hand.raw_acts import undercall_may_follow
+
+            if undercall_may_follow(self, event.seat):
+                return
         asked, rule = self.ruling
         raise HandStateError(
             f"a {type(event).__name__} cannot follow: the director's ruling on seat {asked.seat}'s act is "
@@ -680,6 +672,8 @@ class HandState:
                 rnd.actor = saved
         total = rnd.verify(e.seat, e.action, e.amount)
         if self.obligation is not None:
+            from domain.hand.raw_acts import check_obligation
+
             check_obligation(self, e)
         return total
 
@@ -691,16 +685,26 @@ class HandState:
         # what raw acts left pending (a ruling, an obligation, acts out of turn) is settled by before_act and
         # turn_comes; a hand without any, nearly every hand, skips the calls (this runs once an action)
         pending = self.ruling is not None or self.obligation is not None or bool(self.out_of_turn)
-        forfeited = before_act(self, e) if pending else 0
+        forfeited = 0
+        if pending:
+            from domain.hand.raw_acts import before_act
+
+            forfeited = before_act(self, e)
         if self.open_bring_in:
             self.open_bring_in = False
             rnd.actor = e.seat
         rnd.act(e.seat, e.action, total)
         if forfeited:
+            from domain.hand.raw_acts import forfeit
+
             forfeit(self, e.seat, forfeited)
         if rnd.actor is None or len(self.folded) >= len(self.seats) - 1:
             return self.end_round()
-        return turn_comes(self) if self.out_of_turn else _NO_EVENTS
+        if self.out_of_turn:
+            from domain.hand.raw_acts import turn_comes
+
+            return turn_comes(self)
+        return _NO_EVENTS
 
     # --- streets ------------------------------------------------------------------------------------------
 
@@ -841,6 +845,8 @@ class HandState:
     def _check_misdeal(self, e: MisdealDeclared) -> None:
         """TDA 2022 35-D: a misdeal until substantial action (36); bfsp 6.3: only before the first action."""
         if self.rulebook.misdeal_until_substantial_action:
+            from domain.hand.interpretation import substantial_action
+
             if substantial_action(self.actions, self.rulebook):
                 raise HandStateError(
                     "a misdeal cannot be declared after substantial action (two actions in turn, one of them "
@@ -890,6 +896,23 @@ def _kind_words(kind: ForcedBetKind | None) -> str:
 _Check = Callable[[HandState, Any], Any]
 _Do = Callable[[HandState, Any, Any], tuple[DerivedEvent, ...]]
 
+
+def _lazy(module: str, name: str) -> Callable[..., Any]:
+    """``module``'s ``name``, imported at its first call: the acts it handles (raw acts, incorrect bets, show
+    requests, the clock) come from tables that report them, none of a plain hand history, and their modules
+    were a tenth of a second of every process's start (``pokeraudit validate``, issue 17)."""
+
+    def call(*args: Any) -> Any:
+        return getattr(import_module(module), name)(*args)
+
+    return call
+
+
+_RAW: Final = "domain.hand.raw_acts"
+_INCORRECT: Final = "domain.hand.incorrect_bets"
+_REQUESTS: Final = "domain.hand.show_requests"
+_CLOCK: Final = "domain.hand.clock"
+
 _HANDLERS: dict[type, tuple[_Check, _Do]] = {
     ForcedBetPosted: (HandState._check_forced, HandState._do_forced),
     HoleCardsDealt: (check_first_hole, do_first_hole),
@@ -901,7 +924,7 @@ _HANDLERS: dict[type, tuple[_Check, _Do]] = {
     HandMucked: (check_muck, do_muck),
     MisdealDeclared: (HandState._check_misdeal, HandState.void),
     HandVoided: (HandState._check_void, HandState.void),
-    RawActReported: (check_raw, do_raw),
+    RawActReported: (_lazy(_RAW, "check_raw"), _lazy(_RAW, "do_raw")),
     DealtShort: (check_dealt_short, do_dealt_short),
     MissingCardDealt: (check_missing_card, do_missing_card),
     HandKilled: (check_kill, do_kill),
@@ -918,11 +941,11 @@ _HANDLERS: dict[type, tuple[_Check, _Do]] = {
     HoleCardExposed: (check_exposed, do_exposed),
     ExposedCardReplaced: (check_exposed_replaced, do_exposed_replaced),
     MuckShuffledIntoStub: (check_muck_shuffled, do_muck_shuffled),
-    IncorrectBetAccepted: (check_accepted, do_accepted),
-    IncorrectBetCorrected: (check_corrected, do_corrected),
+    IncorrectBetAccepted: (_lazy(_INCORRECT, "check_accepted"), _lazy(_INCORRECT, "do_accepted")),
+    IncorrectBetCorrected: (_lazy(_INCORRECT, "check_corrected"), _lazy(_INCORRECT, "do_corrected")),
     ExtraCardDealt: (check_extra_card, do_extra_card),
     BoxedCardFound: (check_boxed, do_boxed),
-    ShowRequested: (check_request, do_request),
-    ClockCalled: (check_clock_called, do_clock_called),
-    ClockExpired: (check_clock_expired, do_clock_expired),
+    ShowRequested: (_lazy(_REQUESTS, "check_request"), _lazy(_REQUESTS, "do_request")),
+    ClockCalled: (_lazy(_CLOCK, "check_clock_called"), _lazy(_CLOCK, "do_clock_called")),
+    ClockExpired: (_lazy(_CLOCK, "check_clock_expired"), _lazy(_CLOCK, "do_clock_expired")),
 }
