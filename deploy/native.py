@@ -16,13 +16,13 @@ missing, or made for another interpreter) the whole group runs from its sources,
 ``make native``. An edit therefore never runs stale compiled code. Without a C compiler or mypyc the build is
 skipped with a message and everything runs interpreted: the results are the same, only slower.
 
-This script uses the standard library only at import, so the Makefile can ask it for ``sources`` with any
-Python 3.
+This script uses the standard library only at import (and ``domain/native.py``, the guard, which does too: the
+manifest's place, its hashing and the interpreter's tag are defined once, there), so the Makefile can ask it for
+``sources`` with any Python 3.
 """
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import shutil
@@ -33,7 +33,9 @@ import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-MANIFEST = ROOT / ".native-build.json"
+sys.path.insert(0, str(ROOT))
+
+from domain.native import MANIFEST, interpreter, source_digest, source_of  # noqa: E402  (the root on the path first)
 
 #: the modules compiled, as one group; each says why it is worth it (a module is listed only when a bench shows
 #: the gain and its tests pass both compiled and interpreted)
@@ -77,19 +79,6 @@ MODULES: tuple[str, ...] = (
 )
 
 
-def source_of(module: str) -> Path:
-    return ROOT.joinpath(*module.split(".")).with_suffix(".py")
-
-
-def digest(path: Path) -> str:
-    return hashlib.sha256(path.read_bytes()).hexdigest()
-
-
-def interpreter() -> str:
-    """What a build is only good for: this interpreter's version and extension suffix."""
-    return f"{sys.implementation.cache_tag}{sysconfig.get_config_var('EXT_SUFFIX')}"
-
-
 def built_files() -> list[Path]:
     """Every extension a build left under the root: the modules' and the group's shared library."""
     suffixes = (".so", ".pyd")
@@ -100,7 +89,7 @@ def built_files() -> list[Path]:
 
 
 def wanted() -> dict[str, str]:
-    return {module: digest(source_of(module)) for module in MODULES}
+    return {module: source_digest(source_of(module)) for module in MODULES}
 
 
 def current() -> dict[str, object] | None:

@@ -28,9 +28,22 @@ PACKAGES = ("domain.", "projections.", "ingest.", "api.")
 
 
 def interpreter() -> str:
+    """What a build is only good for: this interpreter's version and extension suffix."""
     import sysconfig
 
     return f"{sys.implementation.cache_tag}{sysconfig.get_config_var('EXT_SUFFIX')}"
+
+
+def source_of(module: str, root: Path = ROOT) -> Path:
+    """The source file of a module under ``root`` (``domain.cards`` → ``root/domain/cards.py``)."""
+    return root.joinpath(*module.split(".")).with_suffix(".py")
+
+
+def source_digest(path: Path) -> str:
+    """What the manifest records of a source: the SHA-256 of its bytes."""
+    import hashlib
+
+    return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
 class FreshBuildsOnly:
@@ -50,7 +63,6 @@ class FreshBuildsOnly:
         return self._fresh
 
     def _read(self) -> list[str]:
-        import hashlib
         import json
 
         try:
@@ -59,8 +71,7 @@ class FreshBuildsOnly:
             if manifest["interpreter"] != interpreter():
                 return []
             for module, built_from in modules.items():
-                source = self.root.joinpath(*module.split(".")).with_suffix(".py")
-                if hashlib.sha256(source.read_bytes()).hexdigest() != built_from:
+                if source_digest(source_of(module, self.root)) != built_from:
                     return []
             return list(modules)
         except (OSError, ValueError, KeyError, TypeError):
