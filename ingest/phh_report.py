@@ -11,6 +11,7 @@ it: one JSON for a report, whichever writes it (tests/unit/test_phh_report.py on
 
 from __future__ import annotations
 
+from abc import ABCMeta, abstractmethod
 from json.encoder import encode_basestring
 from typing import Any, ClassVar
 
@@ -24,7 +25,7 @@ class Unusual(Exception):
     """A value whose JSON only pydantic's serializer is sure to write as pydantic writes it."""
 
 
-class Report:
+class Report(metaclass=ABCMeta):
     """A report's fields are its ``__slots__``, in the order its JSON writes them; equal reports have equal
     fields, as pydantic's models."""
 
@@ -54,8 +55,9 @@ class Report:
 
             return model_of(self).model_dump_json()
 
+    @abstractmethod
     def _json(self) -> str:
-        raise NotImplementedError  # each report writes its own fields
+        """The report's own fields as JSON; raises :class:`Unusual` for a value only pydantic writes right."""
 
 
 class RejectionReport(Report):
