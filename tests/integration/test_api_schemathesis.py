@@ -94,6 +94,20 @@ def operations(served: str) -> list[Any]:
     return [result.ok() for result in schema.get_all_operations()]
 
 
+def not_a_server_error_nor_a_wait_run_out(ctx: Any, response: Any, case: Any) -> bool | None:
+    """schemathesis' check, but for the one 5xx the API answers by design: 504 ``verdict_timeout``, when the caller's
+    own ``timeout`` for a verdict ran out before the referee judged (the records are on the log and will be judged;
+    a fuzzed ``timeout=0.5`` on a busy machine meets it). Any other 5xx, a 504 of another code included, fails."""
+    if response.status_code == 504 and case.query and "timeout" in case.query:
+        try:
+            code = response.json()["error"]["code"]
+        except (ValueError, KeyError, TypeError):
+            code = None
+        if code == "verdict_timeout":
+            return None
+    return not_a_server_error(ctx, response, case)
+
+
 def fuzz(operation: Any, base_url: str, headers: dict[str, str] | None) -> Counter[int]:
     """Run ``operation``'s generated cases against the server; the statuses it answered, counted."""
     statuses: Counter[int] = Counter()
@@ -101,7 +115,7 @@ def fuzz(operation: Any, base_url: str, headers: dict[str, str] | None) -> Count
     @given(case=operation.as_strategy())
     @settings(max_examples=EXAMPLES, suppress_health_check=list(HealthCheck), deadline=None, database=None)
     def call(case: Any) -> None:
-        response = case.call_and_validate(base_url=base_url, headers=headers, checks=[not_a_server_error])
+        response = case.call_and_validate(base_url=base_url, headers=headers, checks=[not_a_server_error_nor_a_wait_run_out])
         statuses[response.status_code] += 1
 
     call()
