@@ -11,6 +11,7 @@ store (its events before the one at hand, replayed without writing) before it go
 
 from __future__ import annotations
 
+import gc
 import logging
 import sqlite3
 from collections import OrderedDict
@@ -222,6 +223,11 @@ class Projector:
         # and written, its server's time overlapping the projecting instead of adding to it (SQLite answers in
         # this process, holding the interpreter's lock, and the thread only cost time there)
         ahead = ThreadPoolExecutor(1) if served(self.store.recorder) else None
+        # a rebuild makes millions of short-lived containers (parsed payloads, rows) and next to no cycles (10
+        # objects collected over 230,600 events): the collector's automatic passes, the full ones walking every
+        # live object, were a fifth of its CPU; here it runs once a page, on what the page left alive
+        collecting = gc.isenabled()
+        gc.disable()
         try:
             batch = read(1)
             while batch:
@@ -229,8 +235,11 @@ class Projector:
                 following = ahead.submit(read, start) if ahead is not None else None
                 self._project_or_pass(batch, schema.FRESH, after=None)
                 done += len(batch)
+                gc.collect(1)
                 batch = following.result() if following is not None else read(start)
         finally:
+            if collecting:
+                gc.enable()
             self._in_fresh = None
             if ahead is not None:
                 ahead.shutdown()
