@@ -352,17 +352,20 @@ class Projector:
 
     def _hand_event(self, page: _Page, event: Stored) -> None:
         stream = event.stream
-        if event.version == 1:
+        version = event.version
+        if version == 1:
             hand = self.hand_type(stream, event)
             self._hands[stream] = hand
-            page.stacks.extend((hand.hand_id, 1, *change) for change in hand.opening_stacks())
+            changes = hand.opening_stacks()
         else:
-            hand = self._hand(stream, event.version)
+            hand = self._hand(stream, version)
             changes = hand.apply(event)
-            page.stacks.extend((hand.hand_id, event.version, *change) for change in changes)
-        page.history.append(history_row(hand.hand_id, event))
-        page.touched[hand.hand_id] = hand
-        self._integrity(event, getattr(hand, "started", None) if event.version == 1 else None)
+        hand_id = hand.hand_id
+        if changes:  # most events move no chips (cards dealt, checks, folds)
+            page.stacks.extend([(hand_id, version, seat, stack, committed) for seat, stack, committed in changes])
+        page.history.append(history_row(hand_id, event))
+        page.touched[hand_id] = hand
+        self._integrity(event, getattr(hand, "started", None) if version == 1 else None)
 
     def _integrity(self, event: Stored, started: object = None) -> None:
         """Integrity's counters take the hand's events (an event they cannot read leaves the hand out of
