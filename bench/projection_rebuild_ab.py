@@ -81,11 +81,14 @@ def main() -> None:
     ap.add_argument("--base", type=Path, required=True, help="the checkout compared against (main)")
     ap.add_argument("--branch", type=Path, default=HERE, help="the checkout measured (default: this one)")
     ap.add_argument("--run", type=Path, default=RUN, help="the server's run folder")
+    ap.add_argument("--scratch", type=Path, default=SCRATCH,
+                    help="a folder of its own for the fill and the rebuilds' files (two A/Bs at once need two)")
     args = ap.parse_args()
     run = args.run
+    scratch = args.scratch
     SIDES.update(main=args.base.resolve(), branch=args.branch.resolve())
-    SCRATCH.mkdir(exist_ok=True)
-    SCRATCH.chmod(0o755)
+    scratch.mkdir(exist_ok=True)
+    scratch.chmod(0o755)
     import psycopg
 
     env = {**os.environ, "POSTGRES_RUN_DIR": str(run)}
@@ -104,9 +107,9 @@ def main() -> None:
             "from pathlib import Path; import importlib.util as u;"
             "s=u.spec_from_file_location('b', sys.path[0]+'/bench/projection_rebuild.py'); b=u.module_from_spec(s); sys.modules['b']=b;"
             "s.loader.exec_module(b); import os;"
-            f"print(b.fill(b.Where('{base}/abstore', Path('{SCRATCH}/fill')), {args.repeat}))"
+            f"print(b.fill(b.Where('{base}/abstore', Path('{scratch}/fill')), {args.repeat}))"
         )
-        (SCRATCH / "fill").mkdir(exist_ok=True)
+        (scratch / "fill").mkdir(exist_ok=True)
         out = subprocess.run([PY, "-c", fill, str(SIDES["main"]), "x"], capture_output=True, text=True,
                              env={**os.environ, "POKERAUDIT_PHH_DIR": PHH_DIR})
         if out.returncode:
@@ -125,7 +128,7 @@ def main() -> None:
         for side in order if r % 2 == 0 else order[::-1]:
             before = ticks(postmaster)
             out = subprocess.run(
-                [PY, "-c", ONE, str(SIDES[side]), f"{base}/ab_{side}", str(args.workers), str(args.page), str(SCRATCH)],
+                [PY, "-c", ONE, str(SIDES[side]), f"{base}/ab_{side}", str(args.workers), str(args.page), str(scratch)],
                 capture_output=True, text=True,
             )
             if out.returncode:

@@ -11,7 +11,9 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+import psycopg
 import pytest
+from psycopg.sql import SQL
 from read_model_checks import Watched, everything, on_a_thread
 from test_projections_pg import COMPETITION, WSOP, Pipeline
 
@@ -20,7 +22,7 @@ from api.operations import phh_records
 from projections import schema
 from projections.database import PostgresReadDatabase, ReadDatabase
 from projections.read_models import ReadModels
-from projections.stored import part_of, stored_rows
+from projections.stored import page_statement, part_of, partition_index, stored_rows
 
 if TYPE_CHECKING:
     from conftest import PgDatabase
@@ -92,6 +94,54 @@ def test_the_stores_rows_and_a_rebuild_by_two_processes_in_postgresql(tmp_path: 
             projector.close()
     finally:
         pipeline.close()
+
+
+def test_each_process_of_a_rebuild_reads_its_partition_along_an_index_of_its_own(
+    tmp_path: Path, pg_database: PgDatabase
+) -> None:
+    """The server picks a partition's rows from a partial index of its notification ids (made by the first rebuild
+    by that many processes, kept after): it no longer reads every stored event once for each process; the
+    read models are the same as one process makes, and a later rebuild finds the indexes there."""
+    pipeline = Pipeline(tmp_path, pg_database)
+    recorder = pipeline.store.recorder
+    table = recorder.events_table_name
+    try:
+        pipeline.judge(list(phh_records(sorted(WSOP.glob("*.phh"))[:8], COMPETITION)))
+        projector = open_projector(Where(pipeline.url, tmp_path), page=40)
+        try:
+            projector.rebuild()
+            alone = everything(projector.database)
+            assert partition_index(table, 0, 2) not in indexes_of(pipeline.url, table), "one process needs none"
+            for _ in range(2):
+                assert projector.rebuild(workers=2) == recorder.max_notification_id()
+                assert everything(projector.database) == alone and projector.lag() == 0
+                assert {partition_index(table, k, 2) for k in (0, 1)} <= indexes_of(pipeline.url, table)
+        finally:
+            projector.close()
+        with psycopg.connect(pipeline.url) as conn:
+            for k in (0, 1):
+                with conn.transaction(force_rollback=True):
+                    conn.execute(_ALONG)
+                    explained = SQL("EXPLAIN (ANALYZE, FORMAT JSON) ") + page_statement(recorder, 2, k)
+                    found = conn.execute(explained, (1, 10**9, 10**6)).fetchone()
+                assert found is not None
+                scan = found[0][0]["Plan"]["Plans"][0]
+                assert scan["Index Name"] == partition_index(table, k, 2) and "Filter" not in scan, scan
+                assert scan["Actual Rows"] == sum(1 for row in stored_rows(recorder, 1, 10**6) if part_of(row[1], 2) == k)
+    finally:
+        pipeline.close()
+
+
+#: the reading transaction's settings (projections/stored.py), for the plan of a page
+_ALONG = "SET LOCAL max_parallel_workers_per_gather = 0; SET LOCAL enable_seqscan = off; SET LOCAL enable_sort = off"
+
+
+def indexes_of(url: str, table: str) -> set[str]:
+    reader = PostgresReadDatabase(url, pool_size=1)
+    try:
+        return {str(row[0]) for row in reader.query("SELECT indexname FROM pg_indexes WHERE tablename = ?", (table,))}
+    finally:
+        reader.close()
 
 
 def position(database: ReadDatabase) -> int:
