@@ -15,7 +15,6 @@ three classes: fold, passive (check or call), aggressive (bet or raise).
 from __future__ import annotations
 
 import heapq
-from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import partial
@@ -86,8 +85,11 @@ class PlayerCounts:
     adjusted_bb: float = 0.0
     adjusted_bb_sq: float = 0.0
     #: decisions by code (cell × the opponent's strength × class), once per opponent in the pot (+BETTOR where that opponent made the bet): the sum of the
-    #: player's side of every pair, the baseline a pair is compared with
-    opposed: defaultdict[int, int] = field(default_factory=lambda: defaultdict(int))
+    #: player's side of every pair, the baseline a pair is compared with. A code never counted is absent (read
+    #: with ``.get(code, 0)``): a plain dict of ints, which the garbage collector does not track (a
+    #: ``defaultdict`` it tracks and walks entry by entry at every full collection, and its missing keys cost a
+    #: method call each)
+    opposed: dict[int, int] = field(default_factory=dict)
 
 
 @dataclass(slots=True)
@@ -105,10 +107,9 @@ class PairCounts:
     luck: float = 0.0
     luck_var: float = 0.0
     all_ins: int = 0
-    #: decisions of a while b was in the pot (index 0) and of b while a was (index 1), by code (+BETTOR)
-    decisions: tuple[defaultdict[int, int], defaultdict[int, int]] = field(
-        default_factory=lambda: (defaultdict(int), defaultdict(int))
-    )
+    #: decisions of a while b was in the pot (index 0) and of b while a was (index 1), by code (+BETTOR); plain
+    #: dicts of ints, as ``PlayerCounts.opposed``
+    decisions: tuple[dict[int, int], dict[int, int]] = field(default_factory=lambda: ({}, {}))
     #: per kind of signal, the hands that say most: a min-heap of (weight, hand id, reason)
     evidence: dict[str, list[tuple[float, str, str]]] = field(default_factory=dict)
 
@@ -202,8 +203,9 @@ class Counters:
             mine.net_bb_sq += theirs.net_bb_sq
             mine.adjusted_bb += theirs.adjusted_bb
             mine.adjusted_bb_sq += theirs.adjusted_bb_sq
+            opposed = mine.opposed
             for code, n in theirs.opposed.items():
-                mine.opposed[code] += n
+                opposed[code] = opposed.get(code, 0) + n
         for key, pair in other.pairs.items():
             own = self.pairs.get(key)
             if own is None:
@@ -218,8 +220,9 @@ class Counters:
             own.luck_var += pair.luck_var
             own.all_ins += pair.all_ins
             for side in (0, 1):
+                decisions = own.decisions[side]
                 for code, n in pair.decisions[side].items():
-                    own.decisions[side][code] += n
+                    decisions[code] = decisions.get(code, 0) + n
             for kind, heap in pair.evidence.items():
                 for weight, hand_id, reason in heap:
                     own.note(kind, weight, hand_id, partial(str, reason))
@@ -274,6 +277,8 @@ _NO_PAIR: Final = PairCounts()
 _STANDING_OF: Final = list(_STANDING)
 #: the board's cards seen on each street
 _BOARD_ON: Final = (0, 3, 4, 5)
+#: a street's buckets not yet asked for (one shared empty list, not four new ones a hand; never written to)
+_NOT_YET: Final[list[int]] = []
 
 
 #: seatings whose lookups are kept: a few in turn when a field is read file by file, up to a rotation of six per
@@ -297,12 +302,12 @@ class _Table:
         self.counts: list[PlayerCounts] = list(found)
         for k in range(n):
             self.counts[place[k]] = found[k]
-        self.opposed: list[defaultdict[int, int]] = [p.opposed for p in self.counts]
+        self.opposed: list[dict[int, int]] = [p.opposed for p in self.counts]
         #: the pair of i and j, and its direction (0 when i is the pair's first player)
         self.pair_at: list[PairCounts] = [_NO_PAIR] * (n * n)
         self.direction_at: list[int] = [0] * (n * n)
         #: the decisions of i with j in the pot
-        self.decisions: list[defaultdict[int, int]] = [_NO_PAIR.decisions[0]] * (n * n)
+        self.decisions: list[dict[int, int]] = [_NO_PAIR.decisions[0]] * (n * n)
         for i in range(n):
             for j in range(i + 1, n):
                 pair, direction = counters.pair(names[i], names[j])
@@ -341,7 +346,7 @@ class _Walk:
         self.words: dict[int, str] = {}
         self.board = card_codes(hand.board)
         #: street → each player's bucket on it (-1: cards not known, or folded before it); [] not yet asked
-        self.strengths: list[list[int]] = [[], [], [], []]
+        self.strengths: list[list[int]] = [_NOT_YET] * 4
         table, place = counters.table(hand.players)
         #: hand position → place in the seating's table
         self.place = place
@@ -470,7 +475,7 @@ class _Walk:
                     standing = _STANDING_OF[his]
                     code = base + standing * CLASSES
                     counts = decisions_of[row + place[j]]
-                    counts[code] += 1
+                    counts[code] = counts.get(code, 0) + 1
                     if standing == 0:
                         if not by0:
                             order, codes = order << 2, codes + 1
@@ -485,19 +490,21 @@ class _Walk:
                         by2 += 1
                     if j == last_aggressor:
                         bettor_code = code + BETTOR
-                        counts[bettor_code] += 1
+                        counts[bettor_code] = counts.get(bettor_code, 0) + 1
                         order, codes = order << 2 | 3, codes + 1
                 opposed = opposed_of[mine]
                 for k in range(codes - 1, -1, -1):
                     which = order >> (2 * k) & 3
                     if which == 0:
-                        opposed[base] += by0
+                        opposed[base] = opposed.get(base, 0) + by0
                     elif which == 1:
-                        opposed[base + CLASSES] += by1
+                        code = base + CLASSES
+                        opposed[code] = opposed.get(code, 0) + by1
                     elif which == 2:
-                        opposed[base + 2 * CLASSES] += by2
+                        code = base + 2 * CLASSES
+                        opposed[code] = opposed.get(code, 0) + by2
                     else:
-                        opposed[bettor_code] += 1
+                        opposed[bettor_code] = opposed.get(bettor_code, 0) + 1
                 # the hands worth keeping as evidence are rare: the words are made only for those a pair keeps
                 if klass == AGGRESSIVE:
                     if bucket <= 1 and (street > 0 or multiway):
@@ -637,7 +644,14 @@ class _Walk:
             p.adjusted_bb_sq += adjusted * adjusted
         self._pairs(names, capped, expected)
         if hand.session or hand.table:
-            self.c.seating.setdefault(hand.session, {}).setdefault(hand.table, set()).update(names)
+            # looked up, not setdefault: its default would be a new dict and set every hand
+            tables = self.c.seating.get(hand.session)
+            if tables is None:
+                tables = self.c.seating[hand.session] = {}
+            seen = tables.get(hand.table)
+            if seen is None:
+                seen = tables[hand.table] = set()
+            seen.update(names)
 
     def _all_in_expectation(self, capped: list[int]) -> dict[int, float] | None:
         """Each all-in contestant's expected net, when the hand was all in before the river with every
@@ -645,12 +659,15 @@ class _Walk:
         contestants put in), his equity against the others eligible for it × the pot, less what he put in."""
         hand = self.hand
         showdown = hand.showdown
-        left = [i for i in range(self.n) if showdown[i]]
         acts = hand.acts
-        if len(left) < 2 or not acts or len(self.board) < 5:
+        # the cheap tests first: most hands end on the river or before a board of five
+        if not acts or len(self.board) < 5:
             return None
         street = acts[-1].street
         if street >= 3:
+            return None
+        left = [i for i in range(self.n) if showdown[i]]
+        if len(left) < 2:
             return None
         stacks, contributed, holes = hand.stacks, self.contributed, self.holes
         if not any(contributed[i] >= stacks[i] for i in left):
