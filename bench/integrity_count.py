@@ -2,6 +2,7 @@
 at most 50 µs a hand).
 
     .venv/bin/python bench/integrity_count.py --field DIR [--hands 6000] [--runs 5] [--against OLD_CHECKOUT]
+        [--warm-passes 1]
 
 The first ``--hands`` hands of the field's files (a field bench/integrity.py wrote, or any PHH files that name
 their players) are read into hand records and counted twice in a fresh process: the first count pays for the
@@ -10,6 +11,11 @@ what a long-running projector pays). CPU time of that process, not wall-clock: t
 is a fresh process; with ``--against`` the same measurement is made with the code of another checkout (the
 code before a change) in alternate runs, so both see the same load, and the counters both give are compared
 (they must be the same). The last line is one JSON object: the median warm cost a hand.
+
+One warm pass either holds one of the garbage collector's full collections or not (when it comes depends on the
+objects that survived before it), and one costs about a quarter of a pass here, so the single pass reads high or
+low by that much; ``--warm-passes N`` counts N warm passes and takes their mean (the steady cost, collections
+included as often as they come). Each run's line says how many full collections its warm passes held.
 """
 
 from __future__ import annotations
@@ -28,8 +34,8 @@ ANCHOR_US = 50.0
 
 #: run in a fresh process with the checkout's code first on the path; prints one JSON object
 _MEASURE = r"""
-import hashlib, json, sys, time
-root, field, hands = sys.argv[1], sys.argv[2], int(sys.argv[3])
+import gc, hashlib, json, sys, time
+root, field, hands, warm = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
 sys.path.insert(0, root)
 from ingest.phh import phh_files
 from ingest.phh_integrity import read_records
@@ -44,7 +50,11 @@ for record in read_records(sorted(phh_files([field]))):
         break
 read = time.process_time() - started
 times = []
-for _ in range(2):
+full = [0]
+gc.callbacks.append(lambda phase, info: full.__setitem__(0, full[0] + (phase == "start" and info["generation"] == 2)))
+for n in range(1 + warm):
+    if n == 1:
+        full[0] = 0
     counters = Counters()
     started = time.process_time()
     for record in records:
@@ -56,13 +66,13 @@ for name in sorted(counters.players):
 for key in sorted(counters.pairs):
     digest.update(f"{key}{dump_pair(counters.pairs[key])}".encode())
 digest.update(dump_seating(counters).encode())
-print(json.dumps({"hands": len(records), "read_s": read, "cold_s": times[0], "warm_s": times[1],
-                  "digest": digest.hexdigest()}))
+print(json.dumps({"hands": len(records), "read_s": read, "cold_s": times[0], "warm_s": sum(times[1:]) / warm,
+                  "full_collections": full[0], "digest": digest.hexdigest()}))
 """
 
 
-def measure(root: Path, field: Path, hands: int) -> dict[str, float | str]:
-    out = subprocess.run([sys.executable, "-c", _MEASURE, str(root), str(field), str(hands)], check=True,
+def measure(root: Path, field: Path, hands: int, warm: int = 1) -> dict[str, float | str]:
+    out = subprocess.run([sys.executable, "-c", _MEASURE, str(root), str(field), str(hands), str(warm)], check=True,
                          capture_output=True, text=True).stdout
     found: dict[str, float | str] = json.loads(out.strip().splitlines()[-1])
     return found
@@ -74,12 +84,16 @@ def main() -> None:
     parser.add_argument("--hands", type=int, default=6000)
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--against", type=Path, default=None, help="another checkout, measured in alternate runs")
+    parser.add_argument("--warm-passes", type=int, default=1,
+                        help="warm passes a run counts, their mean taken (the full collections averaged in)")
     args = parser.parse_args()
+    if args.warm_passes < 1:
+        parser.error("--warm-passes: at least 1 (a warm pass follows the cold one)")
     roots = {"this": ROOT} | ({"against": args.against.resolve()} if args.against else {})
     runs: dict[str, list[dict[str, float | str]]] = {name: [] for name in roots}
     for run in range(args.runs):
         for name, root in roots.items():
-            found = measure(root, args.field, args.hands)
+            found = measure(root, args.field, args.hands, args.warm_passes)
             runs[name].append(found)
             print(f"run {run + 1} {name}: " + " ".join(
                 f"{k}={v:.2f}" if isinstance(v, float) else f"{k}={v}" for k, v in found.items() if k != "digest"),
@@ -95,7 +109,7 @@ def main() -> None:
         "ratio": round(ANCHOR_US / per_hand("this", "warm_s"), 3),
         "peak_memory_mb": round(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024, 1),
         "hands": hands, "cold_us": round(per_hand("this", "cold_s"), 1),
-        "read_us": round(per_hand("this", "read_s"), 1), "runs": args.runs,
+        "read_us": round(per_hand("this", "read_s"), 1), "runs": args.runs, "warm_passes": args.warm_passes,
         "load": round(os.getloadavg()[0], 1),
     }
     if args.against:

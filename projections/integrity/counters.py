@@ -15,7 +15,6 @@ three classes: fold, passive (check or call), aggressive (bet or raise).
 from __future__ import annotations
 
 import heapq
-from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import partial
@@ -86,8 +85,11 @@ class PlayerCounts:
     adjusted_bb: float = 0.0
     adjusted_bb_sq: float = 0.0
     #: decisions by code (cell × the opponent's strength × class), once per opponent in the pot (+BETTOR where that opponent made the bet): the sum of the
-    #: player's side of every pair, the baseline a pair is compared with
-    opposed: defaultdict[int, int] = field(default_factory=lambda: defaultdict(int))
+    #: player's side of every pair, the baseline a pair is compared with. A code never counted is absent (read
+    #: with ``.get(code, 0)``): a plain dict of ints, which the garbage collector does not track (a
+    #: ``defaultdict`` it tracks and walks entry by entry at every full collection, and its missing keys cost a
+    #: method call each)
+    opposed: dict[int, int] = field(default_factory=dict)
 
 
 @dataclass(slots=True)
@@ -105,10 +107,9 @@ class PairCounts:
     luck: float = 0.0
     luck_var: float = 0.0
     all_ins: int = 0
-    #: decisions of a while b was in the pot (index 0) and of b while a was (index 1), by code (+BETTOR)
-    decisions: tuple[defaultdict[int, int], defaultdict[int, int]] = field(
-        default_factory=lambda: (defaultdict(int), defaultdict(int))
-    )
+    #: decisions of a while b was in the pot (index 0) and of b while a was (index 1), by code (+BETTOR); plain
+    #: dicts of ints, as ``PlayerCounts.opposed``
+    decisions: tuple[dict[int, int], dict[int, int]] = field(default_factory=lambda: ({}, {}))
     #: per kind of signal, the hands that say most: a min-heap of (weight, hand id, reason)
     evidence: dict[str, list[tuple[float, str, str]]] = field(default_factory=dict)
 
@@ -142,9 +143,10 @@ class Counters:
     #: session → table → players seen there (the seating)
     seating: dict[str, dict[str, set[str]]] = field(default_factory=dict)
     hands: int = 0
-    #: players in a hand's order → their counters and their pairs', looked up once for the many hands a
-    #: table deals with the same players (a cache of the dictionaries above, dropped when it grows large)
-    tables: dict[tuple[str, ...], _Table] = field(default_factory=dict, repr=False, compare=False)
+    #: players in a hand's order → their seating's counters and pairs' (a :class:`_Table`, by the players in
+    #: name order) and each hand position's place in it, looked up once for the many hands a table deals with
+    #: the same players (a cache of the dictionaries above, dropped when it grows large)
+    tables: dict[tuple[str, ...], tuple[_Table, list[int]]] = field(default_factory=dict, repr=False, compare=False)
 
     def player(self, name: str) -> PlayerCounts:
         found = self.players.get(name)
@@ -160,12 +162,26 @@ class Counters:
             found = self.pairs[key] = PairCounts()
         return found, direction
 
-    def table(self, players: tuple[str, ...]) -> _Table:
+    def table(self, players: tuple[str, ...]) -> tuple[_Table, list[int]]:
+        """The seating's table and each hand position's place in it (``place[i]``: player ``i``'s index among
+        the players in name order). The button moves every hand, so one seating is met in as many orders as it
+        has players: they share one table (one set of lists, not one per order: fewer objects for the garbage
+        collector to walk, and a new order costs a sort, not a lookup of every pair)."""
         found = self.tables.get(players)
         if found is None:
             if len(self.tables) >= _TABLES_KEPT:
                 self.tables.clear()
-            found = self.tables[players] = _Table(self, players)
+            n = len(players)
+            # a stable sort: the same name twice keeps its order (the pair's direction as Counters.pair gives it)
+            order = sorted(range(n), key=players.__getitem__)
+            place = [0] * n
+            for k in range(n):
+                place[order[k]] = k
+            names = tuple([players[k] for k in order])
+            seated = self.tables.get(names)
+            if seated is None:
+                seated = self.tables[names] = (_Table(self, players, place), list(range(n)))
+            found = self.tables[players] = (seated[0], place)
         return found
 
     def add(self, hand: HandRecord) -> None:
@@ -187,8 +203,9 @@ class Counters:
             mine.net_bb_sq += theirs.net_bb_sq
             mine.adjusted_bb += theirs.adjusted_bb
             mine.adjusted_bb_sq += theirs.adjusted_bb_sq
+            opposed = mine.opposed
             for code, n in theirs.opposed.items():
-                mine.opposed[code] += n
+                opposed[code] = opposed.get(code, 0) + n
         for key, pair in other.pairs.items():
             own = self.pairs.get(key)
             if own is None:
@@ -203,8 +220,9 @@ class Counters:
             own.luck_var += pair.luck_var
             own.all_ins += pair.all_ins
             for side in (0, 1):
+                decisions = own.decisions[side]
                 for code, n in pair.decisions[side].items():
-                    own.decisions[side][code] += n
+                    decisions[code] = decisions.get(code, 0) + n
             for kind, heap in pair.evidence.items():
                 for weight, hand_id, reason in heap:
                     own.note(kind, weight, hand_id, partial(str, reason))
@@ -255,10 +273,12 @@ def class_of(kind: ActionKind) -> int:
 #: what a player's pair with himself would be: never counted in (a player is not his own opponent), it keeps
 #: the walk's table of pairs square
 _NO_PAIR: Final = PairCounts()
-#: the opponent's strength bucket → what it adds to a cell's code (his standing × the classes)
-_STANDING_CODE: Final = [s * CLASSES for s in _STANDING]
+#: the opponent's strength bucket → his standing (a list: read in the walk's innermost loop)
+_STANDING_OF: Final = list(_STANDING)
 #: the board's cards seen on each street
 _BOARD_ON: Final = (0, 3, 4, 5)
+#: a street's buckets not yet asked for (one shared empty list, not four new ones a hand; never written to)
+_NOT_YET: Final[list[int]] = []
 
 
 #: seatings whose lookups are kept: a few in turn when a field is read file by file, up to a rotation of six per
@@ -267,33 +287,35 @@ _TABLES_KEPT: Final = 1024
 
 
 class _Table:
-    """A hand's players' counters and their pairs', by position in the hand; what concerns players ``i`` and
-    ``j`` is at ``i * n + j`` (flat lists: a seating is kept while its table deals, and the fewer objects it
-    holds, the less the garbage collector walks)."""
+    """A seating's counters and its pairs', by the players' places in name order (a hand maps its positions to
+    them); what concerns places ``i`` and ``j`` is at ``i * n + j`` (flat lists: a seating is kept while its
+    table deals, and the fewer objects it holds, the less the garbage collector walks)."""
 
-    __slots__ = ("n", "counts", "opposed", "pair_at", "direction_at", "decisions", "upper")
+    __slots__ = ("n", "counts", "opposed", "pair_at", "direction_at", "decisions")
 
-    def __init__(self, counters: Counters, names: tuple[str, ...]) -> None:
+    def __init__(self, counters: Counters, names: tuple[str, ...], place: list[int]) -> None:
+        """``names`` in the order of the hand that first met the seating (its players and pairs are made in
+        that order, as ever), ``place`` their places in name order."""
         n = len(names)
         self.n = n
-        self.counts: list[PlayerCounts] = [counters.player(name) for name in names]
-        self.opposed: list[defaultdict[int, int]] = [p.opposed for p in self.counts]
+        found = [counters.player(name) for name in names]
+        self.counts: list[PlayerCounts] = list(found)
+        for k in range(n):
+            self.counts[place[k]] = found[k]
+        self.opposed: list[dict[int, int]] = [p.opposed for p in self.counts]
         #: the pair of i and j, and its direction (0 when i is the pair's first player)
         self.pair_at: list[PairCounts] = [_NO_PAIR] * (n * n)
         self.direction_at: list[int] = [0] * (n * n)
         #: the decisions of i with j in the pot
-        self.decisions: list[defaultdict[int, int]] = [_NO_PAIR.decisions[0]] * (n * n)
-        #: i * n + j for i < j
-        self.upper: list[int] = []
+        self.decisions: list[dict[int, int]] = [_NO_PAIR.decisions[0]] * (n * n)
         for i in range(n):
             for j in range(i + 1, n):
                 pair, direction = counters.pair(names[i], names[j])
-                at, back = i * n + j, j * n + i
+                at, back = place[i] * n + place[j], place[j] * n + place[i]
                 self.pair_at[at] = self.pair_at[back] = pair
                 self.direction_at[at], self.direction_at[back] = direction, 1 - direction
                 self.decisions[at] = pair.decisions[direction]
                 self.decisions[back] = pair.decisions[1 - direction]
-                self.upper.append(at)
 
 
 class _Walk:
@@ -308,7 +330,9 @@ class _Walk:
         self.hand = hand
         n = len(hand.players)
         self.n = n
-        self.flags = [[0] * len(COUNTS) for _ in range(n)]
+        #: the hand's counts of each player, player × _COUNTED + count (one list: the fewer objects a hand makes,
+        #: the less the allocator and the garbage collector do)
+        self.flags = [0] * (n * _COUNTED)
         self.in_hand = [True] * n
         self.street_bet: list[int] = list(hand.blinds)
         self.contributed: list[int] = list(hand.posted)
@@ -322,14 +346,16 @@ class _Walk:
         self.words: dict[int, str] = {}
         self.board = card_codes(hand.board)
         #: street → each player's bucket on it (-1: cards not known, or folded before it); [] not yet asked
-        self.strengths: list[list[int]] = [[], [], [], []]
-        table = counters.table(hand.players)
+        self.strengths: list[list[int]] = [_NOT_YET] * 4
+        table, place = counters.table(hand.players)
+        #: hand position → place in the seating's table
+        self.place = place
         self.counts, self.opposed = table.counts, table.opposed
         self.pair_at, self.direction_at = table.pair_at, table.direction_at
-        self.decisions, self.upper = table.decisions, table.upper
+        self.decisions = table.decisions
 
     def pair(self, i: int, j: int) -> tuple[PairCounts, int]:
-        at = i * self.n + j
+        at = self.place[i] * self.n + self.place[j]
         return self.pair_at[at], self.direction_at[at]
 
     def strength(self, street: int) -> list[int]:
@@ -353,7 +379,7 @@ class _Walk:
         names = hand.players
         in_hand, contributed, stacks = self.in_hand, self.contributed, hand.stacks
         street_bet = self.street_bet
-        opposed_of, decisions_of = self.opposed, self.decisions
+        opposed_of, decisions_of, place = self.opposed, self.decisions, self.place
         blinds = hand.blinds
         street, level, raises = 0, max(blinds) if blinds else 0, 0
         last_aggressor = first_raiser = preflop_aggressor = -1
@@ -365,7 +391,7 @@ class _Walk:
         #: the players still in, in order (each decision counts once per opponent among them)
         live = list(range(n))
         for player in range(n):
-            flags[player][_HANDS] = 1
+            flags[player * _COUNTED + _HANDS] = 1
         for act in hand.acts:
             act_street, i, kind, to = act.street, act.player, act.kind, act.to
             if act_street != street:
@@ -375,7 +401,7 @@ class _Walk:
                 if street == 1:
                     for player in range(n):
                         if in_hand[player]:
-                            flags[player][_SAW_FLOP] = 1
+                            flags[player * _COUNTED + _SAW_FLOP] = 1
             to_call = level - street_bet[i]
             left = stacks[i] - contributed[i]
             if left < to_call:
@@ -383,39 +409,39 @@ class _Walk:
             if to_call < 0:
                 to_call = 0
             klass = class_of(kind)
-            f = flags[i]
+            f = i * _COUNTED
             if street == 0:
-                if not f[_VPIP_CHANCES]:
-                    f[_VPIP_CHANCES] = 1
+                if not flags[f + _VPIP_CHANCES]:
+                    flags[f + _VPIP_CHANCES] = 1
                 if klass == AGGRESSIVE:
-                    f[_VPIP] = f[_PFR] = 1
+                    flags[f + _VPIP] = flags[f + _PFR] = 1
                 elif klass == PASSIVE and to_call > 0:
-                    f[_VPIP] = 1
-                if raises == 1 and first_raiser != i and not f[_3BET_CHANCES]:
-                    f[_3BET_CHANCES] = 1
-                    f[_3BETS] = 1 if klass == AGGRESSIVE else 0
-                if raises == 2 and first_raiser == i and not f[_F3BET_CHANCES]:
-                    f[_F3BET_CHANCES] = 1
-                    f[_F3BETS] = 1 if klass == FOLD else 0
+                    flags[f + _VPIP] = 1
+                if raises == 1 and first_raiser != i and not flags[f + _3BET_CHANCES]:
+                    flags[f + _3BET_CHANCES] = 1
+                    flags[f + _3BETS] = 1 if klass == AGGRESSIVE else 0
+                if raises == 2 and first_raiser == i and not flags[f + _F3BET_CHANCES]:
+                    flags[f + _F3BET_CHANCES] = 1
+                    flags[f + _F3BETS] = 1 if klass == FOLD else 0
             else:
                 if street == 1:
-                    if i == preflop_aggressor and raises == 0 and not f[_CBET_CHANCES]:
-                        f[_CBET_CHANCES] = 1
+                    if i == preflop_aggressor and raises == 0 and not flags[f + _CBET_CHANCES]:
+                        flags[f + _CBET_CHANCES] = 1
                         if klass == AGGRESSIVE:
-                            f[_CBETS] = 1
+                            flags[f + _CBETS] = 1
                             cbet_made = True
                     elif cbet_made and raises == 1 and last_aggressor == preflop_aggressor and to_call > 0 \
-                            and not f[_FCBET_CHANCES]:
-                        f[_FCBET_CHANCES] = 1
-                        f[_FCBETS] = 1 if klass == FOLD else 0
+                            and not flags[f + _FCBET_CHANCES]:
+                        flags[f + _FCBET_CHANCES] = 1
+                        flags[f + _FCBETS] = 1 if klass == FOLD else 0
                 if klass == FOLD:
-                    f[_POSTFLOP_FOLDS] += 1
+                    flags[f + _POSTFLOP_FOLDS] += 1
                 elif klass == AGGRESSIVE:
-                    f[_POSTFLOP_BETS] += 1
+                    flags[f + _POSTFLOP_BETS] += 1
                 elif to_call == 0:
-                    f[_POSTFLOP_CHECKS] += 1
+                    flags[f + _POSTFLOP_CHECKS] += 1
                 else:
-                    f[_POSTFLOP_CALLS] += 1
+                    flags[f + _POSTFLOP_CALLS] += 1
             if not strength:
                 strength = self.strength(street)
             bucket = strength[i]
@@ -432,20 +458,53 @@ class _Walk:
                 # cell_of(street, price, multiway, bucket) × the opponent's standings × the classes, + the class
                 base = (((street * PRICES + price) * WAYS + multiway) * BUCKETS + bucket) * (STANDINGS * CLASSES) \
                     + klass
-                opposed, row = opposed_of[i], i * n
+                mine = place[i]
+                row = mine * n
+                # the player's own sum (``opposed``) takes one addition per code, not one per opponent: the
+                # opponents counted by standing (most share one), the codes added in the order they first came
+                # (two bits each in ``order``, the first highest: 0–2 a standing, 3 the bettor's code), so a code
+                # new to the player is inserted where counting opponent by opponent would have put it
+                by0 = by1 = by2 = order = codes = 0
+                bettor_code = -1
                 for j in live:
                     if j == i:
                         continue
                     his = strength[j]
                     if his < 0:
                         continue
-                    code = base + _STANDING_CODE[his]
-                    counts = decisions_of[row + j]
-                    counts[code] += 1
-                    opposed[code] += 1
+                    standing = _STANDING_OF[his]
+                    code = base + standing * CLASSES
+                    counts = decisions_of[row + place[j]]
+                    counts[code] = counts.get(code, 0) + 1
+                    if standing == 0:
+                        if not by0:
+                            order, codes = order << 2, codes + 1
+                        by0 += 1
+                    elif standing == 1:
+                        if not by1:
+                            order, codes = order << 2 | 1, codes + 1
+                        by1 += 1
+                    else:
+                        if not by2:
+                            order, codes = order << 2 | 2, codes + 1
+                        by2 += 1
                     if j == last_aggressor:
-                        counts[code + BETTOR] += 1
-                        opposed[code + BETTOR] += 1
+                        bettor_code = code + BETTOR
+                        counts[bettor_code] = counts.get(bettor_code, 0) + 1
+                        order, codes = order << 2 | 3, codes + 1
+                opposed = opposed_of[mine]
+                for k in range(codes - 1, -1, -1):
+                    which = order >> (2 * k) & 3
+                    if which == 0:
+                        opposed[base] = opposed.get(base, 0) + by0
+                    elif which == 1:
+                        code = base + CLASSES
+                        opposed[code] = opposed.get(code, 0) + by1
+                    elif which == 2:
+                        code = base + 2 * CLASSES
+                        opposed[code] = opposed.get(code, 0) + by2
+                    else:
+                        opposed[bettor_code] = opposed.get(bettor_code, 0) + 1
                 # the hands worth keeping as evidence are rare: the words are made only for those a pair keeps
                 if klass == AGGRESSIVE:
                     if bucket <= 1 and (street > 0 or multiway):
@@ -489,12 +548,14 @@ class _Walk:
         team = multiway and klass == AGGRESSIVE and bucket <= 1
         hand_id = self.hand.hand_id
         opponents = [j for j in live if j != i]
-        pair_at, direction_at, row = self.pair_at, self.direction_at, i * self.n
+        pair_at, direction_at, place = self.pair_at, self.direction_at, self.place
+        row = place[i] * self.n
         for j in opponents:
             his = strength[j]
             if his < 0:
                 continue
-            pair, direction = pair_at[row + j], direction_at[row + j]
+            at = row + place[j]
+            pair, direction = pair_at[at], direction_at[at]
             # each reason is worded only for a hand the pair keeps
             if soft and (not multiway or j == bettor):
                 kind, weight = _SOFT[direction], bucket + street / 4 + (1 if klass == FOLD else 0)
@@ -539,7 +600,7 @@ class _Walk:
                 self.holes[2 * player : 2 * player + 2], self.board[: _BOARD_ON[street]])
         return found
 
-    def _finish(self, names: tuple[str, ...], flags: list[list[int]]) -> None:
+    def _finish(self, names: tuple[str, ...], flags: list[int]) -> None:
         hand, n = self.hand, self.n
         contributed = self.contributed
         cap = 0
@@ -558,22 +619,22 @@ class _Walk:
         bb = big_blind if big_blind > 1 else 1
         net_of, showdown = hand.net, hand.showdown
         for i in range(n):
-            f = flags[i]
+            f = i * _COUNTED
             net = net_of[i]
             if showdown[i]:
-                f[_SHOWDOWN] = 1
+                flags[f + _SHOWDOWN] = 1
                 if net + capped[i] > 0:
-                    f[_WON_SHOWDOWN] = 1
+                    flags[f + _WON_SHOWDOWN] = 1
             adjusted_net = float(net)
             if expected is not None and i in expected:
-                f[_ALL_IN] = 1
+                flags[f + _ALL_IN] = 1
                 adjusted_net = expected[i]
-            p = self.counts[i]
+            p = self.counts[self.place[i]]
             # the hand's counts added where they are not zero (most are), in place
             counts = p.counts
-            for at in range(len(f)):
-                if f[at]:
-                    counts[at] += f[at]
+            for at in range(_COUNTED):
+                if flags[f + at]:
+                    counts[at] += flags[f + at]
             result = net / bb
             adjusted = adjusted_net / bb
             p.net += net
@@ -583,7 +644,14 @@ class _Walk:
             p.adjusted_bb_sq += adjusted * adjusted
         self._pairs(names, capped, expected)
         if hand.session or hand.table:
-            self.c.seating.setdefault(hand.session, {}).setdefault(hand.table, set()).update(names)
+            # looked up, not setdefault: its default would be a new dict and set every hand
+            tables = self.c.seating.get(hand.session)
+            if tables is None:
+                tables = self.c.seating[hand.session] = {}
+            seen = tables.get(hand.table)
+            if seen is None:
+                seen = tables[hand.table] = set()
+            seen.update(names)
 
     def _all_in_expectation(self, capped: list[int]) -> dict[int, float] | None:
         """Each all-in contestant's expected net, when the hand was all in before the river with every
@@ -591,12 +659,15 @@ class _Walk:
         contestants put in), his equity against the others eligible for it × the pot, less what he put in."""
         hand = self.hand
         showdown = hand.showdown
-        left = [i for i in range(self.n) if showdown[i]]
         acts = hand.acts
-        if len(left) < 2 or not acts or len(self.board) < 5:
+        # the cheap tests first: most hands end on the river or before a board of five
+        if not acts or len(self.board) < 5:
             return None
         street = acts[-1].street
         if street >= 3:
+            return None
+        left = [i for i in range(self.n) if showdown[i]]
+        if len(left) < 2:
             return None
         stacks, contributed, holes = hand.stacks, self.contributed, self.holes
         if not any(contributed[i] >= stacks[i] for i in left):
@@ -630,35 +701,37 @@ class _Walk:
             if x > 0:
                 won += x
         hand_id = hand.hand_id
-        n, pair_at, direction_at = self.n, self.pair_at, self.direction_at
-        for at in self.upper:
-            i, j = at // n, at % n
-            pair, direction = pair_at[at], direction_at[at]
-            pair.hands += 1
-            if capped[i] and capped[j] and (capped[i] > posted[i] or capped[j] > posted[j]):
-                pair.pots += 1
-            # chips i lost that j won, less chips j lost that i won, shared among the winners
-            flow = 0.0
-            if won:
-                if net[i] < 0 < net[j]:
-                    flow = -net[i] * net[j] / won
-                elif net[j] < 0 < net[i]:
-                    flow = -(-net[j] * net[i] / won)
-            if flow:
-                signed = flow if direction == 0 else -flow
-                pair.flow += signed
-                pair.gross += abs(flow)
-                pair.flow_sq += flow * flow
-                if abs(flow) >= 20 * big_blind:
-                    kind = _FLOW[1 if (flow > 0) == (direction == 0) else 0]
-                    weight = abs(flow) / max(big_blind, 1)
-                    if pair.wants(kind, weight, hand_id):
-                        giver, taker = (names[i], names[j]) if flow > 0 else (names[j], names[i])
-                        pair.keep(kind, weight, hand_id, f"{giver} lost {abs(flow):,.0f} to {taker}")
-            if expected is not None and i in expected and j in expected:
-                luck = (net[i] - expected[i]) - (net[j] - expected[j])
-                signed = luck if direction == 0 else -luck
-                pot = sum(capped)
-                pair.luck += signed / 2
-                pair.luck_var += (pot / 2) ** 2 / 4
-                pair.all_ins += 1
+        n, pair_at, direction_at, place = self.n, self.pair_at, self.direction_at, self.place
+        for i in range(n):
+            row = place[i] * n
+            for j in range(i + 1, n):
+                at = row + place[j]
+                pair, direction = pair_at[at], direction_at[at]
+                pair.hands += 1
+                if capped[i] and capped[j] and (capped[i] > posted[i] or capped[j] > posted[j]):
+                    pair.pots += 1
+                # chips i lost that j won, less chips j lost that i won, shared among the winners
+                flow = 0.0
+                if won:
+                    if net[i] < 0 < net[j]:
+                        flow = -net[i] * net[j] / won
+                    elif net[j] < 0 < net[i]:
+                        flow = -(-net[j] * net[i] / won)
+                if flow:
+                    signed = flow if direction == 0 else -flow
+                    pair.flow += signed
+                    pair.gross += abs(flow)
+                    pair.flow_sq += flow * flow
+                    if abs(flow) >= 20 * big_blind:
+                        kind = _FLOW[1 if (flow > 0) == (direction == 0) else 0]
+                        weight = abs(flow) / max(big_blind, 1)
+                        if pair.wants(kind, weight, hand_id):
+                            giver, taker = (names[i], names[j]) if flow > 0 else (names[j], names[i])
+                            pair.keep(kind, weight, hand_id, f"{giver} lost {abs(flow):,.0f} to {taker}")
+                if expected is not None and i in expected and j in expected:
+                    luck = (net[i] - expected[i]) - (net[j] - expected[j])
+                    signed = luck if direction == 0 else -luck
+                    pot = sum(capped)
+                    pair.luck += signed / 2
+                    pair.luck_var += (pot / 2) ** 2 / 4
+                    pair.all_ins += 1

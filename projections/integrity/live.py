@@ -16,7 +16,6 @@ hand whose first events another run projected is read back from the store at its
 from __future__ import annotations
 
 import json
-from collections import defaultdict
 from collections.abc import Callable, Iterable
 from typing import Any
 
@@ -144,8 +143,8 @@ def _flat(counts: dict[int, int]) -> list[int]:
     return [x for item in counts.items() for x in item]
 
 
-def _unflat(flat: list[int]) -> defaultdict[int, int]:
-    return defaultdict(int, zip(flat[::2], flat[1::2], strict=True))
+def _unflat(flat: list[int]) -> dict[int, int]:
+    return dict(zip(flat[::2], flat[1::2], strict=True))
 
 
 #: compact JSON, the encoder made once (json.dumps with separators makes one per call, and every page writes

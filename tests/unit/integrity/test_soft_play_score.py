@@ -35,8 +35,9 @@ def _counters() -> Counters:
         for klass, n in shares.items():
             code = (CELL * STANDINGS + STRONG) * CLASSES + klass
             for key in (code, code + BETTOR):  # he made the bet the actor faced
-                pair.decisions[direction][key] += n
-                counters.player(actor).opposed[key] += n
+                decisions, opposed = pair.decisions[direction], counters.player(actor).opposed
+                decisions[key] = decisions.get(key, 0) + n
+                opposed[key] = opposed.get(key, 0) + n
     return counters
 
 
