@@ -21,7 +21,6 @@ import gc
 import os
 import sys
 from collections.abc import Callable, Iterable, Sequence
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 from domain.rulebooks import DEFAULT_RULEBOOK, RULEBOOKS, get_rulebook
@@ -64,7 +63,7 @@ def add_validate(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]
 
 def run_validate(args: argparse.Namespace) -> int:
     from api.validate_view import Tally
-    from ingest.phh import phh_files
+    from ingest.phh import phh_file_names
 
     rulebook = get_rulebook(args.rulebook)
     if args.jobs is not None and args.jobs < 1:
@@ -78,7 +77,7 @@ def run_validate(args: argparse.Namespace) -> int:
         ofc_code = validate_ofc(ofc, rulebook, args.json)
         if len(ofc) == len(args.paths):
             return ofc_code
-    files = [str(path) for path in phh_files([p for p in args.paths if p not in ofc])]
+    files = phh_file_names([p for p in args.paths if p not in ofc])
     tally = Tally()
     validate(files, args.rulebook, args.json, tally, args.jobs)
     if not args.json:
@@ -129,7 +128,7 @@ def validate_files(
 
     rulebook = get_rulebook(rulebook_name)
     for file in files:
-        for report in validate_file(Path(file), rulebook):
+        for report in validate_file(file, rulebook):
             if isinstance(report, UnreadableReport):
                 write(True, unreadable_line(report) + "\n")
                 if as_json:
