@@ -1,5 +1,6 @@
 """``phh_file_names`` lists what ``sorted(folder.rglob("*"))`` keeping the PHH files lists, in its order and
-spelling, without a ``Path`` per entry (validate lists every file before it reads one: issue 17)."""
+spelling, without a ``Path`` per entry, and ``read_named`` reads a file as ``Path.read_text`` does, errors alike
+(validate lists every file before it reads one, then reads them by the thousand: issue 17)."""
 
 from __future__ import annotations
 
@@ -9,12 +10,16 @@ from pathlib import Path
 
 import pytest
 
-from ingest.phh import PHH_SUFFIXES, phh_file_names, phh_files
+from ingest.phh import PHH_SUFFIXES, PhhError, PhhHand, loads, phh_file_names, phh_files, read_named
 
 pytestmark = [pytest.mark.unit]
 
 ROOT = Path(__file__).resolve().parents[2]
 PHH_DIR = Path(os.environ.get("POKERAUDIT_PHH_DIR", ROOT / ".." / "shared" / "data" / "phh"))
+PLAIN = (
+    b"variant = 'NT'\nantes = [0, 0]\nblinds_or_straddles = [1, 2]\nmin_bet = 2\nstarting_stacks = [200, 200]\n"
+    b"actions = ['d dh p1 AcAd', 'd dh p2 KcKd', 'p2 f']\nplayers = ['Alice', 'Bob']\n"
+)
 
 
 def by_rglob(paths: Iterable[str | Path]) -> Iterator[str]:
@@ -67,3 +72,48 @@ def test_the_shared_hands_are_listed_as_before() -> None:
     names = phh_file_names([PHH_DIR])
     assert names == list(by_rglob([PHH_DIR]))
     assert len(names) > 2000
+
+
+def by_read_text(path: Path) -> list[PhhHand] | str:
+    """A file's hands, or its error, as read with pathlib's text reading (the reference)."""
+    if not path.exists():
+        return "no such file or folder"
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        return f"cannot read: {error}"
+    try:
+        return loads(text, str(path), many=path.suffix == ".phhs")
+    except PhhError as error:
+        return error.reason
+
+
+@pytest.mark.parametrize(
+    ("name", "content"),
+    [
+        ("plain.phh", PLAIN),
+        ("crlf.phh", PLAIN.replace(b"\n", b"\r\n")),
+        ("cr.phh", PLAIN.replace(b"\n", b"\r")),
+        ("mixed.phh", PLAIN.replace(b"\n", b"\r\n", 2).replace(b"\n", b"\r", 1)),
+        ("large.phh", PLAIN + b"# " + b"x" * 200_000 + b"\n"),  # more than one read
+        ("not-utf8.phh", PLAIN.replace(b"Alice", b"Al\xffce")),
+        ("cut-utf8.phh", PLAIN + b"# \xe2\x82"),
+        ("bom.phh", b"\xef\xbb\xbf" + PLAIN),
+        ("table.phhs", b"[1]\n" + PLAIN + b"\n[2]\n" + PLAIN.replace(b"\n", b"\r\n")),
+        (".phhs", b"[1]\n" + PLAIN),  # no suffix by Path's rule: one hand's fields, so not a PHH hand
+        ("folder.phh", None),
+        ("missing.phh", False),
+    ],
+)
+def test_a_file_reads_as_with_pathlib(tmp_path: Path, name: str, content: bytes | None | bool) -> None:
+    path = tmp_path / name
+    if content is None:
+        path.mkdir()
+    elif content is not False:
+        assert isinstance(content, bytes)
+        path.write_bytes(content)
+    try:
+        got: list[PhhHand] | str = read_named(str(path))
+    except PhhError as error:
+        got = error.reason
+    assert got == by_read_text(path)
