@@ -183,3 +183,20 @@ def test_validate_starts_without_the_services_and_web_stack() -> None:
                 # the reports' JSON is written by hand (ingest/phh_report.py): no pydantic models to import or build
                 "pydantic.main", "ingest.phh_report_model"}
     assert not unneeded & loaded
+
+
+@pytest.mark.parametrize("as_json", [False, True])
+def test_the_process_ends_with_all_its_output_out(
+    files: list[str], as_json: bool, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The console script ends its process without Python's teardown (api/console.py): every line is out first,
+    and the exit status is the command's."""
+    argv = ["validate", *(["--json"] if as_json else []), *files]
+    code = console.main(argv)
+    inside = capsys.readouterr()
+    buffered = {name: value for name, value in os.environ.items() if name != "PYTHONUNBUFFERED"}  # as users run it
+    run = subprocess.run(
+        [sys.executable, "-m", "api.console", *argv], capture_output=True, text=True, cwd=ROOT, env=buffered
+    )
+    assert (run.returncode, run.stdout, run.stderr) == (code, inside.out, inside.err)
+    assert run.stdout.count("\n") > len(files)
