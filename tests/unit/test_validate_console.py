@@ -108,16 +108,35 @@ def _fail_at(monkeypatch: pytest.MonkeyPatch, file: str, failure: Callable[[], N
     monkeypatch.setattr(phh_validate, "validate_file", failing)
 
 
-def _no_children_left() -> bool:
-    try:
-        os.waitpid(-1, os.WNOHANG)
-    except ChildProcessError:
-        return True
-    return False
+@pytest.fixture
+def forked(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """The helpers' pids, as validate forks them."""
+    pids: list[int] = []
+    fork = os.fork
+
+    def recorded() -> int:
+        pid = fork()
+        if pid:
+            pids.append(pid)
+        return pid
+
+    monkeypatch.setattr(os, "fork", recorded)
+    return pids
+
+
+def _all_reaped(pids: list[int]) -> bool:
+    """Every one of ``pids`` has ended and been waited for (none left running, none a zombie)."""
+    for pid in pids:
+        try:
+            os.waitpid(pid, os.WNOHANG)
+        except ChildProcessError:
+            continue
+        return False
+    return bool(pids)
 
 
 def test_a_helper_that_fails_is_raised_with_its_traceback_after_the_shares_before_it(
-    files: list[str], monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+    files: list[str], monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], forked: list[int]
 ) -> None:
     def bug() -> None:
         raise ZeroDivisionError("the engine's bug")
@@ -127,20 +146,20 @@ def test_a_helper_that_fails_is_raised_with_its_traceback_after_the_shares_befor
         validate(files, "bfsp", True, Tally(), jobs=2)
     out = capsys.readouterr().out
     assert json.loads(out.splitlines()[0])["file"] == files[0]  # the first share was printed before
-    assert _no_children_left()
+    assert _all_reaped(forked)
 
 
 def test_a_helper_killed_is_said_so(
-    files: list[str], monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+    files: list[str], monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], forked: list[int]
 ) -> None:
     _fail_at(monkeypatch, files[-1], lambda: os.kill(os.getpid(), signal.SIGKILL))
     with pytest.raises(cli_validate.WorkerFailed, match=f"killed by signal {int(signal.SIGKILL)}"):
         validate(files, "bfsp", True, Tally(), jobs=2)
-    assert _no_children_left()
+    assert _all_reaped(forked)
 
 
 def test_an_interrupt_in_the_first_share_stops_the_helpers(
-    files: list[str], monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+    files: list[str], monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], forked: list[int]
 ) -> None:
     def interrupt() -> None:
         raise KeyboardInterrupt
@@ -148,7 +167,7 @@ def test_an_interrupt_in_the_first_share_stops_the_helpers(
     _fail_at(monkeypatch, files[0], interrupt)  # in the first share: this process's
     with pytest.raises(KeyboardInterrupt):
         validate(files, "bfsp", True, Tally(), jobs=3)
-    assert _no_children_left()
+    assert len(forked) == 2 and _all_reaped(forked)
 
 
 @pytest.mark.parametrize("as_json", [False, True])
