@@ -6,9 +6,12 @@ What a user waits for is the whole process (issue 17), so three things are kept 
   CLI (its services, settings and web stack); this module imports only what validating hands needs, and the OFC
   reader only when an OFC history is among the paths.
 - **Reading.** PHH files of the plain shape are read without ``tomllib`` (ingest/phh_fast.py).
-- **Cores.** Many files are shared out to a pool of worker processes in chunks, one per core by default
-  (``--jobs``); each chunk's lines come back whole and are printed in the order of the files, so the output is
-  the same bytes whatever the number of processes.
+- **Cores.** Many files are shared out, one contiguous share per core by default (``--jobs``), the shares about
+  equal in bytes. The process forks its helpers once everything the work needs is imported (so they import
+  nothing) and validates the first share itself, printing as it goes; each helper validates the next share and
+  sends back what it prints, as whole text, which is printed after the shares before it. So the output is the same
+  bytes, in the order of the files, whatever the number of processes, and a helper costs one fork and one pipe:
+  no pool, no per-file messages, no process that only waits.
 """
 
 from __future__ import annotations
@@ -17,30 +20,24 @@ import argparse
 import gc
 import os
 import sys
-from collections.abc import Iterable, Iterator, Sequence
-from pathlib import Path
-from typing import NamedTuple
+from collections.abc import Callable, Iterable, Sequence
+from typing import TYPE_CHECKING
 
 from domain.rulebooks import DEFAULT_RULEBOOK, RULEBOOKS, get_rulebook
 from ingest.ofc_paths import is_history_path
 
-#: below this many files per process a pool costs more than it saves (forking, sending the lines back)
+if TYPE_CHECKING:
+    from api.validate_view import Tally
+
+#: below this many files per process a helper costs more than it saves (the fork, the text sent back)
 MIN_FILES_PER_PROCESS = 8
-#: each chunk is this fraction of the files still to hand out, per process (guided scheduling): large chunks
-#: first, few round trips; ever smaller ones towards the end, so no core waits long for the last one
-CHUNK_SHARE = 4
-#: the smallest chunk, in files
-MIN_CHUNK = 8
+
+#: what a share prints, in order: runs of text, each with the stream it goes to (True: stderr)
+Pieces = list[tuple[bool, str]]
 
 
-class Line(NamedTuple):
-    """What one report prints (stdout, stderr) and what the tally reads of it."""
-
-    out: str | None
-    err: str | None
-    unreadable: bool
-    ok: bool
-    matches: bool | None
+class WorkerFailed(RuntimeError):
+    """A helper process stopped without its share's results (a bug, or a signal): its traceback or its status."""
 
 
 def add_validate(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -66,7 +63,7 @@ def add_validate(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]
 
 def run_validate(args: argparse.Namespace) -> int:
     from api.validate_view import Tally
-    from ingest.phh import phh_files
+    from ingest.phh import phh_file_names
 
     rulebook = get_rulebook(args.rulebook)
     if args.jobs is not None and args.jobs < 1:
@@ -80,80 +77,175 @@ def run_validate(args: argparse.Namespace) -> int:
         ofc_code = validate_ofc(ofc, rulebook, args.json)
         if len(ofc) == len(args.paths):
             return ofc_code
-    files = [str(path) for path in phh_files([p for p in args.paths if p not in ofc])]
+    files = phh_file_names([p for p in args.paths if p not in ofc])
     tally = Tally()
-    out, err = sys.stdout, sys.stderr
-    for lines in validated(files, args.rulebook, args.json, args.jobs):
-        for line in lines:
-            if line.err is not None:
-                err.write(line.err + "\n")
-            if line.out is not None:
-                out.write(line.out + "\n")
-            tally.count(line.unreadable, line.ok, line.matches)
+    validate(files, args.rulebook, args.json, tally, args.jobs)
     if not args.json:
         print(tally.summary())
     return max(tally.exit_code(), ofc_code)
 
 
-def validated(
-    files: Sequence[str], rulebook: str, as_json: bool, jobs: int | None = None
-) -> Iterator[list[Line]]:
-    """The lines of ``files``' reports, a chunk of files at a time, in the order of ``files``."""
+def validate(files: Sequence[str], rulebook: str, as_json: bool, tally: Tally, jobs: int | None = None) -> None:
+    """Validate ``files``, printing each hand's line to stdout (an unreadable input's to stderr) in the order of
+    ``files``, counted in ``tally``; shared out to ``jobs`` processes (default: one per available core)."""
     jobs = min(jobs or available_cores(), len(files) // MIN_FILES_PER_PROCESS)
-    if jobs < 2 or not _can_fork():
-        # what is loaded now (modules, the rulebook) outlives the run: out of the collector's way, so its
-        # full collections, which the many short-lived objects of replaying hands trigger, do not walk it again
-        gc.freeze()
-        try:
-            yield validate_files(files, rulebook, as_json)
-        finally:
-            gc.unfreeze()
-        return
-    import multiprocessing
+    out, err = sys.stdout, sys.stderr
 
-    tasks = [(chunk, rulebook, as_json) for chunk in chunks(files, jobs)]
-    # What is loaded now (modules, the rulebook) lives as long as the workers: out of the collector's way, so
-    # neither the workers' collections nor their writes to reference counts touch those pages again. (No
-    # collection first: after the imports it finds nothing, and it cost a full pass before the fork.)
+    def write(to_err: bool, text: str) -> None:
+        (err if to_err else out).write(text)
+
+    # What is loaded now (modules, the rulebook) outlives the run, and after a fork is shared with the helpers:
+    # out of the collector's way, so the collections that replaying hands triggers do not walk it again, nor
+    # write to its pages (which a helper would then copy). No collection first: after the imports it finds
+    # nothing, and it cost a full pass.
     gc.freeze()
     try:
-        with multiprocessing.get_context("fork").Pool(jobs) as pool:
-            yield from pool.imap(_validate_task, tasks)
+        if jobs < 2 or not hasattr(os, "fork"):
+            validate_files(files, rulebook, as_json, tally, write)
+            return
+        first, *rest = shares(files, jobs)
+        helpers = [_fork(share, rulebook, as_json) for share in rest]
+        try:
+            validate_files(first, rulebook, as_json, tally, write)
+            while helpers:  # each helper's share follows the ones before it
+                pieces, counts = _results(*helpers.pop(0))
+                for to_err, text in pieces:
+                    write(to_err, text)
+                tally.add_counts(counts)
+        finally:
+            for pid, reading in helpers:  # an error or an interrupt here: the helpers' work is not wanted
+                _stop(pid, reading)
     finally:
         gc.unfreeze()  # a caller that lives on (a test) gets its collector back whole
 
 
-def chunks(files: Sequence[str], jobs: int) -> Iterator[Sequence[str]]:
-    """``files`` in consecutive chunks, each a ``CHUNK_SHARE``-th per process of what is left (at least
-    ``MIN_CHUNK``): together, in order, they are ``files``."""
-    start = 0
-    while start < len(files):
-        size = max(MIN_CHUNK, (len(files) - start) // (jobs * CHUNK_SHARE))
-        yield files[start : start + size]
-        start += size
-
-
-def _validate_task(task: tuple[Sequence[str], str, bool]) -> list[Line]:
-    return validate_files(*task)
-
-
-def validate_files(files: Iterable[str], rulebook_name: str, as_json: bool) -> list[Line]:
-    """Each hand of ``files`` validated, as the lines it prints."""
+def validate_files(
+    files: Iterable[str], rulebook_name: str, as_json: bool, tally: Tally, write: Callable[[bool, str], object]
+) -> None:
+    """Each hand of ``files`` validated: its line written (``write(to_stderr, text)``) and counted."""
     from api.validate_view import summary_line, unreadable_line
     from ingest.phh_validate import HandReport, UnreadableReport, validate_file
 
     rulebook = get_rulebook(rulebook_name)
-    lines = []
     for file in files:
-        for report in validate_file(Path(file), rulebook):
+        for report in validate_file(file, rulebook):
             if isinstance(report, UnreadableReport):
-                shown = report.to_json() if as_json else None
-                lines.append(Line(shown, unreadable_line(report), True, False, None))
+                write(True, unreadable_line(report) + "\n")
+                if as_json:
+                    write(False, report.to_json() + "\n")
+                tally.count(unreadable=True)
                 continue
             assert isinstance(report, HandReport)
-            shown = report.to_json() if as_json else summary_line(report)
-            lines.append(Line(shown, None, False, report.ok, report.matches))
-    return lines
+            write(False, (report.to_json() if as_json else summary_line(report)) + "\n")
+            tally.count(ok=report.ok, matches=report.matches)
+
+
+def shares(files: Sequence[str], jobs: int) -> list[Sequence[str]]:
+    """``files`` in ``jobs`` consecutive shares (fewer only when there are fewer files), none empty, of about
+    equal size in bytes — the work of a file grows with its hands and actions, so with its length; a file that
+    cannot be read weighs nothing. Together, in order, they are ``files``."""
+    from bisect import bisect_left
+    from itertools import accumulate
+
+    sizes = []
+    for file in files:
+        try:
+            sizes.append(os.stat(file).st_size)
+        except OSError:
+            sizes.append(0)
+    jobs = max(1, min(jobs, len(files)))
+    upto = list(accumulate(sizes))  # the bytes of the files up to each one, itself included
+    total = upto[-1] if upto else 0
+    bounds = [0]
+    for share in range(1, jobs):
+        # this share ends after the first file that reaches its part of the bytes, leaving a file to each after it
+        end = bisect_left(upto, -(-total * share // jobs)) + 1
+        bounds.append(min(max(end, bounds[-1] + 1), len(files) - (jobs - share)))
+    bounds.append(len(files))
+    return [files[start:end] for start, end in zip(bounds, bounds[1:], strict=False)]
+
+
+def _fork(share: Sequence[str], rulebook: str, as_json: bool) -> tuple[int, int]:
+    """A helper process validating ``share``: its pid and the pipe its results come back on."""
+    reading, writing = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the helper: it never returns from here
+        os.close(reading)
+        _helper(share, rulebook, as_json, writing)
+    os.close(writing)
+    return pid, reading
+
+
+def _helper(share: Sequence[str], rulebook: str, as_json: bool, writing: int) -> None:
+    import marshal
+
+    from api.validate_view import Tally
+
+    status = 0
+    try:
+        try:
+            pieces: Pieces = []
+            run: list[str] = []
+            to_err = False
+
+            def write(stream: bool, text: str) -> None:
+                nonlocal to_err
+                if stream is not to_err and run:
+                    pieces.append((to_err, "".join(run)))
+                    run.clear()
+                to_err = stream
+                run.append(text)
+
+            tally = Tally()
+            validate_files(share, rulebook, as_json, tally, write)
+            if run:
+                pieces.append((to_err, "".join(run)))
+            message = marshal.dumps((True, pieces, tally.counts()))
+        except BaseException:  # noqa: BLE001 -- whatever stops the helper is the parent's to raise
+            import traceback
+
+            status = 1
+            message = marshal.dumps((False, traceback.format_exc(), ()))
+        with os.fdopen(writing, "wb") as pipe:
+            pipe.write(message)
+    finally:
+        # no clean-up of the parent's state (its buffered output, its atexit hooks) in a copy of it
+        os._exit(status)
+
+
+def _results(pid: int, reading: int) -> tuple[Pieces, tuple[int, ...]]:
+    """What a helper printed and counted, once it has ended (its pipe closed, the process reaped)."""
+    import marshal
+
+    try:
+        with os.fdopen(reading, "rb") as pipe:
+            message = pipe.read()
+    except BaseException:  # an interrupt while waiting: the helper's work is not wanted
+        _stop(pid)
+        raise
+    _, status = os.waitpid(pid, 0)
+    try:
+        done, pieces, counts = marshal.loads(message)
+    except (EOFError, ValueError, TypeError):
+        raise WorkerFailed(f"a validate helper process ended without its results ({_exit_status(status)})") from None
+    if not done:
+        raise WorkerFailed(f"a validate helper process failed:\n{pieces}")
+    return pieces, counts
+
+
+def _stop(pid: int, reading: int | None = None) -> None:
+    import signal
+
+    if reading is not None:
+        os.close(reading)
+    os.kill(pid, signal.SIGKILL)
+    os.waitpid(pid, 0)
+
+
+def _exit_status(status: int) -> str:
+    if os.WIFSIGNALED(status):
+        return f"killed by signal {os.WTERMSIG(status)}"
+    return f"exit status {os.waitstatus_to_exitcode(status)}"
 
 
 def available_cores() -> int:
@@ -161,12 +253,6 @@ def available_cores() -> int:
         return len(os.sched_getaffinity(0))
     except AttributeError:  # not on Linux
         return os.cpu_count() or 1
-
-
-def _can_fork() -> bool:
-    import multiprocessing
-
-    return "fork" in multiprocessing.get_all_start_methods()
 
 
 def main(argv: Sequence[str]) -> int:

@@ -20,7 +20,7 @@ class Tally:
             self.count(ok=report.ok, matches=report.matches)
 
     def count(self, unreadable: bool = False, ok: bool = False, matches: bool | None = None) -> None:
-        """One report by what the tally reads of it (a worker process sends these, not the report)."""
+        """One report by what the tally reads of it."""
         if unreadable:
             self.unreadable += 1
             return
@@ -28,6 +28,19 @@ class Tally:
         self.legal += ok
         self.recorded += matches is not None
         self.matching += bool(matches)
+
+    def counts(self) -> tuple[int, int, int, int, int]:
+        """The counts, as a helper process sends them back (api/cli_validate.py)."""
+        return self.hands, self.legal, self.recorded, self.matching, self.unreadable
+
+    def add_counts(self, counts: tuple[int, ...]) -> None:
+        """Another tally's :meth:`counts` added to this one's."""
+        hands, legal, recorded, matching, unreadable = counts
+        self.hands += hands
+        self.legal += legal
+        self.recorded += recorded
+        self.matching += matching
+        self.unreadable += unreadable
 
     def summary(self) -> str:
         unreadable = f"; {self.unreadable} unreadable input(s)" if self.unreadable else ""

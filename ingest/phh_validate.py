@@ -16,7 +16,7 @@ from domain.cards import Card, format_cards
 from domain.hand.events import PotAwarded, ReportedEvent
 from domain.hand.replay import Replayer, ReplayResult
 from domain.rulebooks import Rulebook
-from ingest.phh import PhhError, PhhHand, load_file
+from ingest.phh import PhhError, PhhHand, read_named
 from ingest.phh_events import PhhEvents
 from ingest.phh_report import (
     Amount,
@@ -34,14 +34,10 @@ __all__ = [
 ]
 
 
-def validate_file(path: Path, rulebook: Rulebook) -> Iterator[HandReport | UnreadableReport]:
+def validate_file(path: Path | str, rulebook: Rulebook) -> Iterator[HandReport | UnreadableReport]:
     """One report per hand, or one unreadable report for a file we cannot read (then nothing else of it)."""
-    if not path.exists():
-        error = PhhError("no such file or folder", str(path))
-        yield unreadable(error)
-        return
     try:
-        hands = load_file(path)
+        hands = read_named(str(path))
     except PhhError as error:
         yield unreadable(error)
         return
