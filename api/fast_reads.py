@@ -52,10 +52,12 @@ MOST_KEPT = 2048
 Answer = Callable[[Request, Mapping[str, Any]], Awaitable[bytes]]
 T = TypeVar("T")
 
-#: the threads these reads wait for their database on, shared by the process's apps (as many as two read pools'
-#: connections: more would only wait for one). A plain executor: handing a read to it and back costs about 40 µs
-#: of CPU, starlette's run_in_threadpool (anyio's worker threads) about 90 (issue 17).
-_READERS = ThreadPoolExecutor(max_workers=8, thread_name_prefix="pokeraudit-fast-reads")
+#: the threads these reads wait for their database on, shared by the process's apps: as many as the read models'
+#: pool has connections (projections/database.py), so a read waits its turn here, never for a connection (a wait
+#: the pool ends after 3 s with a 503: under a CPU-starved load, more threads than connections held connections
+#: for seconds while they waited for the interpreter's lock). A plain executor: handing a read to it and back costs
+#: about 40 µs of CPU, starlette's run_in_threadpool (anyio's worker threads) about 90 (issue 17).
+_READERS = ThreadPoolExecutor(max_workers=4, thread_name_prefix="pokeraudit-fast-reads")
 
 
 async def _off_the_loop(read: Callable[[], T]) -> T:
