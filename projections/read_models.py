@@ -121,6 +121,12 @@ class ReadModels:
         row = self._reader.one(schema.POSITION_OF, (schema.POSITION_NAME,))
         return 0 if row is None else int(row[0])
 
+    def position_alone(self) -> int:
+        """:meth:`position` read in one statement of its own (:meth:`ReadDatabase.read_alone`): every projected
+        change moves it, so an answer made from the read models at a position holds while it has not moved."""
+        rows = self.database.read_alone(schema.POSITION_OF, (schema.POSITION_NAME,))
+        return int(rows[0][0]) if rows else 0
+
     # --- competitions and tables ---------------------------------------------------------------------------
 
     def competitions(self) -> list[views.Competition]:

@@ -38,6 +38,7 @@ from domain.hand.events import (
 from ingest.envelope import RecordedBy
 from ingest.publish import hand_records
 from ingest.simulator.clock import simulation_clock
+from projections import schema
 from projections.read_models import ReadModels
 from projections.runner import Projector
 
@@ -182,6 +183,7 @@ def test_a_kept_answer_is_given_again_only_while_its_rows_are_the_same(judged: A
     read_models = open_read_models(settings)
     judge = token("judge", JUDGE.person)
     viewer = token("viewer", "v")
+    dealer = RecordedBy(person="dealer-3", role="dealer")
     try:
         with TestClient(create_app(settings, pipeline, read_models)) as client:
             fast = fast_route(client)
@@ -205,6 +207,18 @@ def test_a_kept_answer_is_given_again_only_while_its_rows_are_the_same(judged: A
                                (f'"{player}"', f'"{player}-renamed"', hand))
             renamed = client.get(f"/v1/hands/{hand}/stacks/final", headers=judge).json()
             assert renamed[0]["player"] == f"{player}-renamed" and fast.final_stacks.built == 2
+            # the standings: kept while neither the store nor the read models move
+            url = f"/v1/competitions/{COMPETITION}/standings"
+            standings = client.get(url, headers=judge).content
+            assert client.get(url, headers=judge).content == standings and fast.standings.built == 1
+            with projector.database.transaction() as writer:
+                writer.execute(f"UPDATE {schema.POSITION} SET notification_id = notification_id + 1 WHERE name = ?",
+                               (schema.POSITION_NAME,))
+            assert client.get(url, headers=judge).content == standings and fast.standings.built == 2
+            publish(pipeline, hand_records(hand_at("t3", PlayerActed(2, ActionKind.FOLD)), OPEN, dealer, at(130)),
+                    progress=False)
+            assert referee_once(pipeline).get("rejected", 0) == 0
+            assert client.get(url, headers=judge).content == standings and fast.standings.built == 3
     finally:
         read_models.close()
 
