@@ -87,6 +87,29 @@ class Finished:
         return found
 
 
+class Latest:
+    """The last answer made for each name (a competition), with the heads it was made at: given again while the
+    heads are the same, replaced when they move (one answer a name: a new head makes the old one useless)."""
+
+    def __init__(self, most: int = MOST_KEPT) -> None:
+        self._kept: dict[str, tuple[Hashable, bytes]] = {}
+        self._most = most
+        #: answers built (for the tests)
+        self.built = 0
+
+    def kept(self, name: str, heads: Hashable) -> bytes | None:
+        found = self._kept.get(name)
+        return found[1] if found is not None and found[0] == heads else None
+
+    def keep(self, name: str, heads: Hashable, build: Callable[[], bytes]) -> bytes:
+        made = build()
+        self.built += 1
+        if len(self._kept) >= self._most and name not in self._kept:
+            self._kept.clear()
+        self._kept[name] = (heads, made)
+        return made
+
+
 def _read_models(request: Request) -> ReadModels:
     # as api/deps.py read_models: a 503 in a process that does not open them
     models: ReadModels | None = request.app.state.read_models
@@ -101,7 +124,7 @@ class FastReads(BaseRoute):
     def __init__(self, routes: Mapping[str, APIRoute]) -> None:
         self.hands = Finished()
         self.final_stacks = Finished()
-        self.standings = Finished()
+        self.standings = Latest()
         answers: dict[str, Answer] = {
             "/v1/hands/{hand_id}": self._hand,
             "/v1/hands/{hand_id}/stacks/final": self._final_stacks,
@@ -208,13 +231,13 @@ class FastReads(BaseRoute):
             # reviews and their hands) and in the read models (the tables' last hands): while neither has moved,
             # the answer is the one made last. Both heads are read before the answer is made, so what is kept by
             # them is at least as new as they say.
-            key = (competition_id, store.recorder.max_notification_id(), models.position_alone())
-            kept = self.standings.kept(key)
+            heads = (store.recorder.max_notification_id(), models.position_alone())
+            kept = self.standings.kept(competition_id, heads)
             if kept is not None:
                 return kept
             # one state for the standings' reads, begun and ended in this one hop
             with models.pinned() as pinned:
-                return self.standings.get(key, lambda: read(pinned))
+                return self.standings.keep(competition_id, heads, lambda: read(pinned))
 
         return await _off_the_loop(made_or_kept)
 
