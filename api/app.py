@@ -21,7 +21,7 @@ from fastapi.responses import JSONResponse
 from psycopg_pool import PoolTimeout
 from starlette.exceptions import HTTPException
 
-from api import limits, outages
+from api import fast_reads, limits, outages
 from api.appointments import StoredAppointments
 from api.body_limit import BodyLimit
 from api.bootstrap import Pipeline, bootstrap, open_projector, open_read_models
@@ -123,6 +123,9 @@ def create_app(
         app.include_router(router, dependencies=[Depends(limit)] if limit is not None else None)
     app.include_router(metrics_router)
     install_web(app)
+    # the hottest reads answered ahead of the router, by the same checks (api/fast_reads.py; issue 17)
+    fast_reads.install(app, {"/v1/hands/{hand_id}": reads.router, "/v1/hands/{hand_id}/stacks/final": reads.router,
+                             "/v1/competitions/{competition_id}/standings": federation.router})
     return app
 
 

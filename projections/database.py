@@ -96,6 +96,13 @@ class ReadDatabase(ABC):
     @abstractmethod
     def close(self) -> None: ...
 
+    @abstractmethod
+    def read_alone(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
+        """One statement's rows, read in no transaction of ours (autocommit): the statement sees one state by
+        itself, so a read that is one statement needs no snapshot, and on a server it is one round trip where a
+        snapshot's BEGIN and COMMIT make three (issue 17). It waits for a rebuild's swap as a snapshot's first
+        read does: the swap holds every read model's table until it commits."""
+
     @contextmanager
     def reader(self) -> Iterator[Snapshot]:
         """A :class:`Snapshot` for the block, bound to no thread: what reads through it see is one state."""
@@ -264,6 +271,17 @@ class SqliteReadDatabase(ReadDatabase):
     def _snapshot(self) -> Snapshot:
         return _SqliteSnapshot(self)
 
+    def read_alone(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
+        # a reader's connection, not the shared one: that one waits behind the projector's writes in this process
+        conn = self._idle_reader()
+        try:
+            rows = conn.execute(sql, tuple(params)).fetchall()
+        except BaseException:
+            conn.close()
+            raise
+        self._give_back(conn)
+        return rows
+
     def _idle_reader(self) -> sqlite3.Connection:
         with self._readers_lock:
             if self._readers:
@@ -397,6 +415,18 @@ class PostgresReadDatabase(ReadDatabase):
 
     def _snapshot(self) -> Snapshot:
         return _PgSnapshot(self._pool)
+
+    def read_alone(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
+        conn = self._pool.getconn()
+        try:
+            # no BEGIN of psycopg's own, and so no COMMIT: the statement alone (the pool's reset makes the
+            # connection a writer's again)
+            conn.autocommit = True
+            with conn.cursor() as cursor:
+                cursor.execute(_pg(sql), tuple(params))
+                return list(cursor.fetchall())
+        finally:
+            self._pool.putconn(conn)
 
     def close(self) -> None:
         self._pool.close()

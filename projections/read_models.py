@@ -37,6 +37,16 @@ VERDICTS_A_QUERY = 400
 
 OFFICIAL_ROLES = frozenset({"judge", "chief_judge"})
 
+#: a hand's row and the stacks the latest chip-moving ruling on it left, in one statement (RULED_STACKS_OF's rows
+#: joined to HAND's: the hand's columns on every row, and one row with NULLs where no ruling moved its chips)
+_HAND_AND_RULED_STACKS = (
+    f"SELECT {', '.join(f'hand.{c}' for c in schema.HAND_COLUMNS)}, ruled.number, ruled.ruling, ruled.kind,"
+    f" ruled.seat, ruled.stack, ruled.engine_stack FROM {schema.HANDS} AS hand LEFT JOIN {schema.RULED_STACKS}"
+    f" AS ruled ON ruled.hand_id = hand.hand_id AND ruled.number = (SELECT MAX(number) FROM {schema.RULED_STACKS}"
+    " AS latest WHERE latest.hand_id = hand.hand_id) WHERE hand.hand_id = ? ORDER BY ruled.seat"
+)
+_HAND_WIDTH = len(schema.HAND_COLUMNS)
+
 
 class ReadModels:
     def __init__(self, database: ReadDatabase, reader: Reader | None = None) -> None:
@@ -110,6 +120,12 @@ class ReadModels:
     def position(self) -> int:
         row = self._reader.one(schema.POSITION_OF, (schema.POSITION_NAME,))
         return 0 if row is None else int(row[0])
+
+    def position_alone(self) -> int:
+        """:meth:`position` read in one statement of its own (:meth:`ReadDatabase.read_alone`): every projected
+        change moves it, so an answer made from the read models at a position holds while it has not moved."""
+        rows = self.database.read_alone(schema.POSITION_OF, (schema.POSITION_NAME,))
+        return int(rows[0][0]) if rows else 0
 
     # --- competitions and tables ---------------------------------------------------------------------------
 
@@ -231,6 +247,30 @@ class ReadModels:
     def hand(self, hand_id: str) -> views.Hand | None:
         row = self._reader.one(schema.HAND, (hand_id,))
         return None if row is None else _hand(row)
+
+    def hand_row(self, hand_id: str) -> Row | None:
+        """The hand's row as stored (``schema.HAND_COLUMNS``; :meth:`hand_of_row` makes it the hand), read in one
+        statement of its own (:meth:`ReadDatabase.read_alone`: one round trip, no snapshot): what the API's hand
+        read answers from and keeps its finished answer by (api/fast_reads.py)."""
+        rows = self.database.read_alone(schema.HAND, (hand_id,))
+        return rows[0] if rows else None
+
+    @staticmethod
+    def hand_of_row(row: Row) -> views.Hand:
+        return _hand(row)
+
+    def final_stacks_rows(self, hand_id: str) -> tuple[Row, ...]:
+        """The hand's row with the stacks the latest ruling that moved its chips left, one row a ruled seat (one
+        row, the ruling's columns None, where none did; none for an unknown hand), read in one statement of its
+        own as :meth:`hand_row`; :meth:`final_stacks_of_rows` makes them the hand and its final stacks."""
+        return tuple(self.database.read_alone(_HAND_AND_RULED_STACKS, (hand_id,)))
+
+    @classmethod
+    def final_stacks_of_rows(cls, rows: tuple[Row, ...]) -> tuple[views.Hand, list[views.TableSeat]]:
+        """The hand and :meth:`final_stacks` of it, from :meth:`final_stacks_rows` (at least one row)."""
+        hand = _hand(rows[0][:_HAND_WIDTH])
+        ruled = [row[_HAND_WIDTH:] for row in rows if row[_HAND_WIDTH] is not None]
+        return hand, cls._seats_after(hand, ruled)
 
     def history(self, hand_id: str, offset: int, limit: int) -> list[views.HistoryEntry]:
         return [

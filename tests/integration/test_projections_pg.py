@@ -219,6 +219,12 @@ def test_a_ruling_that_re_awards_a_pot_leaves_its_stacks_in_the_read_models_and_
         assert found is not None
         engine = dict(outcome.ended.final_stacks)
         ruled = {s.seat: (s.stack, s.engine_stack, s.ruled_by) for s in models.final_stacks(found)}
+        # the API's one-statement read of the hand and its ruled stacks (api/fast_reads.py) answers the same
+        assert ReadModels.final_stacks_of_rows(models.final_stacks_rows(found.hand_id)) == (
+            found, models.final_stacks(found)
+        )
+        assert models.hand_row(found.hand_id) is not None
+        assert ReadModels.hand_of_row(models.hand_row(found.hand_id)) == found  # type: ignore[arg-type]
         by = RulingRef(number=2, ruling="r-1", kind="finding_of_fact")
         assert ruled[winner] == (engine[winner] - pot.amount, engine[winner], by)
         assert ruled[other] == (engine[other] + pot.amount, engine[other], by)

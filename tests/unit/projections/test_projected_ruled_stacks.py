@@ -77,6 +77,8 @@ def projected(pipeline: Pipeline, folder: Path) -> tuple[Projector, ReadModels]:
 def seats(models: ReadModels) -> list[tuple[int, str, int, int | None, RulingRef | None]]:
     hand = models.hand(HAND)
     assert hand is not None
+    # the API's one-statement read of the hand and its ruled stacks (api/fast_reads.py) answers the same
+    assert ReadModels.final_stacks_of_rows(models.final_stacks_rows(HAND)) == (hand, models.final_stacks(hand))
     return [(s.seat, s.player, s.stack, s.engine_stack, s.ruled_by) for s in models.final_stacks(hand)]
 
 

@@ -1,0 +1,254 @@
+"""The hottest reads answered ahead of FastAPI's router (issue 17): a hand (``GET /v1/hands/{hand_id}``), its final
+stacks (``…/stacks/final``) and a competition's standings (``GET /v1/competitions/{id}/standings``).
+
+They were most of what a judge's screens and the reporting dashboards ask, and FastAPI's own work per request
+(matching through every route, solving each route's dependencies, validating the answer against its model) cost
+more than the read itself. :class:`FastReads` is one route placed first in the app's router: it matches a request
+with the FastAPI route's own ``matches`` (the same path, the same parameters; every other method goes on to the
+route, which answers 405), sets that route in the scope (the metrics count it under its path) and answers through
+the same functions the route's dependencies call — the caller from the token (api/deps.py ``principal``: 401s,
+revocations), the heavy-read limit for the standings (api/limits.py), the scope check, the sealing policy — and
+raises the same errors, which the app's handlers shape. The FastAPI routes stay declared: the OpenAPI document
+lists them with their models, and their answers are the reference the tests compare these with byte for byte.
+
+What each answer costs besides:
+
+* a hand and its final stacks are each **one statement** read alone (``ReadModels.hand_row`` and
+  ``final_stacks_rows``: one round trip to PostgreSQL, where a snapshot's BEGIN and COMMIT made three);
+* the finished bytes are kept by **what they are made of**: the rows read (every column), and for a hand the
+  caller's sight of its cards (``SealingPolicy.sight``: nothing else decides what a reader sees of a hand). The
+  rows are read on every request, so a new event, a ruling or a rebuild gives a new answer at once; only the
+  building of the models, the sealing and the JSON are saved when they are the same.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable, Hashable, Mapping
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, TypeVar
+
+from fastapi.routing import APIRoute
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import BaseRoute, Match, NoMatchFound
+from starlette.types import Receive, Scope, Send
+
+from api.auth import Principal
+from api.deps import event_store, principal, verify_scope
+from api.errors import ApiError, not_found
+from api.limits import limit_heavy_reads
+from api.sealing import SealingPolicy
+from projections import federation, schema
+from projections.read_models import ReadModels
+
+#: where the columns that decide a reader's sight of a hand are in its row
+_COMPETITION, _TABLE, _STATUS, _ENDED_AT = (
+    schema.HAND_COLUMNS.index(c) for c in ("competition", "table_id", "status", "ended_at")
+)
+#: finished answers kept of each kind (forgotten all at once beyond: then built again, as they always were)
+MOST_KEPT = 2048
+
+Answer = Callable[[Request, Mapping[str, Any]], Awaitable[bytes]]
+T = TypeVar("T")
+
+#: the threads these reads wait for their database on, shared by the process's apps: as many as the read models'
+#: pool has connections (projections/database.py), so a read waits its turn here, never for a connection (a wait
+#: the pool ends after 3 s with a 503: under a CPU-starved load, more threads than connections held connections
+#: for seconds while they waited for the interpreter's lock). A plain executor: handing a read to it and back costs
+#: about 40 µs of CPU, starlette's run_in_threadpool (anyio's worker threads) about 90 (issue 17).
+_READERS = ThreadPoolExecutor(max_workers=4, thread_name_prefix="pokeraudit-fast-reads")
+
+
+async def _off_the_loop(read: Callable[[], T]) -> T:
+    return await asyncio.get_running_loop().run_in_executor(_READERS, read)
+
+
+class Finished:
+    """Finished answers by what they were made of (a key that holds all of it: equal keys, equal bytes)."""
+
+    def __init__(self, most: int = MOST_KEPT) -> None:
+        self._kept: dict[Hashable, bytes] = {}
+        self._most = most
+        #: answers built (for the tests: one kept answer served again builds nothing)
+        self.built = 0
+
+    def kept(self, key: Hashable) -> bytes | None:
+        return self._kept.get(key)
+
+    def get(self, key: Hashable, build: Callable[[], bytes]) -> bytes:
+        found = self._kept.get(key)
+        if found is None:
+            found = build()
+            self.built += 1
+            if len(self._kept) >= self._most:
+                self._kept.clear()
+            self._kept[key] = found
+        return found
+
+
+class Latest:
+    """The last answer made for each name (a competition), with the heads it was made at: given again while the
+    heads are the same, replaced when they move (one answer a name: a new head makes the old one useless)."""
+
+    def __init__(self, most: int = MOST_KEPT) -> None:
+        self._kept: dict[str, tuple[Hashable, bytes]] = {}
+        self._most = most
+        #: answers built (for the tests)
+        self.built = 0
+
+    def kept(self, name: str, heads: Hashable) -> bytes | None:
+        found = self._kept.get(name)
+        return found[1] if found is not None and found[0] == heads else None
+
+    def keep(self, name: str, heads: Hashable, build: Callable[[], bytes]) -> bytes:
+        made = build()
+        self.built += 1
+        if len(self._kept) >= self._most and name not in self._kept:
+            self._kept.clear()
+        self._kept[name] = (heads, made)
+        return made
+
+
+def _read_models(request: Request) -> ReadModels:
+    # as api/deps.py read_models: a 503 in a process that does not open them
+    models: ReadModels | None = request.app.state.read_models
+    if models is None:
+        raise ApiError(503, "read_models_unavailable", "the read models are not open in this process")
+    return models
+
+
+class FastReads(BaseRoute):
+    """The hot reads' answers, matched and answered before FastAPI's router (see the module's note)."""
+
+    def __init__(self, routes: Mapping[str, APIRoute]) -> None:
+        self.hands = Finished()
+        self.final_stacks = Finished()
+        self.standings = Latest()
+        answers: dict[str, Answer] = {
+            "/v1/hands/{hand_id}": self._hand,
+            "/v1/hands/{hand_id}/stacks/final": self._final_stacks,
+            "/v1/competitions/{competition_id}/standings": self._standings,
+        }
+        self._routes = tuple((routes[path], answer) for path, answer in answers.items())
+        self._answer_of = {id(route): answer for route, answer in self._routes}
+        # each route's own response field: its answer serialised as FastAPI serialises it (pydantic's dump_json)
+        self._fields: dict[str, Any] = {}
+        for path in answers:
+            field = routes[path].response_field
+            if field is None:
+                raise ValueError(f"the route {path} declares no response model: its answer has no one JSON form")
+            self._fields[path] = field
+
+    def matches(self, scope: Scope) -> tuple[Match, Scope]:
+        if scope["type"] == "http" and scope["method"] == "GET":
+            for route, _ in self._routes:
+                match, child = route.matches(scope)
+                if match is Match.FULL:
+                    return match, child
+        return Match.NONE, {}
+
+    async def handle(self, scope: Scope, receive: Receive, send: Send) -> None:
+        route = scope["route"]
+        body = await self._answer_of[id(route)](Request(scope, receive), scope["path_params"])
+        # as FastAPI answers a route's model: its JSON, application/json, 200
+        await Response(body, media_type="application/json")(scope, receive, send)
+
+    def url_path_for(self, name: str, /, **path_params: Any) -> Any:
+        raise NoMatchFound(name, path_params)
+
+    def _json(self, path: str, value: Any) -> bytes:
+        found: bytes = self._fields[path].serialize_json(value)
+        return found
+
+    async def _caller(self, request: Request) -> Principal:
+        return await principal(request, request.headers.get("authorization"))
+
+    async def _hand(self, request: Request, params: Mapping[str, Any]) -> bytes:
+        caller = await self._caller(request)
+        models = _read_models(request)
+        sealing: SealingPolicy = request.app.state.sealing
+        hand_id = str(params["hand_id"])
+
+        def read() -> bytes:
+            row = models.hand_row(hand_id)
+            if row is None:
+                raise not_found("hand", hand_id)
+            verify_scope(caller, row[_COMPETITION])
+            sight = sealing.sight(caller, row[_COMPETITION], row[_TABLE], row[_STATUS] != "in_progress", row[_ENDED_AT])
+            return self.hands.get(
+                (row, sight),
+                lambda: self._json(
+                    "/v1/hands/{hand_id}", sealing.hand_in_sight(ReadModels.hand_of_row(row), sight)
+                ),
+            )
+
+        return await _off_the_loop(read)
+
+    async def _final_stacks(self, request: Request, params: Mapping[str, Any]) -> bytes:
+        caller = await self._caller(request)
+        models = _read_models(request)
+        hand_id = str(params["hand_id"])
+
+        def read() -> bytes:
+            rows = models.final_stacks_rows(hand_id)
+            if not rows:
+                raise not_found("hand", hand_id)
+            verify_scope(caller, rows[0][_COMPETITION])
+            return self.final_stacks.get(
+                rows,
+                lambda: self._json("/v1/hands/{hand_id}/stacks/final", ReadModels.final_stacks_of_rows(rows)[1]),
+            )
+
+        return await _off_the_loop(read)
+
+    async def _standings(self, request: Request, params: Mapping[str, Any]) -> bytes:
+        # the route's dependencies in their order: the caller, the federation router's heavy-read limit, the store
+        caller = await self._caller(request)
+        await limit_heavy_reads(request, caller)
+        store = await event_store(request)
+        competition_id = str(params["competition_id"])
+        path = "/v1/competitions/{competition_id}/standings"
+        models: ReadModels | None = request.app.state.read_models
+
+        def read(pinned: ReadModels | None) -> bytes:
+            found = federation.standings(store, pinned, competition_id)
+            if found is None:
+                raise not_found("competition", competition_id)
+            return self._json(path, found)
+
+        if models is None:
+
+            def unprojected() -> bytes:
+                verify_scope(caller, competition_id)
+                return read(None)
+
+            return await _off_the_loop(unprojected)
+
+        def made_or_kept() -> bytes:
+            verify_scope(caller, competition_id)
+            # Everything the standings are worked out from is in the store (the competition's stream, its hand
+            # reviews and their hands) and in the read models (the tables' last hands): while neither has moved,
+            # the answer is the one made last. Both heads are read before the answer is made, so what is kept by
+            # them is at least as new as they say.
+            heads = (store.recorder.max_notification_id(), models.position_alone())
+            kept = self.standings.kept(competition_id, heads)
+            if kept is not None:
+                return kept
+            # one state for the standings' reads, begun and ended in this one hop
+            with models.pinned() as pinned:
+                return self.standings.keep(competition_id, heads, lambda: read(pinned))
+
+        return await _off_the_loop(made_or_kept)
+
+
+def install(app: Any, routers: Mapping[str, Any]) -> FastReads:
+    """Put :class:`FastReads` first in ``app``'s router, over the routes ``routers`` (path → the APIRouter that
+    declares it, included in ``app`` without a prefix)."""
+    found: dict[str, APIRoute] = {}
+    for path, router in routers.items():
+        route = next(r for r in router.routes if isinstance(r, APIRoute) and r.path == path and "GET" in (r.methods or ()))
+        found[path] = route
+    fast = FastReads(found)
+    app.router.routes.insert(0, fast)
+    return fast
