@@ -22,6 +22,7 @@ from eventsourcing.domain import (
     CanInitAggregate,
     CanMutateAggregate,
     DecoratedFuncCaller,
+    DomainEvent,
     decorated_funcs,
 )
 from eventsourcing.utils import get_topic
@@ -71,7 +72,7 @@ class ChainedAggregate(Aggregate):
         event_class = getattr(cls, type_name)
         link = link_after(GENESIS, body)
         direct = _creation(cls, event_class, tuple(kwargs))
-        if direct is not None:
+        if direct is not None and isinstance(stream, UUID):
             topic, order = direct
             # eventsourcing's _create and the created event's mutate, less their generic steps (filtering the
             # arguments twice, the frozen dataclass's per-field __init__, resolving the class from its topic): the
@@ -210,7 +211,8 @@ def _creation(cls: type, event_class: type, named: tuple[str, ...]) -> tuple[str
         or len(order) != 4 + len(_CREATION_BODY) + len(named)
         or set(init) != {"self", *_CREATION_BODY, *named}
         or "__slots__" in vars(event_class)
-        or hasattr(event_class, "__post_init__")
+        # eventsourcing's own (it refuses an id that is not a UUID: the direct path takes UUIDs only)
+        or getattr(event_class, "__post_init__", DomainEvent.__post_init__) is not DomainEvent.__post_init__
         or getattr(event_class, "mutate", None) is not CanInitAggregate.mutate
         or any(vars(k).get("apply") not in _APPLIES_INERT for k in event_class.__mro__)
         or getattr(cls, "__base_init__", None) is not BaseAggregate.__base_init__
