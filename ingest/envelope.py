@@ -99,9 +99,9 @@ class Envelope(BaseModel):
     @field_validator("occurred_at", mode="wrap")
     @classmethod
     def _a_written_time(cls, value: Any, handler: ValidatorFunctionWrapHandler, info: ValidationInfo) -> Any:
-        if isinstance(value, int | float):
-            raise ValueError("a time is written in ISO 8601 with its offset (2026-11-29T12:00:00Z), not as a number")
         if type(value) is not str or info.mode != "json":
+            if isinstance(value, int | float):
+                raise ValueError("a time is written in ISO 8601 with its offset (2026-11-29T12:00:00Z), not as a number")
             return handler(value)
         # A text read before is the same time: the very object read then (times are immutable), so neither
         # pydantic's parse nor, later, the time's text (domain.chain.time_text, by identity) is made again. An
