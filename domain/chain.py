@@ -106,11 +106,12 @@ def link_after(previous: str, canonical_body: bytes) -> str:
 
 
 #: times written lately → (the time, its text). Keyed by identity: a record's times are a few objects met again and
-#: again (its events share one time; the log's received time is one object a millisecond, the table's claim one a
-#: record), and ``isoformat()`` costs about as much as the rest of the record's meta. The time is held beside its
+#: again (its events share one time; the log's received time is one object a millisecond, the table's claim one per
+#: distinct text read, ingest/envelope.py), and ``isoformat()`` costs about as much as the rest of the record's meta;
+#: as many as the envelope keeps of the times it read. The time is held beside its
 #: text, so its identity cannot be reused while the entry lives; a time equal in another zone is another object.
 _TIME_TEXTS: dict[int, tuple[datetime, str]] = {}
-_TIME_TEXTS_BOUND = 64
+_TIME_TEXTS_BOUND = 8192
 
 
 def time_text(at: datetime) -> str:

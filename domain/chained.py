@@ -16,7 +16,16 @@ from functools import cache
 from typing import Any, ClassVar
 from uuid import UUID
 
-from eventsourcing.domain import Aggregate, CanMutateAggregate, DecoratedFuncCaller, decorated_funcs
+from eventsourcing.domain import (
+    Aggregate,
+    BaseAggregate,
+    CanInitAggregate,
+    CanMutateAggregate,
+    DecoratedFuncCaller,
+    DomainEvent,
+    decorated_funcs,
+)
+from eventsourcing.utils import get_topic
 
 from domain.chain import (
     GENESIS,
@@ -58,17 +67,46 @@ class ChainedAggregate(Aggregate):
 
     @classmethod
     def _create_chained(cls, type_name: str, stream: UUID, at: datetime, payload: JSON, meta: JSON, **kwargs: Any) -> Any:
-        body = canonical_chain_body(str(stream), 1, type_name, time_text(at), payload, meta)
-        created = cls._create(
-            getattr(cls, type_name),
-            id=stream,
-            timestamp=at,
-            payload=payload,
-            meta=meta,
-            prev_link=GENESIS,
-            link=link_after(GENESIS, body),
-            **kwargs,
-        )
+        stream_text = str(stream)
+        body = canonical_chain_body(stream_text, 1, type_name, time_text(at), payload, meta)
+        event_class = getattr(cls, type_name)
+        link = link_after(GENESIS, body)
+        direct = _creation(cls, event_class, tuple(kwargs))
+        if direct is not None and isinstance(stream, UUID):
+            topic, order = direct
+            # eventsourcing's _create and the created event's mutate, less their generic steps (filtering the
+            # arguments twice, the frozen dataclass's per-field __init__, resolving the class from its topic): the
+            # referee starts one of these for every hand. The event's fields in the dataclass's order, as stored.
+            given = {
+                "originator_id": stream,
+                "originator_version": cls.INITIAL_VERSION,
+                "timestamp": at,
+                "originator_topic": topic,
+                "payload": payload,
+                "meta": meta,
+                "prev_link": GENESIS,
+                "link": link,
+                **kwargs,
+            }
+            created_event = object.__new__(event_class)
+            object.__setattr__(created_event, "__dict__", {name: given[name] for name in order})
+            created = object.__new__(cls)
+            created.__base_init__(stream, cls.INITIAL_VERSION, at)
+            # the @event-decorated __init__ (the creation event's body): may refuse, before anything is kept
+            created.__init__(payload=payload, meta=meta, prev_link=GENESIS, link=link, **kwargs)  # type: ignore[misc]
+            created._pending_events.append(created_event)
+        else:
+            created = cls._create(
+                event_class,
+                id=stream,
+                timestamp=at,
+                payload=payload,
+                meta=meta,
+                prev_link=GENESIS,
+                link=link,
+                **kwargs,
+            )
+        created._stream_text = stream_text
         if cls.plain_json:
             created._bodies = {1: body}
         return created
@@ -150,6 +188,38 @@ def _event_body(event_class: type) -> tuple[Callable[..., None], bool] | None:
     ):
         return None
     return body, tuple(inspect.signature(body).parameters) == _TIMED_BODY_PARAMETERS
+
+
+_CREATION_FIELDS = ("originator_id", "originator_version", "timestamp", "originator_topic")
+_CREATION_BODY = ("payload", "meta", "prev_link", "link")
+
+
+@cache
+def _creation(cls: type, event_class: type, named: tuple[str, ...]) -> tuple[str, tuple[str, ...]] | None:
+    """(the aggregate's topic, the created event's field names) where making the aggregate directly is all that
+    eventsourcing's ``_create`` and ``mutate`` would do with these arguments: a plain dataclass of the creation
+    fields, the body's four and ``named``; eventsourcing's own mutate and an inert apply; the base class's
+    ``__base_init__``; an ``__init__`` taking exactly the body's fields and ``named`` (not the id, which
+    eventsourcing would add); no explicit topic. Otherwise None."""
+    if not dataclasses.is_dataclass(event_class):
+        return None
+    order = tuple(f.name for f in dataclasses.fields(event_class))
+    init = inspect.signature(cls.__init__).parameters  # type: ignore[misc]
+    if (
+        order[:4] != _CREATION_FIELDS
+        or set(order[4:]) != {*_CREATION_BODY, *named}
+        or len(order) != 4 + len(_CREATION_BODY) + len(named)
+        or set(init) != {"self", *_CREATION_BODY, *named}
+        or "__slots__" in vars(event_class)
+        # eventsourcing's own (it refuses an id that is not a UUID: the direct path takes UUIDs only)
+        or getattr(event_class, "__post_init__", DomainEvent.__post_init__) is not DomainEvent.__post_init__
+        or getattr(event_class, "mutate", None) is not CanInitAggregate.mutate
+        or any(vars(k).get("apply") not in _APPLIES_INERT for k in event_class.__mro__)
+        or getattr(cls, "__base_init__", None) is not BaseAggregate.__base_init__
+        or getattr(cls, "TOPIC", None)
+    ):
+        return None
+    return get_topic(cls), order
 
 
 def first_broken_link_in(events: Iterable[Any]) -> BrokenLink | None:

@@ -25,6 +25,8 @@ from pydantic import (
     Field,
     TypeAdapter,
     ValidationError,
+    ValidationInfo,
+    ValidatorFunctionWrapHandler,
     field_validator,
 )
 
@@ -71,6 +73,10 @@ CATALOG: dict[str, type] = {**REPORTED, **FEDERATION_CATALOG, **OFC_REPORTED}
 Upcaster = Callable[[dict[str, Any]], dict[str, Any]]
 UPCASTERS: dict[tuple[str, int], Upcaster] = {}
 
+#: the envelope times read from JSON, by their text (:meth:`Envelope._a_written_time`); cleared when full
+_TIMES_READ: dict[str, datetime] = {}
+_TIMES_READ_BOUND = 8192
+
 
 class Envelope(BaseModel):
     """Strict: an unknown field, or a value of the wrong type, is refused naming the field — nothing is coerced
@@ -90,12 +96,23 @@ class Envelope(BaseModel):
     occurred_at: AwareDatetime
     rulebook: str = Field(default="bfsp", max_length=NAME_BOUND)
 
-    @field_validator("occurred_at", mode="before")
+    @field_validator("occurred_at", mode="wrap")
     @classmethod
-    def _a_written_time(cls, value: Any) -> Any:
-        if isinstance(value, int | float):
-            raise ValueError("a time is written in ISO 8601 with its offset (2026-11-29T12:00:00Z), not as a number")
-        return value
+    def _a_written_time(cls, value: Any, handler: ValidatorFunctionWrapHandler, info: ValidationInfo) -> Any:
+        if type(value) is not str or info.mode != "json":
+            if isinstance(value, int | float):
+                raise ValueError("a time is written in ISO 8601 with its offset (2026-11-29T12:00:00Z), not as a number")
+            return handler(value)
+        # A text read before is the same time: the very object read then (times are immutable), so neither
+        # pydantic's parse nor, later, the time's text (domain.chain.time_text, by identity) is made again. An
+        # imported hand history repeats its acts' times, and records written in one second share it.
+        read = _TIMES_READ.get(value)
+        if read is None:
+            read = handler(value)
+            if len(_TIMES_READ) >= _TIMES_READ_BOUND:
+                _TIMES_READ.clear()
+            _TIMES_READ[value] = read
+        return read
 
     @field_validator("rulebook")
     @classmethod

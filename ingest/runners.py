@@ -326,8 +326,9 @@ class KafkaRefereeRunner:
                 quiet_since = time.monotonic()
                 received = _times()
                 for tp, messages in polled.items():
+                    topic, partition = tp.topic, tp.partition
                     records = [
-                        LogRecord(tp.topic, tp.partition, m.offset, m.key or b"", m.value or b"", received(m.timestamp))
+                        LogRecord(topic, partition, m.offset, m.key or b"", m.value or b"", received(m.timestamp))
                         for m in messages
                     ]
                     started = time.perf_counter()

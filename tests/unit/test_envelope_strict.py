@@ -223,3 +223,40 @@ def test_the_fast_bounds_check_sees_depth_and_lone_surrogates() -> None:
     assert not _in_bounds({"a": nested}, "", 0)
     assert not _in_bounds({"player": "\ud800"}, "", 0)
     assert _in_bounds({"player": "Ann", "seats": [{"seat": 1, "stack": 10**15}]}, "", 0)
+
+
+@pytest.mark.parametrize(
+    "written", ["2026-11-29T12:00:00Z", "2026-11-29T13:00:00+01:00", "2026-11-29T12:00:00.250000-05:30"]
+)
+def test_a_time_read_again_is_the_time_read_first(written: str) -> None:
+    """The envelope keeps the times it read by their text: the same text gives the very same object (so its text
+    is written once, domain.chain.time_text), equal to what pydantic reads, in the written zone."""
+    first, _ = parse_record(raw(occurred_at=written))
+    again, _ = parse_record(raw(occurred_at=written))
+    assert again.occurred_at is first.occurred_at
+    from datetime import datetime
+
+    assert first.occurred_at == datetime.fromisoformat(written)
+    assert first.occurred_at.utcoffset() == datetime.fromisoformat(written).utcoffset()
+
+
+@pytest.mark.parametrize("written", ["2026-11-29T12:00:00", "yesterday", ""])
+def test_a_time_refused_once_is_refused_again(written: str) -> None:
+    """Only times pydantic accepted are kept: a naive or unreadable time is refused every time it comes."""
+    for _ in range(2):
+        assert refused(raw(occurred_at=written)).field == "occurred_at"
+
+
+def test_a_python_value_is_validated_as_before() -> None:
+    """Outside JSON (a model built from Python values) the time is validated by pydantic as always, the texts
+    read from JSON not consulted: strict validation still refuses a string."""
+    from pydantic import ValidationError
+
+    from ingest.envelope import Envelope
+
+    values = json.loads(raw(occurred_at="2026-11-29T12:00:00Z"))
+    parse_record(raw(occurred_at="2026-11-29T12:00:00Z"))  # the text is kept now
+    with pytest.raises(ValidationError) as err:
+        Envelope.model_validate(values, strict=True)
+    assert ("occurred_at",) in [e["loc"] for e in err.value.errors()]
+    assert Envelope.model_validate(values).occurred_at == Envelope.model_validate_json(json.dumps(values)).occurred_at

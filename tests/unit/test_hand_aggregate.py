@@ -187,3 +187,43 @@ def test_an_event_class_whose_apply_does_more_keeps_eventsourcings_trigger() -> 
     ledger = Ledger._create_chained("Opened", hand_id("ledger", 1), AT, {}, {})
     ledger._trigger_chained("Noted", {"n": 1}, at(1), {})
     assert applied == ["Opened", "Noted"] and ledger.version == 2
+
+
+def test_a_hands_start_is_the_one_eventsourcings_create_would_have_made(monkeypatch: pytest.MonkeyPatch) -> None:
+    # ChainedAggregate creates a Hand without _create's generic steps: its creation event (fields in the
+    # dataclass's order, as the store writes them) and the aggregate's state must be what _create makes.
+    import domain.chained
+    from domain.chained import _creation
+
+    assert _creation(Hand, Hand.HandStarted, ("table_id", "hand_number")) is not None  # the direct path
+    meta = {"event_id": "e0", "competition_id": "c1"}
+    direct = Hand.start(START, AT, meta)
+    monkeypatch.setattr(domain.chained, "_creation", lambda *_: None)
+    generic = Hand.start(START, AT, meta)
+    (made,), (expected,) = direct.collect_events(), generic.collect_events()
+    assert type(made) is type(expected) and list(vars(made).items()) == list(vars(expected).items())
+    assert list(vars(direct).items()) == list(vars(generic).items())
+    assert direct._bodies == generic._bodies and direct.engine.final_stacks() == generic.engine.final_stacks()
+    with pytest.raises(HandStateError):  # refused by the start's body on the generic path too
+        Hand.start(HandStarted("t", 1, "NT", (SeatEntry(1, "A", 10), SeatEntry(1, "B", 10)), 1, Stakes()), AT)
+
+
+def test_a_creation_event_that_does_more_keeps_eventsourcings_create() -> None:
+    from eventsourcing.domain import event
+
+    from domain.chained import ChainedAggregate, _creation
+
+    seen: list[str] = []
+
+    class Opening(ChainedAggregate):
+        @event("Opened")
+        def __init__(self, payload: dict[str, object], meta: dict[str, object], prev_link: str, link: str) -> None:
+            self.chain_head = link
+
+    def checked(self: object) -> None:  # anything of its own: the direct path would skip it
+        seen.append(type(self).__name__)
+
+    Opening.Opened.__post_init__ = checked  # type: ignore[attr-defined]
+    assert _creation(Opening, Opening.Opened, ()) is None
+    opened = Opening._create_chained("Opened", hand_id("opening", 1), AT, {"a": 1}, {})
+    assert opened.version == 1 and [type(e).__name__ for e in opened.collect_events()] == ["Opened"] == seen
