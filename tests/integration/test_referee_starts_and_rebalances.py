@@ -461,6 +461,33 @@ def broker() -> Iterator[PersistentService]:
         shutil.rmtree(folder, ignore_errors=True)
 
 
+def test_a_referee_joining_an_empty_group_is_given_its_partitions_once(
+    kafka_bootstrap: str, topic_factory: Callable[..., str], pg_database: PgDatabase
+) -> None:
+    """Started again and again on a group the last one left: each is given every partition by its first join, and
+    keeps them. On kafka-python 3.0.12 a leader that assigned before the topic's metadata came joined a second time
+    at once (1 start in 3), and a poll timing out in that join left the referee unassigned for 30 s: a restarted
+    referee stored nothing for that long (tests/integration/test_faults.py's kills)."""
+    topic = topic_factory(partitions=3)
+    group = f"starts-{uuid.uuid4().hex[:8]}"
+    pipeline = bootstrap(Settings(kafka_bootstrap_servers=kafka_bootstrap, database_url=pg_database.url, topic=topic,
+                                  partitions=3, rejections_topic=topic_factory(partitions=3),
+                                  checkpoints_topic=topic_factory(partitions=1)))
+    for start in range(8):
+        runner = KafkaRefereeRunner(kafka_bootstrap, topic, pipeline.referee, batch_ms=100, group_id=group)
+        stop = threading.Event()
+        thread = _run_in_thread(runner, stop, [])
+        try:
+            wait_until(lambda runner=runner: runner.assignments > 0, 30,  # type: ignore[misc]
+                       "the referee to be given its partitions")
+            time.sleep(1.0)  # a second join comes within a few hundred milliseconds of the first
+            assert runner.assignments == 1, f"start {start}: joined {runner.assignments} times"
+            assert {tp.partition for tp in runner.consumer.assignment()} == {0, 1, 2}
+        finally:
+            stop.set()  # the runner closes its consumer: the group is left empty for the next start
+            thread.join(timeout=60)
+
+
 def test_a_referee_started_while_the_broker_is_down_logs_its_retries_then_judges_every_record_once(
     broker: PersistentService, pg_database: PgDatabase, tmp_path: Path
 ) -> None:
