@@ -233,6 +233,8 @@ class Projector:
         # live object, were a fifth of its CPU; here it runs once a page, on what the page left alive
         collecting = gc.isenabled()
         gc.disable()
+        # integrity's rows written once at the end, not every touched pair's at every page (live.py ``hold``)
+        self.integrity.hold(True)
         try:
             batch = read(1)
             while batch:
@@ -242,13 +244,29 @@ class Projector:
                 done += len(batch)
                 gc.collect(1)
                 batch = following.result() if following is not None else read(start)
+            self._write_held_integrity()
         finally:
+            self.integrity.hold(False)
             if collecting:
                 gc.enable()
             self._in_fresh = None
             if ahead is not None:
                 ahead.shutdown()
         return done
+
+    def _write_held_integrity(self) -> None:
+        """The integrity rows a rebuild held back, written into its fresh tables in one transaction."""
+        try:
+            self.integrity.ready(self._read_back, schema.FRESH)
+            competitions, players, pairs = self.integrity.rows(final=True)
+            with self.database.transaction() as w:
+                w.executemany(schema.FRESH.integrity_competition, competitions)
+                w.executemany(schema.FRESH.integrity_player, players)
+                w.executemany(schema.FRESH.integrity_pair, pairs)
+        except BaseException:
+            self._forget()
+            raise
+        self.integrity.committed()
 
     def close(self) -> None:
         if self._owns:
@@ -331,6 +349,7 @@ class Projector:
                 self._write(w, page, writes, rows[-1][0] if after is not None else None)
             if self._in_fresh is not None and writes is schema.FRESH:
                 self._in_fresh.update(page.touched)
+            self.integrity.committed()
         except BaseException:
             # the in-memory hands may be ahead of what was committed: they are warmed up again from the store
             self._forget()
