@@ -49,7 +49,7 @@ from projections.integrity.live import IntegrityProjection
 from projections.ofc import ProjectedRound
 from projections.parallel import Reopen, Where, rebuild_in_parallel, turns
 from projections.rating import RESULT_EVENTS, ProjectedResults, disqualification_row, rules_row
-from projections.stored import StoredRow, partition_indexes, served, stored_rows
+from projections.stored import StoredRow, served, stored_rows
 from projections.verdicts import verdict_row
 
 #: the stored events these read models are made of; other aggregates' events (competitions, protests, …)
@@ -206,7 +206,6 @@ class Projector:
         try:
             if workers > 1 and self.reopen is not None:
                 where, reopen = self.reopen
-                partition_indexes(self.store.recorder, workers)
                 # integrity's evaluation tables (projections/integrity/tables.py), which its first hold'em hand fills
                 # in a process (~5 % of a worker's CPU), filled once here for the forked workers to share
                 tables.fill()
