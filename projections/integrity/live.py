@@ -2,16 +2,17 @@
 competition's counters as it is projected, and the players and pairs it changed are written in the page's one
 transaction with the position (exactly once, as every read model; a rebuild makes them afresh).
 
-The projector holds the counters of the competitions it has written to as a cache of their stored rows: a
-page adds its hands to them and writes the rows of the players and pairs it touched, whole. When the page
-fails, or another projector overtakes this one, the cache is dropped with the projector's other state and read
-back from the rows when next needed. A rebuild holds its rows back (:meth:`IntegrityProjection.hold`): no
-reader sees its fresh tables before the swap, so a pair's row is written once at the end (or every
-:data:`HELD_HANDS` hands) instead of at every page that touched it — rewriting every touched row's JSON at
-every page was most of what integrity's rows cost a rebuild. What a failed page needs to read back is then the
-rows last written plus the hands of the pages committed since, which it keeps for that. A rebuild's processes each keep the counters of their share of the
-hands under their own ``part`` (the hands of a stream go to one process); a read adds the parts up
-(:meth:`Counters.merge`). Memory and rows grow with the players and pairs seen, never with the hands.
+The projector holds the counters of the competitions it has written to as a cache of their stored rows: a page
+adds its hands to them and writes the rows of the players and pairs it touched, whole. When the page fails, or
+another projector overtakes this one, the cache is dropped with the projector's other state and read back from
+the rows when next needed. A rebuild holds its rows back (:meth:`IntegrityProjection.hold`): no reader sees its
+fresh tables before the swap, so a pair's row is written once at the end (or every :data:`HELD_HANDS` hands)
+instead of at every page that touched it — rewriting every touched row's JSON at every page was most of what
+integrity's rows cost a rebuild. What a failed page needs to read back is then the rows last written plus the
+hands of the pages committed since, which it keeps for that. A rebuild's processes each keep the counters of
+their share of the hands under their own ``part`` (the hands of a stream go to one process); a read adds the
+parts up (:meth:`Counters.merge`). Memory and rows grow with the players and pairs seen, never with the hands
+(but a rebuild's held hands, at most :data:`HELD_HANDS`).
 
 A hand's events are kept until it ends (a hand in progress, a few dozen small payloads) and then dropped; a
 hand whose first events another run projected is read back from the store at its next event.
