@@ -13,6 +13,7 @@ import json
 from collections import deque
 from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass
+from json.encoder import c_make_encoder, encode_basestring_ascii  # type: ignore[attr-defined]
 from typing import Any
 
 import orjson
@@ -94,7 +95,14 @@ class Stored:
             return None
         if not isinstance(at, str) or not isinstance(link, str):
             return None
-        return cls(stream, version, topic.rpartition(".")[2], payload, meta, link, at, payload_text)
+        name = _TYPES.get(topic)
+        if name is None:
+            name = _TYPES[topic] = topic.rpartition(".")[2]
+        return cls(stream, version, name, payload, meta, link, at, payload_text)
+
+
+#: an event's type by its stored topic (a few dozen topics, met for every stored event)
+_TYPES: dict[str, str] = {}
 
 
 def _canonical_payload(text: str | bytes) -> str | None:
@@ -104,11 +112,25 @@ def _canonical_payload(text: str | bytes) -> str | None:
     one payload is followed by the stream's id (the body's keys are sorted). None otherwise. Stored bytes
     are searched as they are and only the payload's are decoded."""
     data = text.encode() if isinstance(text, str) else bytes(text)
-    if not data.isascii() or data.count(b'"payload":') != 1:
+    if not data.isascii():
         return None
-    start = data.find(b'"payload":') + len(b'"payload":')
-    end = data.rfind(b',"stream":"', start, data.rfind(b',"chain":'))
+    # one pass over the bytes, not two (a count and then a find): the first "payload" key, and none after it
+    at = data.find(_PAYLOAD)
+    if at < 0 or data.find(_PAYLOAD, at + len(_PAYLOAD)) >= 0:
+        return None
+    start = at + len(_PAYLOAD)
+    # most events' chain is the two links alone, a fixed length from the end: found without a search
+    chain = len(data) - _LINKS_ONLY_CHAIN
+    if chain < start or not data.startswith(_CHAIN_LINKS, chain):
+        chain = data.rfind(b',"chain":')
+    end = data.rfind(b',"stream":"', start, chain)
     return data[start:end].decode() if end > start and data[start] == 0x7B else None  # 0x7B: "{"
+
+
+_PAYLOAD = b'"payload":'
+#: ``,"chain":{"prev_link":"<64 hex>","link":"<64 hex>"}}``: how a chained event holding only its links ends
+_CHAIN_LINKS = b',"chain":{"prev_link":"'
+_LINKS_ONLY_CHAIN = len(_CHAIN_LINKS) + 64 + len(b'","link":"') + 64 + len(b'"}}')
 
 
 #: decoded acts by their JSON text: an act is an immutable value and the same few (a fold, a check, a call
@@ -135,7 +157,21 @@ def card_text(card: MaybeCard) -> str:
 loads = orjson.loads
 
 #: compact JSON, the encoder made once (json.dumps with separators makes one per call)
-dumps = json.JSONEncoder(separators=(",", ":")).encode
+_ENCODER = json.JSONEncoder(separators=(",", ":"))
+#: the standard library's C encoder itself, made once with the encoder's settings (no check for cycles: the rows
+#: are made of fresh lists and dicts): ``JSONEncoder.encode`` makes a new one at every call, half of its time for
+#: the small values written here. The same C code writes the same text; without it, ``encode``.
+_C_ENCODE = (
+    c_make_encoder(None, _ENCODER.default, encode_basestring_ascii, None, ":", ",", False, False, True)
+    if c_make_encoder is not None else None
+)
+
+
+def dumps(value: Any) -> str:
+    """``value`` as compact JSON, exactly as ``json.dumps(value, separators=(",", ":"))`` writes it."""
+    if _C_ENCODE is None:
+        return _ENCODER.encode(value)
+    return "".join(_C_ENCODE(value, 0))
 
 
 def hand_row(

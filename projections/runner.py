@@ -49,7 +49,7 @@ from projections.integrity.live import IntegrityProjection
 from projections.ofc import ProjectedRound
 from projections.parallel import Reopen, Where, rebuild_in_parallel, turns
 from projections.rating import RESULT_EVENTS, ProjectedResults, disqualification_row, rules_row
-from projections.stored import StoredRow, partition_indexes, served, stored_rows
+from projections.stored import StoredRow, served, stored_rows
 from projections.verdicts import verdict_row
 
 #: the stored events these read models are made of; other aggregates' events (competitions, protests, …)
@@ -206,7 +206,6 @@ class Projector:
         try:
             if workers > 1 and self.reopen is not None:
                 where, reopen = self.reopen
-                partition_indexes(self.store.recorder, workers)
                 # integrity's evaluation tables (projections/integrity/tables.py), which its first hold'em hand fills
                 # in a process (~5 % of a worker's CPU), filled once here for the forked workers to share
                 tables.fill()
@@ -233,6 +232,8 @@ class Projector:
         # live object, were a fifth of its CPU; here it runs once a page, on what the page left alive
         collecting = gc.isenabled()
         gc.disable()
+        # integrity's rows written once at the end, not every touched pair's at every page (live.py ``hold``)
+        self.integrity.hold(True)
         try:
             batch = read(1)
             while batch:
@@ -242,13 +243,29 @@ class Projector:
                 done += len(batch)
                 gc.collect(1)
                 batch = following.result() if following is not None else read(start)
+            self._write_held_integrity()
         finally:
+            self.integrity.hold(False)
             if collecting:
                 gc.enable()
             self._in_fresh = None
             if ahead is not None:
                 ahead.shutdown()
         return done
+
+    def _write_held_integrity(self) -> None:
+        """The integrity rows a rebuild held back, written into its fresh tables in one transaction."""
+        try:
+            self.integrity.ready(self._read_back, schema.FRESH)
+            competitions, players, pairs = self.integrity.rows(final=True)
+            with self.database.transaction() as w:
+                w.executemany(schema.FRESH.integrity_competition, competitions)
+                w.executemany(schema.FRESH.integrity_player, players)
+                w.executemany(schema.FRESH.integrity_pair, pairs)
+        except BaseException:
+            self._forget()
+            raise
+        self.integrity.committed()
 
     def close(self) -> None:
         if self._owns:
@@ -331,6 +348,7 @@ class Projector:
                 self._write(w, page, writes, rows[-1][0] if after is not None else None)
             if self._in_fresh is not None and writes is schema.FRESH:
                 self._in_fresh.update(page.touched)
+            self.integrity.committed()
         except BaseException:
             # the in-memory hands may be ahead of what was committed: they are warmed up again from the store
             self._forget()

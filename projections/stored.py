@@ -135,9 +135,12 @@ def page_statement(recorder: Any, parts: int, k: int) -> Any:
     from psycopg.sql import SQL, Identifier
 
     # one process reads every stream: no filter (which the planner cannot estimate: it took the page for
-    # a long scan and planned it in parallel); one of several reads its partition along the partial index
-    # of it (:func:`partition_indexes`), whose condition the statement's must repeat in so many words (n and
-    # k written in, not parameters) for the planner to know the index holds every row it wants
+    # a long scan and planned it in parallel); one of several reads its partition along the notification
+    # index, keeping its own rows (the reading transaction's settings keep the plan there). A partial index of
+    # each partition would spare the server reading the others' rows (1.6 µs of its CPU a stored event for a
+    # two-worker rebuild) but cost the store's writer 3.2-3.5 µs an event it stores: it does not pay unless
+    # every event is rebuilt by several processes three times or more (docs/BENCHMARKS.md, fifth pass). n and k
+    # are written in, so that an index made for them (an operator's choice) is used if there
     partition = f" AND {_PART_OF.format(n=parts, k=k)}".replace("%", "%%") if parts > 1 else ""
     return SQL(
         "SELECT notification_id, originator_id::text, originator_version, topic, state FROM {s}.{t}"
@@ -147,40 +150,6 @@ def page_statement(recorder: Any, parts: int, k: int) -> Any:
 
 #: a stream's partition as PostgreSQL reads it (:func:`part_of`)
 _PART_OF = "ascii(right(originator_id::text, 1)) % {n} = {k}"
-
-
-def partition_indexes(recorder: Any, parts: int) -> None:
-    """Where the store is PostgreSQL's, a partial index of the notification ids of each of ``parts`` partitions
-    (:func:`part_of`), made once (the first rebuild by that many processes) and kept: each process of a rebuild
-    then reads its own streams' events along its index, in order, and the server no longer reads every stored
-    event once for each process to keep one in ``parts`` (a filter on the notification index). The store's
-    writer pays one index entry an event for it."""
-    from eventsourcing.postgres import PostgresAggregateRecorder
-    from psycopg.rows import tuple_row
-    from psycopg.sql import SQL, Identifier
-
-    if parts < 2 or not isinstance(recorder, PostgresAggregateRecorder):
-        return
-    schema, table = recorder.datastore.schema, recorder.events_table_name
-    names = {k: partition_index(table, k, parts) for k in range(parts)}
-    with (
-        recorder.datastore.get_connection() as conn,
-        conn.transaction(),
-        conn.cursor(row_factory=tuple_row) as cursor,
-    ):
-        cursor.execute("SELECT indexname FROM pg_indexes WHERE schemaname = %s AND tablename = %s", (schema, table))
-        have = {row[0] for row in cursor.fetchall()}
-        for k, name in names.items():
-            if name not in have:
-                # looked up by name first: CREATE INDEX locks the table against writes before it finds the name
-                # taken, and a rebuild with its indexes there should not hold the writer up
-                cursor.execute(SQL("CREATE INDEX IF NOT EXISTS {i} ON {s}.{t} (notification_id) WHERE " + _PART_OF.format(
-                    n=parts, k=k)).format(i=Identifier(name), s=Identifier(schema), t=Identifier(table)))
-
-
-def partition_index(table: str, k: int, parts: int) -> str:
-    """The name of the partial index of partition ``k`` of ``parts`` of the store's ``table``."""
-    return f"{table}_part_{k}_of_{parts}"[:63]  # PostgreSQL's longest name
 
 
 #: for a page's reading transaction only: along the notification index, in one process

@@ -2,12 +2,17 @@
 competition's counters as it is projected, and the players and pairs it changed are written in the page's one
 transaction with the position (exactly once, as every read model; a rebuild makes them afresh).
 
-The projector holds the counters of the competitions it has written to as a cache of their stored rows: a
-page adds its hands to them and writes the rows of the players and pairs it touched, whole. When the page
-fails, or another projector overtakes this one, the cache is dropped with the projector's other state and read
-back from the rows when next needed. A rebuild's processes each keep the counters of their share of the
-hands under their own ``part`` (the hands of a stream go to one process); a read adds the parts up
-(:meth:`Counters.merge`). Memory and rows grow with the players and pairs seen, never with the hands.
+The projector holds the counters of the competitions it has written to as a cache of their stored rows: a page
+adds its hands to them and writes the rows of the players and pairs it touched, whole. When the page fails, or
+another projector overtakes this one, the cache is dropped with the projector's other state and read back from
+the rows when next needed. A rebuild holds its rows back (:meth:`IntegrityProjection.hold`): no reader sees its
+fresh tables before the swap, so a pair's row is written once at the end (or every :data:`HELD_HANDS` hands)
+instead of at every page that touched it — rewriting every touched row's JSON at every page was most of what
+integrity's rows cost a rebuild. What a failed page needs to read back is then the rows last written plus the
+hands of the pages committed since, which it keeps for that. A rebuild's processes each keep the counters of
+their share of the hands under their own ``part`` (the hands of a stream go to one process); a read adds the
+parts up (:meth:`Counters.merge`). Memory and rows grow with the players and pairs seen, never with the hands
+(but a rebuild's held hands, at most :data:`HELD_HANDS`).
 
 A hand's events are kept until it ends (a hand in progress, a few dozen small payloads) and then dropped; a
 hand whose first events another run projected is read back from the store at its next event.
@@ -21,7 +26,7 @@ from typing import Any
 
 from domain.hand.codec import decode
 from domain.hand.events import HandStarted
-from domain.integrity.record import is_holdem, record_from_payloads
+from domain.integrity.record import HandRecord, is_holdem, record_from_payloads
 from projections import schema
 from projections.integrity import tables
 from projections.integrity.counters import Counters, PairCounts, PlayerCounts
@@ -36,6 +41,9 @@ Earlier = Callable[[str, int], Iterable[Event]]
 Query = Callable[[str, tuple[Any, ...]], list[tuple[Any, ...]]]
 
 _KEPT = READ | {"HandEnded"}
+#: a rebuild writes its held rows at least every so many hands: the hands since the rows last written are kept
+#: (a failed page reads the rows back and adds them again), so this bounds that memory (a record is ~1-2 kB)
+HELD_HANDS = 10_000
 
 
 class IntegrityProjection:
@@ -52,13 +60,55 @@ class IntegrityProjection:
         self._players: dict[str, set[str]] = {}
         self._pairs: dict[str, set[tuple[str, str]]] = {}
         self.hands = 0
+        #: holding the rows back (a rebuild): the hands of the pages committed since the rows were last written
+        #: (competition → records, in the order added), and those of the page being projected
+        self._held = False
+        self._since: dict[str, list[HandRecord]] = {}
+        self._page: list[tuple[str, HandRecord]] = []
+        self._written = False
+        #: competitions to read back and add the held hands to again (:meth:`ready`)
+        self._reload: set[str] = set()
+
+    def hold(self, held: bool) -> None:
+        """Hold the rows back until :meth:`rows` is asked for them ``final``-ly (or :data:`HELD_HANDS` hands have
+        passed): for a rebuild's fresh tables, which nobody reads before the swap. Off again: as before."""
+        self._held = held
+        self._since.clear()
+        self._page.clear()
+        self._reload.clear()
+
+    def committed(self) -> None:
+        """The page's transaction committed: its hands are in what a failed page would read back."""
+        if not self._held:
+            return
+        if self._written:
+            # the rows written with this page hold every hand so far
+            self._since.clear()
+        else:
+            for competition, record in self._page:
+                self._since.setdefault(competition, []).append(record)
+        self._page.clear()
+        self._written = False
 
     def forget(self) -> None:
-        """Drop every cache (the page failed, or a rebuild starts): they are read back from the rows."""
+        """Drop every cache (the page failed, or a rebuild starts): they are read back from the rows (holding
+        them back, with the committed pages' hands added again to what the rows say: :meth:`ready`)."""
         self._open.clear()
         self._counters.clear()
         self._players.clear()
         self._pairs.clear()
+        self._page.clear()
+        self._written = False
+        self._reload = set(self._since)
+
+    def ready(self, query: Query, reads: Any) -> None:
+        """After :meth:`forget` while holding rows back: the competitions of the hands committed since the rows
+        were written read back and those hands added again (their players and pairs to be written)."""
+        for competition in sorted(self._reload):
+            self._counters_of(competition, query, reads)
+            for record in self._since[competition]:
+                self._touched(competition, record)
+        self._reload.clear()
 
     def leave_out(self, stream: str) -> None:
         """The hand's further events are passed over (one of its events could not be read)."""
@@ -67,6 +117,8 @@ class IntegrityProjection:
     def event(self, event: Event, earlier: Earlier, query: Query, reads: Any, started: object = None) -> None:
         """One stored event of a hand's stream; ``reads`` is the page's Writes (which tables to read back);
         ``started``: the hand's start already decoded (the projector's hand projection has it), or None."""
+        if self._reload:
+            self.ready(query, reads)
         stream = event.stream
         if event.version == 1:
             self._open[stream] = self._opened(event, started)
@@ -97,11 +149,17 @@ class IntegrityProjection:
             tables.fill()
             counters.add(record)
             self.hands += 1
-            players = self._players.setdefault(competition, set())
-            players.update(record.players)
-            pairs = self._pairs.setdefault(competition, set())
-            names = sorted(record.players)
-            pairs.update((a, b) for i, a in enumerate(names) for b in names[i + 1 :])
+            if self._held:
+                self._page.append((competition, record))
+            self._touched(competition, record)
+
+    def _touched(self, competition: str, record: HandRecord) -> None:
+        """The players and pairs whose rows the next write rewrites."""
+        players = self._players.setdefault(competition, set())
+        players.update(record.players)
+        pairs = self._pairs.setdefault(competition, set())
+        names = sorted(record.players)
+        pairs.update((a, b) for i, a in enumerate(names) for b in names[i + 1 :])
 
     @staticmethod
     def _opened(event: Event, started: object = None) -> tuple[str, list[Event], HandStarted | None] | None:
@@ -118,10 +176,21 @@ class IntegrityProjection:
                 query(reads.integrity_players_of, (competition, self.part)),
                 query(reads.integrity_pairs_of, (competition, self.part)),
             )
+            # held back: the committed pages' hands the rows do not hold yet (none but after a failed page)
+            for record in self._since.get(competition, ()):
+                found.add(record)
         return found
 
-    def rows(self) -> tuple[list[tuple[Any, ...]], list[tuple[Any, ...]], list[tuple[Any, ...]]]:
-        """The page's rows (competitions, players, pairs), and the page's changes forgotten."""
+    def rows(self, final: bool = False) -> tuple[list[tuple[Any, ...]], list[tuple[Any, ...]], list[tuple[Any, ...]]]:
+        """The page's rows (competitions, players, pairs), and the page's changes forgotten; holding them back,
+        none until ``final`` (or :data:`HELD_HANDS` hands are held)."""
+        if self._held and not final and (
+            self._reload or len(self._page) + sum(map(len, self._since.values())) < HELD_HANDS
+        ):
+            return [], [], []
+        if self._reload:
+            raise RuntimeError("held integrity rows written before the counters were read back (ready())")
+        self._written = self._held
         competitions: list[tuple[Any, ...]] = []
         players: list[tuple[Any, ...]] = []
         pairs: list[tuple[Any, ...]] = []
