@@ -31,6 +31,7 @@ from pydantic import (
 )
 
 from domain.hand.codec import REPORTED
+from domain.memo import BoundedMemo
 from domain.ofc.events import OFC, OFC_REPORTED
 from domain.officials.permissions import Delegation
 from domain.roles import Role
@@ -74,8 +75,7 @@ Upcaster = Callable[[dict[str, Any]], dict[str, Any]]
 UPCASTERS: dict[tuple[str, int], Upcaster] = {}
 
 #: the envelope times read from JSON, by their text (:meth:`Envelope._a_written_time`); cleared when full
-_TIMES_READ: dict[str, datetime] = {}
-_TIMES_READ_BOUND = 8192
+_TIMES_READ: BoundedMemo[str, datetime] = BoundedMemo(8192)
 
 
 class Envelope(BaseModel):
@@ -107,12 +107,7 @@ class Envelope(BaseModel):
         # pydantic's parse nor, later, the time's text (domain.chain.time_text, by identity) is made again. An
         # imported hand history repeats its acts' times, and records written in one second share it.
         read = _TIMES_READ.get(value)
-        if read is None:
-            read = handler(value)
-            if len(_TIMES_READ) >= _TIMES_READ_BOUND:
-                _TIMES_READ.clear()
-            _TIMES_READ[value] = read
-        return read
+        return read if read is not None else _TIMES_READ.keep(value, handler(value))
 
     @field_validator("rulebook")
     @classmethod
