@@ -9,33 +9,44 @@ met again is remembered again at once.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Generic, TypeVar
 
 K = TypeVar("K")
 V = TypeVar("V")
 
 
-class BoundedMemo(dict[K, V], Generic[K, V]):
-    """A dict of at most ``bound`` answers, emptied when a new one would pass the bound.
+class BoundedMemo(Generic[K, V]):
+    """At most ``bound`` answers, all forgotten when a new one would pass the bound.
 
-    Read it as a dict (``memo.get(key)``: the hot path stays one C call); add through :meth:`keep`, which keeps the
-    bound. Not for answers that must survive: whatever it forgets is worked out again.
+    ``memo.get(key)`` is the dict's own ``get`` (the hot path stays one C call: a ``dict`` subclass's method costs
+    a lookup through the class at every call); :meth:`keep` adds an answer within the bound. Not for answers that
+    must survive: whatever it forgets is worked out again.
     """
 
-    __slots__ = ("bound",)
+    __slots__ = ("_found", "bound", "get")
 
     def __init__(self, bound: int) -> None:
         if bound < 1:
             raise ValueError(f"a memo's bound is at least 1, not {bound}")
-        super().__init__()
         self.bound = bound
+        self._found: dict[K, V] = {}
+        #: the answer remembered for a key, or None
+        self.get: Callable[[K], V | None] = self._found.get
 
     def keep(self, key: K, value: V) -> V:
-        """Remember ``value`` for ``key`` (emptying the memo first when it is full); answer ``value``."""
-        if len(self) >= self.bound and key not in self:
-            self.clear()
-        self[key] = value
+        """Remember ``value`` for ``key`` (forgetting every answer first when the memo is full); answer ``value``."""
+        found = self._found
+        if len(found) >= self.bound and key not in found:
+            found.clear()
+        found[key] = value
         return value
+
+    def __len__(self) -> int:
+        return len(self._found)
+
+    def __contains__(self, key: object) -> bool:
+        return key in self._found
 
 
 __all__ = ["BoundedMemo"]
