@@ -21,6 +21,8 @@ from typing import Any
 
 import orjson
 
+from domain.memo import BoundedMemo
+
 #: The link before a stream's first event.
 GENESIS = "0" * 64
 
@@ -110,8 +112,7 @@ def link_after(previous: str, canonical_body: bytes) -> str:
 #: distinct text read, ingest/envelope.py), and ``isoformat()`` costs about as much as the rest of the record's meta;
 #: as many as the envelope keeps of the times it read. The time is held beside its
 #: text, so its identity cannot be reused while the entry lives; a time equal in another zone is another object.
-_TIME_TEXTS: dict[int, tuple[datetime, str]] = {}
-_TIME_TEXTS_BOUND = 8192
+_TIME_TEXTS: BoundedMemo[int, tuple[datetime, str]] = BoundedMemo(8192)
 
 
 def time_text(at: datetime) -> str:
@@ -119,11 +120,7 @@ def time_text(at: datetime) -> str:
     found = _TIME_TEXTS.get(id(at))
     if found is not None and found[0] is at:
         return found[1]
-    text = at.isoformat()
-    if len(_TIME_TEXTS) >= _TIME_TEXTS_BOUND:
-        _TIME_TEXTS.clear()
-    _TIME_TEXTS[id(at)] = (at, text)
-    return text
+    return _TIME_TEXTS.keep(id(at), (at, at.isoformat()))[1]
 
 
 @dataclass(frozen=True, slots=True)

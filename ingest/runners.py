@@ -243,6 +243,12 @@ class KafkaRefereeRunner:
             # behind it (about 80 µs a record). Short waits and large fetches keep the busy partition fed.
             fetch_max_wait_ms=max(min(self.batch_ms, FETCH_MAX_WAIT_MS), 1),
             max_partition_fetch_bytes=PARTITION_FETCH_BYTES,
+            # Kept on (kafka-python's default), measured: a record batch's CRC-32C is one call of the crc32c
+            # extension per batch (a v2 record has no CRC of its own), no difference within the noise in a bare
+            # consumer (8.4 against 8.5 µs a record, docs/BENCHMARKS.md). It is the one check between the bytes
+            # the producer wrote and those judged that covers the broker's disk and memory, where TCP's checksum
+            # ends; a flipped digit in an amount would otherwise pass the strict envelope as a valid record.
+            check_crcs=True,
             client_id="pokeraudit-referee",
             # kafka-python 3 defaults to 45 s: a crashed referee's partitions would wait that long for its
             # successor. Heartbeats come from a background thread, so a long batch does not miss them.

@@ -85,3 +85,22 @@ def test_every_catalog_type_exports_a_json_schema() -> None:
     schemas = json_schemas()
     assert set(schemas["payloads"]) == set(CATALOG)
     assert "event_id" in schemas["envelope"]["properties"]
+
+
+@pytest.mark.parametrize(
+    "written", ["2026-11-29T12:00:00Z", "2026-11-29T12:00:00.250+00:00", "2026-11-29T14:00:00+02:00",
+                "2026-11-29T06:30:00-05:30", "2026-11-29T17:45:00+05:45"],
+)
+def test_a_time_read_from_a_record_is_the_instant_written_in_the_standard_librarys_zone(written: str) -> None:
+    from datetime import timezone
+
+    from pydantic import AwareDatetime, TypeAdapter
+
+    as_pydantic_reads_it = TypeAdapter(AwareDatetime).validate_json(f'"{written}"')
+    raw = record(PlayerActed(seat=1, action=ActionKind.FOLD)).replace(b'"2026-11-29T12:00:00Z"', f'"{written}"'.encode())
+    for _ in range(2):  # read once, then the text remembered
+        occurred_at = parse_record(raw)[0].occurred_at
+        assert type(occurred_at.tzinfo) is timezone
+        assert occurred_at == as_pydantic_reads_it
+        assert occurred_at.utcoffset() == as_pydantic_reads_it.utcoffset()
+        assert occurred_at.isoformat() == as_pydantic_reads_it.isoformat()
