@@ -40,6 +40,7 @@ from api.errors import ApiError, not_found
 from api.limits import limit_heavy_reads
 from api.sealing import SealingPolicy
 from projections import federation, schema
+from projections.database import READ_POOL_SIZE
 from projections.read_models import ReadModels
 
 #: where the columns that decide a reader's sight of a hand are in its row
@@ -57,7 +58,7 @@ T = TypeVar("T")
 #: the pool ends after 3 s with a 503: under a CPU-starved load, more threads than connections held connections
 #: for seconds while they waited for the interpreter's lock). A plain executor: handing a read to it and back costs
 #: about 40 µs of CPU, starlette's run_in_threadpool (anyio's worker threads) about 90 (issue 17).
-_READERS = ThreadPoolExecutor(max_workers=4, thread_name_prefix="pokeraudit-fast-reads")
+_READERS = ThreadPoolExecutor(max_workers=READ_POOL_SIZE, thread_name_prefix="pokeraudit-fast-reads")
 
 
 async def _off_the_loop(read: Callable[[], T]) -> T:

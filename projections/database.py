@@ -373,6 +373,9 @@ def _writable(conn: Any) -> None:
 
 #: how long a read or a write waits for a connection from the pool (the server down: then it fails)
 POOL_WAIT_SECONDS = 3.0
+#: connections a PostgreSQL read database keeps at most; the API's fast reads run on as many threads
+#: (api/fast_reads.py), so a read waits its turn for a thread, never for a connection
+READ_POOL_SIZE = 4
 
 
 class PostgresReadDatabase(ReadDatabase):
@@ -382,7 +385,7 @@ class PostgresReadDatabase(ReadDatabase):
     # violates unique constraint pg_type_typname_nsp_index"
     schema_lock = "SELECT pg_advisory_xact_lock(hashtext('pokeraudit.read_models'))"
 
-    def __init__(self, url: str, pool_size: int = 4) -> None:
+    def __init__(self, url: str, pool_size: int = READ_POOL_SIZE) -> None:
         from psycopg_pool import ConnectionPool
 
         super().__init__()
