@@ -125,19 +125,23 @@ def fast_route(client: TestClient) -> FastReads:
 
 
 def compared(settings: Settings, pipeline: Pipeline, extra: dict[str, dict[str, str]] | None = None) -> None:
-    """Every hot read as every caller, through the fast route and then through FastAPI's routes alone."""
+    """Every hot read as every caller: answered ahead of the middleware, by the fast route behind it, and by
+    FastAPI's routes alone."""
     with app_on(settings, pipeline) as client:
         read_models = models_of(client)
         requests = [(p, h) for p in paths(read_models) for h in {**callers(read_models), **(extra or {})}.values()]
         fast = fast_route(client)
-        served_fast = answers(client, requests)
+        ahead = answers(client, requests)
         assert fast.hands.built > 0 and fast.final_stacks.built > 0, "the fast route answered"
+        assert client.app.fast_reads is fast  # type: ignore[attr-defined]
+        client.app.fast_reads = None  # type: ignore[attr-defined]
+        served_fast = answers(client, requests)  # by the route first in the router, behind the middleware
         client.app.router.routes.remove(fast)  # type: ignore[attr-defined]
         by_fastapi = answers(client, requests)
     assert [a[1] for a in by_fastapi].count(200) > len(requests) // 3, "most reads are answered"
     assert {a[1] for a in by_fastapi} >= {200, 401, 403, 404}
-    for ours, theirs in zip(served_fast, by_fastapi, strict=True):
-        assert ours == theirs
+    for first, ours, theirs in zip(ahead, served_fast, by_fastapi, strict=True):
+        assert first == ours == theirs
 
 
 def test_the_fast_reads_answer_what_the_routes_answer(judged: Any) -> None:
@@ -227,3 +231,48 @@ def test_the_metrics_count_them_under_their_route_and_the_schema_keeps_the_route
                         ("/v1/competitions/{competition_id}/standings", "Standings")):
         answer = schema["paths"][path]["get"]["responses"]["200"]["content"]["application/json"]["schema"]
         assert model in str(answer), (path, answer)
+
+
+def test_an_unexpected_failure_answers_500_ahead_as_behind_the_middleware(
+    judged: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Ahead of the middleware, a failure no handler is for answers the app's 500 and reaches the server (which logs
+    it), as Starlette's ServerErrorMiddleware does behind it; and it is counted as a 500 under its route."""
+    settings, pipeline, _ = judged
+    judge = token("judge", JUDGE.person)
+
+    def broken(self: ReadModels, hand_id: str) -> None:
+        raise RuntimeError("the disk is on fire")
+
+    monkeypatch.setattr(ReadModels, "hand_row", broken)
+    with app_on(settings, pipeline) as client:
+        hand = models_of(client).database.query("SELECT hand_id FROM rm_hands ORDER BY hand_id")[0][0]
+        with pytest.raises(RuntimeError, match="on fire"):
+            client.get(f"/v1/hands/{hand}", headers=judge)
+        quiet = TestClient(client.app, raise_server_exceptions=False)
+        before = REQUESTS.labels("/v1/hands/{hand_id}", "GET", "500")._value.get()  # type: ignore[attr-defined]
+        ahead = quiet.get(f"/v1/hands/{hand}", headers=judge)
+        assert REQUESTS.labels("/v1/hands/{hand_id}", "GET", "500")._value.get() == before + 1  # type: ignore[attr-defined]
+        client.app.fast_reads = None  # type: ignore[attr-defined]
+        behind = quiet.get(f"/v1/hands/{hand}", headers=judge)
+    assert ahead.status_code == behind.status_code == 500
+    assert ahead.content == behind.content and ahead.json()["error"]["code"] == "internal_error"
+
+
+def test_cors_and_a_body_send_the_reads_through_the_whole_stack(judged: Any) -> None:
+    """With CORS on, the answer carries its headers (the middleware's: nothing is answered ahead of it); a GET with a
+    body over the limit is BodyLimit's 413, as it always was."""
+    settings, pipeline, _ = judged
+    judge = token("judge", JUDGE.person)
+    origin = "https://desk.example"
+    cors = settings.model_copy(update={"cors_origins": origin, "max_body_bytes": 10})
+    with app_on(cors, pipeline) as client:
+        fast = fast_route(client)
+        hand = models_of(client).database.query("SELECT hand_id FROM rm_hands ORDER BY hand_id")[0][0]
+        answer = client.get(f"/v1/hands/{hand}", headers={**judge, "Origin": origin})
+        assert answer.status_code == 200 and answer.headers["access-control-allow-origin"] == origin
+        assert fast.hands.built == 1, "the fast route behind the middleware answered"
+    with app_on(settings.model_copy(update={"max_body_bytes": 10}), pipeline) as client:
+        refused = client.request("GET", f"/v1/hands/{hand}", headers=judge, content=b"x" * 100)
+        assert refused.status_code == 413 and refused.json()["error"]["code"] == "too_large"
+        assert client.get(f"/v1/hands/{hand}", headers=judge).status_code == 200
