@@ -24,6 +24,7 @@ What each answer costs besides:
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import Awaitable, Callable, Hashable, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
@@ -35,11 +36,14 @@ from starlette.routing import BaseRoute, Match, NoMatchFound
 from starlette.types import Receive, Scope, Send
 
 from api.auth import Principal
+from api.body_limit import BodyLimit
 from api.deps import event_store, principal, verify_scope
 from api.errors import ApiError, not_found
 from api.limits import limit_heavy_reads
+from api.metrics import Measured, counted
 from api.sealing import SealingPolicy
 from projections import federation, schema
+from projections.database import READ_POOL_SIZE
 from projections.read_models import ReadModels
 
 #: where the columns that decide a reader's sight of a hand are in its row
@@ -49,6 +53,14 @@ _COMPETITION, _TABLE, _STATUS, _ENDED_AT = (
 #: finished answers kept of each kind (forgotten all at once beyond: then built again, as they always were)
 MOST_KEPT = 2048
 
+#: the app's own middleware (api/app.py): where it is all the app has, a hot read is answered ahead of it
+#: (:meth:`FastReads.ahead`); any other (CORS, one a test adds) sends every request through the whole stack
+OWN_MIDDLEWARE = frozenset({Measured, BodyLimit})
+#: a request with a body (its size is BodyLimit's to refuse) goes through the stack
+_BODY_HEADERS = frozenset({b"content-length", b"transfer-encoding"})
+#: what FastAPI answers a route's model with: its JSON, as application/json
+_JSON = (b"content-type", b"application/json")
+
 Answer = Callable[[Request, Mapping[str, Any]], Awaitable[bytes]]
 T = TypeVar("T")
 
@@ -57,7 +69,7 @@ T = TypeVar("T")
 #: the pool ends after 3 s with a 503: under a CPU-starved load, more threads than connections held connections
 #: for seconds while they waited for the interpreter's lock). A plain executor: handing a read to it and back costs
 #: about 40 µs of CPU, starlette's run_in_threadpool (anyio's worker threads) about 90 (issue 17).
-_READERS = ThreadPoolExecutor(max_workers=4, thread_name_prefix="pokeraudit-fast-reads")
+_READERS = ThreadPoolExecutor(max_workers=READ_POOL_SIZE, thread_name_prefix="pokeraudit-fast-reads")
 
 
 async def _off_the_loop(read: Callable[[], T]) -> T:
@@ -153,6 +165,72 @@ class FastReads(BaseRoute):
         body = await self._answer_of[id(route)](Request(scope, receive), scope["path_params"])
         # as FastAPI answers a route's model: its JSON, application/json, 200
         await Response(body, media_type="application/json")(scope, receive, send)
+
+    async def ahead(self, app: Any, scope: Scope, receive: Receive, send: Send) -> bool:
+        """Answer ``scope`` ahead of ``app``'s middleware stack and of FastAPI's and Starlette's own work per
+        request, when it is one of these reads and nothing in that stack would change the answer (the app's
+        middleware is its own, no body, no OpenTelemetry); False, with nothing sent, otherwise.
+
+        What the stack would do is done here: the metrics count it under its route (api/metrics.py ``counted``),
+        an error is shaped by the app's handler for it, and an unexpected one answers as the app's handler of
+        every error does and is raised again for the server to log, as Starlette's ServerErrorMiddleware does.
+        Every layer costs each request a call and a closure; for these reads, most of serve's CPU (issue 17)."""
+        if scope["type"] != "http" or scope["method"] != "GET":
+            return False
+        found = self._matched(scope)
+        if found is None:
+            return False
+        answer, child = found
+        for name, _ in scope["headers"]:
+            if name in _BODY_HEADERS:
+                return False
+        if any(m.cls not in OWN_MIDDLEWARE for m in app.user_middleware) or app.telemetry_on():
+            return False
+        started = time.perf_counter()
+        scope["app"] = app
+        scope.update(child)
+        status = [500]
+
+        async def sending(message: Any) -> None:
+            if message["type"] == "http.response.start":
+                status[0] = message["status"]
+            await send(message)
+
+        try:
+            try:
+                body = await answer(Request(scope, receive), scope["path_params"])
+            except Exception as exc:
+                await self._shaped(app, scope, receive, sending, exc)
+            else:
+                await sending({"type": "http.response.start", "status": 200,
+                               "headers": [(b"content-length", str(len(body)).encode()), _JSON]})
+                await send({"type": "http.response.body", "body": body})
+        finally:
+            counted(scope, status[0], started)
+        return True
+
+    def _matched(self, scope: Scope) -> tuple[Answer, Scope] | None:
+        for route, answer in self._routes:
+            match, child = route.matches(scope)
+            if match is Match.FULL:
+                return answer, child
+        return None
+
+    @staticmethod
+    async def _shaped(app: Any, scope: Scope, receive: Receive, send: Send, exc: Exception) -> None:
+        # the handler Starlette's ExceptionMiddleware would pick (by the error's classes, nearest first); an error
+        # none is for goes to the handler of every error, and on to the server, as ServerErrorMiddleware sends it
+        handlers: Mapping[Any, Any] = app.exception_handlers
+        handler: Any = next((handlers[c] for c in type(exc).__mro__ if c in handlers and c is not Exception), None)
+        unexpected = handler is None
+        if unexpected:
+            handler = handlers.get(Exception) or handlers.get(500)
+            if handler is None:
+                raise exc
+        response = await handler(Request(scope, receive), exc)
+        await response(scope, receive, send)
+        if unexpected:
+            raise exc
 
     def url_path_for(self, name: str, /, **path_params: Any) -> Any:
         raise NoMatchFound(name, path_params)

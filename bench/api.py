@@ -138,11 +138,17 @@ def cpu_seconds(pid: int) -> float:
 
 def timed_load(
     url: str, pid: int, targets: list[tuple[str, str]], rate: float, seconds: float
-) -> tuple[dict[str, list[float]], float]:
-    """The reads' latencies, and the server's CPU seconds spent answering them."""
-    before = cpu_seconds(pid)
-    latencies = asyncio.run(load(url, targets, rate, seconds))
-    return latencies, cpu_seconds(pid) - before
+) -> tuple[dict[str, list[float]], float, float]:
+    """The reads' latencies, the server's CPU seconds spent answering them, and the client's (this thread's) spent
+    sending them and reading the answers. The client runs on uvloop (a dependency of serve's already): on
+    asyncio's own loop it cost about twice the server's CPU floor a request, and on two cores shared with the
+    server, the referee and the projector it competed with what it measures."""
+    import uvloop
+
+    before, client_before = cpu_seconds(pid), time.thread_time()
+    with asyncio.Runner(loop_factory=uvloop.new_event_loop) as runner:
+        latencies = runner.run(load(url, targets, rate, seconds))
+    return latencies, cpu_seconds(pid) - before, time.thread_time() - client_before
 
 
 def headers() -> dict[str, str]:
@@ -469,7 +475,8 @@ def mixed(args: argparse.Namespace) -> None:
             judged = JudgedSince(database_url)
             publisher.start()
             started = time.monotonic()
-            latencies, cpu = timed_load(url, serve, mixed_targets(read_hands, competition), args.rate, args.seconds)
+            latencies, cpu, client_cpu = timed_load(url, serve, mixed_targets(read_hands, competition), args.rate,
+                                                    args.seconds)
             reads_s = time.monotonic() - started
             published, publish_s = done.get(timeout=120)
             publisher.join(timeout=60)
@@ -489,7 +496,9 @@ def mixed(args: argparse.Namespace) -> None:
               f"max {max(values):8.2f}   ({len(values):,} reads)")
     print(f"  {'all':<9} p50 {p50:7.2f}   p99 {p99:7.2f}")
     per_read = cpu / (len(every) + WARM_UP) * 1000
-    print(f"server CPU: {per_read:.2f} ms per read (serve --processes {args.processes})")
+    client_per_read = client_cpu / (len(every) + WARM_UP) * 1000
+    print(f"server CPU: {per_read:.3f} ms per read (serve --processes {args.processes}); the bench's client: "
+          f"{client_per_read:.3f} ms per read")
     print(f"meanwhile: {published:,} events published at {published / publish_s:,.0f}/s (asked {args.events_rate:g}/s), "
           f"all judged {judge_s:.1f} s after the first was published ({published / judge_s:,.0f}/s); read models "
           f"caught up {drained:.1f} s after the reads")
@@ -502,7 +511,7 @@ def mixed(args: argparse.Namespace) -> None:
         "p50_ms": round(p50, 2), "p99_ms": round(p99, 2), "goal_p99_ms": MIXED_GOAL_P99_MS, "goal_met": met,
         "asked_reads_per_s": args.rate, "events_published_per_s": round(published / publish_s, 1),
         "events_judged_per_s": round(published / judge_s, 1), "server_cpu_ms_per_read": round(per_read, 3),
-        "serve_processes": args.processes, "brokers": brokers,
+        "client_cpu_ms_per_read": round(client_per_read, 3), "serve_processes": args.processes, "brokers": brokers,
         "peak_rss_mb": {name: round(mb, 1) for name, mb in memory.items()},
         "load_average": [round(load_before[0], 2), round(load_after[0], 2)],
     }))
@@ -542,11 +551,11 @@ def main() -> None:
             print(f"{mode}: imported {records:,} events ({len(hands):,} hands) through the API in {import_s:.1f} s "
                   f"({records / import_s:,.0f} events/s, judged and projected)", flush=True)
             if args.reads_with_workers:
-                latencies, cpu = timed_load(url, pid, hand_targets(hands), args.rate, args.seconds)
+                latencies, cpu, _ = timed_load(url, pid, hand_targets(hands), args.rate, args.seconds)
         if not args.reads_with_workers:
             # The reads' own process, as a read replica runs: no referee or projector threads beside them.
             with served(env, workers=False, processes=args.processes) as (url, pid):
-                latencies, cpu = timed_load(url, pid, hand_targets(hands), args.rate, args.seconds)
+                latencies, cpu, _ = timed_load(url, pid, hand_targets(hands), args.rate, args.seconds)
         sent = sum(len(v) for v in latencies.values())
         print(f"{sent:,} reads at {args.rate:g}/s for {args.seconds:g} s on loopback (latency from when due, ms):")
         for kind in KINDS:

@@ -373,6 +373,9 @@ def _writable(conn: Any) -> None:
 
 #: how long a read or a write waits for a connection from the pool (the server down: then it fails)
 POOL_WAIT_SECONDS = 3.0
+#: connections a PostgreSQL read database keeps at most; the API's fast reads run on as many threads
+#: (api/fast_reads.py), so a read waits its turn for a thread, never for a connection
+READ_POOL_SIZE = 4
 
 
 class PostgresReadDatabase(ReadDatabase):
@@ -382,7 +385,7 @@ class PostgresReadDatabase(ReadDatabase):
     # violates unique constraint pg_type_typname_nsp_index"
     schema_lock = "SELECT pg_advisory_xact_lock(hashtext('pokeraudit.read_models'))"
 
-    def __init__(self, url: str, pool_size: int = 4) -> None:
+    def __init__(self, url: str, pool_size: int = READ_POOL_SIZE) -> None:
         from psycopg_pool import ConnectionPool
 
         super().__init__()
@@ -390,6 +393,9 @@ class PostgresReadDatabase(ReadDatabase):
         self._pool = ConnectionPool(
             url, min_size=1, max_size=pool_size, open=True, reset=_writable, timeout=POOL_WAIT_SECONDS
         )
+        self._url, self._pool_size = url, pool_size
+        self._alone: Any = None
+        self._opening = threading.Lock()
         self._fresh = False
         self.create()
 
@@ -399,6 +405,8 @@ class PostgresReadDatabase(ReadDatabase):
 
     def check_connections(self) -> None:
         self._pool.check()
+        if self._alone is not None:
+            self._alone.check()
 
     @contextmanager
     def transaction(self) -> Iterator[Writer]:
@@ -417,19 +425,33 @@ class PostgresReadDatabase(ReadDatabase):
         return _PgSnapshot(self._pool)
 
     def read_alone(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
-        conn = self._pool.getconn()
-        try:
-            # no BEGIN of psycopg's own, and so no COMMIT: the statement alone (the pool's reset makes the
-            # connection a writer's again)
-            conn.autocommit = True
-            with conn.cursor() as cursor:
-                cursor.execute(_pg(sql), tuple(params))
-                return list(cursor.fetchall())
-        finally:
-            self._pool.putconn(conn)
+        # no BEGIN of psycopg's own, and so no COMMIT: the statement alone
+        with self._alone_pool().connection() as conn, conn.cursor() as cursor:
+            cursor.execute(_pg(sql), tuple(params))
+            return list(cursor.fetchall())
+
+    def _alone_pool(self) -> Any:
+        """Autocommit connections of their own for :meth:`read_alone`, opened at its first use (the projector and
+        the referee never read alone). Not the writers' pool: a connection given back to a pool with a reset goes
+        through one of the pool's worker threads before it is free again — a hand-off between threads on every
+        read, which cost the API's hot reads more CPU than the statement itself (issue 17)."""
+        pool = self._alone
+        if pool is None:
+            from psycopg_pool import ConnectionPool
+
+            with self._opening:
+                if self._alone is None:
+                    self._alone = ConnectionPool(
+                        self._url, min_size=0, max_size=self._pool_size, open=True, kwargs={"autocommit": True},
+                        timeout=POOL_WAIT_SECONDS,
+                    )
+                pool = self._alone
+        return pool
 
     def close(self) -> None:
         self._pool.close()
+        if self._alone is not None:
+            self._alone.close()
 
 
 _PG_SQL: dict[str, str] = {}

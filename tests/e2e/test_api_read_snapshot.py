@@ -13,13 +13,11 @@ from pathlib import Path
 import pytest
 from fastapi import FastAPI, Request
 from fastapi.testclient import TestClient
+from served_app import SECRET, app_on, embedded, projected, publish_judged
 
-from api.app import create_app
 from api.auth import issue_token
-from api.bootstrap import Pipeline, bootstrap, open_read_models
+from api.bootstrap import Pipeline
 from api.deps import CurrentReadModels
-from api.operations import publish, referee_once
-from api.settings import Settings
 from domain.cards import parse_cards
 from domain.hand.events import (
     ActionKind,
@@ -40,7 +38,6 @@ from projections.runner import Projector
 
 pytestmark = pytest.mark.e2e
 
-SECRET = "test-secret-of-at-least-thirty-two-bytes"
 AT = datetime(2026, 11, 29, 12, 0, tzinfo=UTC)
 DEALER = RecordedBy(person="dealer-3", role=Role.DEALER)
 VIEWER = {"Authorization": f"Bearer {issue_token(SECRET, 'a-viewer', Role.VIEWER)}"}
@@ -72,21 +69,12 @@ class Served:
 
 @pytest.fixture
 def served(tmp_path: Path) -> Iterator[Served]:
-    settings = Settings(POKERAUDIT_DATA_DIR=tmp_path, POKERAUDIT_JWT_SECRET=SECRET)  # type: ignore[call-arg]
-    pipeline = bootstrap(settings)
-    publish(pipeline, raised("t1", "open"), progress=False)
-    referee_once(pipeline)
-    projector = Projector(pipeline.store, open_read_models(settings).database)
-    projector.catch_up()
-    publish(pipeline, raised("t1", "cup"), progress=False)
-    referee_once(pipeline)
-    read_models = open_read_models(settings)
-    app = create_app(settings, pipeline, read_models)
-    with TestClient(app) as client:
-        yield Served(client, app, pipeline, projector)
-    read_models.close()
-    projector.database.close()
-    pipeline.close()
+    with embedded(tmp_path) as (settings, pipeline):
+        publish_judged(pipeline, raised("t1", "open"))
+        with projected(settings, pipeline) as projector:
+            publish_judged(pipeline, raised("t1", "cup"))
+            with app_on(settings, pipeline) as client:
+                yield Served(client, client.app, pipeline, projector)  # type: ignore[arg-type]
 
 
 def two_reads_around_a_rebuild(models: ReadModels, rebuild: Projector) -> dict[str, list[list[str]]]:

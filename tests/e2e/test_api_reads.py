@@ -12,8 +12,8 @@ from urllib.parse import quote
 
 import pytest
 from fastapi.testclient import TestClient
+from served_app import SECRET, app_on, embedded, projected, publish_judged
 
-from api.app import create_app
 from api.auth import issue_token
 from api.bootstrap import Pipeline, bootstrap, open_read_models
 from api.operations import publish, referee_once
@@ -40,7 +40,6 @@ from projections.runner import Projector
 
 pytestmark = pytest.mark.e2e
 
-SECRET = "test-secret-of-at-least-thirty-two-bytes"
 AT = datetime(2026, 11, 29, 12, 0, tzinfo=UTC)
 DEALER = RecordedBy(person="dealer-3", role="dealer")
 LIVE_TABLE = "hall-a/7#1"  # a table id with the characters PHH paths bring
@@ -76,23 +75,15 @@ def checked_down(table: str) -> list[ReportedEvent]:
 
 @pytest.fixture
 def served(tmp_path: Path) -> Iterator[tuple[TestClient, Pipeline, Projector]]:
-    settings = Settings(POKERAUDIT_DATA_DIR=tmp_path, POKERAUDIT_JWT_SECRET=SECRET)  # type: ignore[call-arg]
-    pipeline = bootstrap(settings)
-    events = [
-        *hand_records([*heads_up(LIVE_TABLE), PlayerActed(2, ActionKind.RAISE, 300)], "open", DEALER, AT),
-        *hand_records(checked_down(ENDED_TABLE), "open", DEALER, AT),
-        *hand_records([*heads_up("t3"), PlayerActed(2, ActionKind.RAISE, 120)], "open", DEALER, AT),
-    ]
-    publish(pipeline, events, progress=False)
-    assert referee_once(pipeline) == {"accepted": 29, "rejected": 1}
-    projector = Projector(pipeline.store, open_read_models(settings).database)
-    projector.catch_up()
-    read_models = open_read_models(settings)
-    with TestClient(create_app(settings, pipeline, read_models)) as client:
-        yield client, pipeline, projector
-    read_models.close()
-    projector.database.close()
-    pipeline.close()
+    with embedded(tmp_path) as (settings, pipeline):
+        events = [
+            *hand_records([*heads_up(LIVE_TABLE), PlayerActed(2, ActionKind.RAISE, 300)], "open", DEALER, AT),
+            *hand_records(checked_down(ENDED_TABLE), "open", DEALER, AT),
+            *hand_records([*heads_up("t3"), PlayerActed(2, ActionKind.RAISE, 120)], "open", DEALER, AT),
+        ]
+        assert publish_judged(pipeline, events) == {"accepted": 29, "rejected": 1}
+        with projected(settings, pipeline) as projector, app_on(settings, pipeline) as client:
+            yield client, pipeline, projector
 
 
 def as_(role: str, **claims: str) -> dict[str, str]:
