@@ -488,6 +488,59 @@ def test_a_referee_joining_an_empty_group_is_given_its_partitions_once(
             thread.join(timeout=60)
 
 
+def test_a_referee_with_an_idle_exit_waits_out_a_rebalance_that_revoked_its_partitions(
+    kafka_bootstrap: str, topic_factory: Callable[..., str], pg_database: PgDatabase
+) -> None:
+    """``--idle-exit`` counts quiet time only while the referee holds its partitions: revoked by a rebalance that
+    waits for a slow member, they are still listed as assigned (unpaused) until it ends, and a referee that idled out
+    then left their records unjudged (bench/pipeline.py: 98,256 of 100,224 judged)."""
+    from kafka import KafkaConsumer
+
+    topic = topic_factory(partitions=3)
+    group = f"idle-{uuid.uuid4().hex[:8]}"
+    pipeline = bootstrap(Settings(kafka_bootstrap_servers=kafka_bootstrap, database_url=pg_database.url, topic=topic,
+                                  partitions=3, rejections_topic=topic_factory(partitions=3),
+                                  checkpoints_topic=topic_factory(partitions=1)))
+
+    def member(**config: Any) -> KafkaConsumer:
+        return KafkaConsumer(topic, bootstrap_servers=kafka_bootstrap, group_id=group, enable_auto_commit=False,
+                             session_timeout_ms=10_000, heartbeat_interval_ms=1_000, **config)
+
+    runner = KafkaRefereeRunner(kafka_bootstrap, topic, pipeline.referee, batch_ms=100, group_id=group)
+    stop = threading.Event()
+    judged: list[int] = []
+    thread = threading.Thread(target=lambda: judged.append(runner.run(stop, idle_exit_s=4.0)), daemon=True)
+    thread.start()
+    # a member that stops polling once it has partitions: the next rebalance waits for it up to its own
+    # max_poll_interval_ms (its rebalance timeout), 9 s, far longer than the referee's idle exit
+    slow = member(max_poll_interval_ms=9_000)
+    joining = member()
+    try:
+        wait_until(lambda: runner.assignments > 0, 30, "the referee to be given its partitions")
+        deadline = time.monotonic() + 30
+        while not slow.assignment():
+            assert time.monotonic() < deadline, "the slow member was never given a partition"
+            slow.poll(timeout_ms=100, max_records=1)
+        before = runner.assignments
+        wait_until(lambda: runner.assignments > before and runner.unassigned_since is None, 30,
+                   "the referee to be given its share again")
+        rebalances = runner.assignments
+        # another member joins: the referee's partitions are revoked until the slow member is dropped
+        deadline = time.monotonic() + 40
+        while not joining.assignment():
+            assert time.monotonic() < deadline, "the joining member was never given a partition"
+            assert thread.is_alive(), f"the referee idled out in the rebalance, judged {judged}"
+            joining.poll(timeout_ms=100, max_records=1)
+        wait_until(lambda: runner.assignments > rebalances and runner.unassigned_since is None, 30,
+                   "the referee to be given its share after the rebalance")
+        assert thread.is_alive(), "the referee idled out while its partitions were revoked"
+    finally:
+        stop.set()
+        thread.join(timeout=60)
+        joining.close()
+        slow.close()
+
+
 def test_a_referee_started_while_the_broker_is_down_logs_its_retries_then_judges_every_record_once(
     broker: PersistentService, pg_database: PgDatabase, tmp_path: Path
 ) -> None:
