@@ -29,10 +29,10 @@ PACKAGES = ("domain.", "projections.", "ingest.", "api.")
 
 
 def interpreter() -> str:
-    """What a build is only good for: this interpreter's version and extension suffix."""
-    import sysconfig
-
-    return f"{sys.implementation.cache_tag}{sysconfig.get_config_var('EXT_SUFFIX')}"
+    """What a build is only good for: this interpreter's version and extension suffix (sysconfig's EXT_SUFFIX,
+    which the import system lists first among the suffixes it loads: read there, sysconfig is not imported at
+    every start)."""
+    return f"{sys.implementation.cache_tag}{EXTENSION_SUFFIXES[0]}"
 
 
 def source_of(module: str, root: Path = ROOT) -> Path:

@@ -120,6 +120,11 @@ def test_a_touched_but_unchanged_source_keeps_its_build(package: Path) -> None:
     assert _loads_the_build(finder, package) and not finder.warned
 
 
+def test_the_interpreters_tag_names_the_extension_suffix_builds_are_made_with() -> None:
+    """The guard reads the suffix from the import system, mypyc's build from sysconfig: one and the same."""
+    assert interpreter() == f"{sys.implementation.cache_tag}{SUFFIX}"
+
+
 def test_modules_outside_the_packages_are_left_to_the_path_finder(package: Path) -> None:
     finder = _finder(package, None)
     assert finder.find_spec("json", None) is None
