@@ -8,7 +8,8 @@
 The modules are ordinary typed Python; mypyc (part of mypy, a pinned dev dependency) turns them into C
 extensions that do the same thing several times faster. They are compiled as one group (mypyc's calls between
 modules of a group skip Python), the extensions written beside their sources (``*.so``, git-ignored), and the
-group's manifest (``.native-build.json`` at the root: each module's source hash, the interpreter) beside them.
+group's manifest (``.native-build.json`` at the root: each module's source hash, its size and mtime when hashed,
+the interpreter) beside them.
 
 A build is used only while every source of its group is what it was built from: ``domain/native.py`` checks the
 manifest at the first import of a compiled module, and when a source was edited since (or the manifest is
@@ -35,7 +36,13 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from domain.native import MANIFEST, interpreter, source_digest, source_of  # noqa: E402  (the root on the path first)
+from domain.native import (  # noqa: E402  (the root on the path first)
+    MANIFEST,
+    interpreter,
+    source_digest,
+    source_of,
+    source_stamp,
+)
 
 #: the modules compiled, as one group; each says why it is worth it (a module is listed only when a bench shows
 #: the gain and its tests pass both compiled and interpreted)
@@ -92,6 +99,18 @@ def wanted() -> dict[str, str]:
     return {module: source_digest(source_of(module)) for module in MODULES}
 
 
+def stamped() -> tuple[dict[str, str], dict[str, list[int]]]:
+    """Each module's source hash and its size and mtime, the stamp taken first (domain/native.py's
+    ``source_stamp``): the guard at every start compares the stamps and hashes only a source whose stamp moved."""
+    stamps = {module: source_stamp(source_of(module)) for module in MODULES}
+    return wanted(), stamps
+
+
+def write_manifest(sources: dict[str, str], stamps: dict[str, list[int]]) -> None:
+    manifest = {"interpreter": interpreter(), "modules": sources, "stamps": stamps}
+    MANIFEST.write_text(json.dumps(manifest, indent=1) + "\n")
+
+
 def current() -> dict[str, object] | None:
     try:
         return json.loads(MANIFEST.read_text())  # type: ignore[no-any-return]
@@ -130,6 +149,12 @@ def build(force: bool = False) -> int:
         print("native: no module is listed for compiling; everything runs interpreted")
         return 0
     if not force and up_to_date():
+        sources, stamps = stamped()
+        manifest = current() or {}
+        if manifest.get("stamps") != stamps and sources == manifest.get("modules"):
+            # sources touched (a checkout, a save without a change) but the same bytes: the build stands; record
+            # their stamps, so the guard stops hashing them at every start
+            write_manifest(sources, stamps)
         print(f"native: {len(MODULES)} compiled modules are up to date")
         return 0
     try:
@@ -140,7 +165,7 @@ def build(force: bool = False) -> int:
     if compiler() is None:
         print("native: no C compiler found; everything runs interpreted (install gcc to compile the hot modules)")
         return 0
-    sources = wanted()  # hashed before compiling: an edit during the build makes the build stale, not wrong
+    sources, stamps = stamped()  # before compiling: an edit during the build makes the build stale, not wrong
     clean()
     print(f"native: compiling {len(MODULES)} modules with mypyc (about half a minute a module) ...", flush=True)
     with tempfile.TemporaryDirectory(prefix="pokeraudit-native-") as scratch:
@@ -161,7 +186,7 @@ def build(force: bool = False) -> int:
         print(done.stdout[-4000:] + done.stderr[-4000:], file=sys.stderr)
         print("native: the build failed (above); everything runs interpreted", file=sys.stderr)
         return done.returncode
-    MANIFEST.write_text(json.dumps({"interpreter": interpreter(), "modules": sources}, indent=1) + "\n")
+    write_manifest(sources, stamps)
     print(f"native: compiled {', '.join(MODULES)}")
     return 0
 

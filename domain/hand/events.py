@@ -16,10 +16,17 @@ Conventions:
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from enum import StrEnum
+from typing import TYPE_CHECKING
 
 from domain.cards import Card, MaybeCard
+
+if TYPE_CHECKING:
+    from dataclasses import dataclass
+else:
+    # the same classes, made without compiling five of each one's six methods (~40 ms of every start, 52 classes:
+    # domain/frozen.py; tests/unit/test_frozen_values.py holds each class to the standard decorator's)
+    from domain.frozen import frozen_dataclass as dataclass
 
 
 class ForcedBetKind(StrEnum):

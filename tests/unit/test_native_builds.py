@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from domain.native import FreshBuildsOnly, interpreter
+from domain.native import FreshBuildsOnly, interpreter, source_stamp
 
 SUFFIX = str(sysconfig.get_config_var("EXT_SUFFIX"))
 ROOT = Path(__file__).resolve().parents[2]
@@ -77,6 +77,52 @@ def test_any_other_build_runs_the_source_with_one_warning(
     assert module.VALUE == 1 and module.__file__ is not None and module.__file__.endswith("mod.py")
     assert finder.warned
     assert "make native" in capsys.readouterr().err
+
+
+def _stamped(root: Path) -> dict[str, object]:
+    """A manifest as a build writes it: the source's hash and, taken with it, its size and mtime."""
+    source = root / "natpkg" / "mod.py"
+    return {"interpreter": interpreter(), "modules": {"natpkg.mod": _source_hash(root)},
+            "stamps": {"natpkg.mod": source_stamp(source)}}
+
+
+def _loads_the_build(finder: FreshBuildsOnly, root: Path) -> bool:
+    spec = finder.find_spec("natpkg.mod", [str(root / "natpkg")])
+    assert spec is not None and spec.origin is not None
+    return spec.origin.endswith(SUFFIX)
+
+
+def test_an_untouched_source_is_not_hashed_again(package: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The start-up's saving: size and mtime as recorded, the source is neither read nor hashed."""
+    finder = _finder(package, _stamped(package))
+    monkeypatch.setattr("domain.native.source_digest", lambda path: pytest.fail(f"{path} hashed"))
+    assert _loads_the_build(finder, package) and not finder.warned
+
+
+@pytest.mark.parametrize("edit", ["VALUE = 2\n", "VALUE = 22\n"], ids=["same size", "another size"])
+def test_a_source_edited_after_its_stamp_runs_interpreted(package: Path, edit: str) -> None:
+    manifest = _stamped(package)
+    source = package / "natpkg" / "mod.py"
+    recorded = source_stamp(source)
+    source.write_text(edit)
+    # the edit a moment later (a coarse file clock could give a same-size edit the very same mtime within a tick)
+    os.utime(source, ns=(recorded[1] + 1_000_000_000, recorded[1] + 1_000_000_000))
+    finder = _finder(package, manifest)
+    assert not _loads_the_build(finder, package) and finder.warned
+
+
+def test_a_touched_but_unchanged_source_keeps_its_build(package: Path) -> None:
+    """A checkout or a save without a change moves the mtime: the hash is read again, and still matches."""
+    manifest = _stamped(package)
+    source = package / "natpkg" / "mod.py"
+    os.utime(source, ns=(source_stamp(source)[1] + 5_000_000_000,) * 2)
+    finder = _finder(package, manifest)
+    assert _loads_the_build(finder, package) and not finder.warned
+
+
+def test_the_interpreters_tag_names_the_extension_suffix_builds_are_made_with() -> None:
+    """The guard reads the suffix from the import system, mypyc's build from sysconfig: one and the same."""
+    assert interpreter() == f"{sys.implementation.cache_tag}{SUFFIX}"
 
 
 def test_modules_outside_the_packages_are_left_to_the_path_finder(package: Path) -> None:
