@@ -359,13 +359,24 @@ def buckets_of(holes: list[int], board: list[int]) -> list[int]:
         return found
     board_key = ranks = top = 0
     masks = [0, 0, 0, 0]
+    #: the board's cards of each rank, and how many of its ranks it holds twice, three and four times
+    held = [0] * 15
     for code in board:
         rank = code >> 2
         board_key += _POW5[rank]
         masks[code & 3] |= 1 << rank
         ranks |= 1 << rank
+        held[rank] += 1
         if rank > top:
             top = rank
+    twice = thrice = four = 0
+    for count in held:
+        if count == 2:
+            twice += 1
+        elif count == 3:
+            thrice += 1
+        elif count == 4:
+            four += 1
     board_only = _category_of_codes(board) if len(board) < 5 else _category_of_parts(board_key, masks)
     # more than the board makes by itself: two pair on a paired board needs the hole cards to add a pair
     strong_above = board_only + (1 if board_only >= 1 else 0)
@@ -379,7 +390,48 @@ def buckets_of(holes: list[int], board: list[int]) -> list[int]:
             continue
         ra, rb = a >> 2, b >> 2
         sa, sb = a & 3, b & 3
-        mine = _rank_category(board_key + _POW5[ra] + _POW5[rb])
+        # the category by ranks, from the board's groups and the one or two ranks the hole cards add to (the
+        # category of the rank key, _category_of_ranks, without looking the key up in a table of 73,000)
+        x2, x3, x4 = twice, thrice, four
+        if ra == rb:
+            was = held[ra]
+            if was == 2:
+                x2 -= 1
+            if was == 0:
+                x2 += 1
+            elif was == 1:
+                x3 += 1
+            else:
+                x4 += 1
+        else:
+            was = held[ra]
+            if was == 2:
+                x2, x3 = x2 - 1, x3 + 1
+            elif was == 1:
+                x2 += 1
+            elif was == 3:
+                x3, x4 = x3 - 1, x4 + 1
+            was = held[rb]
+            if was == 2:
+                x2, x3 = x2 - 1, x3 + 1
+            elif was == 1:
+                x2 += 1
+            elif was == 3:
+                x3, x4 = x3 - 1, x4 + 1
+        if x4:
+            mine = _FOUR_OF_A_KIND
+        elif x3 and (x3 > 1 or x2):
+            mine = _FULL_HOUSE
+        elif _straight(ranks | 1 << ra | 1 << rb):
+            mine = _STRAIGHT
+        elif x3:
+            mine = _THREE_OF_A_KIND
+        elif x2 > 1:
+            mine = _TWO_PAIR
+        elif x2:
+            mine = _PAIR
+        else:
+            mine = _HIGH_CARD
         if f0 or f1 or f2 or f3:
             for suit in range(4):
                 if suit == 0:
