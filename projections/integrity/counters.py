@@ -18,7 +18,7 @@ import heapq
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import partial
-from typing import Final
+from typing import Any, Final
 
 from domain.hand.events import ActionKind
 from domain.integrity.record import HandRecord
@@ -281,6 +281,12 @@ _BOARD_ON: Final = (0, 3, 4, 5)
 _NOT_YET: Final[list[int]] = []
 
 
+#: every code (with +BETTOR) as an int object made once, typed Any so that the compiled walk passes it to the
+#: dictionaries as it is: an int code is boxed anew for each dictionary call (two a count, each an allocation
+#: above 256), an object from this list is not
+_KEYS: Final[list[Any]] = list(range(2 * CODES))
+
+
 #: seatings whose lookups are kept: a few in turn when a field is read file by file, up to a rotation of six per
 #: table when a page interleaves a competition's tables (each seating holds about 4 kB)
 _TABLES_KEPT: Final = 1024
@@ -474,8 +480,9 @@ class _Walk:
                         continue
                     standing = _STANDING_OF[his]
                     code = base + standing * CLASSES
+                    key = _KEYS[code]
                     counts = decisions_of[row + place[j]]
-                    counts[code] = counts.get(code, 0) + 1
+                    counts[key] = counts.get(key, 0) + 1
                     if standing == 0:
                         if not by0:
                             order, codes = order << 2, codes + 1
@@ -490,21 +497,24 @@ class _Walk:
                         by2 += 1
                     if j == last_aggressor:
                         bettor_code = code + BETTOR
-                        counts[bettor_code] = counts.get(bettor_code, 0) + 1
+                        key = _KEYS[bettor_code]
+                        counts[key] = counts.get(key, 0) + 1
                         order, codes = order << 2 | 3, codes + 1
                 opposed = opposed_of[mine]
                 for k in range(codes - 1, -1, -1):
                     which = order >> (2 * k) & 3
                     if which == 0:
-                        opposed[base] = opposed.get(base, 0) + by0
+                        key = _KEYS[base]
+                        opposed[key] = opposed.get(key, 0) + by0
                     elif which == 1:
-                        code = base + CLASSES
-                        opposed[code] = opposed.get(code, 0) + by1
+                        key = _KEYS[base + CLASSES]
+                        opposed[key] = opposed.get(key, 0) + by1
                     elif which == 2:
-                        code = base + 2 * CLASSES
-                        opposed[code] = opposed.get(code, 0) + by2
+                        key = _KEYS[base + 2 * CLASSES]
+                        opposed[key] = opposed.get(key, 0) + by2
                     else:
-                        opposed[bettor_code] = opposed.get(bettor_code, 0) + 1
+                        key = _KEYS[bettor_code]
+                        opposed[key] = opposed.get(key, 0) + 1
                 # the hands worth keeping as evidence are rare: the words are made only for those a pair keeps
                 if klass == AGGRESSIVE:
                     if bucket <= 1 and (street > 0 or multiway):
