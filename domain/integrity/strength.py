@@ -13,7 +13,7 @@ from functools import cache
 from typing import Final
 
 from domain.cards import Card, standard_deck
-from domain.evaluation.encoding import POW5, SUIT_INDEX, ranks_of_key
+from domain.evaluation.encoding import CATEGORY_SHIFT, POW5, SUIT_INDEX, ranks_of_key
 from domain.evaluation.high import STANDARD, Category, best_high
 
 
@@ -146,6 +146,8 @@ def postflop_bucket(hole: Sequence[Card], board: Sequence[Card], board_only: Cat
 
 #: the rank keys' powers, a Final name (compiled, a static, not a module dictionary's entry at every use)
 _POW5: Final = POW5
+#: where a strength's category begins (a strength is its category shifted by this, then its ranks)
+_CATEGORY_SHIFT: Final = CATEGORY_SHIFT
 #: categories and buckets as plain ints (compared with ints in the loops below)
 _HIGH_CARD: Final = int(Category.HIGH_CARD)
 _PAIR: Final = int(Category.PAIR)
@@ -550,17 +552,28 @@ def _is_nuts(hole: list[int], board: list[int]) -> bool:
         seen |= 1 << code
     rest = [code for code in DECK_CODES if not seen >> code & 1]
     # flushes aside, two unseen cards count by their ranks alone: each pair of ranks the unseen cards hold is
-    # tried once (at most 91), not each of the 990 pairs of cards
-    left = [0] * 15
-    for code in rest:
-        left[code >> 2] += 1
-    for a in range(2, 15):
-        if not left[a]:
-            continue
-        with_a = board_key + _POW5[a]
-        for b in range(a, 15):
-            if left[b] and (b != a or left[a] >= 2) and strength_of_ranks(with_a + _POW5[b]) > mine:
-                return False
+    # tried once (at most 91), not each of the 990 pairs of cards. On a board of five ranks two cards make at best
+    # a straight (a full house or four of a kind needs a pair on the board): against a flush or better none need
+    # trying, against a straight only those that make one (bit operations, where a strength is a table lookup)
+    board_ranks = board_masks[0] | board_masks[1] | board_masks[2] | board_masks[3]
+    unpaired = len(board) == 5 and bits(board_ranks) == 5
+    category = mine >> _CATEGORY_SHIFT
+    if not (unpaired and category >= _FLUSH):
+        straights_only = unpaired and category >= _STRAIGHT
+        left = [0] * 15
+        for code in rest:
+            left[code >> 2] += 1
+        for a in range(2, 15):
+            if not left[a]:
+                continue
+            with_a = board_key + _POW5[a]
+            for b in range(a, 15):
+                if not left[b] or (b == a and left[a] < 2):
+                    continue
+                if straights_only and not _straight(board_ranks | 1 << a | 1 << b):
+                    continue
+                if strength_of_ranks(with_a + _POW5[b]) > mine:
+                    return False
     # a flush or straight flush in a suit the board holds three of: the unseen cards of that suit add to the
     # board's, none (the board's own five), one (the other card any) or two of them
     for suit in range(4):
