@@ -326,6 +326,21 @@ def _preflop_table() -> list[int]:
     return _PREFLOP
 
 
+#: the share of starting hands better than each, in whole percent as the words say it (at least 1), indexed as
+#: :data:`_PREFLOP`; filled on first use from :func:`_percentiles` (compiled, ``round`` of a float is a call
+#: through its type's ``__round__``, a bound method made each time: most of a hand's words before the flop)
+_PREFLOP_TOP: Final[list[int]] = []
+
+
+def _preflop_top() -> list[int]:
+    if not _PREFLOP_TOP:
+        table = [0] * (15 * 15 * 2)
+        for (high, low, suited), share in _percentiles().items():
+            table[(high * 15 + low) * 2 + (1 if suited else 0)] = max(1, round((1 - share) * 100))
+        _PREFLOP_TOP.extend(table)
+    return _PREFLOP_TOP
+
+
 def buckets_on(holes: Sequence[Sequence[Card]], board: Sequence[Card]) -> list[int]:
     """Each hand's bucket on one board (:func:`preflop_bucket` with no board, else :func:`postflop_bucket`),
     -1 for a hand not of two known cards (:func:`buckets_of` with the cards as codes)."""
@@ -510,8 +525,8 @@ def describe_codes(hole: list[int], board: list[int]) -> str:
     if not board:
         a, b = hole[0] >> 2, hole[1] >> 2
         high, low = (a, b) if a >= b else (b, a)
-        share = _percentiles()[(high, low, (hole[0] & 3) == (hole[1] & 3) and high != low)]
-        return f"{cards} (top {max(1, round((1 - share) * 100))}% before the flop)"
+        suited = 1 if (hole[0] & 3) == (hole[1] & 3) and high != low else 0
+        return f"{cards} (top {_preflop_top()[(high * 15 + low) * 2 + suited]}% before the flop)"
     category = _category_of_codes(hole + board)
     words = _CATEGORY_WORDS[category]
     if category >= _STRAIGHT and len(board) >= 5 and _is_nuts(hole, board):
