@@ -7,7 +7,7 @@ each player's result in chips (what he took from the pots less what he put in).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import IntEnum
 from typing import Any, NamedTuple
@@ -81,53 +81,30 @@ def record_from_events(
 ) -> HandRecord | None:
     """The hand as integrity reads it from its stored events (reported and derived, in order); None for a
     hand that is not hold'em or did not end."""
-    started: HandStarted | None = None
-    order: list[int] = []
-    index: dict[int, int] = {}
-    posted: list[int] = []
-    blinds: list[int] = []
-    hole: dict[int, tuple[Card, ...]] = {}
-    board: list[Card] = []
-    acts: list[Act] = []
-    folded: set[int] = set()
-    final: dict[int, int] | None = None
-    street = 0
+    reading: _Reading | None = None
     for event in events:
         # the event types are disjoint: the commonest (acts, cards) are asked for first
         if isinstance(event, HandStarted):
             if not is_holdem(event.variant):
                 return None
-            started = event
-            order = _from_button(event)
-            index = {seat: i for i, seat in enumerate(order)}
-            posted, blinds = [0] * len(order), [0] * len(order)
-        elif started is None:
+            reading = _Reading(event)
+        elif reading is None:
             continue
         elif isinstance(event, PlayerActed):
-            if event.action is ActionKind.FOLD:
-                folded.add(event.seat)
-            to = (event.amount or 0) if event.action in _AGGRESSIVE else 0
-            acts.append(_act(Act, (street, index[event.seat], event.action, to)))
+            reading.acted(event.seat, event.action, event.amount)
         elif isinstance(event, HoleCardsDealt):
-            cards = tuple(c for c in event.cards if c is not None)
-            if len(cards) == len(event.cards):
-                hole[event.seat] = hole.get(event.seat, ()) + cards
+            reading.dealt(event.seat, event.cards)
         elif isinstance(event, ForcedBetPosted):
-            posted[index[event.seat]] += event.amount
-            if event.kind is not ForcedBetKind.ANTE:
-                blinds[index[event.seat]] += event.amount
+            reading.forced(event.seat, event.amount, event.kind is ForcedBetKind.ANTE)
         elif isinstance(event, BoardDealt):
-            board.extend(c for c in event.cards if c is not None)
-            street = _STREET_OF_BOARD.get(len(board), street)
-        elif isinstance(event, HandShown) and event.seat not in hole:
-            cards = tuple(c for c in event.cards if c is not None)
-            if len(cards) == 2:
-                hole[event.seat] = cards
+            reading.boarded(event.cards)
+        elif isinstance(event, HandShown):
+            reading.shown(event.seat, event.cards)
         elif isinstance(event, HandEnded):
-            final = dict(event.final_stacks)
-    if started is None or final is None:
+            reading.final = dict(event.final_stacks)
+    if reading is None:
         return None
-    return _record(started, order, posted, blinds, hole, board, acts, folded, final, hand_id, session, table)
+    return reading.record(hand_id, session, table)
 
 
 def record_from_payloads(
@@ -142,81 +119,108 @@ def record_from_payloads(
     it to that on every shared hand)."""
     if not is_holdem(started.variant):
         return None
-    order = _from_button(started)
-    index = {seat: i for i, seat in enumerate(order)}
-    posted, blinds = [0] * len(order), [0] * len(order)
-    hole: dict[int, tuple[Card, ...]] = {}
-    board: list[Card] = []
-    acts: list[Act] = []
-    folded: set[int] = set()
-    final: dict[int, int] | None = None
-    street = 0
+    reading = _Reading(started)
     for p in payloads:
         kind = p["type"]
         if kind == "PlayerActed":
-            seat: int = p["seat"]
-            action = _ACTIONS[p["action"]]
-            if action is ActionKind.FOLD:
-                folded.add(seat)
-            to = (p.get("amount") or 0) if action in _AGGRESSIVE else 0
-            acts.append(_act(Act, (street, index[seat], action, to)))
+            reading.acted(p["seat"], _ACTIONS[p["action"]], p.get("amount"))
         elif kind == "HoleCardsDealt":
-            seat = p["seat"]
-            dealt = _cards(p["cards"])
-            cards = tuple(c for c in dealt if c is not None)
-            if len(cards) == len(dealt):
-                hole[seat] = hole.get(seat, ()) + cards
+            reading.dealt(p["seat"], _cards(p["cards"]))
         elif kind == "ForcedBetPosted":
-            i = index[p["seat"]]
-            amount: int = p["amount"]
-            posted[i] += amount
-            if p["kind"] != _ANTE:
-                blinds[i] += amount
+            reading.forced(p["seat"], p["amount"], p["kind"] == _ANTE)
         elif kind == "BoardDealt":
-            board.extend(c for c in _cards(p["cards"]) if c is not None)
-            street = _STREET_OF_BOARD.get(len(board), street)
+            reading.boarded(_cards(p["cards"]))
         elif kind == "HandShown":
-            seat = p["seat"]
-            if seat not in hole:
-                cards = tuple(c for c in _cards(p["cards"]) if c is not None)
-                if len(cards) == 2:
-                    hole[seat] = cards
+            if p["seat"] not in reading.hole:
+                reading.shown(p["seat"], _cards(p["cards"]))
         elif kind == "HandEnded":
-            final = {int(seat): int(chips) for seat, chips in p["final_stacks"]}
-    if final is None:
-        return None
-    return _record(started, order, posted, blinds, hole, board, acts, folded, final, hand_id, session, table)
+            reading.final = {int(seat): int(chips) for seat, chips in p["final_stacks"]}
+    return reading.record(hand_id, session, table)
+
+
+class _Reading:
+    """A hand's record as its events are read, whichever form they come in (decoded events or stored payloads):
+    the seats in the order PHH lists players, what each posted, was dealt and did, the board, the final stacks."""
+
+    __slots__ = ("started", "order", "index", "posted", "blinds", "hole", "board", "acts", "folded", "final",
+                 "street")
+
+    def __init__(self, started: HandStarted) -> None:
+        self.started = started
+        self.order = order = _from_button(started)
+        #: seat → its player's index in the record
+        self.index = {seat: i for i, seat in enumerate(order)}
+        self.posted = [0] * len(order)
+        self.blinds = [0] * len(order)
+        self.hole: dict[int, tuple[Card, ...]] = {}
+        self.board: list[Card] = []
+        self.acts: list[Act] = []
+        self.folded: set[int] = set()
+        #: seat → chips at the end; None until the hand ended
+        self.final: dict[int, int] | None = None
+        self.street = 0
+
+    def acted(self, seat: int, action: ActionKind, amount: int | None) -> None:
+        if action is ActionKind.FOLD:
+            self.folded.add(seat)
+        to = (amount or 0) if action in _AGGRESSIVE else 0
+        self.acts.append(_act(Act, (self.street, self.index[seat], action, to)))
+
+    def dealt(self, seat: int, dealt: Sequence[Card | None]) -> None:
+        """Hole cards dealt to a seat, kept when every one of them is known."""
+        cards = tuple([c for c in dealt if c is not None])
+        if len(cards) == len(dealt):
+            self.hole[seat] = self.hole.get(seat, ()) + cards
+
+    def forced(self, seat: int, amount: int, ante: bool) -> None:
+        i = self.index[seat]
+        self.posted[i] += amount
+        if not ante:
+            self.blinds[i] += amount
+
+    def boarded(self, dealt: Iterable[Card | None]) -> None:
+        board = self.board
+        board.extend([c for c in dealt if c is not None])
+        self.street = _STREET_OF_BOARD.get(len(board), self.street)
+
+    def shown(self, seat: int, shown: Iterable[Card | None]) -> None:
+        """Cards shown at the end: the seat's hole cards where the deal did not say them (two known cards)."""
+        if seat in self.hole:
+            return
+        cards = tuple([c for c in shown if c is not None])
+        if len(cards) == 2:
+            self.hole[seat] = cards
+
+    def record(self, hand_id: str, session: str, table: str) -> HandRecord | None:
+        """The hand's record; None when it did not end."""
+        final = self.final
+        if final is None:
+            return None
+        started, order, folded, hole = self.started, self.order, self.folded, self.hole
+        starting = {e.seat: e.stack for e in started.seats}
+        named = {e.seat: e.player for e in started.seats}
+        remaining = [s for s in order if s not in folded]
+        big_blind = max((a for _, a in started.stakes.blinds), default=started.stakes.min_bet) or 1
+        return HandRecord(
+            hand_id or f"{started.table_id}#{started.hand_number}",
+            tuple(named[s] for s in order),
+            big_blind,
+            tuple(starting[s] for s in order),
+            tuple(self.posted),
+            tuple(self.blinds),
+            tuple(hole.get(s, ()) for s in order),
+            tuple(self.board),
+            tuple(self.acts),
+            tuple(final.get(s, starting[s]) - starting[s] for s in order),
+            tuple(len(remaining) > 1 and s in remaining for s in order),
+            session,
+            table or started.table_id,
+        )
 
 
 def _cards(stored: Iterable[str | None]) -> list[Card | None]:
     """Cards as the codec reads them: a card's text, or null (or ``??``) for one not known."""
     return [None if c is None else parse_card(c) for c in stored]
-
-
-def _record(
-    started: HandStarted, order: list[int], posted: list[int], blinds: list[int], hole: dict[int, tuple[Card, ...]],
-    board: list[Card], acts: list[Act], folded: set[int], final: dict[int, int], hand_id: str, session: str,
-    table: str,
-) -> HandRecord:
-    starting = {e.seat: e.stack for e in started.seats}
-    named = {e.seat: e.player for e in started.seats}
-    remaining = [s for s in order if s not in folded]
-    big_blind = max((a for _, a in started.stakes.blinds), default=started.stakes.min_bet) or 1
-    return HandRecord(
-        hand_id or f"{started.table_id}#{started.hand_number}",
-        tuple(named[s] for s in order),
-        big_blind,
-        tuple(starting[s] for s in order),
-        tuple(posted),
-        tuple(blinds),
-        tuple(hole.get(s, ()) for s in order),
-        tuple(board),
-        tuple(acts),
-        tuple(final.get(s, starting[s]) - starting[s] for s in order),
-        tuple(len(remaining) > 1 and s in remaining for s in order),
-        session,
-        table or started.table_id,
-    )
 
 
 _AGGRESSIVE = frozenset({ActionKind.BET, ActionKind.RAISE, ActionKind.COMPLETE})

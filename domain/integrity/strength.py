@@ -13,7 +13,7 @@ from functools import cache
 from typing import Final
 
 from domain.cards import Card, standard_deck
-from domain.evaluation.encoding import POW5, SUIT_INDEX, ranks_of_key
+from domain.evaluation.encoding import CATEGORY_SHIFT, POW5, SUIT_INDEX, ranks_of_key
 from domain.evaluation.high import STANDARD, Category, best_high
 
 
@@ -146,6 +146,8 @@ def postflop_bucket(hole: Sequence[Card], board: Sequence[Card], board_only: Cat
 
 #: the rank keys' powers, a Final name (compiled, a static, not a module dictionary's entry at every use)
 _POW5: Final = POW5
+#: where a strength's category begins (a strength is its category shifted by this, then its ranks)
+_CATEGORY_SHIFT: Final = CATEGORY_SHIFT
 #: categories and buckets as plain ints (compared with ints in the loops below)
 _HIGH_CARD: Final = int(Category.HIGH_CARD)
 _PAIR: Final = int(Category.PAIR)
@@ -324,6 +326,21 @@ def _preflop_table() -> list[int]:
     return _PREFLOP
 
 
+#: the share of starting hands better than each, in whole percent as the words say it (at least 1), indexed as
+#: :data:`_PREFLOP`; filled on first use from :func:`_percentiles` (compiled, ``round`` of a float is a call
+#: through its type's ``__round__``, a bound method made each time: most of a hand's words before the flop)
+_PREFLOP_TOP: Final[list[int]] = []
+
+
+def _preflop_top() -> list[int]:
+    if not _PREFLOP_TOP:
+        table = [0] * (15 * 15 * 2)
+        for (high, low, suited), share in _percentiles().items():
+            table[(high * 15 + low) * 2 + (1 if suited else 0)] = max(1, round((1 - share) * 100))
+        _PREFLOP_TOP.extend(table)
+    return _PREFLOP_TOP
+
+
 def buckets_on(holes: Sequence[Sequence[Card]], board: Sequence[Card]) -> list[int]:
     """Each hand's bucket on one board (:func:`preflop_bucket` with no board, else :func:`postflop_bucket`),
     -1 for a hand not of two known cards (:func:`buckets_of` with the cards as codes)."""
@@ -359,13 +376,24 @@ def buckets_of(holes: list[int], board: list[int]) -> list[int]:
         return found
     board_key = ranks = top = 0
     masks = [0, 0, 0, 0]
+    #: the board's cards of each rank, and how many of its ranks it holds twice, three and four times
+    held = [0] * 15
     for code in board:
         rank = code >> 2
         board_key += _POW5[rank]
         masks[code & 3] |= 1 << rank
         ranks |= 1 << rank
+        held[rank] += 1
         if rank > top:
             top = rank
+    twice = thrice = four = 0
+    for count in held:
+        if count == 2:
+            twice += 1
+        elif count == 3:
+            thrice += 1
+        elif count == 4:
+            four += 1
     board_only = _category_of_codes(board) if len(board) < 5 else _category_of_parts(board_key, masks)
     # more than the board makes by itself: two pair on a paired board needs the hole cards to add a pair
     strong_above = board_only + (1 if board_only >= 1 else 0)
@@ -379,7 +407,48 @@ def buckets_of(holes: list[int], board: list[int]) -> list[int]:
             continue
         ra, rb = a >> 2, b >> 2
         sa, sb = a & 3, b & 3
-        mine = _rank_category(board_key + _POW5[ra] + _POW5[rb])
+        # the category by ranks, from the board's groups and the one or two ranks the hole cards add to (the
+        # category of the rank key, _category_of_ranks, without looking the key up in a table of 73,000)
+        x2, x3, x4 = twice, thrice, four
+        if ra == rb:
+            was = held[ra]
+            if was == 2:
+                x2 -= 1
+            if was == 0:
+                x2 += 1
+            elif was == 1:
+                x3 += 1
+            else:
+                x4 += 1
+        else:
+            was = held[ra]
+            if was == 2:
+                x2, x3 = x2 - 1, x3 + 1
+            elif was == 1:
+                x2 += 1
+            elif was == 3:
+                x3, x4 = x3 - 1, x4 + 1
+            was = held[rb]
+            if was == 2:
+                x2, x3 = x2 - 1, x3 + 1
+            elif was == 1:
+                x2 += 1
+            elif was == 3:
+                x3, x4 = x3 - 1, x4 + 1
+        if x4:
+            mine = _FOUR_OF_A_KIND
+        elif x3 and (x3 > 1 or x2):
+            mine = _FULL_HOUSE
+        elif _straight(ranks | 1 << ra | 1 << rb):
+            mine = _STRAIGHT
+        elif x3:
+            mine = _THREE_OF_A_KIND
+        elif x2 > 1:
+            mine = _TWO_PAIR
+        elif x2:
+            mine = _PAIR
+        else:
+            mine = _HIGH_CARD
         if f0 or f1 or f2 or f3:
             for suit in range(4):
                 if suit == 0:
@@ -456,8 +525,8 @@ def describe_codes(hole: list[int], board: list[int]) -> str:
     if not board:
         a, b = hole[0] >> 2, hole[1] >> 2
         high, low = (a, b) if a >= b else (b, a)
-        share = _percentiles()[(high, low, (hole[0] & 3) == (hole[1] & 3) and high != low)]
-        return f"{cards} (top {max(1, round((1 - share) * 100))}% before the flop)"
+        suited = 1 if (hole[0] & 3) == (hole[1] & 3) and high != low else 0
+        return f"{cards} (top {_preflop_top()[(high * 15 + low) * 2 + suited]}% before the flop)"
     category = _category_of_codes(hole + board)
     words = _CATEGORY_WORDS[category]
     if category >= _STRAIGHT and len(board) >= 5 and _is_nuts(hole, board):
@@ -498,17 +567,28 @@ def _is_nuts(hole: list[int], board: list[int]) -> bool:
         seen |= 1 << code
     rest = [code for code in DECK_CODES if not seen >> code & 1]
     # flushes aside, two unseen cards count by their ranks alone: each pair of ranks the unseen cards hold is
-    # tried once (at most 91), not each of the 990 pairs of cards
-    left = [0] * 15
-    for code in rest:
-        left[code >> 2] += 1
-    for a in range(2, 15):
-        if not left[a]:
-            continue
-        with_a = board_key + _POW5[a]
-        for b in range(a, 15):
-            if left[b] and (b != a or left[a] >= 2) and strength_of_ranks(with_a + _POW5[b]) > mine:
-                return False
+    # tried once (at most 91), not each of the 990 pairs of cards. On a board of five ranks two cards make at best
+    # a straight (a full house or four of a kind needs a pair on the board): against a flush or better none need
+    # trying, against a straight only those that make one (bit operations, where a strength is a table lookup)
+    board_ranks = board_masks[0] | board_masks[1] | board_masks[2] | board_masks[3]
+    unpaired = len(board) == 5 and bits(board_ranks) == 5
+    category = mine >> _CATEGORY_SHIFT
+    if not (unpaired and category >= _FLUSH):
+        straights_only = unpaired and category >= _STRAIGHT
+        left = [0] * 15
+        for code in rest:
+            left[code >> 2] += 1
+        for a in range(2, 15):
+            if not left[a]:
+                continue
+            with_a = board_key + _POW5[a]
+            for b in range(a, 15):
+                if not left[b] or (b == a and left[a] < 2):
+                    continue
+                if straights_only and not _straight(board_ranks | 1 << a | 1 << b):
+                    continue
+                if strength_of_ranks(with_a + _POW5[b]) > mine:
+                    return False
     # a flush or straight flush in a suit the board holds three of: the unseen cards of that suit add to the
     # board's, none (the board's own five), one (the other card any) or two of them
     for suit in range(4):

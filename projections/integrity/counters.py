@@ -18,7 +18,7 @@ import heapq
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import partial
-from typing import Final
+from typing import Any, Final
 
 from domain.hand.events import ActionKind
 from domain.integrity.record import HandRecord
@@ -74,44 +74,80 @@ def price_of(to_call: int, pot: int) -> int:
     return 1 if share <= 0.2 else 2 if share <= 1 / 3 else 3
 
 
-@dataclass(slots=True)
+#: how many counts a player has
+_COUNTED: Final = len(COUNTS)
+
+
+# The two kinds of counts are dataclasses with their own ``__init__`` (init=False): compiled, the ``__init__`` a
+# dataclass writes stays interpreted (with a call per default factory), and counting a new seating makes a
+# dozen of them, which cost several µs each
+@dataclass(slots=True, init=False)
 class PlayerCounts:
-    counts: list[int] = field(default_factory=lambda: [0] * len(COUNTS))
+    counts: list[int]
     #: net chips won, and in big blinds with its sum of squares (for the interval)
-    net: int = 0
-    net_bb: float = 0.0
-    net_bb_sq: float = 0.0
+    net: int
+    net_bb: float
+    net_bb_sq: float
     #: the same with every all-in's result replaced by its expectation
-    adjusted_bb: float = 0.0
-    adjusted_bb_sq: float = 0.0
+    adjusted_bb: float
+    adjusted_bb_sq: float
     #: decisions by code (cell × the opponent's strength × class), once per opponent in the pot (+BETTOR where that opponent made the bet): the sum of the
     #: player's side of every pair, the baseline a pair is compared with. A code never counted is absent (read
     #: with ``.get(code, 0)``): a plain dict of ints, which the garbage collector does not track (a
     #: ``defaultdict`` it tracks and walks entry by entry at every full collection, and its missing keys cost a
     #: method call each)
-    opposed: dict[int, int] = field(default_factory=dict)
+    opposed: dict[int, int]
+
+    def __init__(
+        self, counts: list[int] | None = None, net: int = 0, net_bb: float = 0.0, net_bb_sq: float = 0.0,
+        adjusted_bb: float = 0.0, adjusted_bb_sq: float = 0.0, opposed: dict[int, int] | None = None,
+    ) -> None:
+        self.counts = [0] * _COUNTED if counts is None else counts
+        self.net = net
+        self.net_bb = net_bb
+        self.net_bb_sq = net_bb_sq
+        self.adjusted_bb = adjusted_bb
+        self.adjusted_bb_sq = adjusted_bb_sq
+        self.opposed = {} if opposed is None else opposed
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, init=False)
 class PairCounts:
     """Two players, ``a`` < ``b`` by name. Directed figures are kept both ways: ``[0]`` a→b, ``[1]`` b→a."""
 
-    hands: int = 0
+    hands: int
     #: pots both put chips in
-    pots: int = 0
+    pots: int
     #: chips from a to b (net, negative: b to a), gross, and the sum of squares of each hand's flow
-    flow: float = 0.0
-    gross: float = 0.0
-    flow_sq: float = 0.0
+    flow: float
+    gross: float
+    flow_sq: float
     #: all-in pots both contested: a's result above its expectation, and the variance of that result
-    luck: float = 0.0
-    luck_var: float = 0.0
-    all_ins: int = 0
+    luck: float
+    luck_var: float
+    all_ins: int
     #: decisions of a while b was in the pot (index 0) and of b while a was (index 1), by code (+BETTOR); plain
     #: dicts of ints, as ``PlayerCounts.opposed``
-    decisions: tuple[dict[int, int], dict[int, int]] = field(default_factory=lambda: ({}, {}))
+    decisions: tuple[dict[int, int], dict[int, int]]
     #: per kind of signal, the hands that say most: a min-heap of (weight, hand id, reason)
-    evidence: dict[str, list[tuple[float, str, str]]] = field(default_factory=dict)
+    evidence: dict[str, list[tuple[float, str, str]]]
+
+    def __init__(
+        self, hands: int = 0, pots: int = 0, flow: float = 0.0, gross: float = 0.0, flow_sq: float = 0.0,
+        luck: float = 0.0, luck_var: float = 0.0, all_ins: int = 0,
+        decisions: tuple[dict[int, int], dict[int, int]] | None = None,
+        evidence: dict[str, list[tuple[float, str, str]]] | None = None,
+    ) -> None:
+        self.hands = hands
+        self.pots = pots
+        self.flow = flow
+        self.gross = gross
+        self.flow_sq = flow_sq
+        self.luck = luck
+        self.luck_var = luck_var
+        self.all_ins = all_ins
+        self.decisions = ({}, {}) if decisions is None else decisions
+        self.evidence = {} if evidence is None else evidence
 
     def note(self, kind: str, weight: float, hand_id: str, reason: Callable[[], str]) -> None:
         """Keeps the hand if it is among the pair's heaviest of its kind; the reason is worded only then."""
@@ -253,8 +289,6 @@ _SAW_FLOP: Final = _AT["saw_flop"]
 _SHOWDOWN: Final = _AT["went_to_showdown"]
 _WON_SHOWDOWN: Final = _AT["won_at_showdown"]
 _ALL_IN: Final = _AT["all_in_hands"]
-#: how many counts a player has
-_COUNTED: Final = len(COUNTS)
 _FOLD_KIND: Final = ActionKind.FOLD
 _CHECK_KIND: Final = ActionKind.CHECK
 _CALL_KIND: Final = ActionKind.CALL
@@ -281,6 +315,16 @@ _BOARD_ON: Final = (0, 3, 4, 5)
 _NOT_YET: Final[list[int]] = []
 
 
+#: every code (with +BETTOR) as an int object made once, typed Any so that the compiled walk passes it to the
+#: dictionaries as it is: an int code is boxed anew for each dictionary call (two a count, each an allocation
+#: above 256), an object from this list is not
+_KEYS: Final[list[Any]] = list(range(2 * CODES))
+
+
+#: a seating's counts list while a walk has it (``_Table.spare``; never written to)
+_LENT: Final[list[int]] = []
+
+
 #: seatings whose lookups are kept: a few in turn when a field is read file by file, up to a rotation of six per
 #: table when a page interleaves a competition's tables (each seating holds about 4 kB)
 _TABLES_KEPT: Final = 1024
@@ -291,13 +335,16 @@ class _Table:
     them); what concerns places ``i`` and ``j`` is at ``i * n + j`` (flat lists: a seating is kept while its
     table deals, and the fewer objects it holds, the less the garbage collector walks)."""
 
-    __slots__ = ("n", "counts", "opposed", "pair_at", "direction_at", "decisions")
+    __slots__ = ("n", "counts", "opposed", "pair_at", "direction_at", "decisions", "spare")
 
     def __init__(self, counters: Counters, names: tuple[str, ...], place: list[int]) -> None:
         """``names`` in the order of the hand that first met the seating (its players and pairs are made in
         that order, as ever), ``place`` their places in name order."""
         n = len(names)
         self.n = n
+        #: the hand's counts of each player (``_Walk.flags``), all zero between hands: lent to one walk at a time
+        #: and given back zeroed (a walk that raised keeps it, and the next makes a new one)
+        self.spare: list[int] = [0] * (n * _COUNTED)
         found = [counters.player(name) for name in names]
         self.counts: list[PlayerCounts] = list(found)
         for k in range(n):
@@ -330,9 +377,6 @@ class _Walk:
         self.hand = hand
         n = len(hand.players)
         self.n = n
-        #: the hand's counts of each player, player × _COUNTED + count (one list: the fewer objects a hand makes,
-        #: the less the allocator and the garbage collector do)
-        self.flags = [0] * (n * _COUNTED)
         self.in_hand = [True] * n
         self.street_bet: list[int] = list(hand.blinds)
         self.contributed: list[int] = list(hand.posted)
@@ -348,6 +392,15 @@ class _Walk:
         #: street → each player's bucket on it (-1: cards not known, or folded before it); [] not yet asked
         self.strengths: list[list[int]] = [_NOT_YET] * 4
         table, place = counters.table(hand.players)
+        self.table = table
+        #: the hand's counts of each player, player × _COUNTED + count (one list, the seating's, borrowed: the
+        #: fewer objects a hand makes, the less the allocator and the garbage collector do)
+        flags = table.spare
+        if flags:
+            table.spare = _LENT
+        else:
+            flags = [0] * (n * _COUNTED)
+        self.flags = flags
         #: hand position → place in the seating's table
         self.place = place
         self.counts, self.opposed = table.counts, table.opposed
@@ -474,8 +527,9 @@ class _Walk:
                         continue
                     standing = _STANDING_OF[his]
                     code = base + standing * CLASSES
+                    key = _KEYS[code]
                     counts = decisions_of[row + place[j]]
-                    counts[code] = counts.get(code, 0) + 1
+                    counts[key] = counts.get(key, 0) + 1
                     if standing == 0:
                         if not by0:
                             order, codes = order << 2, codes + 1
@@ -490,21 +544,24 @@ class _Walk:
                         by2 += 1
                     if j == last_aggressor:
                         bettor_code = code + BETTOR
-                        counts[bettor_code] = counts.get(bettor_code, 0) + 1
+                        key = _KEYS[bettor_code]
+                        counts[key] = counts.get(key, 0) + 1
                         order, codes = order << 2 | 3, codes + 1
                 opposed = opposed_of[mine]
                 for k in range(codes - 1, -1, -1):
                     which = order >> (2 * k) & 3
                     if which == 0:
-                        opposed[base] = opposed.get(base, 0) + by0
+                        key = _KEYS[base]
+                        opposed[key] = opposed.get(key, 0) + by0
                     elif which == 1:
-                        code = base + CLASSES
-                        opposed[code] = opposed.get(code, 0) + by1
+                        key = _KEYS[base + CLASSES]
+                        opposed[key] = opposed.get(key, 0) + by1
                     elif which == 2:
-                        code = base + 2 * CLASSES
-                        opposed[code] = opposed.get(code, 0) + by2
+                        key = _KEYS[base + 2 * CLASSES]
+                        opposed[key] = opposed.get(key, 0) + by2
                     else:
-                        opposed[bettor_code] = opposed.get(bettor_code, 0) + 1
+                        key = _KEYS[bettor_code]
+                        opposed[key] = opposed.get(key, 0) + 1
                 # the hands worth keeping as evidence are rare: the words are made only for those a pair keeps
                 if klass == AGGRESSIVE:
                     if bucket <= 1 and (street > 0 or multiway):
@@ -635,6 +692,7 @@ class _Walk:
             for at in range(_COUNTED):
                 if flags[f + at]:
                     counts[at] += flags[f + at]
+                    flags[f + at] = 0
             result = net / bb
             adjusted = adjusted_net / bb
             p.net += net
@@ -642,6 +700,8 @@ class _Walk:
             p.net_bb_sq += result * result
             p.adjusted_bb += adjusted
             p.adjusted_bb_sq += adjusted * adjusted
+        # every count read and zeroed above: the list goes back to the seating for its next hand
+        self.table.spare = flags
         self._pairs(names, capped, expected)
         if hand.session or hand.table:
             # looked up, not setdefault: its default would be a new dict and set every hand
