@@ -40,7 +40,7 @@ from api.body_limit import BodyLimit
 from api.deps import event_store, principal, verify_scope
 from api.errors import ApiError, not_found
 from api.limits import limit_heavy_reads
-from api.metrics import Measured, counted
+from api.metrics import Measured, StatusNoted, counted
 from api.sealing import SealingPolicy
 from projections import federation, schema
 from projections.database import READ_POOL_SIZE
@@ -189,13 +189,7 @@ class FastReads(BaseRoute):
         started = time.perf_counter()
         scope["app"] = app
         scope.update(child)
-        status = [500]
-
-        async def sending(message: Any) -> None:
-            if message["type"] == "http.response.start":
-                status[0] = message["status"]
-            await send(message)
-
+        sending = StatusNoted(send)
         try:
             try:
                 body = await answer(Request(scope, receive), scope["path_params"])
@@ -206,7 +200,7 @@ class FastReads(BaseRoute):
                                "headers": [(b"content-length", str(len(body)).encode()), _JSON]})
                 await send({"type": "http.response.body", "body": body})
         finally:
-            counted(scope, status[0], started)
+            counted(scope, sending.status, started)
         return True
 
     def _matched(self, scope: Scope) -> tuple[Answer, Scope] | None:

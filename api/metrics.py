@@ -54,17 +54,27 @@ class Measured:
             await self.app(scope, receive, send)
             return
         started = time.perf_counter()
-        status = [500]
-
-        async def sending(message: Any) -> None:
-            if message["type"] == "http.response.start":
-                status[0] = message["status"]
-            await send(message)
-
+        sending = StatusNoted(send)
         try:
             await self.app(scope, receive, sending)
         finally:
-            counted(scope, status[0], started)
+            counted(scope, sending.status, started)
+
+
+class StatusNoted:
+    """An ASGI ``send`` that notes the status its response starts with (500 until one starts: an answer that
+    failed before it began is counted as the server's error)."""
+
+    __slots__ = ("send", "status")
+
+    def __init__(self, send: Any) -> None:
+        self.send = send
+        self.status = 500
+
+    async def __call__(self, message: Any) -> None:
+        if message["type"] == "http.response.start":
+            self.status = message["status"]
+        await self.send(message)
 
 
 def counted(scope: Any, status: int, started: float) -> None:
