@@ -13,8 +13,13 @@ lists them with their models, and their answers are the reference the tests comp
 
 What each answer costs besides:
 
-* a hand and its final stacks are each **one statement** read alone (``ReadModels.hand_row`` and
-  ``final_stacks_rows``: one round trip to PostgreSQL, where a snapshot's BEGIN and COMMIT made three);
+* a hand and its final stacks are read by **one statement** read alone (``ReadModels.hands_and_ruled_stacks``: the
+  hand's row and the stacks the latest ruling left; one round trip to PostgreSQL, where a snapshot's BEGIN and
+  COMMIT made three), and **gathered** (:class:`Gathered`): the hand and final-stack reads asked while a batch of
+  them is being read are read next, together, in one statement on one hop to a reader thread — each request's
+  own checks and answer made from its hand's rows there as before; the standings asked meanwhile share one read
+  of the heads and one making per competition. What a batch reads is read after each of its requests came, so an
+  answer is never older than a read of its own would have been;
 * the finished bytes are kept by **what they are made of**: the rows read (every column), and for a hand the
   caller's sight of its cards (``SealingPolicy.sight``: nothing else decides what a reader sees of a hand). The
   rows are read on every request, so a new event, a ruling or a rebuild gives a new answer at once; only the
@@ -27,7 +32,7 @@ import asyncio
 import time
 from collections.abc import Awaitable, Callable, Hashable, Mapping
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any, TypeVar
+from typing import Any, Generic, TypeVar
 
 from fastapi.routing import APIRoute
 from starlette.requests import Request
@@ -43,8 +48,8 @@ from api.limits import limit_heavy_reads
 from api.metrics import Measured, StatusNoted, counted
 from api.sealing import SealingPolicy
 from projections import federation, schema
-from projections.database import READ_POOL_SIZE
-from projections.read_models import ReadModels
+from projections.database import READ_POOL_SIZE, Row
+from projections.read_models import MOST_HANDS_A_STATEMENT, ReadModels
 
 #: where the columns that decide a reader's sight of a hand are in its row
 _COMPETITION, _TABLE, _STATUS, _ENDED_AT = (
@@ -63,6 +68,11 @@ _JSON = (b"content-type", b"application/json")
 
 Answer = Callable[[Request, Mapping[str, Any]], Awaitable[bytes]]
 T = TypeVar("T")
+Item = TypeVar("Item")
+#: a hand read gathered: the read models, the hand, and what its request makes of the hand's rows (none: unknown)
+HandAsked = tuple[ReadModels, str, Callable[[tuple[Row, ...]], bytes]]
+#: a standings read gathered: the store, the read models and the competition (the caller's scope checked before)
+StandingsAsked = tuple[Any, ReadModels, str]
 
 #: the threads these reads wait for their database on, shared by the process's apps: as many as the read models'
 #: pool has connections (projections/database.py), so a read waits its turn here, never for a connection (a wait
@@ -74,6 +84,62 @@ _READERS = ThreadPoolExecutor(max_workers=READ_POOL_SIZE, thread_name_prefix="po
 
 async def _off_the_loop(read: Callable[[], T]) -> T:
     return await asyncio.get_running_loop().run_in_executor(_READERS, read)
+
+
+class Gathered(Generic[Item]):
+    """Reads asked while a batch of them is being read, read together next: one hop to a reader thread (and for
+    hands one statement) for however many were asked meanwhile (issue 17: the hop and the statement were most of
+    a hot read's CPU besides uvicorn's).
+
+    ``work`` runs on a reader thread with the items gathered, in the order asked, and gives each its outcome (its
+    answer, or the error to raise to its asker). One batch is in flight at a time; an item asked while it is
+    waits for the next, which begins after it was asked: what a batch reads is at least as new as every one of
+    its items, as a read of its own begun at the request would be. An idle process reads each item in a batch of
+    its own, at once."""
+
+    def __init__(self, work: Callable[[list[Item]], list[bytes | Exception]], most: int) -> None:
+        self._work = work
+        self._most = most
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._waiting: list[tuple[Item, asyncio.Future[bytes]]] = []
+        self._busy = False
+        #: batches read, and items answered through them (for the tests, the bench)
+        self.batches = 0
+        self.items = 0
+
+    async def ask(self, item: Item) -> bytes:
+        loop = asyncio.get_running_loop()
+        if loop is not self._loop:
+            # another event loop (a test client's): nothing waiting on the one before is this loop's to answer
+            self._loop, self._waiting, self._busy = loop, [], False
+        future: asyncio.Future[bytes] = loop.create_future()
+        self._waiting.append((item, future))
+        if not self._busy:
+            self._busy = True
+            loop.create_task(self._drain(loop))
+        return await future
+
+    async def _drain(self, loop: asyncio.AbstractEventLoop) -> None:
+        try:
+            while self._waiting and self._loop is loop:
+                batch, self._waiting = self._waiting[: self._most], self._waiting[self._most :]
+                items = [item for item, _ in batch]
+                try:
+                    outcomes = await loop.run_in_executor(_READERS, self._work, items)
+                except Exception as exc:  # the work itself failed (it gives each item its own error otherwise)
+                    outcomes = [exc] * len(batch)
+                self.batches += 1
+                self.items += len(batch)
+                for (_, future), outcome in zip(batch, outcomes, strict=True):
+                    if future.done():  # its asker is gone (the connection closed)
+                        continue
+                    if isinstance(outcome, Exception):
+                        future.set_exception(outcome)
+                    else:
+                        future.set_result(outcome)
+        finally:
+            if self._loop is loop:
+                self._busy = False
 
 
 class Finished:
@@ -137,6 +203,10 @@ class FastReads(BaseRoute):
         self.hands = Finished()
         self.final_stacks = Finished()
         self.standings = Latest()
+        #: the hand and final-stack reads asked while others are read, read in one statement (one hop) next
+        self.hand_reads: Gathered[HandAsked] = Gathered(_hands_read, MOST_HANDS_A_STATEMENT)
+        #: the standings asked while others are made: the heads read once for them, each competition made once
+        self.standings_reads: Gathered[StandingsAsked] = Gathered(self._standings_made, 64)
         answers: dict[str, Answer] = {
             "/v1/hands/{hand_id}": self._hand,
             "/v1/hands/{hand_id}/stacks/final": self._final_stacks,
@@ -242,10 +312,10 @@ class FastReads(BaseRoute):
         sealing: SealingPolicy = request.app.state.sealing
         hand_id = str(params["hand_id"])
 
-        def read() -> bytes:
-            row = models.hand_row(hand_id)
-            if row is None:
+        def answer(rows: tuple[Row, ...]) -> bytes:
+            if not rows:
                 raise not_found("hand", hand_id)
+            row = ReadModels.hand_of_rows(rows)
             verify_scope(caller, row[_COMPETITION])
             sight = sealing.sight(caller, row[_COMPETITION], row[_TABLE], row[_STATUS] != "in_progress", row[_ENDED_AT])
             return self.hands.get(
@@ -255,15 +325,14 @@ class FastReads(BaseRoute):
                 ),
             )
 
-        return await _off_the_loop(read)
+        return await self.hand_reads.ask((models, hand_id, answer))
 
     async def _final_stacks(self, request: Request, params: Mapping[str, Any]) -> bytes:
         caller = await self._caller(request)
         models = _read_models(request)
         hand_id = str(params["hand_id"])
 
-        def read() -> bytes:
-            rows = models.final_stacks_rows(hand_id)
+        def answer(rows: tuple[Row, ...]) -> bytes:
             if not rows:
                 raise not_found("hand", hand_id)
             verify_scope(caller, rows[0][_COMPETITION])
@@ -272,7 +341,7 @@ class FastReads(BaseRoute):
                 lambda: self._json("/v1/hands/{hand_id}/stacks/final", ReadModels.final_stacks_of_rows(rows)[1]),
             )
 
-        return await _off_the_loop(read)
+        return await self.hand_reads.ask((models, hand_id, answer))
 
     async def _standings(self, request: Request, params: Mapping[str, Any]) -> bytes:
         # the route's dependencies in their order: the caller, the federation router's heavy-read limit, the store
@@ -280,38 +349,85 @@ class FastReads(BaseRoute):
         await limit_heavy_reads(request, caller)
         store = await event_store(request)
         competition_id = str(params["competition_id"])
-        path = "/v1/competitions/{competition_id}/standings"
         models: ReadModels | None = request.app.state.read_models
-
-        def read(pinned: ReadModels | None) -> bytes:
-            found = federation.standings(store, pinned, competition_id)
-            if found is None:
-                raise not_found("competition", competition_id)
-            return self._json(path, found)
 
         if models is None:
 
             def unprojected() -> bytes:
                 verify_scope(caller, competition_id)
-                return read(None)
+                return self._standings_of(store, None, competition_id)
 
             return await _off_the_loop(unprojected)
 
-        def made_or_kept() -> bytes:
-            verify_scope(caller, competition_id)
-            # Everything the standings are worked out from is in the store (the competition's stream, its hand
-            # reviews and their hands) and in the read models (the tables' last hands): while neither has moved,
-            # the answer is the one made last. Both heads are read before the answer is made, so what is kept by
-            # them is at least as new as they say.
-            heads = (store.recorder.max_notification_id(), models.position_alone())
-            kept = self.standings.kept(competition_id, heads)
-            if kept is not None:
-                return kept
-            # one state for the standings' reads, begun and ended in this one hop
-            with models.pinned() as pinned:
-                return self.standings.keep(competition_id, heads, lambda: read(pinned))
+        verify_scope(caller, competition_id)
+        return await self.standings_reads.ask((store, models, competition_id))
 
-        return await _off_the_loop(made_or_kept)
+    def _standings_of(self, store: Any, pinned: ReadModels | None, competition_id: str) -> bytes:
+        found = federation.standings(store, pinned, competition_id)
+        if found is None:
+            raise not_found("competition", competition_id)
+        return self._json("/v1/competitions/{competition_id}/standings", found)
+
+    def _standings_made(self, asked: list[StandingsAsked]) -> list[bytes | Exception]:
+        """The standings asked, on a reader thread: each competition's made (or kept) once for all its askers."""
+        heads_of: dict[tuple[int, int], tuple[int, int] | Exception] = {}
+        made: dict[tuple[int, int, str], bytes | Exception] = {}
+        out: list[bytes | Exception] = []
+        for store, models, competition_id in asked:
+            pair = (id(store), id(models))
+            key = (*pair, competition_id)
+            if key not in made:
+                # Everything the standings are worked out from is in the store (the competition's stream, its hand
+                # reviews and their hands) and in the read models (the tables' last hands): while neither has
+                # moved, the answer is the one made last. Both heads are read (once a batch, after every one of
+                # its requests came) before the answer is made, so what is kept by them is at least as new as they
+                # say.
+                if pair not in heads_of:
+                    try:
+                        heads_of[pair] = (store.recorder.max_notification_id(), models.position_alone())
+                    except Exception as exc:
+                        heads_of[pair] = exc
+                heads = heads_of[pair]
+                try:
+                    if isinstance(heads, Exception):
+                        raise heads
+                    made[key] = self._standings_kept_or_made(store, models, competition_id, heads)
+                except Exception as exc:
+                    made[key] = exc
+            out.append(made[key])
+        return out
+
+    def _standings_kept_or_made(
+        self, store: Any, models: ReadModels, competition_id: str, heads: tuple[int, int]
+    ) -> bytes:
+        kept = self.standings.kept(competition_id, heads)
+        if kept is not None:
+            return kept
+        # one state for the standings' reads, begun and ended in this one hop
+        with models.pinned() as pinned:
+            return self.standings.keep(competition_id, heads, lambda: self._standings_of(store, pinned, competition_id))
+
+
+def _hands_read(asked: list[HandAsked]) -> list[bytes | Exception]:
+    """The hand and final-stack reads asked, on a reader thread: every hand of one read models in one statement,
+    then each request's answer from its hand's rows (its own error when it has one)."""
+    rows_of: dict[int, dict[str, tuple[Row, ...]] | Exception] = {}
+    for models in {id(m): m for m, _, _ in asked}.values():
+        try:
+            rows_of[id(models)] = models.hands_and_ruled_stacks([h for m, h, _ in asked if m is models])
+        except Exception as exc:
+            rows_of[id(models)] = exc
+    out: list[bytes | Exception] = []
+    for models, hand_id, answer in asked:
+        found = rows_of[id(models)]
+        if isinstance(found, Exception):
+            out.append(found)
+            continue
+        try:
+            out.append(answer(found.get(hand_id, ())))
+        except Exception as exc:
+            out.append(exc)
+    return out
 
 
 def install(app: Any, routers: Mapping[str, Any]) -> FastReads:

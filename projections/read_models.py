@@ -6,7 +6,7 @@ Cards come back as recorded; sealing them for the caller is the API's business (
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from typing import Any
 
@@ -46,6 +46,14 @@ _HAND_AND_RULED_STACKS = (
     " AS latest WHERE latest.hand_id = hand.hand_id) WHERE hand.hand_id = ? ORDER BY ruled.seat"
 )
 _HAND_WIDTH = len(schema.HAND_COLUMNS)
+#: most hands :meth:`ReadModels.hands_and_ruled_stacks` reads in one statement (one placeholder each)
+MOST_HANDS_A_STATEMENT = 128
+
+
+def _hands_and_ruled_stacks(hands: int) -> str:
+    """:data:`_HAND_AND_RULED_STACKS` for ``hands`` hands at once, each hand's rows together in seat order."""
+    one = _HAND_AND_RULED_STACKS.removesuffix(" WHERE hand.hand_id = ? ORDER BY ruled.seat")
+    return f"{one} WHERE hand.hand_id IN ({', '.join('?' * hands)}) ORDER BY hand.hand_id, ruled.seat"
 
 
 class ReadModels:
@@ -264,6 +272,25 @@ class ReadModels:
         row, the ruling's columns None, where none did; none for an unknown hand), read in one statement of its
         own as :meth:`hand_row`; :meth:`final_stacks_of_rows` makes them the hand and its final stacks."""
         return tuple(self.database.read_alone(_HAND_AND_RULED_STACKS, (hand_id,)))
+
+    def hands_and_ruled_stacks(self, hand_ids: Sequence[str]) -> dict[str, tuple[Row, ...]]:
+        """:meth:`final_stacks_rows` of each of ``hand_ids`` (at most :data:`MOST_HANDS_A_STATEMENT`), all read in
+        one statement of their own (one state for them all); an unknown hand is not in the answer. A hand's row
+        is the first :data:`schema.HAND_COLUMNS` of any of its rows (what :meth:`hand_row` reads): the API's hand
+        and final-stack reads asked together are answered from one statement (api/fast_reads.py)."""
+        wanted = list(dict.fromkeys(hand_ids))
+        if len(wanted) > MOST_HANDS_A_STATEMENT:
+            raise ValueError(f"{len(wanted)} hands asked in one statement, at most {MOST_HANDS_A_STATEMENT}")
+        found: dict[str, list[Row]] = {}
+        if wanted:
+            for row in self.database.read_alone(_hands_and_ruled_stacks(len(wanted)), wanted):
+                found.setdefault(row[0], []).append(row)
+        return {hand: tuple(rows) for hand, rows in found.items()}
+
+    @staticmethod
+    def hand_of_rows(rows: tuple[Row, ...]) -> Row:
+        """The hand's row (:meth:`hand_row`'s) in :meth:`final_stacks_rows` (at least one row)."""
+        return tuple(rows[0][:_HAND_WIDTH])
 
     @classmethod
     def final_stacks_of_rows(cls, rows: tuple[Row, ...]) -> tuple[views.Hand, list[views.TableSeat]]:

@@ -7,10 +7,12 @@ they were made of are the same; the metrics count them under their route; the Op
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 from fastapi.testclient import TestClient
 from federation_records import CHIEF, COMPETITION, JUDGE, SECRETARY, Records, at
@@ -156,6 +158,38 @@ def test_the_same_with_public_reads_within_the_public_delay(judged: Any) -> None
     compared(public, pipeline)
 
 
+def test_reads_asked_at_once_are_gathered_and_answer_what_they_answer_one_by_one(judged: Any) -> None:
+    """Hand, final-stack and standings reads asked together are read in fewer batches than reads (one statement, one
+    hop to a reader thread each), and each answers what it answers asked alone: status, body, headers."""
+    settings, pipeline, _ = judged
+    with app_on(settings, pipeline) as client:
+        read_models = models_of(client)
+        who = callers(read_models)
+        requests = [(p, who[h]) for p in paths(read_models)
+                    for h in ("judge appointed", "viewer", "scoped elsewhere", "dealer of the live table")]
+        one_by_one = answers(client, requests)
+        fast = fast_route(client)
+        hands_before = (fast.hand_reads.batches, fast.hand_reads.items)
+        standings_before = (fast.standings_reads.batches, fast.standings_reads.items)
+
+        async def at_once() -> list[httpx.Response]:
+            transport = httpx.ASGITransport(app=client.app)
+            async with httpx.AsyncClient(transport=transport, base_url="http://testserver") as together:
+                return list(await asyncio.gather(*(together.get(p, headers=h) for p, h in requests)))
+
+        responses = asyncio.run(at_once())
+    together = [(path, r.status_code, r.content, *(r.headers.get(h) for h in HEADERS))
+                for (path, _), r in zip(requests, responses, strict=True)]
+    assert together == one_by_one
+    batches, items = fast.hand_reads.batches - hands_before[0], fast.hand_reads.items - hands_before[1]
+    # every read of a known or unknown hand reached the read models once (a 401 never does)
+    assert items == sum(1 for (p, _), a in zip(requests, one_by_one, strict=True)
+                        if p.startswith("/v1/hands/") and a[1] != 401)
+    assert 0 < batches < items, (batches, items)
+    standing_items = fast.standings_reads.items - standings_before[1]
+    assert 0 < fast.standings_reads.batches - standings_before[0] <= standing_items
+
+
 def test_the_heavy_read_limit_counts_the_standings_as_the_route_did(judged: Any) -> None:
     settings, pipeline, _ = judged
     limited = settings.model_copy(update={"rate_heavy_reads_per_minute": 2})
@@ -241,10 +275,10 @@ def test_an_unexpected_failure_answers_500_ahead_as_behind_the_middleware(
     settings, pipeline, _ = judged
     judge = token("judge", JUDGE.person)
 
-    def broken(self: ReadModels, hand_id: str) -> None:
+    def broken(self: ReadModels, hand_ids: Any) -> None:
         raise RuntimeError("the disk is on fire")
 
-    monkeypatch.setattr(ReadModels, "hand_row", broken)
+    monkeypatch.setattr(ReadModels, "hands_and_ruled_stacks", broken)
     with app_on(settings, pipeline) as client:
         hand = models_of(client).database.query("SELECT hand_id FROM rm_hands ORDER BY hand_id")[0][0]
         with pytest.raises(RuntimeError, match="on fire"):
