@@ -224,6 +224,13 @@ def test_a_ruling_that_re_awards_a_pot_leaves_its_stacks_in_the_read_models_and_
             found, models.final_stacks(found)
         )
         assert models.hand_row(found.hand_id) is not None
+        # gathered, with another hand and an unknown one (api/fast_reads.py): each hand's rows, in one statement
+        others = [str(r[0]) for r in projector.database.query("SELECT hand_id FROM rm_hands ORDER BY hand_id")]
+        gathered = models.hands_and_ruled_stacks([found.hand_id, *others[:3], "no-such-hand"])
+        assert set(gathered) == {found.hand_id, *others[:3]}
+        for hand in gathered:
+            assert gathered[hand] == models.final_stacks_rows(hand)
+            assert ReadModels.hand_of_rows(gathered[hand]) == models.hand_row(hand)
         assert ReadModels.hand_of_row(models.hand_row(found.hand_id)) == found  # type: ignore[arg-type]
         by = RulingRef(number=2, ruling="r-1", kind="finding_of_fact")
         assert ruled[winner] == (engine[winner] - pot.amount, engine[winner], by)

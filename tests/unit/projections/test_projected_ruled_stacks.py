@@ -79,6 +79,10 @@ def seats(models: ReadModels) -> list[tuple[int, str, int, int | None, RulingRef
     assert hand is not None
     # the API's one-statement read of the hand and its ruled stacks (api/fast_reads.py) answers the same
     assert ReadModels.final_stacks_of_rows(models.final_stacks_rows(HAND)) == (hand, models.final_stacks(hand))
+    # and its gathered form, several hands in one statement (an unknown one left out): the same rows, the hand's row
+    gathered = models.hands_and_ruled_stacks([HAND, "no-such-hand", HAND])
+    assert gathered == {HAND: models.final_stacks_rows(HAND)}
+    assert ReadModels.hand_of_rows(gathered[HAND]) == models.hand_row(HAND)
     return [(s.seat, s.player, s.stack, s.engine_stack, s.ruled_by) for s in models.final_stacks(hand)]
 
 
