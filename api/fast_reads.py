@@ -103,6 +103,8 @@ class Gathered(Generic[Item]):
         self._loop: asyncio.AbstractEventLoop | None = None
         self._waiting: list[tuple[Item, asyncio.Future[bytes]]] = []
         self._busy = False
+        #: the batch being read (held: the loop keeps only a weak reference to a task)
+        self._draining: asyncio.Task[None] | None = None
         #: batches read, and items answered through them (for the tests, the bench)
         self.batches = 0
         self.items = 0
@@ -116,7 +118,7 @@ class Gathered(Generic[Item]):
         self._waiting.append((item, future))
         if not self._busy:
             self._busy = True
-            loop.create_task(self._drain(loop))
+            self._draining = loop.create_task(self._drain(loop))
         return await future
 
     async def _drain(self, loop: asyncio.AbstractEventLoop) -> None:
