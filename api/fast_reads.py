@@ -114,24 +114,39 @@ class Gathered(Generic[Item]):
         if loop is not self._loop:
             # another event loop (a test client's): nothing waiting on the one before is this loop's to answer
             self._loop, self._waiting, self._busy = loop, [], False
-        future: asyncio.Future[bytes] = loop.create_future()
-        self._waiting.append((item, future))
-        if not self._busy:
-            self._busy = True
-            self._draining = loop.create_task(self._drain(loop))
-        return await future
+        if self._busy:
+            future: asyncio.Future[bytes] = loop.create_future()
+            self._waiting.append((item, future))
+            return await future
+        # nothing in flight: this read is read at once, by its asker (no task of its own); what is asked meanwhile
+        # is read next, by a task
+        self._busy = True
+        try:
+            outcome = (await self._read(loop, [item]))[0]
+        finally:
+            if self._loop is loop:
+                if self._waiting:
+                    self._draining = loop.create_task(self._drain(loop))
+                else:
+                    self._busy = False
+        if isinstance(outcome, Exception):
+            raise outcome
+        return outcome
+
+    async def _read(self, loop: asyncio.AbstractEventLoop, items: list[Item]) -> list[bytes | Exception]:
+        try:
+            outcomes = await loop.run_in_executor(_READERS, self._work, items)
+        except Exception as exc:  # the work itself failed (it gives each item its own error otherwise)
+            outcomes = [exc] * len(items)
+        self.batches += 1
+        self.items += len(items)
+        return outcomes
 
     async def _drain(self, loop: asyncio.AbstractEventLoop) -> None:
         try:
             while self._waiting and self._loop is loop:
                 batch, self._waiting = self._waiting[: self._most], self._waiting[self._most :]
-                items = [item for item, _ in batch]
-                try:
-                    outcomes = await loop.run_in_executor(_READERS, self._work, items)
-                except Exception as exc:  # the work itself failed (it gives each item its own error otherwise)
-                    outcomes = [exc] * len(batch)
-                self.batches += 1
-                self.items += len(batch)
+                outcomes = await self._read(loop, [item for item, _ in batch])
                 for (_, future), outcome in zip(batch, outcomes, strict=True):
                     if future.done():  # its asker is gone (the connection closed)
                         continue
