@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import asyncio
 import time
+import weakref
 from collections.abc import Awaitable, Callable, Hashable, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Generic, TypeVar
@@ -86,49 +87,57 @@ async def _off_the_loop(read: Callable[[], T]) -> T:
     return await asyncio.get_running_loop().run_in_executor(_READERS, read)
 
 
+class _Queue(Generic[Item]):
+    """One event loop's reads waiting for a batch, and whether one is in flight."""
+
+    __slots__ = ("busy", "draining", "waiting")
+
+    def __init__(self) -> None:
+        self.waiting: list[tuple[Item, asyncio.Future[bytes]]] = []
+        self.busy = False
+        #: the task reading the batches (held: the loop keeps only a weak reference to a task)
+        self.draining: asyncio.Task[None] | None = None
+
+
 class Gathered(Generic[Item]):
     """Reads asked while a batch of them is being read, read together next: one hop to a reader thread (and for
     hands one statement) for however many were asked meanwhile (issue 17: the hop and the statement were most of
     a hot read's CPU besides uvicorn's).
 
     ``work`` runs on a reader thread with the items gathered, in the order asked, and gives each its outcome (its
-    answer, or the error to raise to its asker). One batch is in flight at a time; an item asked while it is
-    waits for the next, which begins after it was asked: what a batch reads is at least as new as every one of
-    its items, as a read of its own begun at the request would be. An idle process reads each item in a batch of
-    its own, at once."""
+    answer, or the error to raise to its asker). One batch is in flight at a time (per event loop); an item asked
+    while it is waits for the next, which begins after it was asked: what a batch reads is at least as new as
+    every one of its items, as a read of its own begun at the request would be. A read asked while nothing is in
+    flight is read at once, by its asker."""
 
     def __init__(self, work: Callable[[list[Item]], list[bytes | Exception]], most: int) -> None:
         self._work = work
         self._most = most
-        self._loop: asyncio.AbstractEventLoop | None = None
-        self._waiting: list[tuple[Item, asyncio.Future[bytes]]] = []
-        self._busy = False
-        #: the batch being read (held: the loop keeps only a weak reference to a task)
-        self._draining: asyncio.Task[None] | None = None
+        #: each event loop's own queue (a test client runs one loop after another; futures belong to one loop)
+        self._queues: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _Queue[Item]] = weakref.WeakKeyDictionary()
         #: batches read, and items answered through them (for the tests, the bench)
         self.batches = 0
         self.items = 0
 
     async def ask(self, item: Item) -> bytes:
         loop = asyncio.get_running_loop()
-        if loop is not self._loop:
-            # another event loop (a test client's): nothing waiting on the one before is this loop's to answer
-            self._loop, self._waiting, self._busy = loop, [], False
-        if self._busy:
+        queue = self._queues.get(loop)
+        if queue is None:
+            queue = self._queues.setdefault(loop, _Queue())
+        if queue.busy:
             future: asyncio.Future[bytes] = loop.create_future()
-            self._waiting.append((item, future))
+            queue.waiting.append((item, future))
             return await future
         # nothing in flight: this read is read at once, by its asker (no task of its own); what is asked meanwhile
         # is read next, by a task
-        self._busy = True
+        queue.busy = True
         try:
             outcome = (await self._read(loop, [item]))[0]
         finally:
-            if self._loop is loop:
-                if self._waiting:
-                    self._draining = loop.create_task(self._drain(loop))
-                else:
-                    self._busy = False
+            if queue.waiting:
+                queue.draining = loop.create_task(self._drain(loop, queue))
+            else:
+                queue.busy = False
         if isinstance(outcome, Exception):
             raise outcome
         return outcome
@@ -142,10 +151,11 @@ class Gathered(Generic[Item]):
         self.items += len(items)
         return outcomes
 
-    async def _drain(self, loop: asyncio.AbstractEventLoop) -> None:
+    async def _drain(self, loop: asyncio.AbstractEventLoop, queue: _Queue[Item]) -> None:
+        batch: list[tuple[Item, asyncio.Future[bytes]]] = []
         try:
-            while self._waiting and self._loop is loop:
-                batch, self._waiting = self._waiting[: self._most], self._waiting[self._most :]
+            while queue.waiting:
+                batch, queue.waiting = queue.waiting[: self._most], queue.waiting[self._most :]
                 outcomes = await self._read(loop, [item for item, _ in batch])
                 for (_, future), outcome in zip(batch, outcomes, strict=True):
                     if future.done():  # its asker is gone (the connection closed)
@@ -154,9 +164,15 @@ class Gathered(Generic[Item]):
                         future.set_exception(outcome)
                     else:
                         future.set_result(outcome)
+        except BaseException:
+            # cancelled (the loop is closing): no asker is left waiting for an answer that will not come
+            for _, future in (*batch, *queue.waiting):
+                future.cancel()
+            queue.waiting = []
+            raise
         finally:
-            if self._loop is loop:
-                self._busy = False
+            queue.busy = False
+            queue.draining = None
 
 
 class Finished:

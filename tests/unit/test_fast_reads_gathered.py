@@ -102,3 +102,35 @@ def test_a_new_event_loop_reads_afresh() -> None:
     store.value = 3
     assert asyncio.run(gathered.ask("a")) == b"a@3"
     assert store.batches == [["a"], ["a"]]
+
+
+def test_two_event_loops_at_once_each_read_their_own() -> None:
+    """A batch held on one loop (thread), with a read waiting behind it there, neither holds nor takes the reads of
+    another loop, and both of its own are answered once it is let go."""
+    store = Store()
+    store.hold = True
+    gathered = Gathered(store.work, most=8)
+    queued = threading.Event()
+    first: list[tuple[bytes, ...]] = []
+
+    async def held_and_queued() -> tuple[bytes, ...]:
+        held = asyncio.ensure_future(gathered.ask("held"))
+        await asyncio.sleep(0.05)
+        waiting = asyncio.ensure_future(gathered.ask("queued"))
+        await asyncio.sleep(0.05)
+        queued.set()
+        return tuple(await asyncio.wait_for(asyncio.gather(held, waiting), 5))
+
+    thread = threading.Thread(target=lambda: first.append(asyncio.run(held_and_queued())))
+    thread.start()
+    assert store.started.wait(5) and queued.wait(5)
+    store.hold = False
+
+    async def other() -> bytes:
+        return await asyncio.wait_for(gathered.ask("other"), 5)
+
+    assert asyncio.run(other()) == b"other@0"
+    store.release.set()
+    thread.join(10)
+    assert first == [(b"held@0", b"queued@0")]
+    assert store.batches == [["held"], ["other"], ["queued"]]
