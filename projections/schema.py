@@ -174,14 +174,25 @@ CREATE = (*create_models(), *INDEXES, _POSITION_TABLE, _POISON_TABLE)
 REBUILD = (*(f"DROP TABLE IF EXISTS {table}{REBUILT}" for table in MODELS), *create_models(REBUILT, keyed=False))
 
 
-def swap(dialect: str) -> tuple[str, ...]:
+#: the keys of :data:`KEYED_AT_SWAP` made on the fresh tables before the swap (PostgreSQL), one statement each, so
+#: that they are made at once, each on a connection of its own: each sorts its table in one server process, and
+#: made inside the swap's transaction they were made one after the other, the readers of the tables in use
+#: waiting for them behind the swap's locks. The swap then renames them, as the other tables' keys
+KEYS_AHEAD = tuple(
+    f"ALTER TABLE {table}{REBUILT} ADD CONSTRAINT {table}{REBUILT}_pkey PRIMARY KEY ({key})"
+    for table, key in KEYED_AT_SWAP.items()
+)
+
+
+def swap(dialect: str, keyed: bool = False) -> tuple[str, ...]:
     """The rebuilt tables in place of the ones in use, in one transaction (with the position moved in it):
-    a reader sees the old read models or the new ones, never a mix nor a half-built one."""
+    a reader sees the old read models or the new ones, never a mix nor a half-built one. ``keyed``: the fresh
+    tables of :data:`KEYED_AT_SWAP` have their keys already (:data:`KEYS_AHEAD`, PostgreSQL)."""
     out: list[str] = []
     for table in MODELS:
         out.append(f"DROP TABLE IF EXISTS {table}")
         out.append(f"ALTER TABLE {table}{REBUILT} RENAME TO {table}")
-        key = KEYED_AT_SWAP.get(table)
+        key = None if keyed else KEYED_AT_SWAP.get(table)
         if key is None and dialect == "postgresql":
             # the primary key's index keeps its name through the rename: the next rebuild wants it back
             out.append(f"ALTER TABLE {table} RENAME CONSTRAINT {table}{REBUILT}_pkey TO {table}_pkey")
