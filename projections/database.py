@@ -411,19 +411,22 @@ class PostgresReadDatabase(ReadDatabase):
 
 
     def key_fresh(self) -> bool:
-        # each key on a connection of its own, at once: the server sorts each table in a process of its own (the
-        # history's and the stack changes' keys one after the other in the swap were a sixth of a two-worker
-        # rebuild's time, one core idle, and the readers of the tables in use waited behind the swap's locks for
-        # them). A key that cannot be made (a duplicate) fails the rebuild here, the tables in use untouched
-        with ThreadPoolExecutor(len(schema.KEYS_AHEAD)) as keying:
-            made = [keying.submit(self._key, statement) for statement in schema.KEYS_AHEAD]
+        # the keys (and the secondary indexes) in groups on connections of their own, at once: the server sorts
+        # each table in a process of its own (the history's and the stack changes' keys one after the other in
+        # the swap were a sixth of a two-worker rebuild's time, one core idle, and the readers of the tables in
+        # use waited behind the swap's locks for them). Never more at once than the pool holds connections: a
+        # group waiting for one longer than POOL_WAIT_SECONDS would fail. A key that cannot be made (a duplicate)
+        # fails the rebuild here, the tables in use untouched
+        with ThreadPoolExecutor(min(len(schema.AHEAD), self._pool_size)) as keying:
+            made = [keying.submit(self._key, group) for group in schema.AHEAD]
             for key in made:
                 key.result()
         return True
 
-    def _key(self, statement: str) -> None:
+    def _key(self, statements: tuple[str, ...]) -> None:
         with self.transaction() as w:
-            w.execute(statement)
+            for statement in statements:
+                w.execute(statement)
 
     def check_connections(self) -> None:
         self._pool.check()

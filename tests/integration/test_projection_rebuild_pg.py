@@ -66,9 +66,11 @@ def test_a_reader_sees_the_old_read_models_until_the_rebuild_swaps_in_the_new(
 def test_the_fresh_tables_keys_are_made_before_the_swap_and_one_that_cannot_be_leaves_the_read_models_in_use(
     tmp_path: Path, pg_database: PgDatabase
 ) -> None:
-    """The history's and the stack changes' keys are made on the fresh tables before the swap's transaction (at
-    once, each on its own connection): a key that cannot be made (here a history row written twice) fails the
-    rebuild there, with the read models in use and their position as they were; the next rebuild makes them."""
+    """The history's and the stack changes' keys and the secondary indexes are made on the fresh tables before the
+    swap's transaction (in two groups at once, each on its own connection), which then only drops and renames: the
+    tables in use end with the same indexes as the read models were made with. A key that cannot be made (here a
+    history row written twice) fails the rebuild there, with the read models in use and their position as they
+    were; the next rebuild makes them."""
     pipeline = Pipeline(tmp_path, pg_database)
     projector = pipeline.projector(page=200)
     reader = PostgresReadDatabase(pipeline.url, pool_size=1)
@@ -77,16 +79,22 @@ def test_the_fresh_tables_keys_are_made_before_the_swap_and_one_that_cannot_be_l
     made: list[str] = []
     key = database._key
 
-    def keyed(statement: str) -> None:
-        key(statement)
-        made.append(statement)
+    def keyed(statements: tuple[str, ...]) -> None:
+        key(statements)
+        made.extend(statements)
 
     database._key = keyed  # type: ignore[method-assign]
+    indexed = "SELECT indexname, indexdef FROM pg_indexes WHERE left(tablename, 3) = 'rm_' ORDER BY 1"
     try:
+        created = reader.query(indexed)
         pipeline.judge(list(phh_records(sorted(WSOP.glob("*.phh"))[:6], COMPETITION)))
         assert projector.rebuild() == pipeline.store.recorder.max_notification_id()
-        assert sorted(made) == sorted(schema.KEYS_AHEAD)
-        assert not any("PRIMARY KEY" in statement for statement in schema.swap("postgresql", keyed=True))
+        assert sorted(made) == sorted([*schema.KEYS_AHEAD, *schema.INDEXES_AHEAD])
+        assert reader.query(indexed) == created, "the same indexes, by name and definition, as create() made"
+        assert not any(
+            "PRIMARY KEY" in statement or statement.startswith("CREATE INDEX ")
+            for statement in schema.swap("postgresql", keyed=True)
+        )
         before, at = everything(reader), position(reader)
         history = f"{schema.HISTORY}{schema.REBUILT}"
 
