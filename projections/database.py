@@ -162,8 +162,8 @@ class ReadDatabase(ABC):
             w.execute(schema.SAVE_POSITION, (schema.POSITION_NAME, position))
 
     def key_fresh(self) -> bool:
-        """Make the keys of a rebuild's fresh tables that were filled without one (:data:`schema.KEYS_AHEAD`)
-        before the swap, if this database can; whether it did (else the swap makes them)."""
+        """Make the keys of a rebuild's fresh tables that were filled without one and their secondary indexes
+        (:data:`schema.AHEAD`) before the swap, if this database can; whether it did (else the swap makes them)."""
         return False
 
     def one(self, sql: str, params: Sequence[Any] = ()) -> Row | None:
@@ -408,7 +408,6 @@ class PostgresReadDatabase(ReadDatabase):
 
     def filling(self, fresh: bool) -> None:
         self._fresh = fresh
-
 
     def key_fresh(self) -> bool:
         # the keys (and the secondary indexes) in groups on connections of their own, at once: the server sorts

@@ -178,8 +178,8 @@ CREATE = (*create_models(), *INDEXES, _POSITION_TABLE, _POISON_TABLE)
 REBUILD = (*(f"DROP TABLE IF EXISTS {table}{REBUILT}" for table in MODELS), *create_models(REBUILT, keyed=False))
 
 
-#: the keys of :data:`KEYED_AT_SWAP` made on the fresh tables before the swap (PostgreSQL), one statement each, so
-#: that they are made at once, each on a connection of its own: each sorts its table in one server process, and
+#: the keys of :data:`KEYED_AT_SWAP` made on the fresh tables before the swap (PostgreSQL), in the groups of
+#: :data:`AHEAD`, made at once, each on a connection of its own: each key sorts its table in one server process, and
 #: made inside the swap's transaction they were made one after the other, the readers of the tables in use
 #: waiting for them behind the swap's locks. The swap then renames them, as the other tables' keys
 _KEY_AHEAD = {
