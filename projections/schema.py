@@ -128,14 +128,18 @@ _COLUMNS = {
 #: the keys of the append-only tables a rebuild fills most: their fresh tables are made without one and get it
 #: at the swap, an index made once by sorting being cheaper than one kept row by row (half their inserts' time)
 KEYED_AT_SWAP = {STACKS: "hand_id, version, seat", HISTORY: "hand_id, version"}
+#: the secondary indexes: (table, the index's name after the table's, its columns)
+SECONDARY = (
+    (HANDS, "by_table", "competition, table_id, number"),
+    (REJECTIONS, "by_kind", "competition, kind, number"),
+    (OFC_ROUNDS, "by_table", "competition, table_id, number"),
+    (OFC_POINTS, "by_competition", "competition, table_id, number"),
+    (INTEGRITY_CASES, "by_competition", "competition, name"),
+    (RATING_COMPETITIONS, "by_season", "season, competition"),
+)
 #: the secondary indexes, made on the tables in use (after a swap, on the tables swapped in)
-INDEXES = (
-    f"CREATE INDEX IF NOT EXISTS {HANDS}_by_table ON {HANDS} (competition, table_id, number)",
-    f"CREATE INDEX IF NOT EXISTS {REJECTIONS}_by_kind ON {REJECTIONS} (competition, kind, number)",
-    f"CREATE INDEX IF NOT EXISTS {OFC_ROUNDS}_by_table ON {OFC_ROUNDS} (competition, table_id, number)",
-    f"CREATE INDEX IF NOT EXISTS {OFC_POINTS}_by_competition ON {OFC_POINTS} (competition, table_id, number)",
-    f"CREATE INDEX IF NOT EXISTS {INTEGRITY_CASES}_by_competition ON {INTEGRITY_CASES} (competition, name)",
-    f"CREATE INDEX IF NOT EXISTS {RATING_COMPETITIONS}_by_season ON {RATING_COMPETITIONS} (season, competition)",
+INDEXES = tuple(
+    f"CREATE INDEX IF NOT EXISTS {table}_{name} ON {table} ({columns})" for table, name, columns in SECONDARY
 )
 #: columns the read models gained after stores were made with them: (table, column, its type and the value the
 #: rows already there take), added when missing (a rebuild makes its fresh tables with them)
@@ -174,14 +178,34 @@ CREATE = (*create_models(), *INDEXES, _POSITION_TABLE, _POISON_TABLE)
 REBUILD = (*(f"DROP TABLE IF EXISTS {table}{REBUILT}" for table in MODELS), *create_models(REBUILT, keyed=False))
 
 
-def swap(dialect: str) -> tuple[str, ...]:
+#: the keys of :data:`KEYED_AT_SWAP` made on the fresh tables before the swap (PostgreSQL), in the groups of
+#: :data:`AHEAD`, made at once, each on a connection of its own: each key sorts its table in one server process, and
+#: made inside the swap's transaction they were made one after the other, the readers of the tables in use
+#: waiting for them behind the swap's locks. The swap then renames them, as the other tables' keys
+_KEY_AHEAD = {
+    table: f"ALTER TABLE {table}{REBUILT} ADD CONSTRAINT {table}{REBUILT}_pkey PRIMARY KEY ({key})"
+    for table, key in KEYED_AT_SWAP.items()
+}
+KEYS_AHEAD = tuple(_KEY_AHEAD.values())
+#: the secondary indexes made on the fresh tables before the swap too (renamed in it): the swap's transaction, which
+#: readers of the tables in use wait behind, then only drops and renames
+INDEXES_AHEAD = tuple(
+    f"CREATE INDEX {table}{REBUILT}_{name} ON {table}{REBUILT} ({columns})" for table, name, columns in SECONDARY
+)
+#: what is made before the swap, in groups made at once (each group on a connection of its own, in order): the
+#: history's key, the longest, alone; the stack changes' key and then the secondary indexes
+AHEAD = ((_KEY_AHEAD[HISTORY],), (_KEY_AHEAD[STACKS], *INDEXES_AHEAD))
+
+
+def swap(dialect: str, keyed: bool = False) -> tuple[str, ...]:
     """The rebuilt tables in place of the ones in use, in one transaction (with the position moved in it):
-    a reader sees the old read models or the new ones, never a mix nor a half-built one."""
+    a reader sees the old read models or the new ones, never a mix nor a half-built one. ``keyed``: the fresh
+    tables have their keys and secondary indexes already (:data:`AHEAD`, PostgreSQL), which are renamed."""
     out: list[str] = []
     for table in MODELS:
         out.append(f"DROP TABLE IF EXISTS {table}")
         out.append(f"ALTER TABLE {table}{REBUILT} RENAME TO {table}")
-        key = KEYED_AT_SWAP.get(table)
+        key = None if keyed else KEYED_AT_SWAP.get(table)
         if key is None and dialect == "postgresql":
             # the primary key's index keeps its name through the rename: the next rebuild wants it back
             out.append(f"ALTER TABLE {table} RENAME CONSTRAINT {table}{REBUILT}_pkey TO {table}_pkey")
@@ -190,7 +214,13 @@ def swap(dialect: str) -> tuple[str, ...]:
         elif key is not None:
             # SQLite adds no primary key to a table: a unique index on the same columns keeps the same rows
             out.append(f"CREATE UNIQUE INDEX {table}_key ON {table} ({key})")
-    return (*out, *INDEXES)
+        if keyed:
+            # made ahead under the fresh table's name (:data:`INDEXES_AHEAD`); the table in use's went with it
+            out.extend(
+                f"ALTER INDEX {table}{REBUILT}_{name} RENAME TO {table}_{name}"
+                for indexed, name, _ in SECONDARY if indexed == table
+            )
+    return tuple(out) if keyed else (*out, *INDEXES)
 
 
 # --- writes (the projector) -------------------------------------------------------------------------------

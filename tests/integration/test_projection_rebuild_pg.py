@@ -63,6 +63,58 @@ def test_a_reader_sees_the_old_read_models_until_the_rebuild_swaps_in_the_new(
         pipeline.close()
 
 
+def test_the_fresh_tables_keys_are_made_before_the_swap_and_one_that_cannot_be_leaves_the_read_models_in_use(
+    tmp_path: Path, pg_database: PgDatabase
+) -> None:
+    """The history's and the stack changes' keys and the secondary indexes are made on the fresh tables before the
+    swap's transaction (in two groups at once, each on its own connection), which then only drops and renames: the
+    tables in use end with the same indexes as the read models were made with. A key that cannot be made (here a
+    history row written twice) fails the rebuild there, with the read models in use and their position as they
+    were; the next rebuild makes them."""
+    pipeline = Pipeline(tmp_path, pg_database)
+    projector = pipeline.projector(page=200)
+    reader = PostgresReadDatabase(pipeline.url, pool_size=1)
+    database = projector.database
+    assert isinstance(database, PostgresReadDatabase)
+    made: list[str] = []
+    key = database._key
+
+    def keyed(statements: tuple[str, ...]) -> None:
+        key(statements)
+        made.extend(statements)
+
+    database._key = keyed  # type: ignore[method-assign]
+    indexed = "SELECT indexname, indexdef FROM pg_indexes WHERE left(tablename, 3) = 'rm_' ORDER BY 1"
+    try:
+        created = reader.query(indexed)
+        pipeline.judge(list(phh_records(sorted(WSOP.glob("*.phh"))[:6], COMPETITION)))
+        assert projector.rebuild() == pipeline.store.recorder.max_notification_id()
+        assert sorted(made) == sorted([*schema.KEYS_AHEAD, *schema.INDEXES_AHEAD])
+        assert reader.query(indexed) == created, "the same indexes, by name and definition, as create() made"
+        assert not any(
+            "PRIMARY KEY" in statement or statement.startswith("CREATE INDEX ")
+            for statement in schema.swap("postgresql", keyed=True)
+        )
+        before, at = everything(reader), position(reader)
+        history = f"{schema.HISTORY}{schema.REBUILT}"
+
+        def doubled() -> bool:
+            with database.transaction() as w:
+                w.execute(f"INSERT INTO {history} SELECT * FROM {history} LIMIT 1")
+            return type(database).key_fresh(database)
+
+        database.key_fresh = doubled  # type: ignore[method-assign]
+        with pytest.raises(psycopg.errors.UniqueViolation):
+            projector.rebuild()
+        assert everything(reader) == before and position(reader) == at, "the swap did not happen"
+        del database.key_fresh
+        assert projector.rebuild() == at and everything(reader) == before
+    finally:
+        reader.close()
+        database.close()
+        pipeline.close()
+
+
 class Where:
     """Settings naming the PostgreSQL database of the store and the read models (for worker processes)."""
 
