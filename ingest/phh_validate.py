@@ -131,16 +131,16 @@ def _pot(hand: PhhHand, names: dict[int, str], pot: PotAwarded) -> PotReport:
 def _compare(hand: PhhHand, result: ReplayResult, report: HandReport, rulebook: Rulebook) -> None:
     record = hand.finishing_stacks
     assert record is not None
-    report.expected_finishing_stacks = [_amount(value) for value in record]
+    expected = report.expected_finishing_stacks = [_amount(value) for value in record]
     known = [i for i in range(hand.player_count) if i + 1 not in hand.unknown_stacks]
-    differing = [i for i in known if report.finishing_stacks[i] != _amount(record[i])]
+    differing = [i for i in known if report.finishing_stacks[i] != expected[i]]
     report.matches = not differing
     for i in differing:
         report.differences.append(
             DifferenceReport(
                 player=hand.players[i],
                 ours=report.finishing_stacks[i],
-                record=_amount(record[i]),
+                record=expected[i],
                 explanation=_explain(hand, result, record[i], rulebook),
             )
         )
