@@ -7,9 +7,10 @@ string is a no-op. Amounts stay decimals here: the hand decides its chip scale o
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from decimal import Decimal, InvalidOperation
 from enum import StrEnum
-from typing import NamedTuple
+from typing import NamedTuple, cast
 
 from domain.cards import CardParseError, MaybeCard, parse_cards
 
@@ -55,16 +56,40 @@ _DEAL_BOARD, _DEAL_HOLE = PhhVerb.DEAL_BOARD, PhhVerb.DEAL_HOLE
 _BET, _DRAW, _SHOW = PhhVerb.COMPLETE_BET_OR_RAISE, PhhVerb.STAND_PAT_OR_DISCARD, PhhVerb.SHOW_OR_MUCK
 
 
+#: ``PhhAction``'s fields, all seven in order, as its generated ``__new__`` passes them (``tuple.__new__``)
+_ActionFields = tuple[str, PhhVerb, int | None, tuple[MaybeCard, ...] | None, Decimal | None, bool, int | None]
+#: a named tuple made as its own ``__new__`` makes it, without that Python function's call (keywords, defaults)
+#: around it: an action is made for every action of every hand read (issue 17)
+_new_action = cast("Callable[[type[PhhAction], _ActionFields], PhhAction]", tuple.__new__)
+
+
+def _action(
+    text: str,
+    verb: PhhVerb,
+    player: int | None = None,
+    cards: tuple[MaybeCard, ...] | None = None,
+    amount: Decimal | None = None,
+    show_dealt: bool = False,
+    line: int | None = None,
+) -> PhhAction:
+    """``PhhAction(...)``, made as above."""
+    return _new_action(PhhAction, (text, verb, player, cards, amount, show_dealt, line))
+
+
 def parse_action(text: str, player_count: int, line: int | None = None) -> PhhAction | None:
     """The action, or ``None`` for a no-op (empty or commentary only)."""
-    known = _KNOWN_ACTIONS.get((text, player_count))
+    known_here = _KNOWN_ACTIONS.get(player_count)
+    if known_here is None:
+        known_here = _KNOWN_ACTIONS[player_count] = {}
+    known = known_here.get(text)
     if known is not None:
-        return PhhAction(text, *known, line=line)
+        verb, player, cards, amount, show_dealt = known
+        return _new_action(PhhAction, (text, verb, player, cards, amount, show_dealt, line))
     action = _parse_action(text, player_count, line)
-    if action is not None and len(_KNOWN_ACTIONS) < _KNOWN_ACTIONS_MAX:
-        _KNOWN_ACTIONS[text, player_count] = (
-            action.verb, action.player, action.cards, action.amount, action.show_dealt
-        )
+    global _known_count
+    if action is not None and _known_count < _KNOWN_ACTIONS_MAX:
+        known_here[text] = (action.verb, action.player, action.cards, action.amount, action.show_dealt)
+        _known_count += 1
     return action
 
 
@@ -78,26 +103,26 @@ def _parse_action(text: str, player_count: int, line: int | None) -> PhhAction |
     verb = _verb(words, 1)
     args = words[2:]
     if verb in _PLAYER_VERBS and not args:
-        return PhhAction(text, verb, player, line=line)
+        return _action(text, verb, player, line=line)
     if verb is _BET and len(args) == 1:
-        return PhhAction(text, verb, player, amount=_amount(args[0]), line=line)
+        return _action(text, verb, player, amount=_amount(args[0]), line=line)
     if verb is _DRAW and len(args) <= 1:
-        return PhhAction(text, verb, player, cards=_cards(args[0]) if args else (), line=line)
+        return _action(text, verb, player, cards=_cards(args[0]) if args else (), line=line)
     if verb is _SHOW and not args:
-        return PhhAction(text, verb, player, line=line)
+        return _action(text, verb, player, line=line)
     if verb is _SHOW and args == ["-"]:
-        return PhhAction(text, verb, player, show_dealt=True, line=line)
+        return _action(text, verb, player, show_dealt=True, line=line)
     if verb is _SHOW and len(args) == 1:
-        return PhhAction(text, verb, player, cards=_cards(args[0]), line=line)
+        return _action(text, verb, player, cards=_cards(args[0]), line=line)
     raise ActionSyntaxError(f"{text!r}: wrong arguments for {verb.value!r}")
 
 
 def _dealer_action(text: str, words: list[str], player_count: int, line: int | None) -> PhhAction:
     verb = _verb(words, 1)
     if verb is _DEAL_BOARD and len(words) == 3:
-        return PhhAction(text, verb, cards=_cards(words[2]), line=line)
+        return _action(text, verb, cards=_cards(words[2]), line=line)
     if verb is _DEAL_HOLE and len(words) == 4:
-        return PhhAction(text, verb, _player(words[2], player_count), cards=_cards(words[3]), line=line)
+        return _action(text, verb, _player(words[2], player_count), cards=_cards(words[3]), line=line)
     raise ActionSyntaxError(f"{text!r}: the dealer writes 'd db CARDS' or 'd dh pN CARDS'")
 
 
@@ -148,10 +173,11 @@ def _cards(word: str) -> tuple[MaybeCard, ...]:
 _KNOWN_CARDS: dict[str, tuple[MaybeCard, ...]] = {}
 _KNOWN_CARDS_MAX = 50_000
 
-#: what an action's text says, by text and number of players (its line aside): a file of hands writes the same
+#: what an action's text says, by number of players and text (its line aside): a file of hands writes the same
 #: folds, calls and bets again and again, and each is a new PhhAction (the importer tells actions apart by
-#: identity) made from the values read once. Bounded, so memory stays flat.
+#: identity) made from the values read once. Bounded (``_known_count`` texts in all), so memory stays flat.
 _KNOWN_ACTIONS: dict[
-    tuple[str, int], tuple[PhhVerb, int | None, tuple[MaybeCard, ...] | None, Decimal | None, bool]
+    int, dict[str, tuple[PhhVerb, int | None, tuple[MaybeCard, ...] | None, Decimal | None, bool]]
 ] = {}
 _KNOWN_ACTIONS_MAX = 50_000
+_known_count = 0

@@ -33,7 +33,6 @@ from domain.hand.events import (
     SeatEntry,
     Stakes,
 )
-from domain.hand.legal import NextActKind
 from domain.variants import VARIANTS
 from ingest.phh_actions import PhhAction, PhhVerb
 from ingest.phh_model import PhhHand
@@ -51,6 +50,25 @@ _DEAL_BOARD, _DEAL_HOLE, _BRING_IN, _FOLD = PhhVerb.DEAL_BOARD, PhhVerb.DEAL_HOL
 _CHECK_OR_CALL, _COMPLETE_BET_OR_RAISE = PhhVerb.CHECK_OR_CALL, PhhVerb.COMPLETE_BET_OR_RAISE
 _STAND_PAT_OR_DISCARD, _SHOW_OR_MUCK = PhhVerb.STAND_PAT_OR_DISCARD, PhhVerb.SHOW_OR_MUCK
 _CHECK, _CALL, _RAISE, _FOLDS = ActionKind.CHECK, ActionKind.CALL, ActionKind.RAISE, ActionKind.FOLD
+_ANTE, _DEAD_BLIND, _STRADDLE = ForcedBetKind.ANTE, ForcedBetKind.DEAD_BLIND, ForcedBetKind.STRADDLE
+_SMALL_BLIND, _BIG_BLIND = ForcedBetKind.SMALL_BLIND, ForcedBetKind.BIG_BLIND
+
+# The values every hand's start repeats (a seat's entry, the stakes, a blind, a fold, a check, a call), each made
+# once and given again while equal: they are frozen, so one is as good as another equal to it, and making one is
+# an interpreted __init__ (several times the rest of its share of a hand's start). Cleared when full.
+_MADE_MAX = 4096
+_SEAT_ENTRIES: dict[tuple[int, str, int], SeatEntry] = {}
+_STAKES: dict[
+    tuple[int, tuple[int, ...], tuple[int, ...], tuple[int, ...], int, int, int, int], Stakes
+] = {}
+# forced bets by (seat, amount), one table a kind (a kind is an enum: its hash is written in Python)
+_ANTES: dict[tuple[int, int], ForcedBetPosted] = {}
+_SMALL_BLINDS: dict[tuple[int, int], ForcedBetPosted] = {}
+_BIG_BLINDS: dict[tuple[int, int], ForcedBetPosted] = {}
+# acts without an amount, by seat
+_FOLDS_MADE: dict[int, PlayerActed] = {}
+_CHECKS_MADE: dict[int, PlayerActed] = {}
+_CALLS_MADE: dict[int, PlayerActed] = {}
 
 
 def seat_of(hand: PhhHand, player: int) -> int:
@@ -67,21 +85,46 @@ def per_player(hand: PhhHand, amounts: tuple[int, ...]) -> tuple[int, ...]:
 
 
 def hand_started(hand: PhhHand) -> HandStarted:
+    seats = hand.seats
     return HandStarted(
         table_id=hand.table or hand.file,
         hand_number=hand.hand_number if hand.hand_number is not None else hand.index,
         variant=hand.variant,
         seats=tuple(
-            SeatEntry(seat_of(hand, i), name, stack)
-            for i, (name, stack) in enumerate(zip(hand.players, hand.starting_stacks, strict=True), start=1)
+            _seat_entry(seats[i], name, stack)
+            for i, (name, stack) in enumerate(zip(hand.players, hand.starting_stacks, strict=True))
         ),
-        button=seat_of(hand, hand.player_count) if is_button_game(hand) else None,
+        button=seats[hand.player_count - 1] if is_button_game(hand) else None,
         stakes=stakes(hand),
         burns_recorded=False,  # PHH records no burn cards
     )
 
 
+def _seat_entry(seat: int, player: str, stack: int) -> SeatEntry:
+    key = (seat, player, stack)
+    entry = _SEAT_ENTRIES.get(key)
+    if entry is None:
+        if len(_SEAT_ENTRIES) >= _MADE_MAX:
+            _SEAT_ENTRIES.clear()
+        entry = _SEAT_ENTRIES[key] = SeatEntry(seat, player, stack)
+    return entry
+
+
 def stakes(hand: PhhHand) -> Stakes:
+    """The hand's stakes; what they are read from is the key they are kept by (as equal values: see above)."""
+    key = (
+        hand.player_count, hand.seats, hand.antes, hand.blinds_or_straddles,
+        hand.bring_in, hand.small_bet, hand.big_bet, hand.min_bet,
+    )
+    made = _STAKES.get(key)
+    if made is None:
+        if len(_STAKES) >= _MADE_MAX:
+            _STAKES.clear()
+        made = _STAKES[key] = _stakes(hand)
+    return made
+
+
+def _stakes(hand: PhhHand) -> Stakes:
     antes = per_player(hand, hand.antes)
     return Stakes(
         antes=tuple((seat_of(hand, i), a) for i, a in enumerate(antes, start=1) if a),
@@ -97,11 +140,29 @@ def forced_bets(hand: PhhHand) -> list[ForcedBetPosted]:
     """Antes (in PHH order), then blinds and straddles in posting order, each cut to what the stack holds."""
     antes = per_player(hand, hand.antes)
     posted = [
-        ForcedBetPosted(seat_of(hand, i), ForcedBetKind.ANTE, min(ante, hand.starting_stacks[i - 1]))
+        _forced_bet(seat_of(hand, i), _ANTE, min(ante, hand.starting_stacks[i - 1]))
         for i, ante in enumerate(antes, start=1)
         if ante
     ]
     return posted + _blinds(hand, trim=True)
+
+
+def _forced_bet(seat: int, kind: ForcedBetKind, amount: int) -> ForcedBetPosted:
+    if kind is _SMALL_BLIND:
+        made = _SMALL_BLINDS
+    elif kind is _BIG_BLIND:
+        made = _BIG_BLINDS
+    elif kind is _ANTE:
+        made = _ANTES
+    else:
+        return ForcedBetPosted(seat, kind, amount)
+    key = (seat, amount)
+    bet = made.get(key)
+    if bet is None:
+        if len(made) >= _MADE_MAX:
+            made.clear()
+        bet = made[key] = ForcedBetPosted(seat, kind, amount)
+    return bet
 
 
 def _blinds(hand: PhhHand, trim: bool) -> list[ForcedBetPosted]:
@@ -113,12 +174,12 @@ def _blinds(hand: PhhHand, trim: bool) -> list[ForcedBetPosted]:
             continue
         # heads-up the arrays are reversed: position 0 (small blind) is posted by the last player
         player = hand.player_count - position if hand.player_count == 2 else position + 1
-        kind = _BLIND_KINDS[position] if position < 2 else ForcedBetKind.STRADDLE
+        kind = _BLIND_KINDS[position] if position < 2 else _STRADDLE
         if amount < 0:
-            kind, amount = ForcedBetKind.DEAD_BLIND, -amount
+            kind, amount = _DEAD_BLIND, -amount
         if trim:
             amount = min(amount, hand.starting_stacks[player - 1] - antes[player - 1])
-        posted.append(ForcedBetPosted(seat_of(hand, player), kind, amount))
+        posted.append(_forced_bet(seat_of(hand, player), kind, amount))
     return posted
 
 
@@ -160,20 +221,21 @@ class PhhEvents:
         engine's name for it is used. A bet the engine does not ask for comes next as recorded, to be refused."""
         while bets:
             state = self.state()
-            wanted = state.expected_next() if state is not None else None
-            if wanted is None or wanted.kind is not NextActKind.FORCED_BET or wanted.forced_bet is None:
+            due = state.forced_bet_due() if state is not None else None  # expected_next()'s, cheaper
+            if due is None:
                 yield bets.pop(0)
                 continue
-            seats = [i for i, bet in enumerate(bets) if bet.seat == wanted.seat]
-            kinds = [i for i in seats if bets[i].kind is wanted.forced_bet]
+            seat, kind = due
+            seats = [i for i, bet in enumerate(bets) if bet.seat == seat]
+            kinds = [i for i in seats if bets[i].kind is kind]
             bet = bets.pop((kinds or seats or [0])[0])
-            if bet.seat == wanted.seat and _is_live_blind(bet.kind) and _is_live_blind(wanted.forced_bet):
-                bet = ForcedBetPosted(bet.seat, wanted.forced_bet, bet.amount)
+            if bet.kind is not kind and bet.seat == seat and _is_live_blind(bet.kind) and _is_live_blind(kind):
+                bet = _forced_bet(bet.seat, kind, bet.amount)
             yield bet
 
 
 def _is_live_blind(kind: ForcedBetKind) -> bool:
-    return kind not in (ForcedBetKind.ANTE, ForcedBetKind.DEAD_BLIND)
+    return kind is not _ANTE and kind is not _DEAD_BLIND
 
 
 def hand_events(hand: PhhHand, state: StateView | None = None) -> Iterator[ReportedEvent]:
@@ -217,6 +279,16 @@ class _Draw:
     drawn: tuple[MaybeCard, ...] | None
 
 
+def _act(made: dict[int, PlayerActed], seat: int, kind: ActionKind) -> PlayerActed:
+    """``PlayerActed(seat, kind)`` for an act without an amount, kept in ``made`` (that kind's) by seat."""
+    act = made.get(seat)
+    if act is None:
+        if len(made) >= _MADE_MAX:
+            made.clear()
+        act = made[seat] = PlayerActed(seat, kind)
+    return act
+
+
 class _Mapper:
     """PHH actions to events, one at a time, asking the engine's state where PHH is ambiguous."""
 
@@ -253,9 +325,12 @@ class _Mapper:
         seat = self.hand.seats[action.player - 1] if action.player is not None else 0
         verb = action.verb
         if verb is _FOLD:
-            return PlayerActed(seat, _FOLDS)
+            return _act(_FOLDS_MADE, seat, _FOLDS)
         if verb is _CHECK_OR_CALL:
-            return PlayerActed(seat, self._check_or_call(seat))
+            state = self.state()
+            if state is not None and state.may_check(seat):  # a check where the seat, to bet, may check
+                return _act(_CHECKS_MADE, seat, _CHECK)
+            return _act(_CALLS_MADE, seat, _CALL)  # else a call (out of turn: a call, refused)
         if verb is _DEAL_HOLE:
             return self._deal(seat, action.cards or ())
         if verb is _DEAL_BOARD:
@@ -317,11 +392,6 @@ class _Mapper:
         state = self.state()
         assert state is not None, "the replay applies HandStarted before asking for the next event"
         return state
-
-    def _check_or_call(self, seat: int) -> ActionKind:
-        """A check where the seat, to bet, may check; else a call (out of turn: a call, refused)."""
-        state = self.state()
-        return _CHECK if state is not None and state.may_check(seat) else _CALL
 
     def _wager_kind(self, seat: int) -> ActionKind:
         """Bet, raise or complete, as the engine reads the seat's position (out of turn: a raise, refused)."""

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import re
 from decimal import Decimal
+from typing import Final
 
 from ingest.phh_locate import HandText
 
@@ -33,9 +34,22 @@ _TOKEN = re.compile(_SCALAR)
 _UNUSUAL = re.compile("[\x00-\x08\x0b-\x1f\x7f\x85\u2028\u2029]")
 
 
+#: the characters of ``_UNUSUAL`` that ASCII has: its controls but tab and line feed, and DEL
+_UNUSUAL_ASCII: Final = tuple(chr(c) for c in (*range(0x09), *range(0x0B, 0x20), 0x7F))
+
+
+def _unusual(text: str) -> bool:
+    """Whether ``text`` holds a character of ``_UNUSUAL``. ASCII text (every PHH file seen) is asked without the
+    regular expression, which tries its class at every character (37 thousand instructions a Pluribus file): a
+    search for each of ASCII's unusual characters is a ``memchr`` of the text, a few hundred each."""
+    if text.isascii():
+        return any(character in text for character in _UNUSUAL_ASCII)
+    return _UNUSUAL.search(text) is not None
+
+
 def plain_document(text: str) -> tuple[dict[str, object], int | None] | None:
     """The document and the line of its ``actions`` key, or ``None`` when the text is not of the plain shape."""
-    if _UNUSUAL.search(text):
+    if _unusual(text):
         return None
     document: dict[str, object] = {}
     actions_line = None
@@ -63,6 +77,11 @@ def plain_document(text: str) -> tuple[dict[str, object], int | None] | None:
 
 #: whole numbers without sign, underscore or leading zero, after ", " (ASCII digits: ``[0-9]``, not ``\d``)
 _WHOLE_NUMBERS = re.compile(r"(?:0|[1-9][0-9]*)(?:, (?:0|[1-9][0-9]*))*")
+#: arrays of whole numbers already read, by their text (``0, 0, 50, 100``): a file of hands writes the same antes,
+#: blinds and stacks again and again, and reading one was a tenth of reading a file (an ``int`` of each item, the
+#: expression first). Bounded, so memory stays flat.
+_KNOWN_NUMBERS: dict[str, list[int]] = {}
+_KNOWN_NUMBERS_MAX = 20_000
 #: what :func:`_written_plainly` says of a value it leaves to the regular expression
 _NOT_PLAIN = object()
 
@@ -98,9 +117,15 @@ def _written_plainly(written: str) -> object:
                 if "'" in item:  # another separator than ", " between two strings, or a string ending there
                     return _NOT_PLAIN
             return texts
-        if _WHOLE_NUMBERS.fullmatch(inner) is None:
-            return _NOT_PLAIN
-        return list(map(int, inner.split(", ")))
+        numbers = _KNOWN_NUMBERS.get(inner)
+        if numbers is None:
+            if _WHOLE_NUMBERS.fullmatch(inner) is None:
+                return _NOT_PLAIN
+            numbers = list(map(int, inner.split(", ")))
+            if len(_KNOWN_NUMBERS) >= _KNOWN_NUMBERS_MAX:
+                _KNOWN_NUMBERS.clear()
+            _KNOWN_NUMBERS[inner] = numbers
+        return list(numbers)  # a list of its own: the document is the caller's
     if written == "true":
         return True
     if written == "false":

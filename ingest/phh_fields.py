@@ -194,7 +194,9 @@ def _actions(reader: _Reader, count: int, variant: str) -> list[PhhAction]:
 def _scale(reader: _Reader, amounts: list[Number]) -> int:
     places = 0
     for amount in amounts:
-        if isinstance(amount, Decimal) and amount.is_finite():
+        # a whole amount sets no place (its normal form's exponent is not negative): asked first, in C, as most
+        # are whole (bets in chips), where the exponent is read through a named tuple made in Python
+        if isinstance(amount, Decimal) and amount.is_finite() and amount != amount.to_integral_value():
             places = max(places, -min(0, int(amount.normalize().as_tuple().exponent)))
     if places > MAX_DECIMAL_PLACES:
         raise reader.fail(None, f"amounts with {places} decimal places: no chip is that small")

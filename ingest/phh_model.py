@@ -3,10 +3,17 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from decimal import Decimal
+from typing import TYPE_CHECKING
 
 from ingest.phh_actions import PhhAction
+
+if TYPE_CHECKING:
+    from dataclasses import dataclass
+else:
+    # the same class, its __init__ setting each field by its slot's setter (domain/frozen.py): one a hand read
+    # (tests/unit/test_frozen_values.py holds it to the standard decorator's)
+    from domain.frozen import frozen_dataclass as dataclass
 
 #: Chips given to a seat whose stack the record does not know (``inf``): more than any pot in the data,
 #: small enough that sums stay exact. Such seats are in ``PhhHand.unknown_stacks``.

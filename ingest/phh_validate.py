@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from decimal import Decimal
+from functools import partial
+from operator import attrgetter
 from pathlib import Path
 
 from domain.cards import Card, format_cards
@@ -34,6 +36,9 @@ __all__ = [
 ]
 
 
+_STATE = attrgetter("state")
+
+
 def validate_file(path: Path | str, rulebook: Rulebook) -> Iterator[HandReport | UnreadableReport]:
     """One report per hand, or one unreadable report for a file we cannot read (then nothing else of it)."""
     try:
@@ -53,7 +58,8 @@ def unreadable(error: PhhError) -> UnreadableReport:
 
 def validate_hand(hand: PhhHand, rulebook: Rulebook) -> HandReport:
     replayer = Replayer(rulebook)
-    events = PhhEvents(hand, lambda: replayer.state)
+    # the engine's state read in C (the importer asks it before most acts; a lambda is a Python frame each time)
+    events = PhhEvents(hand, partial(_STATE, replayer))
     try:
         result = replayer.run(events)
     except Exception as error:
@@ -125,16 +131,16 @@ def _pot(hand: PhhHand, names: dict[int, str], pot: PotAwarded) -> PotReport:
 def _compare(hand: PhhHand, result: ReplayResult, report: HandReport, rulebook: Rulebook) -> None:
     record = hand.finishing_stacks
     assert record is not None
-    report.expected_finishing_stacks = [_amount(value) for value in record]
+    expected = report.expected_finishing_stacks = [_amount(value) for value in record]
     known = [i for i in range(hand.player_count) if i + 1 not in hand.unknown_stacks]
-    differing = [i for i in known if report.finishing_stacks[i] != _amount(record[i])]
+    differing = [i for i in known if report.finishing_stacks[i] != expected[i]]
     report.matches = not differing
     for i in differing:
         report.differences.append(
             DifferenceReport(
                 player=hand.players[i],
                 ours=report.finishing_stacks[i],
-                record=_amount(record[i]),
+                record=expected[i],
                 explanation=_explain(hand, result, record[i], rulebook),
             )
         )

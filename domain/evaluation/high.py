@@ -18,7 +18,6 @@ from domain.evaluation.encoding import (
     POW5,
     SUIT_INDEX,
     LazyTable,
-    grouped,
     pack_ranks,
     ranks_of_key,
 )
@@ -72,34 +71,61 @@ class HighRules:
         return self.strength(Category.FLUSH, top)
 
     def _best_of_ranks(self, ranks: list[int]) -> int:
-        groups = grouped(ranks)
-        distinct = sorted({r for _, r in groups}, reverse=True)
-        # by rank, not by group size: with eight or more cards a second trips must not outrank a higher pair
-        pairs = sorted((r for n, r in groups if n >= 2), reverse=True)
-        trips = sorted((r for n, r in groups if n >= 3), reverse=True)
+        """The best five of ``ranks`` (a rank multiset, flushes aside): the best of the candidates each category
+        present makes. Worked out from the ranks' counts in one pass, highest rank first — the table calls it for
+        every multiset a process meets first (nearly every showdown of a validate run: issue 17)."""
+        counts = [0] * 16
+        for rank in ranks:
+            counts[rank] += 1
+        # the ranks present, those held twice or more, three times or more, four times or more: highest first
+        distinct: list[int] = []
+        pairs: list[int] = []
+        trips: list[int] = []
+        quads: list[int] = []
+        for rank in range(15, -1, -1):
+            n = counts[rank]
+            if n:
+                distinct.append(rank)
+                if n >= 2:
+                    pairs.append(rank)
+                    if n >= 3:
+                        trips.append(rank)
+                        if n >= 4:
+                            quads.append(rank)
+        strength = self.strength
         candidates: list[int] = []
-
-        def others(*used: int) -> list[int]:
-            return [r for r in distinct if r not in used]
-
         if len(distinct) >= 5:
-            candidates.append(self.strength(Category.HIGH_CARD, distinct[:5]))
-            high = self.straight_high(sum(1 << r for r in distinct))
+            candidates.append(strength(Category.HIGH_CARD, distinct[:5]))
+            mask = 0
+            for rank in distinct:
+                mask |= 1 << rank
+            high = self.straight_high(mask)
             if high:
-                candidates.append(self.strength(Category.STRAIGHT, (high,)))
-        if pairs and len(others(pairs[0])) >= 3:
-            candidates.append(self.strength(Category.PAIR, [pairs[0], *others(pairs[0])[:3]]))
-        if len(pairs) >= 2 and others(pairs[0], pairs[1]):
-            kicker = others(pairs[0], pairs[1])[0]
-            candidates.append(self.strength(Category.TWO_PAIR, [pairs[0], pairs[1], kicker]))
-        if trips and len(others(trips[0])) >= 2:
-            candidates.append(self.strength(Category.THREE_OF_A_KIND, [trips[0], *others(trips[0])[:2]]))
-        if trips and [p for p in pairs if p != trips[0]]:
-            pair = [p for p in pairs if p != trips[0]][0]
-            candidates.append(self.strength(Category.FULL_HOUSE, [trips[0], pair]))
-        quads = [r for n, r in groups if n >= 4]
-        if quads and others(quads[0]):
-            candidates.append(self.strength(Category.FOUR_OF_A_KIND, [quads[0], others(quads[0])[0]]))
+                candidates.append(strength(Category.STRAIGHT, (high,)))
+        # by rank, not by count: with eight or more cards a second trips must not outrank a higher pair
+        if pairs:
+            top = pairs[0]
+            others = [r for r in distinct if r != top]
+            if len(others) >= 3:
+                candidates.append(strength(Category.PAIR, [top, *others[:3]]))
+            if len(pairs) >= 2:
+                second = pairs[1]
+                kickers = [r for r in others if r != second]
+                if kickers:
+                    candidates.append(strength(Category.TWO_PAIR, [top, second, kickers[0]]))
+        if trips:
+            top = trips[0]
+            others = [r for r in distinct if r != top]
+            if len(others) >= 2:
+                candidates.append(strength(Category.THREE_OF_A_KIND, [top, *others[:2]]))
+            paired = [p for p in pairs if p != top]
+            if paired:
+                candidates.append(strength(Category.FULL_HOUSE, [top, paired[0]]))
+        if quads:
+            top = quads[0]
+            others = [r for r in distinct if r != top]
+            if others:
+                candidates.append(strength(Category.FOUR_OF_A_KIND, [top, others[0]]))
         return max(candidates)
 
 

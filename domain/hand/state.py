@@ -344,6 +344,15 @@ class HandState:
 
         return obliged_options(self, self.round.legal(self.round.actor))
 
+    def forced_bet_due(self) -> tuple[int, ForcedBetKind] | None:
+        """The seat and kind of the forced bet owed next: ``expected_next()``'s seat and ``forced_bet`` while the
+        forced bets are being posted, without building the view (an importer asks it before every forced bet it
+        posts; issue 17). None in any other phase."""
+        if self.phase is not _FORCED_BETS:
+            return None
+        f = self.forced_owed[0]
+        return f.seat, f.kind
+
     def may_check(self, seat: int) -> bool:
         """Whether ``seat`` is to bet now and may check: ``legal_actions().can_check`` without building the
         whole view (an importer asks it of every check-or-call; issue 17). False when it is not his turn."""

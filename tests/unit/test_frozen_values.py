@@ -1,6 +1,7 @@
-"""domain/frozen.py's ``frozen_dataclass`` makes each event class of domain/hand/events.py what the standard
-``@dataclass(frozen=True, slots=True)`` makes of the same body: the same fields (their order, names, types and
-defaults: what the event store and the codec read), signature, doc, slots and behaviour, instance by instance."""
+"""domain/frozen.py's ``frozen_dataclass`` makes each event class of domain/hand/events.py (and the PHH reader's
+hand, ingest/phh_model.py) what the standard ``@dataclass(frozen=True, slots=True)`` makes of the same body: the
+same fields (their order, names, types and defaults: what the event store and the codec read), signature, doc,
+slots and behaviour, instance by instance."""
 
 from __future__ import annotations
 
@@ -16,35 +17,37 @@ from typing import Any
 import pytest
 
 import domain.hand.events as events
+import ingest.phh_model as phh_model
 from domain.frozen import frozen_dataclass
 
-SOURCE = Path(events.__file__ or "").with_suffix(".py")
+MODULES = (events, phh_model)
 
 
-def _standard_twins() -> dict[str, Any]:
-    """The event catalog's source run again with the standard decorator: each class as the stdlib makes it."""
-    text = SOURCE.read_text()
+def _standard_twins(original: types.ModuleType) -> dict[str, Any]:
+    """A module's source run again with the standard decorator: each class as the stdlib makes it."""
+    source = Path(original.__file__ or "").with_suffix(".py")
+    text = source.read_text()
     ours = "from domain.frozen import frozen_dataclass as dataclass"
     assert ours in text
-    module = types.ModuleType("standard_events")
+    module = types.ModuleType(f"standard_{original.__name__.rpartition('.')[2]}")
     sys.modules[module.__name__] = module  # dataclasses looks the class's module up
     try:
-        exec(compile(text.replace(ours, "from dataclasses import dataclass"), str(SOURCE), "exec"), module.__dict__)
+        exec(compile(text.replace(ours, "from dataclasses import dataclass"), str(source), "exec"), module.__dict__)
     finally:
         del sys.modules[module.__name__]
     return {name: value for name, value in vars(module).items()
             if isinstance(value, type) and dataclasses.is_dataclass(value) and value.__module__ == module.__name__}
 
 
-TWINS = _standard_twins()
-CLASSES: list[Any] = [value for value in vars(events).values()
+TWINS = {name: twin for module in MODULES for name, twin in _standard_twins(module).items()}
+CLASSES: list[Any] = [value for module in MODULES for value in vars(module).values()
                       if isinstance(value, type) and dataclasses.is_dataclass(value)
-                      and value.__module__ == events.__name__]
+                      and value.__module__ == module.__name__]
 
 
 def test_every_event_class_is_compared() -> None:
-    assert len(CLASSES) == len(TWINS) >= 50
-    assert {cls.__name__ for cls in CLASSES} == set(TWINS)
+    assert len(CLASSES) == len(TWINS) >= 51
+    assert {cls.__name__ for cls in CLASSES} == set(TWINS) and "PhhHand" in TWINS
 
 
 def _shape(cls: type) -> list[tuple[Any, ...]]:
@@ -66,7 +69,7 @@ def test_the_class_is_the_standard_decorators(cls: Any) -> None:
     assert cls.__slots__ == twin.__slots__
     assert cls.__doc__ == twin.__doc__
     assert str(inspect.signature(cls)) == str(inspect.signature(twin))
-    assert cls.__module__ == "domain.hand.events" and cls.__qualname__ == twin.__qualname__
+    assert cls.__module__ in ("domain.hand.events", "ingest.phh_model") and cls.__qualname__ == twin.__qualname__
     assert not hasattr(cls, "__weakref__") and not hasattr(twin, "__weakref__")
     # (pydantic notes its own schema on a dataclass it has met, when another test used the class in a model)
     assert sorted(k for k in cls.__dict__ if not k.startswith("__pydantic")) == sorted(twin.__dict__)

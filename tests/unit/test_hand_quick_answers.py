@@ -1,6 +1,6 @@
 """``HandState.may_check`` and ``HandState.aggressive_action`` answer what ``legal_actions()`` says of checking and
-of raising the stakes, without building the whole view (the PHH importer asks them of every ``cc`` and ``cbr``;
-issue 17). Checked against ``legal_actions()`` at every state of every shared hand, for every seat, and where a raw
+of raising the stakes, and ``HandState.forced_bet_due`` what ``expected_next()`` says of the forced bet owed, without
+building the whole view (the PHH importer asks them of every ``cc``, ``cbr`` and forced bet; issue 17). Checked against ``legal_actions()`` at every state of every shared hand, for every seat, and where a raw
 act holds the seat to an obligation (which narrows the view)."""
 
 from __future__ import annotations
@@ -68,6 +68,31 @@ def test_the_answers_are_the_views_at_every_state_of_every_shared_hand() -> None
     assert states > 40_000 and kinds > 10_000
     # every answer the view gives was met: bet, raise, complete (stud), and none (capped, all-in, not his turn)
     assert seen == {ActionKind.BET, ActionKind.RAISE, ActionKind.COMPLETE, None}
+
+
+def test_the_forced_bet_due_is_the_views_at_every_state_of_every_shared_hand() -> None:
+    """``forced_bet_due()`` is ``expected_next()``'s seat and forced bet while forced bets are owed, else None (the
+    importer puts the record's forced bets in the order the engine asks for them by it)."""
+    from domain.hand.legal import NextActKind
+
+    rulebook = get_rulebook("bfsp")
+    due = 0
+    for hand in load_hands([PHH_DIR / "data"]):
+        replayer = Replayer(rulebook)
+        for event in PhhEvents(hand, lambda r=replayer: r.state):  # type: ignore[misc]
+            state = replayer.state
+            if state is not None:
+                wanted = state.expected_next()
+                if wanted.kind is NextActKind.FORCED_BET:
+                    assert state.forced_bet_due() == (wanted.seat, wanted.forced_bet), (hand.file, event)
+                    due += 1
+                else:
+                    assert state.forced_bet_due() is None, (hand.file, hand.index, event)
+            try:
+                replayer.apply(event)
+            except HandError:
+                break
+    assert due > 4_000
 
 
 def four_handed() -> HandState:

@@ -217,3 +217,15 @@ def test_the_shapes_phh_writers_write_are_read_by_splitting() -> None:
     plain = ["'x'", "''", "'Zoë ♠'", "[]", "['a']", "['', '']", "['a', 'b']", "[0]", "[0, 0]", "[1, 2]", "0", "10",
              "true", "false", "12345678901234567890123"]
     assert [w for w in plain if _written_plainly(w) is _NOT_PLAIN] == []
+
+
+def test_unusual_characters_are_found_without_the_expression_as_with_it() -> None:
+    """ASCII text is asked whether it holds a character of ``_UNUSUAL`` by ``isprintable`` (issue 17): the same
+    answer as the expression's for every character (ASCII and some beyond), alone, among others, at either end."""
+    from ingest.phh_fast import _UNUSUAL, _unusual
+
+    characters = [chr(c) for c in range(0x200)] + ["\u2028", "\u2029", "\ufeff", "\u200b", "♠"]
+    for c in characters:
+        for text in (c, f"a = '{c}'\n", f"{c}x\ty\n", f"x\n{c}"):
+            assert _unusual(text) == (_UNUSUAL.search(text) is not None), repr(text)
+    assert not _unusual("") and not _unusual("a = 1\n\tb = 'x'\n") and _unusual("a = 1\r\n")

@@ -67,6 +67,24 @@ def test_every_action_kind_is_parsed_and_noops_are_dropped() -> None:
     assert hand.actions[10].verb is PhhVerb.SHOW_OR_MUCK and hand.actions[10].cards is None
 
 
+@pytest.mark.parametrize(
+    "text", ["p1 f", "p2 cc", "p3 cbr 2.5", "d dh p1 AsKs", "d db 7h8h9h", "p1 sd", "p2 sd 2c", "p1 sm -", "p1 sm", "p1 pb"]
+)
+def test_an_action_is_the_named_tuple_its_constructor_makes(text: str) -> None:
+    """Actions are made by ``tuple.__new__`` as the named tuple's own ``__new__`` makes them (issue 17): read for the
+    first time or again (from the texts already read), each is a new ``PhhAction`` equal field by field to the
+    one its constructor makes, its line its own."""
+    from ingest.phh_actions import PhhAction, _parse_action, parse_action
+
+    first, again = parse_action(text, 3, 7), parse_action(text, 3, 9)
+    built = _parse_action(text, 3, 7)
+    assert built is not None and first is not None and again is not None
+    by_constructor = PhhAction(*built)
+    for action, line in ((first, 7), (again, 9)):
+        assert type(action) is PhhAction and action._asdict() == by_constructor._replace(line=line)._asdict()
+    assert first is not again and first == by_constructor and repr(first) == repr(by_constructor)
+
+
 def test_each_action_knows_its_line() -> None:
     (hand,) = loads(HOLDEM, "x.phh")
     assert [a.line for a in hand.actions[:4]] == [8, 9, 10, 11]
