@@ -12,8 +12,9 @@ PATH --min-hands 30`` scores them (reading included), and the scores are compare
 - the ceiling: ring pairs that changed at least 12 decisions (the rest did too little for any hands to show),
   and how many of those are in the top K (the goal: all).
 
-Seeds: 1–3 and 101–110 have all been looked at while the detector was tuned; 301–305 were held out and scored
-once, at the end of the third detector session (docs/INTEGRITY.md). A new evaluation needs seeds never scored.
+Seeds: 1–3, 101–110, 301–305 and 601–605 have all been looked at while the detector was tuned; 701–705 were held
+out and scored once, at the end of the sixth detector session (docs/INTEGRITY.md). A new evaluation needs seeds
+never scored.
 The last line is one JSON object: the median scoring time, against the 50 s of the reference detector.
 """
 

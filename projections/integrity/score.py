@@ -10,7 +10,8 @@ deviation). A player's own style is thus the baseline, and a small sample gives 
 - soft play: fewer bets and raises than expected when heads-up with the other, or facing his bet, and more
   folds to his bets when his cards were at least as strong — both players' excess acts pooled into one z;
 - chip dumping: one player betting weak hands into the other heads-up and folding to him, the other never
-  folding to him, and the chips flowing one way (net flow over the root of the sum of squared flows);
+  folding to him, and the chips flowing one way (net flow over the root of the sum of squared flows, with four
+  pseudo-pots of the field's typical squared flow added);
 - team play: bets and raises with weak and middling hands in multiway pots the other is in.
 
 A pair's score is the largest of the three, each combining both players' (soft play: their excess counts over
@@ -54,6 +55,12 @@ BEHAVIOURS = ("soft_play", "chip_dumping", "team_play")
 #: thousands of decisions is still wrong by a little, and friends who play together thousands of hands would
 #: otherwise turn that little into a large z (seed 105's club pair P084–P106, 2,280 hands together)
 MAX_SUPPORT = 60.0
+#: pseudo-pots of the field's typical flow (its mean squared flow a shared pot) added to a pair's own in the chip
+#: flow's z, as the other z's add one to their variance: a pair's net flow over the root of its squared flows
+#: alone is a t-statistic that a few small pots all one way make large (seed 109's honest P015-P040, 2,067 chips
+#: over 25 pots, z −3.05); with the prior such a pair says little and a real dump's thousands of chips still
+#: count (docs/INTEGRITY.md, the sixth detector session)
+FLOW_PRIOR = 4.0
 #: a bucket's standing as the counters record the other player's cards (weak, good, strong)
 _STANDING_OF = np.array((0, 0, 1, 2, 2))
 
@@ -155,6 +162,9 @@ class Scorer:
         self.field_p = _field(self.totals)
         self.field_bettor_p = _field(self.bettor_totals)
         self.seating = _seating_z(counters)
+        pots = sum(p.pots for p in counters.pairs.values())
+        #: the field's mean squared chip flow a pot both players put chips in (0 with no such pot)
+        self.typical_flow_sq = sum(p.flow_sq for p in counters.pairs.values()) / pots if pots else 0.0
         street, price, ways, bucket, his = (a.ravel() for a in np.indices(_SHAPE[:-1]))
         heads_up, multiway, facing, weak = ways == 0, ways == 1, price >= 1, bucket <= 1
         self.heads_up = heads_up
@@ -217,7 +227,7 @@ class Scorer:
         ba = self.directed([b for _, b in keys], pairs, [1] * len(keys))
         out = []
         for r, ((a, b), pair) in enumerate(zip(keys, pairs, strict=True)):
-            flow_z = pair.flow / math.sqrt(pair.flow_sq) if pair.flow_sq else 0.0
+            flow_z = pair.flow / math.sqrt(pair.flow_sq + FLOW_PRIOR * self.typical_flow_sq) if pair.flow_sq else 0.0
             # both players' excess acts pooled into one z (a ring's members soft-play each other alike)
             soft = (ab["soft"][r] + ba["soft"][r]) / math.sqrt(ab["soft_var"][r] + ba["soft_var"][r] + 1.0)
             team = (ab["team"][r] + ba["team"][r]) / math.sqrt(2)
