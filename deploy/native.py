@@ -83,6 +83,17 @@ MODULES: tuple[str, ...] = (
     "ingest.phh_fields",
     "ingest.phh_actions",
     "ingest.phh_events",
+    # the referee's write path around the engine (issues 12, 17): the batch's loop over its records (ingest.referee),
+    # every record's meta, hand stream, verdict and batch bookkeeping (ingest.judgement), the hand handler's glue
+    # (ingest.handlers.hands), the clock's checks (domain.clock), the payload's bounds (ingest.bounds), every event's
+    # payload encoded (domain.hand.codec) and its link body written (domain.chain)
+    "ingest.referee",
+    "ingest.judgement",
+    "ingest.bounds",
+    "ingest.handlers.hands",
+    "domain.clock",
+    "domain.hand.codec",
+    "domain.chain",
 )
 
 
