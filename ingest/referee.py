@@ -187,13 +187,13 @@ class Referee:
             except _Unjudgeable as failed:
                 self.forget()
                 unjudgeable[failed.offset] = failed.why
-            except _Uncommittable as unkept:  # (its own name: compiled, an exception's name keeps its first type)
+            except _Uncommittable as failed:
                 # Something the batch made cannot be stored: each record in a transaction of its own finds which.
                 if len(records) > 1:
                     return [v for record in records for v in self.judge(partition, [record])]
                 if records[0].offset in unjudgeable:
                     raise  # not even its rejection can be stored: that is the store's fault, not the record's
-                unjudgeable[records[0].offset] = f"the store cannot keep what this record makes: {unkept.why}"
+                unjudgeable[records[0].offset] = f"the store cannot keep what this record makes: {failed.why}"
 
     def _judge(self, partition: int, records: Sequence[LogRecord], unjudgeable: dict[int, str]) -> list[Verdict]:
         parsed = [self._read(r) for r in records]
@@ -296,8 +296,8 @@ class Referee:
             envelope, event = parse_record(record.value)
         except MalformedRecord as err:
             return _fallback_id(record), _envelope_or_none(record.value), None, err
-        except Exception as unread:  # e.g. JSON nested past the parser's depth: still the record's, never a stop
-            failure = MalformedRecord(f"the record cannot be read: {_describe(unread)}")
+        except Exception as err:  # e.g. JSON nested past the parser's depth: still the record's, never a stop
+            failure = MalformedRecord(f"the record cannot be read: {_describe(err)}")
             return _fallback_id(record), _envelope_or_none(record.value), None, failure
         return envelope.event_id, envelope, event, None
 
