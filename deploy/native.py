@@ -83,6 +83,18 @@ MODULES: tuple[str, ...] = (
     "ingest.phh_fields",
     "ingest.phh_actions",
     "ingest.phh_events",
+    # the referee's write path around the engine (issues 12, 17; bench/referee_cpu.py: bare 0.93x, simulated 0.91x
+    # the CPU a record, the stored rows byte-identical): every record's meta, hand stream, verdict and batch
+    # bookkeeping (ingest.judgement), the hand handler's glue (ingest.handlers.hands), the clock's checks
+    # (domain.clock), the payload's bounds (ingest.bounds), every event's payload encoded (domain.hand.codec) and its
+    # link body written (domain.chain). Not ingest.referee: compiled, a Referee's methods cannot be wrapped on an
+    # instance (bench/pipeline.py times each judge so), and its loop was worth little
+    "ingest.judgement",
+    "ingest.bounds",
+    "ingest.handlers.hands",
+    "domain.clock",
+    "domain.hand.codec",
+    "domain.chain",
 )
 
 

@@ -32,11 +32,10 @@ from pydantic import (
 
 from domain.hand.codec import REPORTED
 from domain.memo import BoundedMemo
-from domain.ofc.events import OFC, OFC_REPORTED
-from domain.officials.permissions import Delegation
+from domain.ofc.events import OFC_REPORTED
 from domain.roles import Role
 from domain.rulebooks import RULEBOOKS
-from domain.variants import VARIANTS
+from ingest.bounds import DEPTH_BOUND, KNOWN_NAMES, in_bounds
 from ingest.catalog import (
     CHIPS_BOUND,
     FEDERATION_CATALOG,
@@ -49,14 +48,6 @@ from ingest.catalog import (
 )
 
 SCHEMA_VERSION = 1
-#: how deep a payload's values may nest (the deepest event type nests five levels)
-DEPTH_BOUND = 12
-#: the names a value of these fields may take, wherever they appear in a payload: checked before the log
-KNOWN_NAMES: dict[str, frozenset[str]] = {
-    "rulebook": frozenset(RULEBOOKS),
-    "variant": frozenset({*VARIANTS, OFC}),
-    "delegations": frozenset(d.value for d in Delegation),
-}
 
 
 class RecordedBy(BaseModel):
@@ -208,76 +199,11 @@ def verify_bounds(payload: dict[str, Any]) -> None:
     knows (rulebook, variant, delegation), naming the field; before the log, so neither the referee nor the read
     models ever meet one.
 
-    Every record is checked, and almost every one is within bounds: :func:`_in_bounds` says so without building
-    the path of each value (a tenth of the referee's time when it did); only a payload it doubts is walked
-    again by :func:`_within`, which names the field and the bound."""
-    if not _in_bounds(payload, "", 0):
+    Every record is checked, and almost every one is within bounds: :func:`ingest.bounds.in_bounds` (compiled)
+    says so without building the path of each value (a tenth of the referee's time when it did); only a payload it
+    doubts is walked again by :func:`_within`, which names the field and the bound."""
+    if not in_bounds(payload, "", 0):
         _within(payload, "payload", "", 0)
-
-
-_DEFAULT_NUMBER_BOUNDS = (-CHIPS_BOUND, CHIPS_BOUND)
-#: the fields whose strings :func:`_in_bounds` judges by more than the name's bound
-_NAMED_OR_TEXT = frozenset(TEXT_FIELDS) | frozenset(KNOWN_NAMES)
-
-
-def _in_bounds(value: Any, name: str, depth: int) -> bool:
-    """True when :func:`_within` would find nothing to refuse in ``value`` (False: let it say what)."""
-    if depth > DEPTH_BOUND:
-        return False
-    kind = type(value)
-    if kind is str:
-        if len(value) > (TEXT_BOUND if name in TEXT_FIELDS else NAME_BOUND) or not value.isascii():
-            return False  # a non-ASCII string may hold a lone surrogate: _within looks closer
-        known = KNOWN_NAMES.get(name)
-        return known is None or value in known
-    if kind is int:
-        least, most = NUMBER_BOUNDS.get(name, _DEFAULT_NUMBER_BOUNDS)
-        return bool(least <= value <= most)
-    if kind is dict:
-        if len(value) > ITEMS_BOUND:
-            return False
-        deeper = depth + 1
-        if deeper > DEPTH_BOUND:
-            return not value  # any item would be too deep (the check the calls below begin with)
-        for key, item in value.items():
-            if type(key) is not str or len(key) > NAME_BOUND or not key.isascii():
-                return False
-            # a field's whole number or plain name judged here, as below, without a call for each: most of a
-            # payload's values are (a seat, an amount, a card), and every record is walked
-            kind = type(item)
-            if kind is int:
-                least, most = NUMBER_BOUNDS.get(key, _DEFAULT_NUMBER_BOUNDS)
-                if not least <= item <= most:
-                    return False
-            elif kind is str and key not in _NAMED_OR_TEXT:
-                if len(item) > NAME_BOUND or not item.isascii():
-                    return False
-            elif not _in_bounds(item, key, deeper):
-                return False
-        return True
-    if kind is list or kind is tuple:
-        if len(value) > ITEMS_BOUND:
-            return False
-        deeper = depth + 1
-        if deeper > DEPTH_BOUND:
-            return not value
-        if name in _NAMED_OR_TEXT:
-            return all(_in_bounds(item, name, deeper) for item in value)
-        # as for a field's value above: a list's cards, seats, amounts judged in the loop
-        for item in value:
-            kind = type(item)
-            if kind is str:
-                if len(item) > NAME_BOUND or not item.isascii():
-                    return False
-            elif kind is int:
-                least, most = NUMBER_BOUNDS.get(name, _DEFAULT_NUMBER_BOUNDS)
-                if not least <= item <= most:
-                    return False
-            elif not _in_bounds(item, name, deeper):
-                return False
-        return True
-    # None and booleans pass; a float, a subclass, anything else is _within's to judge
-    return value is None or kind is bool
 
 
 def _within(value: Any, path: str, name: str, depth: int) -> None:

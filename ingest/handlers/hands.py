@@ -40,8 +40,8 @@ def judge_hand_event(
     at = time_of_act(envelope.occurred_at, record.received_at, is_imported(envelope.recorded_by.role))
     try:
         stream = hand_stream(envelope, event)
-    except MalformedRecord as err:
-        bench.reject(batch, record, event_id, envelope, malformed(record, envelope, err))
+    except MalformedRecord as unplaced:  # (not ``err``: compiled, an exception's name keeps its first type)
+        bench.reject(batch, record, event_id, envelope, malformed(record, envelope, unplaced))
         return
     hand = bench.hand(stream)
     if isinstance(event, HandStarted):

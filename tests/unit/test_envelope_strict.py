@@ -12,7 +12,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ingest.envelope import MalformedRecord, _in_bounds, _within, parse_record, verify_bounds
+from ingest.bounds import in_bounds
+from ingest.envelope import MalformedRecord, _within, parse_record, verify_bounds
 
 pytestmark = pytest.mark.unit
 
@@ -183,7 +184,7 @@ def test_a_lone_surrogate_is_malformed_not_a_crash() -> None:
     assert "Invalid JSON" in err.reason
 
 
-# --- the bounds' fast path (ingest/envelope.py _in_bounds) agrees with the walk that names the field ---------------
+# --- the bounds' fast path (ingest/bounds.py in_bounds) agrees with the walk that names the field ---------------
 
 _NAMES = st.sampled_from(["", "stack", "seat", "hand_number", "rulebook", "variant", "delegations", "reason", "x" * 201])
 _LEAVES = (
@@ -206,7 +207,7 @@ def test_the_fast_bounds_check_refuses_exactly_what_the_named_walk_refuses(paylo
         walked: str | None = None
     except MalformedRecord as err:
         walked = str(err)
-    if _in_bounds(payload, "", 0):
+    if in_bounds(payload, "", 0):
         assert walked is None  # the fast path passes nothing the walk refuses
     try:
         verify_bounds(payload)
@@ -220,9 +221,9 @@ def test_the_fast_bounds_check_sees_depth_and_lone_surrogates() -> None:
     nested: Any = 1
     for _ in range(20):
         nested = [nested]
-    assert not _in_bounds({"a": nested}, "", 0)
-    assert not _in_bounds({"player": "\ud800"}, "", 0)
-    assert _in_bounds({"player": "Ann", "seats": [{"seat": 1, "stack": 10**15}]}, "", 0)
+    assert not in_bounds({"a": nested}, "", 0)
+    assert not in_bounds({"player": "\ud800"}, "", 0)
+    assert in_bounds({"player": "Ann", "seats": [{"seat": 1, "stack": 10**15}]}, "", 0)
 
 
 @pytest.mark.parametrize(
